@@ -1,0 +1,106 @@
+// The load generator: autocannon in a process of its own (run.ts pins it to the core the
+// server does not use). Reads one JSON document on stdin (the target and the request spec), runs a
+// warm-up and then the measured run, and prints the measured figures as one JSON line.
+import autocannon from 'autocannon';
+import { CPU_ROUTE, type RequestSpec } from './scenarios.js';
+
+export interface LoadOptions {
+  url: string;
+  spec: RequestSpec;
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  requests: number;
+  statusCounts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  /** The server's CPU time (user + system) per completed request, in microseconds. */
+  serverCpuUsPerRequest: number;
+}
+
+async function serverCpu(url: string): Promise<number> {
+  const res = await fetch(url + CPU_ROUTE);
+  const { user, system } = (await res.json()) as { user: number; system: number };
+  return user + system;
+}
+
+// Shared by the warm-up and the measured run: the measured run goes on where the warm-up
+// stopped, so a body that books a slot is not sent twice.
+// A spec with `warmupBodies` warms up on those instead, with a counter of their own.
+const cursor = { warmup: 0, measured: 0 };
+
+function requests(spec: RequestSpec, phase: 'warmup' | 'measured'): autocannon.Request[] {
+  const headers = { ...spec.headers, ...(spec.bodies ? { 'content-type': 'application/json' } : {}) };
+  if (!spec.bodies?.length) return [{ method: spec.method, path: spec.path, headers }];
+  const own = phase === 'warmup' && spec.warmupBodies?.length;
+  const bodies = own ? spec.warmupBodies! : spec.bodies;
+  const counter = own ? 'warmup' : 'measured';
+  return [
+    {
+      method: spec.method,
+      path: spec.path,
+      headers,
+      setupRequest: (req) => ({ ...req, body: bodies[cursor[counter]++ % bodies.length] }),
+    },
+  ];
+}
+
+// autocannon's own histogram keeps whole milliseconds; a sub-millisecond p50 needs finer
+// buckets, so latencies are also counted here in 10 µs steps (up to 10 s).
+const STEP_MS = 0.01;
+const BUCKETS = 1_000_000;
+
+function percentile(counts: Uint32Array, total: number, p: number): number {
+  const rank = Math.ceil(total * p);
+  let seen = 0;
+  for (let i = 0; i < counts.length; i++) {
+    seen += counts[i]!;
+    if (seen >= rank) return Math.round((i + 1) * STEP_MS * 100) / 100;
+  }
+  return Infinity;
+}
+
+async function fire(o: LoadOptions, seconds: number, phase: 'warmup' | 'measured') {
+  const counts = new Uint32Array(BUCKETS);
+  let total = 0;
+  let max = 0;
+  const instance = autocannon({ url: o.url, connections: o.connections, duration: seconds, requests: requests(o.spec, phase) });
+  instance.on('response', (_client, _status, _bytes, ms) => {
+    counts[Math.min(BUCKETS - 1, Math.floor(ms / STEP_MS))]!++;
+    total++;
+    if (ms > max) max = ms;
+  });
+  const result = await instance;
+  const at = (p: number) => percentile(counts, total, p);
+  return { result, latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(max * 100) / 100 } };
+}
+
+let input = '';
+for await (const chunk of process.stdin) input += String(chunk);
+const options = JSON.parse(input) as LoadOptions;
+if (options.warmupSeconds > 0) await fire(options, options.warmupSeconds, 'warmup');
+const cpuBefore = await serverCpu(options.url);
+const { result: r, latency } = await fire(options, options.durationSeconds, 'measured');
+const cpu = (await serverCpu(options.url)) - cpuBefore;
+const result: LoadResult = {
+  // Completed requests over the run's wall time (autocannon's per-second mean says the same).
+  requestsPerSecond: Math.round(r.requests.total / r.duration),
+  p50Ms: latency.p50,
+  p90Ms: latency.p90,
+  p99Ms: latency.p99,
+  maxMs: latency.max,
+  requests: r.requests.total,
+  statusCounts: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([s, v]) => [s, v.count])),
+  errors: r.errors,
+  timeouts: r.timeouts,
+  serverCpuUsPerRequest: Math.round((cpu / r.requests.total) * 10) / 10,
+};
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,201 @@
+// `npm run bench` (issue 2, "Benchmark"): in one run, against real PostgreSQL and Redis, the
+// real server pinned to core 0 and autocannon pinned to core 1, every scenario of
+// bench/scenarios.ts after a warm-up; prints requests/s, p50, p99 and the share of the ceiling,
+// checks the targets, and writes bench/results/latest.json.
+//
+// Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
+// postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
+// BENCH_CONNECTIONS (50; a scenario may set its own), BENCH_WARMUP_SECONDS (10), BENCH_DURATION_SECONDS (15),
+// BENCH_ONLY (comma-separated scenario names; `webhooks` for bench/webhook-latency.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
+// into bench/results/profiles), BENCH_LOG_LEVEL (warn).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDatabases } from '../src/db/databases.js';
+import { createAccountWithKeys } from '../test/helpers/factories.js';
+import type { LoadOptions, LoadResult } from './load.js';
+import { checkTargets, formatReport, type ScenarioResult, type Verdict } from './report.js';
+import { SCENARIOS, type BenchContext, type Fixtures, type RequestSpec } from './scenarios.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const env = process.env;
+const DATABASE_URL = env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench';
+const REDIS_URL = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
+const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 10);
+const DURATION = Number(env.BENCH_DURATION_SECONDS ?? 15);
+const ONLY = env.BENCH_ONLY?.split(',').filter(Boolean);
+const CEILING = 'bare';
+
+// Pinning needs taskset and two cores; without them the figures are still printed, flagged.
+const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const onCore = (core: number, args: string[]) => (pinned ? ['taskset', ['-c', String(core), ...args]] as const : [args[0]!, args.slice(1)] as const);
+const node = (script: string, extra: string[] = []) => [process.execPath, ...extra, '--import', 'tsx', join(here, script)];
+
+async function recreateDatabase(url: string): Promise<void> {
+  const u = new URL(url);
+  const name = u.pathname.slice(1);
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`BENCH_DATABASE_URL names an odd database: ${name}`);
+  u.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: u.toString() });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+}
+
+function startServer(): Promise<{ child: ChildProcess; port: number }> {
+  const profile = env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', '--cpu-prof-dir', join(here, 'results', 'profiles')] : [];
+  const [cmd, args] = onCore(0, node('server.ts', profile));
+  const child = spawn(cmd, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...env,
+      NODE_ENV: 'production',
+      DATABASE_URL,
+      REDIS_URL,
+      REDIS_PREFIX: `bench${randomBytes(3).toString('hex')}:`,
+      LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'warn',
+      // One key drives the load: the limiter still makes its Redis round trip on every request,
+      // it just never says no (the limit itself is tested, not benchmarked).
+      RATE_LIMIT_PER_SECOND: '1000000000',
+      // Production refuses to start without one; a throwaway key for a throwaway database.
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      // The HTTP path alone; webhook delivery has its own benchmark (bench/webhook-latency.ts).
+      RUN_WORKERS: 'false',
+      SEED_DEMO: 'false',
+    },
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the bench server exited with ${code} before listening`)));
+    // stdout also carries the server's JSON logs (read and dropped here, as a log shipper would).
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (line.startsWith('{"benchPort":')) resolve({ child, port: (JSON.parse(line) as { benchPort: number }).benchPort });
+    });
+  });
+}
+
+function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const [cmd, args] = onCore(1, node('load.ts', []));
+  // Options go through stdin: a booking scenario's bodies are too long for argv.
+  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  child.stdin!.end(JSON.stringify(options));
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+  });
+}
+
+interface WebhookFigures {
+  bookings: number;
+  rate: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  deliveries: number;
+  deliveriesPerSecond: number;
+}
+
+/**
+ * Issue 5's webhook benchmark (bench/webhook-latency.ts, its own database and workers), run
+ * after the HTTP scenarios so one `npm run bench` gives every figure. Not pinned: it is an app,
+ * a receiver and two worker processes. Its text lines are printed with the table.
+ */
+function runWebhooks(): Promise<{ lines: string[]; figures: WebhookFigures }> {
+  const u = new URL(DATABASE_URL);
+  u.pathname = `${u.pathname}_webhooks`;
+  const [cmd, args] = [process.execPath, node('webhook-latency.ts').slice(1)] as const;
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, BENCH_DATABASE_URL: u.toString(), REDIS_URL } });
+  const lines: string[] = [];
+  let figures: WebhookFigures | undefined;
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    if (line.startsWith('{"webhooks":')) figures = (JSON.parse(line) as { webhooks: WebhookFigures }).webhooks;
+    else if (!line.startsWith('{')) lines.push(line); // JSON log lines of the app are dropped
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => (code === 0 && figures ? resolve({ lines, figures }) : reject(new Error(`bench/webhook-latency.ts exited with ${code}`))));
+  });
+}
+
+/** One request before the load: a scenario whose answer is wrong is not worth measuring. */
+async function probe(origin: string, spec: RequestSpec): Promise<void> {
+  const res = await fetch(origin + spec.path, {
+    method: spec.method,
+    headers: { ...spec.headers, ...(spec.bodies ? { 'content-type': 'application/json' } : {}) },
+    ...(spec.bodies ? { body: (spec.warmupBodies ?? spec.bodies)[0] } : {}),
+  });
+  const text = await res.text();
+  if (!spec.expect.includes(res.status)) throw new Error(`${spec.method} ${spec.path} answered ${res.status}: ${text.slice(0, 300)}`);
+}
+
+/** Seeding through the public API (its validation included); anything but 200 stops the run. */
+async function api(origin: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(origin + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as { data?: unknown };
+  if (res.status !== 200) throw new Error(`setup: ${method} ${path} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+  return json.data;
+}
+
+const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
+
+async function main(): Promise<void> {
+  const loadAtStart = loadavg();
+  const scenarios = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name));
+  await recreateDatabase(DATABASE_URL);
+  const dbs = await openDatabases({ DATABASE_URL, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 2, DATA_DIR: '.data' });
+  await dbs.migrate();
+  const { child, port } = await startServer();
+  const origin = `http://127.0.0.1:${port}`;
+  let fixtures: Promise<Fixtures> | undefined;
+  const ctx: BenchContext = { dbs, fixtures: () => (fixtures ??= createAccountWithKeys(dbs)), api: (key, method, path, body) => api(origin, key, method, path, body) };
+  const specs = new Map<string, RequestSpec>();
+  const results: ScenarioResult[] = [];
+  const checks: Verdict[] = [];
+  try {
+    for (const s of scenarios) specs.set(s.name, await s.setup(ctx));
+    for (const s of scenarios) {
+      const spec = specs.get(s.name)!;
+      await probe(origin, spec);
+      const connections = s.connections ?? CONNECTIONS;
+      process.stderr.write(`bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured, ${connections} connections\n`);
+      const r = await runLoad({ url: origin, spec, connections, warmupSeconds: WARMUP, durationSeconds: DURATION });
+      const unexpected = Object.entries(r.statusCounts).reduce((n, [status, count]) => n + (spec.expect.includes(Number(status)) ? 0 : count), 0);
+      results.push({ name: s.name, title: s.title, connections, expect: spec.expect, ...r, unexpected });
+      if (s.verify) checks.push({ scenario: s.name, ...(await s.verify(ctx)) });
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await dbs.close();
+  }
+
+  let webhooks: Awaited<ReturnType<typeof runWebhooks>> | undefined;
+  if (!ONLY || ONLY.includes('webhooks')) {
+    process.stderr.write('bench: webhooks: bench/webhook-latency.ts (500 bookings at 50/s, then 1000 deliveries by two workers)\n');
+    webhooks = await runWebhooks();
+    // Issue 5: p99 under 1 s with Redis, commit to receipt.
+    checks.push({ scenario: 'webhooks', target: 'p99 < 1000 ms (commit → receipt)', measured: `${webhooks.figures.p99Ms} ms`, met: webhooks.figures.p99Ms < 1000 });
+  }
+  const verdicts = [...checkTargets(scenarios, results), ...checks];
+  // The load average says how much the figures were shared with other work on the machine.
+  const machine = `${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, Node ${process.version}, load average (1/5/15 min) ${fmtLoad(loadAtStart)} at the start, ${fmtLoad(loadavg())} at the end`;
+  const header = `Benchmark: ${CONNECTIONS} connections unless the table says otherwise, ${WARMUP} s warm-up, ${DURATION} s measured; server on core 0, autocannon on core 1${pinned ? '' : ' (NOT pinned: taskset or a second core missing)'}; ${machine}`;
+  const webhookLines = webhooks ? ['', 'Webhooks (bench/webhook-latency.ts, not pinned):', ...webhooks.lines.map((l) => `  ${l}`)] : [];
+  process.stdout.write(formatReport(results, verdicts, CEILING, header, webhookLines));
+  mkdirSync(join(here, 'results'), { recursive: true });
+  const json = { at: new Date().toISOString(), connections: CONNECTIONS, warmupSeconds: WARMUP, durationSeconds: DURATION, pinned, machine, results, webhooks: webhooks?.figures ?? null, verdicts };
+  writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
+}
+
+await main();

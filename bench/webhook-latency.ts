@@ -1,0 +1,109 @@
+// Webhook benchmark (issue 5): latency from a booking's commit to its receipt at a local
+// receiver, 500 bookings at a steady rate (p50, p99), then deliveries/s with two `svc worker`
+// processes on one Redis. Real PostgreSQL, Redis, HTTP.
+//   npx tsx bench/webhook-latency.ts
+// Environment: BENCH_DATABASE_URL (dropped and recreated; default .../svc_bench_webhooks),
+// REDIS_URL (default redis://127.0.0.1:6379), BENCH_BOOKINGS (500), BENCH_RATE (50 per s).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { openDatabases } from '../src/db/databases.js';
+import { createServices } from '../src/services.js';
+import { startWorkers } from '../src/workers/runtime.js';
+import { createAccountWithKeys } from '../test/helpers/factories.js';
+
+const env = process.env;
+const url = env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_webhooks';
+const REDIS_URL = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const N = Number(env.BENCH_BOOKINGS ?? 500);
+const RATE = Number(env.BENCH_RATE ?? 50);
+const dbName = new URL(url).pathname.slice(1);
+const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+await admin.connect();
+await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await admin.query(`CREATE DATABASE ${dbName}`);
+
+const arrivals = new Map<string, number>();
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const id = String(req.headers['x-webhook-id']);
+    if (!arrivals.has(id)) arrivals.set(id, Date.now());
+    res.end('ok');
+  });
+});
+await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+const prefix = `bench${randomBytes(3).toString('hex')}:`;
+const config = loadConfig({ DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test', RATE_LIMIT_PER_SECOND: '100000' });
+const dbs = await openDatabases(config);
+await dbs.migrate();
+const services = await createServices(config, { dbs });
+const app = await buildApp(services);
+const w = await createAccountWithKeys(dbs);
+const auth = { authorization: `Bearer ${w.testKey.key}` };
+const call = async (method: string, path: string, payload?: object) => {
+  const res = await app.inject({ method: method as 'POST', url: `/api/v1${path}`, headers: auth, payload });
+  if (res.statusCode !== 200) throw new Error(`${method} ${path}: ${res.body}`);
+  return res.json().data;
+};
+await call('POST', '/webhook-endpoints', { url: hook, events: ['booking.created'] });
+const allDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+const employee = await call('POST', '/employees', { name: 'Bench', workingHours: allDay });
+const service = await call('POST', '/services', { name: 'Bench', durationMinutes: 15, price: 0, employeeIds: [employee._id] });
+let slot = Math.ceil(Date.now() / 900_000) * 900_000 + 86_400_000;
+const book = async () => {
+  slot += 900_000;
+  const b = await call('POST', '/bookings', { serviceId: service._id, startTime: new Date(slot).toISOString(), customer: { name: 'B', email: `b${slot}@example.com` } });
+  return b._id as string;
+};
+const eventCommits = async () =>
+  new Map((await dbs.test.prisma.event.findMany({ where: { type: 'booking.created' }, select: { id: true, createdAt: true } })).map((e) => [e.id, e.createdAt.getTime()]));
+const pct = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+
+// 1. Latency, workers in process (as `npm start` runs them), bookings at a steady rate.
+const workers = await startWorkers(services);
+for (let i = 0; i < 50; i++) await book(); // warm-up
+await new Promise((r) => setTimeout(r, 2000));
+arrivals.clear();
+const warm = new Set((await eventCommits()).keys());
+const started = Date.now();
+for (let i = 0; i < N; i++) {
+  const due = started + (i * 1000) / RATE;
+  if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+  await book();
+}
+while ([...(await eventCommits()).keys()].some((id) => !warm.has(id) && !arrivals.has(id))) await new Promise((r) => setTimeout(r, 100));
+const commits = await eventCommits();
+const latencies = [...commits].filter(([id]) => !warm.has(id)).map(([id, at]) => arrivals.get(id)! - at);
+const latency = { bookings: latencies.length, rate: RATE, p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99), maxMs: pct(latencies, 100) };
+console.log(`latency, ${latency.bookings} bookings at ${RATE}/s (commit → receipt): p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms`);
+await workers.stop();
+
+// 2. Throughput: a backlog of bookings, then two `svc worker` processes drain it.
+arrivals.clear();
+const backlog = 1000;
+for (let i = 0; i < backlog; i++) await book();
+const childEnv = { PATH: env.PATH, HOME: env.HOME, DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
+const t0 = Date.now();
+const kids = [0, 1].map(() => spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], { env: childEnv, stdio: 'ignore' }));
+while (arrivals.size < backlog) await new Promise((r) => setTimeout(r, 50));
+const seconds = (Date.now() - t0) / 1000;
+const times = [...arrivals.values()].sort((a, b) => a - b);
+const drain = (times[times.length - 1]! - times[0]!) / 1000;
+console.log(`throughput, two worker processes: ${backlog} deliveries in ${seconds.toFixed(1)} s with process start, ${drain.toFixed(1)} s first to last = ${Math.round(backlog / drain)}/s`);
+// For bench/run.ts, which runs this after the HTTP scenarios and prints it with them.
+console.log(JSON.stringify({ webhooks: { ...latency, deliveries: backlog, deliveriesPerSecond: Math.round(backlog / drain) } }));
+for (const k of kids) k.kill('SIGTERM');
+await Promise.all(kids.map((k) => new Promise((r) => k.once('exit', r))));
+await app.close();
+await services.close();
+await dbs.close();
+receiver.close();
+await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+await admin.end();

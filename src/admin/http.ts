@@ -1,0 +1,86 @@
+// Sending admin pages: the headers every page carries (no caching, no framing, a CSP with no
+// source outside this app), the error pages, and small form helpers shared by the routes.
+import type { FastifyReply } from 'fastify';
+import { esc, sendPage } from '../auth/pages/html.js';
+import { isAppError } from '../errors.js';
+import { adminPage, barePage, type LayoutContext } from './layout.js';
+
+// Scripts and styles only from this app. `frame-src 'none'`: the one frame (an e-mail body) is
+// a srcdoc document, which frame-src does not govern; it carries its own stricter policy.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The page headers of the OAuth pages, with the admin area's own CSP and referrer policy. */
+export function sendAdmin(reply: FastifyReply, status: number, html: string, opts: { csp?: string } = {}): FastifyReply {
+  return sendPage(reply, status, html, { csp: opts.csp ?? CSP, referrerPolicy: 'same-origin' });
+}
+
+export { CSP as ADMIN_CSP };
+
+export function messagePage(ctx: LayoutContext | null, status: number, title: string, message: string): string {
+  const body = `<h1>${esc(title)}</h1><p class="notice error" role="alert">${esc(message)}</p><p><a href="/admin">Back to the admin area</a></p>`;
+  return ctx ? adminPage(ctx, title, body) : barePage(title, body);
+}
+
+/** A 404 for anything not found or not the session's own: the two are indistinguishable. */
+export class AdminNotFound extends Error {
+  constructor(what = 'page') {
+    super(`No such ${what}`);
+  }
+}
+
+/** Field errors of a VALIDATION_ERROR keyed by the first path segment, for re-shown forms. */
+export function fieldErrors(err: unknown): Record<string, string> | null {
+  if (!isAppError(err) || err.code !== 'VALIDATION_ERROR') return null;
+  const out: Record<string, string> = {};
+  const details = (err.details ?? []) as Array<{ path?: string; message?: string }>;
+  for (const d of Array.isArray(details) ? details : []) {
+    const key = String(d.path ?? '').split(/[.[]/)[0] || '_';
+    out[key] ??= d.message ?? 'is invalid';
+  }
+  if (Object.keys(out).length === 0) out._ = err.message;
+  return out;
+}
+
+export interface FieldOptions {
+  name: string;
+  label: string;
+  value?: string | null;
+  type?: string;
+  required?: boolean;
+  hint?: string;
+  error?: string;
+  maxlength?: number;
+  autofocus?: boolean;
+}
+
+/** A labelled input whose error is tied to it with aria-describedby. */
+export function field(o: FieldOptions): string {
+  const id = `f-${o.name}`;
+  const describedBy = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return `<label for="${id}">${esc(o.label)}${o.hint ? ` <span class="hint" id="${id}-hint">${esc(o.hint)}</span>` : ''}</label>
+      <input id="${id}" name="${esc(o.name)}" type="${o.type ?? 'text'}" value="${esc(o.value ?? '')}"${o.required ? ' required' : ''}${o.maxlength ? ` maxlength="${o.maxlength}"` : ''}${o.autofocus ? ' autofocus' : ''}${o.error ? ' aria-invalid="true"' : ''}${describedBy ? ` aria-describedby="${describedBy}"` : ''}>
+      ${o.error ? `<p class="field-error" id="${id}-error">${esc(o.error)}</p>` : ''}`;
+}
+
+export function formError(errors: Record<string, string> | null, known: string[]): string {
+  if (!errors) return '';
+  const other = Object.entries(errors).filter(([k]) => !known.includes(k));
+  const list = other.map(([k, m]) => `<li>${k === '_' ? '' : `${esc(k)}: `}${esc(m)}</li>`).join('');
+  return `<div class="notice error" role="alert">Please correct the form.${list ? `<ul>${list}</ul>` : ''}</div>`;
+}
+
+/** Fixed notices after a redirect (?done=…): only these texts can appear, never user input. */
+export function doneNotice(done: unknown, table: Record<string, string>): string {
+  const text = typeof done === 'string' && Object.hasOwn(table, done) ? table[done] : null;
+  return text ? `<p class="notice ok" role="status">${esc(text)}</p>` : '';
+}
+
+export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
+  if (!d) return '—';
+  const s = new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', ...(opts.seconds ? { second: '2-digit' } : {}), hour12: false }).format(d);
+  return zone === 'UTC' ? `${s} UTC` : s;
+}
+
+export function timeTag(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
+  return d ? `<time datetime="${d.toISOString()}">${esc(formatTime(d, zone, opts))}</time>` : '—';
+}

@@ -1,0 +1,107 @@
+// The admin area (API.md §8, issue 6) as one encapsulated Fastify plugin, registered with the
+// prefix /admin (route paths below are relative to it):
+// server-rendered HTML forms over the same use cases the API runs (see README, "Admin area").
+// Form bodies and cookies are parsed only here. One guard serves every route: no session →
+// the login page (the same form as OAuth's, posting to /oauth/login with next=/admin…); a POST
+// without the session's CSRF token → 403 and nothing done.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { loginPage } from '../auth/pages/login-page.js';
+import { sendPage } from '../auth/pages/html.js';
+import { endSession, loginCsrfToken, readSession, sameSecret, registerPageSupport } from '../auth/sessions.js';
+import { isSafeNext } from '../auth/oauth/authorize-routes.js';
+import { isAppError } from '../errors.js';
+import type { Services } from '../services.js';
+import { registerAssets } from './assets.js';
+import { AdminNotFound, messagePage, sendAdmin } from './http.js';
+import { registerApiKeyRoutes } from './routes/api-keys.js';
+import { registerBookingRoutes } from './routes/bookings.js';
+import { registerCompanyRoutes } from './routes/companies.js';
+import { registerEmailRoutes } from './routes/emails.js';
+import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
+import { registerSandboxRoutes } from './routes/sandbox.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
+import { companiesOf, layoutFor } from './scope.js';
+
+const PUBLIC = /^\/admin\/(login|assets\/)/;
+
+export default async function adminArea(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+  const { services } = opts;
+  await registerPageSupport(app);
+  app.decorateRequest('adminSession', null);
+  registerAssets(app);
+
+  const loginRedirect = (req: FastifyRequest) => {
+    const next = req.method === 'GET' && isSafeNext(req.url) ? req.url : '/admin';
+    return `/admin/login?next=${encodeURIComponent(next)}`;
+  };
+
+  app.addHook('preHandler', async (req, reply) => {
+    if (PUBLIC.test(req.url)) return;
+    const active = await readSession(services, req);
+    if (!active) return reply.redirect(loginRedirect(req), 303);
+    req.adminSession = active;
+    // Every state change is a POST carrying the session's CSRF token (SameSite=Lax is the
+    // second line, not the only one).
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      // Forms only: a JSON or other body is not something these pages ever send.
+      if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+        return sendAdmin(reply, 415, messagePage(null, 415, 'Unsupported form', 'This page accepts HTML form posts only.'));
+      }
+      const given = ((req.body ?? {}) as Record<string, unknown>).csrf_token;
+      if (!sameSecret(active.session.csrfToken, given)) {
+        req.log.warn({ accountId: active.account.id, url: req.url }, 'admin form without a valid CSRF token');
+        return sendAdmin(reply, 403, messagePage(null, 403, 'Form expired', 'This form is no longer valid. Reload the page and try again.'));
+      }
+    }
+  });
+
+  app.setErrorHandler(async (err, req, reply) => {
+    const ctx = req.adminSession ? await layoutFor(services, req, 'live').catch(() => null) : null;
+    if (err instanceof AdminNotFound || (isAppError(err) && err.code === 'NOT_FOUND')) {
+      return sendAdmin(reply, 404, messagePage(ctx, 404, 'Not found', 'There is nothing here, or it is not yours to see.'));
+    }
+    const status = isAppError(err) ? err.status : ((err as { statusCode?: number }).statusCode ?? 500);
+    if (status === 429) return sendAdmin(reply, 429, messagePage(ctx, 429, 'Too many requests', 'Wait a moment and try again.'));
+    if (status >= 400 && status < 500) {
+      // An AppError keeps its status (403 HTTPS required, 409 a rolled key); the rest are 400s.
+      const shown = isAppError(err) || status === 413 || status === 415 ? status : 400;
+      return sendAdmin(reply, shown, messagePage(ctx, shown, 'Invalid request', isAppError(err) ? err.message : 'The request is malformed.'));
+    }
+    req.log.error({ err }, 'admin page failed');
+    return sendAdmin(reply, 500, messagePage(ctx, 500, 'Something went wrong', 'Something went wrong on our side; try again later.'));
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const ctx = req.adminSession ? await layoutFor(services, req, 'live') : null;
+    return sendAdmin(reply, 404, messagePage(ctx, 404, 'Not found', 'There is nothing here, or it is not yours to see.'));
+  });
+
+  // The same login form as OAuth's (API.md §7); it posts to /oauth/login, which returns here.
+  app.get('/login', { schema: { hide: true } }, async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const next = isSafeNext(q.next) ? q.next : '/admin';
+    if (await readSession(services, req)) return reply.redirect(next, 303);
+    return sendPage(reply, 200, loginPage({ action: '/oauth/login', csrfToken: loginCsrfToken(req, reply), next, intro: 'Sign in to the admin area.' }));
+  });
+
+  app.post('/logout', { schema: { hide: true } }, async (req, reply) => {
+    await endSession(services, req, reply);
+    return reply.redirect('/admin/login', 303);
+  });
+
+  // Home: the live company when there is exactly one, else the list of the mode that has any.
+  app.get('/', { schema: { hide: true } }, async (req, reply) => {
+    const { account } = req.adminSession!;
+    const live = await companiesOf(services, account.id, 'live');
+    if (live.length === 1) return reply.redirect(`/admin/live/companies/${live[0]!.id}`, 303);
+    return reply.redirect(live.length ? '/admin/live' : '/admin/test', 303);
+  });
+
+  registerCompanyRoutes(app, services);
+  registerApiKeyRoutes(app, services);
+  registerOAuthAppRoutes(app, services);
+  registerBookingRoutes(app, services);
+  registerSandboxRoutes(app, services);
+  registerEmailRoutes(app, services);
+  registerWebhookRoutes(app, services);
+}

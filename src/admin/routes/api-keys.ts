@@ -1,0 +1,175 @@
+// Integrations > API Keys (spec "API keys": created by name in the admin area, test keys under
+// the Test Keys section, shown for copying at creation, revoked/deleted there; "keys are rotated
+// regularly"). A new or rolled key is rendered in the answer to the POST that made it and never
+// again: only its SHA-256 is stored. Revoke, delete and roll go through a confirmation page.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { esc } from '../../auth/pages/html.js';
+import type { ApiKey } from '../../generated/prisma/client.js';
+import { isId } from '../../ids.js';
+import { createApiKey } from '../../schema/use-cases/create-api-key.js';
+import { deleteApiKey } from '../../schema/use-cases/delete-api-key.js';
+import { revokeApiKey } from '../../schema/use-cases/revoke-api-key.js';
+import { MAX_ROLL_GRACE_SECONDS, rollApiKey } from '../../schema/use-cases/roll-api-key.js';
+import type { Services } from '../../services.js';
+import { AdminNotFound, doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
+import { adminPage, companyPath, csrfField } from '../layout.js';
+import { companyScope, formOf, type CompanyScope } from '../scope.js';
+
+const GRACE_CHOICES: Array<[number, string]> = [
+  [0, 'Stop the old key now'],
+  [60 * 60, '1 hour'],
+  [24 * 60 * 60, '24 hours'],
+  [3 * 24 * 60 * 60, '3 days'],
+  [MAX_ROLL_GRACE_SECONDS, '7 days'],
+];
+
+const DONE = { revoked: 'The key was revoked. Requests with it are refused from now on.', deleted: 'The key was deleted.' };
+
+function keyStatus(k: ApiKey, now: number): string {
+  if (k.revokedAt) return '<span class="badge revoked">Revoked</span>';
+  if (k.expiresAt && k.expiresAt.getTime() <= now) return '<span class="badge expired">Expired</span>';
+  if (k.expiresAt) return `<span class="badge expiring">Expires</span> ${timeTag(k.expiresAt)}`;
+  return '<span class="badge active">Active</span>';
+}
+
+function keyTable(s: CompanyScope, keys: ApiKey[]): string {
+  if (keys.length === 0) return '<p class="empty">No keys yet. Create one below.</p>';
+  const now = Date.now();
+  const rows = keys
+    .map((k) => {
+      const usable = !k.revokedAt && !(k.expiresAt && k.expiresAt.getTime() <= now);
+      const base = companyPath(s.company, `/api-keys/${k.id}`);
+      const label = esc(k.name);
+      return `<tr>
+        <td>${label}</td>
+        <td><code>${esc(k.prefix)}…${esc(k.last4)}</code></td>
+        <td>${timeTag(k.createdAt)}</td>
+        <td>${timeTag(k.lastUsedAt)}</td>
+        <td>${keyStatus(k, now)}</td>
+        <td class="actions">
+          ${usable ? `<a href="${base}/roll" aria-label="Roll ${label}">Roll</a> <a href="${base}/revoke" aria-label="Revoke ${label}">Revoke</a>` : ''}
+          <a href="${base}/delete" class="danger-text" aria-label="Delete ${label}">Delete</a>
+        </td></tr>`;
+    })
+    .join('');
+  return `<table><caption class="muted">Only the prefix and the last four characters are kept.</caption>
+    <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="muted">Actions</span></th></tr></thead>
+    <tbody>${rows}</tbody></table>`;
+}
+
+/** The one time a key is shown: a copy button (script) and a warning. */
+export function shownOnceBox(title: string, value: string, id: string, warning: string): string {
+  return `<section class="secret-box" aria-labelledby="${id}-title">
+      <h2 id="${id}-title">${esc(title)}</h2>
+      <p class="notice warn" role="alert"><strong>${esc(warning)}</strong></p>
+      <div class="secret-row"><code id="${id}">${esc(value)}</code><button type="button" data-copy="${id}" hidden>Copy</button></div>
+    </section>`;
+}
+
+async function listPage(services: Services, reply: FastifyReply, s: CompanyScope, extra: { top?: string; name?: string; errors?: Record<string, string> | null; status?: number } = {}) {
+  const keys = await s.db.apiKey.findMany({ where: { companyId: s.company.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const test = s.mode === 'test';
+  const body = `<h1>API Keys</h1>
+    ${extra.top ?? ''}
+    <section aria-labelledby="keys-title">
+      <h2 id="keys-title">${test ? 'Test Keys' : 'Live Keys'}</h2>
+      <p class="muted">${test
+        ? `Test keys (<code>svc_sk_test_…</code>) work against this sandbox company only: no real e-mails, simulated payments.`
+        : `Live keys (<code>svc_sk_live_…</code>) act on real data. Keep them on your server; never put them in a browser or an app.`}</p>
+      ${keyTable(s, keys)}
+    </section>
+    <form method="post" action="${companyPath(s.company, '/api-keys')}" class="stack panel">
+      <h2>Create a ${test ? 'test' : 'live'} key</h2>
+      ${formError(extra.errors ?? null, ['name'])}
+      ${csrfField(s.ctx.csrfToken)}
+      ${field({ name: 'name', label: 'Key name', value: extra.name, required: true, maxlength: 100, hint: 'What uses it, e.g. "Website booking widget"', error: extra.errors?.name })}
+      <button type="submit" class="primary">Create key</button>
+    </form>`;
+  return sendAdmin(reply, extra.status ?? 200, adminPage(s.ctx, 'API Keys', body, { crumbs: 'Integrations' }));
+}
+
+async function findKey(s: CompanyScope, req: FastifyRequest): Promise<ApiKey> {
+  const keyId = (req.params as { keyId?: string }).keyId;
+  const key = isId(keyId) ? await s.db.apiKey.findFirst({ where: { id: keyId, companyId: s.company.id } }) : null;
+  if (!key) throw new AdminNotFound('API key');
+  return key;
+}
+
+function confirmPage(s: CompanyScope, key: ApiKey, action: 'revoke' | 'delete'): string {
+  const what = action === 'revoke'
+    ? 'Requests with this key will be refused at once, on every server. The key stays in the list as revoked.'
+    : 'The key is removed from the list and requests with it are refused at once. This cannot be undone.';
+  return adminPage(s.ctx, `${action === 'revoke' ? 'Revoke' : 'Delete'} key`, `<h1>${action === 'revoke' ? 'Revoke' : 'Delete'} the key “${esc(key.name)}”?</h1>
+    <div class="panel"><p><code>${esc(key.prefix)}…${esc(key.last4)}</code></p><p>${what}</p>
+    <form method="post" action="${companyPath(s.company, `/api-keys/${key.id}/${action}`)}">${csrfField(s.ctx.csrfToken)}
+      <button type="submit" class="danger">${action === 'revoke' ? 'Revoke key' : 'Delete key'}</button>
+      <a class="button" href="${companyPath(s.company, '/api-keys')}">Cancel</a>
+    </form></div>`, { crumbs: 'Integrations › API Keys' });
+}
+
+export function registerApiKeyRoutes(app: FastifyInstance, services: Services): void {
+  const base = '/:mode/companies/:companyId/api-keys';
+
+  app.get(base, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'api-keys');
+    return listPage(services, reply, s, { top: doneNotice((req.query as { done?: string }).done, DONE) });
+  });
+
+  app.post(base, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'api-keys');
+    const form = formOf(req);
+    try {
+      const { key } = await createApiKey(s.db, { companyId: s.company.id, name: (form.name ?? '').trim() });
+      req.log.info({ companyId: s.company.id }, 'admin created an API key');
+      return listPage(services, reply, s, { top: shownOnceBox('Your new key', key, 'new-key', 'Copy this key now and store it safely. It will not be shown again.') });
+    } catch (err) {
+      const errors = fieldErrors(err);
+      if (!errors) throw err;
+      return listPage(services, reply, s, { name: form.name, errors, status: 400 });
+    }
+  });
+
+  for (const action of ['revoke', 'delete'] as const) {
+    app.get(`${base}/:keyId/${action}`, { schema: { hide: true } }, async (req, reply) => {
+      const s = await companyScope(services, req, 'api-keys');
+      return sendAdmin(reply, 200, confirmPage(s, await findKey(s, req), action));
+    });
+    app.post(`${base}/:keyId/${action}`, { schema: { hide: true } }, async (req, reply) => {
+      const s = await companyScope(services, req, 'api-keys');
+      const key = await findKey(s, req);
+      if (action === 'revoke') await revokeApiKey(services.dbs, services.credentials, { keyId: key.id, companyId: s.company.id });
+      else await deleteApiKey(s.db, services.credentials, { keyId: key.id, companyId: s.company.id });
+      return reply.redirect(companyPath(s.company, `/api-keys?done=${action}d`), 303);
+    });
+  }
+
+  app.get(`${base}/:keyId/roll`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'api-keys');
+    const key = await findKey(s, req);
+    const choices = GRACE_CHOICES.map(([secs, label], i) =>
+      `<label><input type="radio" name="grace" value="${secs}"${i === 2 ? ' checked' : ''}> ${esc(label)}</label>`).join('');
+    const body = `<h1>Roll the key “${esc(key.name)}”</h1>
+      <div class="panel"><p>A new key replaces <code>${esc(key.prefix)}…${esc(key.last4)}</code>. Deploy the new key, then let the old one stop.</p>
+      <form method="post" action="${companyPath(s.company, `/api-keys/${key.id}/roll`)}">${csrfField(s.ctx.csrfToken)}
+        <fieldset><legend>The old key keeps working for</legend>${choices}</fieldset>
+        <button type="submit" class="primary">Roll key</button>
+        <a class="button" href="${companyPath(s.company, '/api-keys')}">Cancel</a>
+      </form></div>`;
+    return sendAdmin(reply, 200, adminPage(s.ctx, 'Roll key', body, { crumbs: 'Integrations › API Keys' }));
+  });
+
+  app.post(`${base}/:keyId/roll`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'api-keys');
+    const key = await findKey(s, req);
+    const grace = Number(formOf(req).grace);
+    // Only the offered choices; anything else is refused by rollApiKey's own range check too.
+    if (!GRACE_CHOICES.some(([secs]) => secs === grace)) {
+      return sendAdmin(reply, 400, adminPage(s.ctx, 'Roll key', `<h1>Roll key</h1><p class="notice error" role="alert">Choose how long the old key keeps working (up to 7 days).</p><p><a href="${companyPath(s.company, `/api-keys/${key.id}/roll`)}">Back</a></p>`));
+    }
+    const rolled = await rollApiKey(s.db, services.credentials, { companyId: s.company.id, keyId: key.id, graceSeconds: grace });
+    req.log.info({ companyId: s.company.id, keyId: key.id }, 'admin rolled an API key');
+    const until = rolled.previous.expiresAt!;
+    const note = grace === 0 ? 'The old key has stopped working.' : `The old key keeps working until ${until.toISOString().replace('T', ' ').slice(0, 16)} UTC.`;
+    return listPage(services, reply, s, { top: shownOnceBox('Your new key', rolled.key, 'new-key', `Copy this key now and store it safely. It will not be shown again. ${note}`) });
+  });
+}

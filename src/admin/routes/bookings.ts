@@ -1,0 +1,114 @@
+// Bookings of a company as a week view (API.md §8): one row per employee, one column per day
+// of the week in the company's time zone (DST-correct through luxon), each booking coloured by
+// status; and one booking with its events (the same events the API and webhooks carry).
+import type { FastifyInstance } from 'fastify';
+import { DateTime } from 'luxon';
+import { esc } from '../../auth/pages/html.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { isId } from '../../ids.js';
+import type { Services } from '../../services.js';
+import { AdminNotFound, formatTime, sendAdmin, timeTag } from '../http.js';
+import { adminPage, companyPath } from '../layout.js';
+import { companyScope } from '../scope.js';
+
+const STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show', 'expired'] as const;
+const STATUS_LABELS: Record<string, string> = { pending: 'Pending', confirmed: 'Confirmed', completed: 'Completed', cancelled: 'Cancelled', no_show: 'No-show', expired: 'Expired' };
+
+function weekStart(param: unknown, zone: string): DateTime {
+  const given = typeof param === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(param) ? DateTime.fromISO(param, { zone }) : null;
+  const day = given?.isValid ? given : DateTime.now().setZone(zone);
+  return day.startOf('week'); // ISO weeks start on Monday
+}
+
+export function registerBookingRoutes(app: FastifyInstance, services: Services): void {
+  app.get('/:mode/companies/:companyId/bookings', { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'bookings');
+    const zone = s.company.timezone;
+    const q = req.query as { week?: string; employee?: string };
+    const start = weekStart(q.week, zone);
+    const days = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }));
+    const end = start.plus({ weeks: 1 });
+    const employees = await s.db.employee.findMany({ where: { companyId: s.company.id }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+    const only = isId(q.employee) && employees.some((e) => e.id === q.employee) ? q.employee : null;
+    const bookings = await s.db.booking.findMany({
+      where: { companyId: s.company.id, startTime: { gte: start.toJSDate(), lt: end.toJSDate() }, ...(only ? { employeeId: only } : {}) },
+      include: { customer: { select: { name: true } }, service: { select: { name: true } } },
+      orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
+      take: 2000,
+    });
+    const today = DateTime.now().setZone(zone).toISODate();
+    const shown = only ? employees.filter((e) => e.id === only) : employees;
+    const rows = shown.map((e) => {
+      const cells = days.map((d) => {
+        const dayEnd = d.plus({ days: 1 });
+        const items = bookings
+          .filter((b) => b.employeeId === e.id && b.startTime >= d.toJSDate() && b.startTime < dayEnd.toJSDate())
+          .map((b) => {
+            const t = DateTime.fromJSDate(b.startTime).setZone(zone).toFormat('HH:mm');
+            return `<a class="booking ${b.status}" href="${companyPath(s.company, `/bookings/${b.id}`)}">${esc(t)} ${esc(b.customer.name)}<br><span class="muted">${esc(b.service.name)} · ${esc(STATUS_LABELS[b.status])}</span></a>`;
+          });
+        return `<td${d.toISODate() === today ? ' class="today"' : ''}>${items.join('')}</td>`;
+      });
+      return `<tr><th scope="row">${esc(e.name)}${e.active ? '' : ' <span class="muted">(inactive)</span>'}</th>${cells.join('')}</tr>`;
+    });
+    const base = companyPath(s.company, '/bookings');
+    const keep = only ? `&employee=${only}` : '';
+    const options = employees.map((e) => `<option value="${e.id}"${e.id === only ? ' selected' : ''}>${esc(e.name)}</option>`).join('');
+    const body = `<h1>Bookings</h1>
+      <div class="inline">
+        <a class="button" href="${base}?week=${start.minus({ weeks: 1 }).toISODate()}${keep}" aria-label="Previous week">← Previous</a>
+        <a class="button" href="${base}?week=${DateTime.now().setZone(zone).toISODate()}${keep}">This week</a>
+        <a class="button" href="${base}?week=${start.plus({ weeks: 1 }).toISODate()}${keep}" aria-label="Next week">Next →</a>
+        <form method="get" action="${base}" class="inline">
+          <input type="hidden" name="week" value="${start.toISODate()}">
+          <div><label for="employee">Employee</label><br><select id="employee" name="employee"><option value="">All employees</option>${options}</select></div>
+          <button type="submit">Show</button>
+        </form>
+      </div>
+      <h2>Week of ${esc(start.toFormat('d LLLL yyyy'))} <span class="muted">(${esc(zone)})</span></h2>
+      <div class="legend" aria-label="Status colours">${STATUSES.map((st) => `<span class="booking ${st}">${STATUS_LABELS[st]}</span>`).join('')}</div>
+      ${employees.length === 0 ? '<p class="empty">This company has no employees yet.</p>' : `<table class="week">
+        <thead><tr><th scope="col">Employee</th>${days.map((d) => `<th scope="col">${esc(d.toFormat('ccc d LLL'))}</th>`).join('')}</tr></thead>
+        <tbody>${rows.join('')}</tbody></table>`}
+      <p class="muted">${bookings.length} booking${bookings.length === 1 ? '' : 's'} this week.</p>`;
+    return sendAdmin(reply, 200, adminPage(s.ctx, 'Bookings', body));
+  });
+
+  app.get('/:mode/companies/:companyId/bookings/:bookingId', { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'bookings');
+    const id = (req.params as { bookingId: string }).bookingId;
+    const b = isId(id)
+      ? await s.db.booking.findFirst({ where: { id, companyId: s.company.id }, include: { customer: true, service: true, employee: true, payments: true } })
+      : null;
+    if (!b) throw new AdminNotFound('booking');
+    // Booking events carry data.bookingId (booking-events.ts).
+    const events = await s.db.event.findMany({
+      where: { companyId: s.company.id, data: { path: ['bookingId'], equals: b.id } as Prisma.JsonFilter<'Event'> },
+      orderBy: { id: 'asc' },
+      take: 200,
+    });
+    const zone = s.company.timezone;
+    const row = (label: string, value: string) => `<dt>${esc(label)}</dt><dd>${value}</dd>`;
+    const week = DateTime.fromJSDate(b.startTime).setZone(zone).toISODate();
+    const body = `<h1>Booking <span class="badge ${b.status}">${esc(STATUS_LABELS[b.status])}</span></h1>
+      <p><a href="${companyPath(s.company, `/bookings?week=${week}`)}">← Back to the week</a></p>
+      <div class="panel"><dl class="fields">
+        ${row('When', `${esc(formatTime(b.startTime, zone))} – ${esc(DateTime.fromJSDate(b.endTime).setZone(zone).toFormat('HH:mm'))} <span class="muted">(${esc(zone)})</span>`)}
+        ${row('Customer', `${esc(b.customer.name)} &lt;${esc(b.customer.email)}&gt;`)}
+        ${row('Service', esc(b.service.name))}
+        ${row('Employee', esc(b.employee.name))}
+        ${row('Price', `${esc((b.price / 100).toFixed(2))} ${esc(b.currency)}`)}
+        ${row('Notes', b.notes ? esc(b.notes) : '<span class="muted">—</span>')}
+        ${b.cancelReason ? row('Cancel reason', esc(b.cancelReason)) : ''}
+        ${b.holdExpiresAt ? row('Hold expires', timeTag(b.holdExpiresAt)) : ''}
+        ${row('Booking id', `<code>${esc(b.id)}</code>`)}
+        ${row('Created', timeTag(b.createdAt))}
+      </dl></div>
+      ${b.payments.length ? `<h2>Payments</h2><table><thead><tr><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Created</th></tr></thead><tbody>
+        ${b.payments.map((p) => `<tr><td>${esc((p.amount / 100).toFixed(2))} ${esc(p.currency)}</td><td><span class="badge ${esc(p.status)}">${esc(p.status)}</span></td><td>${p.brand ? `${esc(p.brand)} …${esc(p.last4)}` : '—'}</td><td>${timeTag(p.createdAt)}</td></tr>`).join('')}</tbody></table>` : ''}
+      <h2>Events</h2>
+      ${events.length === 0 ? '<p class="empty">No events.</p>' : `<table><thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Event id</th><th scope="col">Status then</th></tr></thead><tbody>
+        ${events.map((e) => `<tr><td>${timeTag(e.createdAt)}</td><td><code>${esc(e.type)}</code></td><td><code>${esc(e.id)}</code></td><td>${esc((e.data as { status?: string }).status ?? '')}</td></tr>`).join('')}</tbody></table>`}`;
+    return sendAdmin(reply, 200, adminPage(s.ctx, 'Booking', body, { crumbs: 'Bookings' }));
+  });
+}

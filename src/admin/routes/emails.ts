@@ -1,0 +1,71 @@
+// The e-mail log (spec "Live versus sandbox": sandbox e-mail is "logged, not sent; viewable in
+// an email log in the admin area (full body, headers, recipient)"). The list shows recipient,
+// subject and time; one e-mail shows every header, the text body and the HTML body rendered in
+// a sandboxed frame: an opaque origin with no scripts, forms or navigation, under its own CSP
+// that loads nothing (no remote images, so no tracking pixel fires from the admin area).
+import type { FastifyInstance } from 'fastify';
+import { esc } from '../../auth/pages/html.js';
+import { isId } from '../../ids.js';
+import type { Services } from '../../services.js';
+import { ADMIN_CSP, AdminNotFound, sendAdmin, timeTag } from '../http.js';
+import { adminPage, companyPath } from '../layout.js';
+import { companyScope } from '../scope.js';
+
+const PAGE_SIZE = 50;
+// The frame's document inherits this page's policy, so inline styles (e-mail HTML is styled
+// inline) are allowed on this page only; everything else stays as on every admin page.
+const EMAIL_PAGE_CSP = ADMIN_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+const FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'";
+
+function headerRows(headers: unknown): string {
+  const entries = headers && typeof headers === 'object' ? Object.entries(headers as Record<string, unknown>) : [];
+  if (entries.length === 0) return '<tr><td colspan="2" class="muted">No headers recorded.</td></tr>';
+  return entries.map(([k, v]) => `<tr><th scope="row"><code>${esc(k)}</code></th><td><code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code></td></tr>`).join('');
+}
+
+export function registerEmailRoutes(app: FastifyInstance, services: Services): void {
+  app.get('/:mode/companies/:companyId/emails', { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'emails');
+    const before = (req.query as { before?: string }).before;
+    const emails = await s.db.email.findMany({
+      where: { companyId: s.company.id, ...(isId(before) ? { id: { lt: before } } : {}) },
+      orderBy: { id: 'desc' },
+      take: PAGE_SIZE + 1,
+      select: { id: true, to: true, subject: true, status: true, createdAt: true },
+    });
+    const more = emails.length > PAGE_SIZE;
+    const page = emails.slice(0, PAGE_SIZE);
+    const title = s.mode === 'test' ? 'E-mail log' : 'E-mails';
+    const rows = page.map((e) => `<tr><td>${esc(e.to)}</td><td><a href="${companyPath(s.company, `/emails/${e.id}`)}">${esc(e.subject)}</a></td><td>${timeTag(e.createdAt, s.company.timezone)}</td><td><span class="badge ${esc(e.status)}">${esc(e.status)}</span></td></tr>`).join('');
+    const body = `<h1>${title}</h1>
+      <p class="muted">${s.mode === 'test' ? 'E-mails this test company would have sent to customers. They are logged here and never delivered.' : 'E-mails sent to this company’s customers.'}</p>
+      ${page.length === 0 ? '<p class="empty">No e-mails yet. They appear when bookings are made, changed or cancelled.</p>' : `<table>
+        <thead><tr><th scope="col">Recipient</th><th scope="col">Subject</th><th scope="col">Time (${esc(s.company.timezone)})</th><th scope="col">Status</th></tr></thead>
+        <tbody>${rows}</tbody></table>`}
+      ${more ? `<p><a class="button" href="${companyPath(s.company, `/emails?before=${page.at(-1)!.id}`)}">Older e-mails</a></p>` : ''}`;
+    return sendAdmin(reply, 200, adminPage(s.ctx, title, body));
+  });
+
+  app.get('/:mode/companies/:companyId/emails/:emailId', { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'emails');
+    const id = (req.params as { emailId: string }).emailId;
+    const email = isId(id) ? await s.db.email.findFirst({ where: { id, companyId: s.company.id } }) : null;
+    if (!email) throw new AdminNotFound('e-mail');
+    const frameDoc = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${esc(FRAME_CSP)}"><base target="_blank"></head><body>${email.html}</body></html>`;
+    const body = `<p><a href="${companyPath(s.company, '/emails')}">← ${s.mode === 'test' ? 'E-mail log' : 'E-mails'}</a></p>
+      <h1>${esc(email.subject)}</h1>
+      <div class="panel"><dl class="fields">
+        <dt>To</dt><dd id="email-to">${esc(email.to)}</dd>
+        <dt>From</dt><dd>${esc(email.from)}</dd>
+        <dt>Time</dt><dd>${timeTag(email.createdAt, s.company.timezone)}</dd>
+        <dt>Status</dt><dd><span class="badge ${esc(email.status)}">${esc(email.status)}</span>${email.sentAt ? ` sent ${timeTag(email.sentAt)}` : ''}</dd>
+      </dl></div>
+      <h2>Headers</h2>
+      <table aria-label="Headers"><tbody>${headerRows(email.headers)}</tbody></table>
+      <h2>HTML body</h2>
+      <iframe class="email-frame" title="HTML body of the e-mail" sandbox="" referrerpolicy="no-referrer" srcdoc="${esc(frameDoc)}"></iframe>
+      <h2>Text body</h2>
+      <pre class="text-body" id="email-text">${esc(email.text)}</pre>`;
+    return sendAdmin(reply, 200, adminPage(s.ctx, email.subject, body, { crumbs: 'E-mail log' }), { csp: EMAIL_PAGE_CSP });
+  });
+}

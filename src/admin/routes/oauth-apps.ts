@@ -1,0 +1,116 @@
+// OAuth apps (API.md §7 and §8): the account's registered clients. Registering runs
+// createOAuthClient (the same use case as `svc oauth-client create`): exact redirect URIs, the
+// scopes it may ask for, public (PKCE, no secret) or confidential (a secret shown once).
+// Deleting revokes everything the client holds (deleteOAuthClient).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SCOPE_DESCRIPTIONS } from '../../auth/pages/consent-page.js';
+import { esc } from '../../auth/pages/html.js';
+import { SCOPES } from '../../auth/scopes.js';
+import type { OAuthClient } from '../../generated/prisma/client.js';
+import { isId } from '../../ids.js';
+import { createOAuthClient } from '../../schema/use-cases/create-oauth-client.js';
+import { deleteOAuthClient } from '../../schema/use-cases/delete-oauth-client.js';
+import type { Services } from '../../services.js';
+import { AdminNotFound, doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
+import { adminPage, csrfField, type LayoutContext } from '../layout.js';
+import { activeSession, formList, formOf, layoutFor } from '../scope.js';
+import { shownOnceBox } from './api-keys.js';
+
+interface FormState {
+  values: Record<string, string>;
+  scopes: string[];
+  errors: Record<string, string> | null;
+}
+
+function registerForm(ctx: LayoutContext, state: FormState): string {
+  const { values, errors } = state;
+  const checked = (s: string) => (state.scopes.length === 0 || state.scopes.includes(s) ? ' checked' : '');
+  const type = values.type === 'public' ? 'public' : 'confidential';
+  return `<form method="post" action="/admin/oauth-apps" class="stack panel">
+      <h2>Register an app</h2>
+      ${formError(errors, ['name', 'redirectUris', 'scopes', 'type'])}
+      ${csrfField(ctx.csrfToken)}
+      ${field({ name: 'name', label: 'App name', value: values.name, required: true, maxlength: 100, hint: 'Shown to people on the consent page', error: errors?.name })}
+      <label for="f-redirect">Redirect URIs <span class="hint" id="f-redirect-hint">One per line; matched exactly. https, or http on a loopback address.</span></label>
+      <textarea id="f-redirect" name="redirect_uris" required aria-describedby="f-redirect-hint${errors?.redirectUris ? ' f-redirect-error' : ''}"${errors?.redirectUris ? ' aria-invalid="true"' : ''}>${esc(values.redirect_uris ?? '')}</textarea>
+      ${errors?.redirectUris ? `<p class="field-error" id="f-redirect-error">${esc(errors.redirectUris)}</p>` : ''}
+      <fieldset><legend>Client type</legend>
+        <label><input type="radio" name="type" value="confidential"${type === 'confidential' ? ' checked' : ''}> Confidential: a server that keeps a client secret</label>
+        <label><input type="radio" name="type" value="public"${type === 'public' ? ' checked' : ''}> Public: a mobile, desktop or browser app (PKCE, no secret)</label>
+      </fieldset>
+      <fieldset><legend>Scopes the app may ask for</legend>
+        ${SCOPES.map((s) => `<label><input type="checkbox" name="scopes" value="${s}"${checked(s)}> <code>${s}</code> <span class="muted">${esc(SCOPE_DESCRIPTIONS[s])}</span></label>`).join('')}
+        ${errors?.scopes ? `<p class="field-error">${esc(errors.scopes)}</p>` : ''}
+      </fieldset>
+      <button type="submit" class="primary">Register app</button>
+    </form>`;
+}
+
+function clientTable(clients: OAuthClient[]): string {
+  if (clients.length === 0) return '<p class="empty">No apps registered yet.</p>';
+  return `<table><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Created</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>
+    ${clients.map((c) => `<tr><td>${esc(c.name)}</td><td><code>${esc(c.clientId)}</code></td><td>${esc(c.type)}</td>
+      <td>${c.redirectUris.map((u) => `<code>${esc(u)}</code>`).join('<br>')}</td><td>${timeTag(c.createdAt)}</td>
+      <td class="actions"><a class="danger-text" href="/admin/oauth-apps/${c.id}/delete" aria-label="Delete ${esc(c.name)}">Delete</a></td></tr>`).join('')}
+    </tbody></table>`;
+}
+
+async function listPage(services: Services, req: FastifyRequest, reply: FastifyReply, extra: { top?: string; state?: FormState; status?: number } = {}) {
+  const ctx = await layoutFor(services, req, 'live', 'oauth-apps');
+  const clients = await services.dbs.live.prisma.oAuthClient.findMany({ where: { accountId: activeSession(req).account.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const body = `<h1>OAuth apps</h1>${extra.top ?? ''}
+    <p class="muted">Apps that act for other businesses' companies with their consent (OAuth 2.1, authorization code with PKCE).</p>
+    ${clientTable(clients)}
+    ${registerForm(ctx, extra.state ?? { values: {}, scopes: [], errors: null })}`;
+  return sendAdmin(reply, extra.status ?? 200, adminPage(ctx, 'OAuth apps', body));
+}
+
+async function findClient(services: Services, req: FastifyRequest): Promise<OAuthClient> {
+  const id = (req.params as { id?: string }).id;
+  const client = isId(id) ? await services.dbs.live.prisma.oAuthClient.findFirst({ where: { id, accountId: activeSession(req).account.id } }) : null;
+  if (!client) throw new AdminNotFound('app');
+  return client;
+}
+
+export function registerOAuthAppRoutes(app: FastifyInstance, services: Services): void {
+  app.get('/oauth-apps', { schema: { hide: true } }, async (req, reply) =>
+    listPage(services, req, reply, { top: doneNotice((req.query as { done?: string }).done, { deleted: 'The app was deleted and all its tokens revoked.' }) }));
+
+  app.post('/oauth-apps', { schema: { hide: true } }, async (req, reply) => {
+    const form = formOf(req);
+    const scopes = formList(req, 'scopes');
+    const redirectUris = (form.redirect_uris ?? '').split(/\r?\n/).map((u) => u.trim()).filter(Boolean);
+    try {
+      const { client, clientSecret } = await createOAuthClient(services.dbs, {
+        accountId: activeSession(req).account.id,
+        name: form.name ?? '',
+        redirectUris,
+        scopes,
+        type: form.type === 'public' ? 'public' : 'confidential',
+      });
+      const top = `<p class="notice ok" role="status">Registered “${esc(client.name)}”. Client id: <code id="client-id">${esc(client.clientId)}</code></p>`
+        + (clientSecret ? shownOnceBox('Client secret', clientSecret, 'client-secret', 'Copy the client secret now and store it on your server. It will not be shown again.') : '');
+      return listPage(services, req, reply, { top });
+    } catch (err) {
+      const errors = fieldErrors(err);
+      if (!errors) throw err;
+      return listPage(services, req, reply, { state: { values: form, scopes, errors }, status: 400 });
+    }
+  });
+
+  app.get('/oauth-apps/:id/delete', { schema: { hide: true } }, async (req, reply) => {
+    const client = await findClient(services, req);
+    const ctx = await layoutFor(services, req, 'live', 'oauth-apps');
+    const body = `<h1>Delete the app “${esc(client.name)}”?</h1><div class="panel">
+      <p>Client id <code>${esc(client.clientId)}</code>. Every access and refresh token it holds is revoked at once, and people will have to approve it again if it is registered anew. This cannot be undone.</p>
+      <form method="post" action="/admin/oauth-apps/${client.id}/delete">${csrfField(ctx.csrfToken)}
+        <button type="submit" class="danger">Delete app</button> <a class="button" href="/admin/oauth-apps">Cancel</a></form></div>`;
+    return sendAdmin(reply, 200, adminPage(ctx, 'Delete app', body));
+  });
+
+  app.post('/oauth-apps/:id/delete', { schema: { hide: true } }, async (req, reply) => {
+    const client = await findClient(services, req);
+    await deleteOAuthClient(services.dbs, services.credentials, { accountId: activeSession(req).account.id, id: client.id });
+    return reply.redirect('/admin/oauth-apps?done=deleted', 303);
+  });
+}

@@ -1,0 +1,209 @@
+// Integrations > Webhooks (API.md §6 and §8): the company's endpoints; creating one (the
+// signing secret and verification token shown once); revealing them again on request (a
+// CSRF-protected POST, so they never sit in a cached or shared page); rotating the secret (the
+// old one keeps signing for 24 h); a test event; enabling, disabling, deleting; and the
+// deliveries with every attempt (status, duration, response excerpt) and a retry button. All
+// of it runs the webhook use cases the API runs.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { esc } from '../../auth/pages/html.js';
+import type { WebhookEndpoint } from '../../generated/prisma/client.js';
+import { EVENT_TYPES } from '../../schema/events.js';
+import { createWebhookEndpoint } from '../../schema/use-cases/create-webhook-endpoint.js';
+import { retryWebhookDelivery } from '../../schema/use-cases/retry-webhook-delivery.js';
+import { rotateWebhookSecret } from '../../schema/use-cases/rotate-webhook-secret.js';
+import { sendTestWebhook } from '../../schema/use-cases/send-test-webhook.js';
+import { deleteWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../../schema/use-cases/update-webhook-endpoint.js';
+import { secretBox as sealedSecrets } from '../../workers/secret-box.js';
+import type { Services } from '../../services.js';
+import { AdminNotFound, doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
+import { adminPage, companyPath, csrfField } from '../layout.js';
+import { companyScope, formList, formOf, type CompanyScope } from '../scope.js';
+import { shownOnceBox } from './api-keys.js';
+
+const SUBSCRIBABLE = EVENT_TYPES.filter((t) => t !== 'ping');
+const DELIVERIES_SHOWN = 30;
+const DONE = {
+  created: 'Endpoint created.',
+  'test-sent': 'Test event queued: it appears in the deliveries below within seconds.',
+  retried: 'Delivery queued for another attempt.',
+  enabled: 'Endpoint enabled.',
+  disabled: 'Endpoint disabled: no deliveries are sent to it.',
+  deleted: 'Endpoint deleted.',
+};
+
+const crumbs = 'Integrations › Webhooks';
+
+function createForm(s: CompanyScope, values: Record<string, string>, events: string[], errors: Record<string, string> | null): string {
+  const all = events.length === 0 || events.includes('*');
+  return `<form method="post" action="${companyPath(s.company, '/webhooks')}" class="stack panel">
+      <h2>Add an endpoint</h2>
+      ${formError(errors, ['url', 'events', 'description'])}
+      ${csrfField(s.ctx.csrfToken)}
+      ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: values.url, required: true, maxlength: 2048, hint: s.mode === 'live' ? 'https, public address' : 'https, or http for local testing', error: errors?.url })}
+      ${field({ name: 'description', label: 'Description', value: values.description, maxlength: 500, error: errors?.description })}
+      <fieldset><legend>Events</legend>
+        <label><input type="checkbox" name="events" value="*"${all ? ' checked' : ''}> All events (<code>*</code>)</label>
+        ${SUBSCRIBABLE.map((e) => `<label><input type="checkbox" name="events" value="${e}"${!all && events.includes(e) ? ' checked' : ''}> <code>${e}</code></label>`).join('')}
+        ${errors?.events ? `<p class="field-error">${esc(errors.events)}</p>` : ''}
+      </fieldset>
+      <button type="submit" class="primary">Add endpoint</button>
+    </form>`;
+}
+
+function endpointStatus(e: WebhookEndpoint): string {
+  return e.enabled ? '<span class="badge enabled">Enabled</span>' : `<span class="badge disabled">Disabled</span>${e.disabledReason ? ` <span class="muted">${esc(e.disabledReason)}</span>` : ''}`;
+}
+
+async function listPage(s: CompanyScope, extra: { top?: string; values?: Record<string, string>; events?: string[]; errors?: Record<string, string> | null } = {}) {
+  const endpoints = await s.db.webhookEndpoint.findMany({ where: { companyId: s.company.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const rows = endpoints.map((e) => `<tr><td><a href="${companyPath(s.company, `/webhooks/${e.id}`)}"><code>${esc(e.url)}</code></a>${e.description ? `<br><span class="muted">${esc(e.description)}</span>` : ''}</td>
+      <td>${e.events.map((x) => `<code>${esc(x)}</code>`).join(' ')}</td><td>${endpointStatus(e)}</td><td>${timeTag(e.createdAt)}</td></tr>`).join('');
+  const body = `<h1>Webhooks</h1>${extra.top ?? ''}
+    <p class="muted">Each event is POSTed to your endpoints as JSON, signed with the endpoint's secret (<code>X-Signature</code>, Standard Webhooks headers too).${s.mode === 'test' ? ' Test events are sent in real time as bookings are made with test keys.' : ''}</p>
+    ${endpoints.length ? `<table><thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="empty">No endpoints yet.</p>'}
+    ${createForm(s, extra.values ?? {}, extra.events ?? [], extra.errors ?? null)}`;
+  return adminPage(s.ctx, 'Webhooks', body, { crumbs: 'Integrations' });
+}
+
+async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top = ''): Promise<string> {
+  const deliveries = await s.db.webhookDelivery.findMany({
+    where: { companyId: s.company.id, endpointId: e.id },
+    orderBy: { id: 'desc' },
+    take: DELIVERIES_SHOWN,
+    include: { event: { select: { type: true, id: true } }, attempts: { orderBy: { createdAt: 'asc' } } },
+  });
+  const base = companyPath(s.company, `/webhooks/${e.id}`);
+  const post = (path: string, label: string, cls = '') => `<form method="post" action="${base}${path}" class="inline-form">${csrfField(s.ctx.csrfToken)}<button type="submit"${cls ? ` class="${cls}"` : ''}>${label}</button></form>`;
+  const rows = deliveries.map((d) => {
+    const attempts = d.attempts.length
+      ? `<ol class="attempts">${d.attempts.map((a) => `<li>${timeTag(a.createdAt, 'UTC', { seconds: true })} · ${a.statusCode ? `HTTP ${a.statusCode}` : esc(a.error ?? 'no response')} · ${a.durationMs} ms${a.responseExcerpt ? `<br><code class="excerpt">${esc(a.responseExcerpt.slice(0, 300))}</code>` : ''}</li>`).join('')}</ol>`
+      : '<span class="muted">No attempt yet</span>';
+    return `<tr><td><code>${esc(d.event.type)}</code><br><span class="muted"><code>${esc(d.event.id)}</code></span></td>
+      <td><span class="badge ${esc(d.status)}">${esc(d.status)}</span>${d.status === 'pending' && d.nextAttemptAt ? `<br><span class="muted">next ${timeTag(d.nextAttemptAt, 'UTC', { seconds: true })}</span>` : ''}</td>
+      <td>${attempts}</td>
+      <td class="actions"><form method="post" action="${base}/deliveries/${d.id}/retry">${csrfField(s.ctx.csrfToken)}<button type="submit" aria-label="Retry delivery of ${esc(d.event.type)} ${esc(d.event.id)}">Retry</button></form></td></tr>`;
+  }).join('');
+  const body = `<h1>Webhook endpoint</h1>${top}
+    <div class="panel"><dl class="fields">
+      <dt>URL</dt><dd><code>${esc(e.url)}</code></dd>
+      <dt>Events</dt><dd>${e.events.map((x) => `<code>${esc(x)}</code>`).join(' ')}</dd>
+      <dt>Description</dt><dd>${e.description ? esc(e.description) : '<span class="muted">—</span>'}</dd>
+      <dt>Status</dt><dd>${endpointStatus(e)}</dd>
+      <dt>Signing secret</dt><dd><span class="muted">whsec_•••••• (encrypted at rest)</span>${e.previousSecretExpiresAt && e.previousSecretExpiresAt > new Date() ? ` <span class="muted">· previous secret also signs until ${timeTag(e.previousSecretExpiresAt)}</span>` : ''}</dd>
+      <dt>Endpoint id</dt><dd><code>${esc(e.id)}</code></dd>
+    </dl>
+    <div class="toolbar">
+      ${post('/reveal', 'Reveal secret and token')}
+      ${post('/test', 'Send test event', 'primary')}
+      ${post('/rotate', 'Rotate secret')}
+      ${post(e.enabled ? '/disable' : '/enable', e.enabled ? 'Disable' : 'Enable')}
+      <a class="button danger" href="${base}/delete">Delete…</a>
+    </div></div>
+    <h2>Deliveries</h2>
+    ${deliveries.length ? `<table><thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>
+      <p class="muted">The latest ${DELIVERIES_SHOWN} deliveries. <a href="${base}">Refresh</a></p>` : `<p class="empty">No deliveries yet. Send a test event, or make a booking with a ${s.mode} key.</p>`}`;
+  return adminPage(s.ctx, 'Webhook endpoint', body, { crumbs });
+}
+
+async function endpointOf(s: CompanyScope, req: FastifyRequest): Promise<WebhookEndpoint> {
+  try {
+    return await findWebhookEndpoint(s.db, s.company.id, (req.params as { endpointId: string }).endpointId);
+  } catch {
+    throw new AdminNotFound('webhook endpoint');
+  }
+}
+
+export function registerWebhookRoutes(app: FastifyInstance, services: Services): void {
+  const base = '/:mode/companies/:companyId/webhooks';
+  const done = (req: FastifyRequest) => doneNotice((req.query as { done?: string }).done, DONE);
+
+  app.get(base, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    return sendAdmin(reply, 200, await listPage(s, { top: done(req) }));
+  });
+
+  app.post(base, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    const form = formOf(req);
+    const events = formList(req, 'events');
+    try {
+      const { endpoint, secret, token } = await createWebhookEndpoint(s.db, {
+        companyId: s.company.id, mode: s.mode, config: services.config,
+        input: { url: (form.url ?? '').trim(), events: events.length ? events : ['*'], description: form.description?.trim() || null },
+      });
+      return sendAdmin(reply, 200, await endpointPage(s, endpoint, secretsShown(secret, token)));
+    } catch (err) {
+      const errors = fieldErrors(err);
+      if (!errors) throw err;
+      return sendAdmin(reply, 400, await listPage(s, { values: form, events, errors }));
+    }
+  });
+
+  app.get(`${base}/:endpointId`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    return sendAdmin(reply, 200, await endpointPage(s, await endpointOf(s, req), done(req)));
+  });
+
+  app.post(`${base}/:endpointId/reveal`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    const e = await endpointOf(s, req);
+    const box = sealedSecrets(services.config);
+    req.log.info({ companyId: s.company.id, endpointId: e.id }, 'admin revealed a webhook secret');
+    return sendAdmin(reply, 200, await endpointPage(s, e, secretsShown(box.open(e.secretEnc), box.open(e.tokenEnc), 'Keep them secret.')));
+  });
+
+  app.post(`${base}/:endpointId/rotate`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    const e = await endpointOf(s, req);
+    const { endpoint, secret, token } = await rotateWebhookSecret(s.db, { companyId: s.company.id, config: services.config, id: e.id });
+    return sendAdmin(reply, 200, await endpointPage(s, endpoint, secretsShown(secret, token, 'The previous secret keeps signing alongside the new one for 24 hours.')));
+  });
+
+  app.post(`${base}/:endpointId/test`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    const e = await endpointOf(s, req);
+    await sendTestWebhook(s.db, { companyId: s.company.id, id: e.id });
+    return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=test-sent`), 303);
+  });
+
+  for (const action of ['enable', 'disable'] as const) {
+    app.post(`${base}/:endpointId/${action}`, { schema: { hide: true } }, async (req, reply) => {
+      const s = await companyScope(services, req, 'webhooks');
+      const e = await endpointOf(s, req);
+      await updateWebhookEndpoint(s.db, { companyId: s.company.id, mode: s.mode, config: services.config, id: e.id, input: { enabled: action === 'enable' } });
+      return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=${action}d`), 303);
+    });
+  }
+
+  app.post(`${base}/:endpointId/deliveries/:deliveryId/retry`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    const e = await endpointOf(s, req);
+    const deliveryId = (req.params as { deliveryId: string }).deliveryId;
+    // The delivery must be this endpoint's (retryWebhookDelivery checks the company).
+    const mine = await s.db.webhookDelivery.count({ where: { id: deliveryId, endpointId: e.id, companyId: s.company.id } });
+    if (!mine) throw new AdminNotFound('delivery');
+    await retryWebhookDelivery(s.db, { companyId: s.company.id, id: deliveryId });
+    return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=retried`), 303);
+  });
+
+  app.get(`${base}/:endpointId/delete`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    const e = await endpointOf(s, req);
+    const body = `<h1>Delete this endpoint?</h1><div class="panel"><p><code>${esc(e.url)}</code></p>
+      <p>No more events are sent to it, and its delivery history is deleted with it. This cannot be undone.</p>
+      <form method="post" action="${companyPath(s.company, `/webhooks/${e.id}/delete`)}">${csrfField(s.ctx.csrfToken)}
+        <button type="submit" class="danger">Delete endpoint</button> <a class="button" href="${companyPath(s.company, `/webhooks/${e.id}`)}">Cancel</a></form></div>`;
+    return sendAdmin(reply, 200, adminPage(s.ctx, 'Delete endpoint', body, { crumbs }));
+  });
+
+  app.post(`${base}/:endpointId/delete`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'webhooks');
+    const e = await endpointOf(s, req);
+    await deleteWebhookEndpoint(s.db, { companyId: s.company.id, id: e.id });
+    return reply.redirect(companyPath(s.company, '/webhooks?done=deleted'), 303);
+  });
+}
+
+function secretsShown(secret: string, token: string, note = 'Copy them now and store them with your receiver.'): string {
+  return shownOnceBox('Signing secret', secret, 'webhook-secret', note) + shownOnceBox('Verification token', token, 'webhook-token', 'Sent in the X-Webhook-Token header of every delivery.');
+}

@@ -1,0 +1,77 @@
+// What a signed-in request may see: only its own account's companies, looked up in the
+// database of the mode in the URL with the account id in the query itself. Another account's
+// id, a malformed id or a company of the other mode are all the same 404 (API.md §4: tenants and
+// modes are isolated), so the admin area cannot be used to probe which ids exist.
+import type { FastifyRequest } from 'fastify';
+import type { ActiveSession } from '../auth/sessions.js';
+import type { Db } from '../db/databases.js';
+import type { Company } from '../generated/prisma/client.js';
+import type { Mode } from '../generated/prisma/enums.js';
+import { isId } from '../ids.js';
+import type { Services } from '../services.js';
+import { AdminNotFound } from './http.js';
+import type { LayoutContext } from './layout.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    adminSession: ActiveSession | null;
+  }
+}
+
+export function activeSession(req: FastifyRequest): ActiveSession {
+  // The guard in index.ts sets it on every route but the login page and the assets.
+  if (!req.adminSession) throw new Error('admin route reached without a session');
+  return req.adminSession;
+}
+
+export function parseMode(value: unknown): Mode {
+  if (value === 'live' || value === 'test') return value;
+  throw new AdminNotFound();
+}
+
+export async function companiesOf(services: Services, accountId: string, mode: Mode): Promise<Company[]> {
+  return services.dbs.forMode(mode).company.findMany({ where: { accountId, mode }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+}
+
+export async function layoutFor(services: Services, req: FastifyRequest, mode: Mode, section?: string, company?: Company | null): Promise<LayoutContext> {
+  const { session, account } = activeSession(req);
+  return { accountEmail: account.email, csrfToken: session.csrfToken, mode, companies: await companiesOf(services, account.id, mode), company, section };
+}
+
+export interface CompanyScope {
+  company: Company;
+  db: Db;
+  mode: Mode;
+  accountId: string;
+  ctx: LayoutContext;
+}
+
+/** The company of `/admin/:mode/companies/:companyId/…`, if it is the session's own. */
+export async function companyScope(services: Services, req: FastifyRequest, section: string): Promise<CompanyScope> {
+  const params = req.params as { mode?: string; companyId?: string };
+  const mode = parseMode(params.mode);
+  const { account } = activeSession(req);
+  if (!isId(params.companyId)) throw new AdminNotFound('company');
+  const db = services.dbs.forMode(mode);
+  const company = await db.company.findFirst({ where: { id: params.companyId, accountId: account.id, mode } });
+  if (!company) throw new AdminNotFound('company');
+  return { company, db, mode, accountId: account.id, ctx: await layoutFor(services, req, mode, section, company) };
+}
+
+/** A form's fields as strings (a repeated field's first value); anything else is absent. */
+export function formOf(req: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(body)) {
+    const s = Array.isArray(v) ? v[0] : v;
+    if (typeof s === 'string') out[k] = s;
+  }
+  return out;
+}
+
+/** A repeated form field (checkboxes) as a list of strings. */
+export function formList(req: FastifyRequest, name: string): string[] {
+  const v = ((req.body ?? {}) as Record<string, unknown>)[name];
+  const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
+  return list.filter((s): s is string => typeof s === 'string');
+}

@@ -1,0 +1,101 @@
+// buildApp: the whole HTTP surface as one Fastify instance (STYLE.md: the yoga example and
+// fastify/demo). server.ts only listens; tests build the app the same way.
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from "fastify";
+import { authenticateRequest } from './auth/authenticate.js';
+import oauthServer from './auth/oauth/index.js';
+import { registerRateLimit } from './auth/rate-limit.js';
+import adminArea from './admin/index.js';
+import { AppError } from './errors.js';
+import { registerDocs } from './http/docs.js';
+import { registerHealth } from './http/health.js';
+import { registerMetrics } from './http/metrics.js';
+import { requestId } from './http/request-id.js';
+import { registerErrorHandling, registerNotFoundHandler } from './rest/error-handler.js';
+import { BODY_LIMIT, registerJsonParser } from './rest/json-body.js';
+import apiV1 from './rest/v1/index.js';
+import { ErrorEnvelope } from './rest/schemas.js';
+import { validatorCompiler } from './rest/validation.js';
+import { schema } from './schema/index.js';
+import { createGraphQLServer } from './schema/yoga.js';
+import type { Services } from './services.js';
+
+const AUTHENTICATED = /^\/(api\/|graphql(\/|\?|$))/;
+const HTTPS_ONLY = /^\/(api\/|graphql|oauth\/|admin(\/|\?|$))/;
+
+// The client's address: req.ip follows X-Forwarded-For only when TRUST_PROXY is set. Not the
+// socket's peer, which behind a proxy on the same host is always loopback.
+function isLoopback(req: FastifyRequest): boolean {
+  const ip = req.ip ?? '';
+  return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+}
+
+export async function buildApp(services: Services): Promise<FastifyInstance> {
+  const { config } = services;
+  const app = Fastify({
+    loggerInstance: services.logger as FastifyBaseLogger,
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.TRUST_PROXY,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: 200 },
+    // fast-json-stringify picks a response union's branch (e.g. availability's slots|sessions,
+    // Nullable(Timestamp)) by running Ajv over the value; the formats are not what tells the
+    // branches apart, and checking date-time on every timestamp of a month of slots was ~10%
+    // of that route's CPU (bench: availability). Input validation keeps its formats.
+    serializerOpts: { ajv: { validateFormats: false } },
+    ...(config.TLS_CERT && config.TLS_KEY
+      ? { https: { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } }
+      : {}),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  // JSON only; the OAuth endpoints register the form parser in their own context.
+  registerJsonParser(app);
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app);
+  app.addSchema(ErrorEnvelope);
+  registerMetrics(app);
+
+  app.decorateRequest('credential', null);
+  app.decorateRequest('authError', null);
+
+  // Spec, "Security rules for clients": only HTTPS. In production plain HTTP is refused for
+  // the API and OAuth (loopback excepted, for health checks and local tools).
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    if (config.isProduction) {
+      reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');
+      if (req.protocol !== 'https' && !isLoopback(req) && HTTPS_ONLY.test(req.url)) {
+        throw new AppError('FORBIDDEN', 'HTTPS is required');
+      }
+    }
+    if (AUTHENTICATED.test(req.url)) await authenticateRequest(req, services);
+  });
+
+  await registerRateLimit(app, services);
+  registerNotFoundHandler(app, app.rateLimit());
+  await registerDocs(app, config.BASE_URL);
+  registerHealth(app, services);
+
+  await app.register(apiV1, { prefix: '/api/v1', services, schema });
+  await app.register(oauthServer, { services });
+  await app.register(adminArea, { prefix: '/admin', services });
+
+  const yoga = createGraphQLServer(services);
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST'],
+    schema: { hide: true },
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
+      response.headers.forEach((value, key) => void reply.header(key, value));
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+
+  return app;
+}

@@ -1,0 +1,54 @@
+// Reads the bearer credential of a request (spec: Authentication). Never throws: the result is
+// kept on the request, so the rate limiter can count failed attempts per IP before the 401 is
+// given (API.md §4: "keys cannot be guessed at speed").
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { Services } from '../services.js';
+import type { Credential } from './credentials.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    credential: Credential | null;
+    authError: AppError | null;
+  }
+}
+
+// RFC 6750 §2.1: the scheme is case-insensitive; one space-separated token of token68 chars.
+const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+function invalidToken(description: string): AppError {
+  return new AppError('UNAUTHORIZED', description, {
+    headers: { 'www-authenticate': `Bearer realm="api", error="invalid_token", error_description="${description}"` },
+  });
+}
+
+export const missingCredential = () =>
+  new AppError('UNAUTHORIZED', 'Send an API key or access token as Authorization: Bearer <credential>', {
+    headers: { 'www-authenticate': 'Bearer realm="api"' },
+  });
+
+export async function authenticateRequest(req: FastifyRequest, services: Services): Promise<void> {
+  req.credential = null;
+  req.authError = null;
+  const header = req.headers.authorization;
+  if (header === undefined || header === '') {
+    req.authError = missingCredential();
+    return;
+  }
+  const m = BEARER.exec(header);
+  if (!m) {
+    req.authError = invalidToken('The Authorization header must use the Bearer scheme with one credential');
+    return;
+  }
+  const credential = await services.credentials.resolve(m[1]!);
+  if (!credential) {
+    req.authError = invalidToken('The credential is unknown, malformed, revoked or expired');
+    return;
+  }
+  req.credential = credential;
+}
+
+export function requireCredential(req: FastifyRequest): Credential {
+  if (req.credential) return req.credential;
+  throw req.authError ?? missingCredential();
+}

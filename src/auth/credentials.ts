@@ -1,0 +1,198 @@
+// Bearer credential → company, with the resolution cached in memory (issue 2's benchmark:
+// a database round trip per request costs most of the budget). Safety rules:
+// - one refresh in flight per entry, and entries are refreshed while still served
+//   (stale-while-revalidate), so an expiring entry never stampedes the database;
+// - a revocation or profile change is published on the bus and drops the entry on every
+//   instance at once; the TTL is only the backstop for a missed message;
+// - a refresh that raced an invalidation is not cached.
+import type { Bus } from '../bus.js';
+import type { Databases } from '../db/databases.js';
+import type { Company } from '../generated/prisma/client.js';
+import type { Mode } from '../generated/prisma/enums.js';
+import { ALL_SCOPES, parseScopes, type Scope } from './scopes.js';
+import { hashToken, parseToken } from './tokens.js';
+
+export interface Credential {
+  kind: 'api_key' | 'oauth_token';
+  /** The ApiKey or OAuthToken record id. */
+  id: string;
+  hash: string;
+  mode: Mode;
+  companyId: string;
+  accountId: string;
+  clientId: string | null;
+  scopes: ReadonlySet<Scope>;
+  company: Company;
+  expiresAt: Date | null;
+}
+
+interface Entry {
+  value: Credential | null;
+  fetchedAt: number;
+}
+
+const CHANNEL = 'credentials';
+const MAX_ENTRIES = 50_000;
+
+export interface CredentialResolverOptions {
+  ttlMs: number;
+  now?: () => number;
+  /** How often lastUsedAt is written, batched (never a write per request). */
+  lastUsedFlushMs?: number;
+}
+
+export class CredentialResolver {
+  private readonly cache = new Map<string, Entry>();
+  private readonly inflight = new Map<string, Promise<Credential | null>>();
+  private readonly lastUsed = new Map<string, { mode: Mode; at: number }>();
+  private epoch = 0;
+  private timer?: NodeJS.Timeout;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly dbs: Databases,
+    private readonly bus: Bus,
+    private readonly opts: CredentialResolverOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    await this.bus.subscribe(CHANNEL, (m) => this.onInvalidate(m));
+    this.timer = setInterval(() => void this.flushLastUsed().catch(() => undefined), this.opts.lastUsedFlushMs ?? 15_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flushLastUsed().catch(() => undefined);
+  }
+
+  /** The credential a bearer string stands for, or null when it is not a live one. */
+  async resolve(token: string): Promise<Credential | null> {
+    const parsed = parseToken(token);
+    if (!parsed || parsed.kind === 'rt') return null;
+    const hash = hashToken(token);
+    const kind = parsed.kind === 'sk' ? 'api_key' : 'oauth_token';
+    const now = this.now();
+    const entry = this.cache.get(hash);
+    let value: Credential | null;
+    if (!entry || now - entry.fetchedAt >= 2 * this.opts.ttlMs) {
+      // Absent or too old to serve: wait for the one refresh in flight.
+      value = await this.refresh(hash, kind, parsed.mode);
+    } else {
+      // Stale but servable: answer now, refresh behind it.
+      if (now - entry.fetchedAt >= this.opts.ttlMs) this.refresh(hash, kind, parsed.mode).catch(() => undefined);
+      value = entry.value;
+    }
+    if (!value) return null;
+    if (value.expiresAt && value.expiresAt.getTime() <= now) return null;
+    if (value.kind === 'api_key') this.touch(value, now);
+    return value;
+  }
+
+  // Per request: updates the pending entry in place rather than allocating a new one.
+  private touch(value: Credential, now: number): void {
+    const pending = this.lastUsed.get(value.id);
+    if (pending) pending.at = now;
+    else this.lastUsed.set(value.id, { mode: value.mode, at: now });
+  }
+
+  /** Drops a credential on every instance (revocation). */
+  async invalidateToken(hash: string): Promise<void> {
+    this.onInvalidate(`h:${hash}`);
+    await this.bus.publish(CHANNEL, `h:${hash}`);
+  }
+
+  /** Drops every credential of a company on every instance (its profile changed). */
+  async invalidateCompany(companyId: string): Promise<void> {
+    this.onInvalidate(`c:${companyId}`);
+    await this.bus.publish(CHANNEL, `c:${companyId}`);
+  }
+
+  private onInvalidate(message: string): void {
+    this.epoch++;
+    const [kind, id] = [message.slice(0, 2), message.slice(2)];
+    if (kind === 'h:') this.cache.delete(id);
+    else if (kind === 'c:') {
+      for (const [hash, e] of this.cache) if (e.value?.companyId === id) this.cache.delete(hash);
+    } else if (message === '*') this.cache.clear();
+  }
+
+  private refresh(hash: string, kind: Credential['kind'], mode: Mode): Promise<Credential | null> {
+    const running = this.inflight.get(hash);
+    if (running) return running;
+    const epoch = this.epoch;
+    const started = this.now();
+    const p = this.load(hash, kind, mode)
+      .then((value) => {
+        if (this.epoch === epoch) {
+          if (this.cache.size >= MAX_ENTRIES && !this.cache.has(hash)) {
+            const oldest = this.cache.keys().next().value;
+            if (oldest !== undefined) this.cache.delete(oldest);
+          }
+          this.cache.set(hash, { value, fetchedAt: started });
+        }
+        return value;
+      })
+      .finally(() => this.inflight.delete(hash));
+    this.inflight.set(hash, p);
+    return p;
+  }
+
+  private async load(hash: string, kind: Credential['kind'], mode: Mode): Promise<Credential | null> {
+    if (kind === 'api_key') {
+      const key = await this.dbs.forMode(mode).apiKey.findUnique({ where: { keyHash: hash }, include: { company: true } });
+      if (!key || key.revokedAt || key.mode !== mode || key.company.mode !== mode) return null;
+      return {
+        kind,
+        id: key.id,
+        hash,
+        mode,
+        companyId: key.companyId,
+        accountId: key.company.accountId,
+        clientId: null,
+        scopes: ALL_SCOPES,
+        company: key.company,
+        expiresAt: key.expiresAt,
+      };
+    }
+    // OAuth records are the control plane (live database); the company lives in its mode's.
+    const token = await this.dbs.live.prisma.oAuthToken.findUnique({ where: { tokenHash: hash } });
+    if (!token || token.kind !== 'access' || token.revokedAt || token.mode !== mode) return null;
+    const company = await this.dbs.forMode(mode).company.findUnique({ where: { id: token.companyId } });
+    if (!company || company.mode !== mode) return null;
+    return {
+      kind,
+      id: token.id,
+      hash,
+      mode,
+      companyId: company.id,
+      accountId: token.accountId,
+      clientId: token.clientId,
+      scopes: new Set(parseScopes(token.scope).scopes),
+      company,
+      expiresAt: token.expiresAt,
+    };
+  }
+
+  async flushLastUsed(): Promise<void> {
+    if (this.lastUsed.size === 0) return;
+    const batch = [...this.lastUsed];
+    this.lastUsed.clear();
+    for (const mode of ['live', 'test'] as const) {
+      const rows = batch.filter(([, v]) => v.mode === mode);
+      if (rows.length === 0) continue;
+      const ids = rows.map(([id]) => id);
+      const ats = rows.map(([, v]) => new Date(v.at));
+      // One statement per mode; never moves lastUsedAt backwards (several instances flush).
+      await this.dbs.forMode(mode).$executeRawUnsafe(
+        `UPDATE api_keys AS k SET last_used_at = u.at
+           FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at)
+          WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`,
+        ids,
+        ats,
+      );
+    }
+  }
+}

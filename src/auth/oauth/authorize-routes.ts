@@ -1,0 +1,147 @@
+// GET/POST /oauth/authorize and the login form behind it (API.md §7). GET validates the
+// request, then shows the login page (no session) or the consent page; the consent form posts
+// back here, is validated again (it may have been tampered with), checked against the
+// session's CSRF token, and answered with a 303 to the client's redirect URI carrying `code`,
+// `state` and `iss` — or `error=access_denied`, `state` and `iss` when the user says no.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../services.js';
+import { consentPage, type CompanyChoice } from '../pages/consent-page.js';
+import { errorPage, sendPage } from '../pages/html.js';
+import { loginPage } from '../pages/login-page.js';
+import { checkLoginCsrf, LoginChecker, loginCsrfToken, readSession, sameSecret, startSession, endSession, type ActiveSession } from '../sessions.js';
+import { AUTHORIZE_PARAMS, checkAuthorizeRequest, type AuthorizeCheck } from './authorize-request.js';
+import { issueCode } from './grants.js';
+import { issuerOf } from './metadata.js';
+import { buildRedirect } from './redirect-uri.js';
+
+type Form = Record<string, unknown>;
+type Company = { id: string; mode: 'live' | 'test'; name: string };
+
+// Where the login form may return to: this endpoint, or the admin area (same form, API.md §7).
+const SAFE_NEXT = /^\/(oauth\/authorize(\?[^\\#]*)?|admin(\/[^\\#?]*)?(\?[^\\#]*)?)$/;
+
+// No dot segments (also percent-encoded, which URL parsers resolve too): /admin/../x leaves /admin.
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
+
+export const isSafeNext = (next: unknown): next is string =>
+  typeof next === 'string' && next.length <= 4000 && SAFE_NEXT.test(next) && !DOT_SEGMENT.test(next);
+
+async function companiesOf(services: Services, accountId: string): Promise<Array<CompanyChoice & { company: Company }>> {
+  const [live, test] = await Promise.all([
+    services.dbs.live.prisma.company.findMany({ where: { accountId, mode: 'live' }, orderBy: { createdAt: 'asc' } }),
+    services.dbs.test.prisma.company.findMany({ where: { accountId, mode: 'test' }, orderBy: { createdAt: 'asc' } }),
+  ]);
+  // A token's mode is its company's: test companies give svc_at_test_ tokens (API.md §4).
+  return [...live, ...test].map((c) => ({ value: `${c.mode}:${c.id}`, label: `${c.name} (${c.mode === 'live' ? 'live' : 'test'})`, company: c }));
+}
+
+function authorizePath(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
+  return `/oauth/authorize?${q.toString()}`;
+}
+
+function pickParams(form: Form): Form {
+  const out: Form = {};
+  for (const k of AUTHORIZE_PARAMS) if (form[k] !== undefined) out[k] = form[k];
+  return out;
+}
+
+export function registerAuthorizeRoutes(app: FastifyInstance, services: Services): void {
+  const logins = new LoginChecker(services);
+
+  const showLogin = (req: FastifyRequest, reply: FastifyReply, next: string, extra: { status?: number; error?: string; email?: string; intro?: string } = {}) =>
+    sendPage(reply, extra.status ?? 200, loginPage({ action: '/oauth/login', csrfToken: loginCsrfToken(req, reply), next, ...extra }));
+
+  /** Answers a checked request: error page, error redirect, login page or consent page. */
+  async function answer(req: FastifyRequest, reply: FastifyReply, check: AuthorizeCheck, active: ActiveSession | null, status: 302 | 303) {
+    if (check.kind === 'page') return sendPage(reply, 400, errorPage(check.title, check.message));
+    const iss = issuerOf(services, req);
+    if (check.kind === 'redirect') {
+      return reply.redirect(buildRedirect(check.redirectUri, { error: check.error, error_description: check.description, state: check.state, iss }), status);
+    }
+    if (!active) return showLogin(req, reply, authorizePath(check.params), { intro: `Sign in to continue to ${check.client.name}.` });
+    const companies = await companiesOf(services, active.account.id);
+    if (companies.length === 0) return sendPage(reply, 400, errorPage('No company', 'Your account has no company to authorize access to yet.'));
+    return sendPage(
+      reply,
+      200,
+      consentPage({
+        action: '/oauth/authorize',
+        clientName: check.client.name,
+        redirectHost: new URL(check.redirectUri).host || check.redirectUri,
+        accountEmail: active.account.email,
+        scopes: check.scopes,
+        companies,
+        csrfToken: active.session.csrfToken,
+        params: check.params,
+      }),
+    );
+  }
+
+  app.get('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
+    const check = await checkAuthorizeRequest(services, req.query as Form);
+    return answer(req, reply, check, check.kind === 'ok' ? await readSession(services, req) : null, 302);
+  });
+
+  app.post('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
+    const form = (req.body ?? {}) as Form;
+    const check = await checkAuthorizeRequest(services, pickParams(form));
+    if (check.kind !== 'ok') return answer(req, reply, check, null, 303);
+    const active = await readSession(services, req);
+    if (!active) return showLogin(req, reply, authorizePath(check.params), { intro: 'Your session ended; sign in again.' });
+    if (!sameSecret(active.session.csrfToken, form.csrf_token)) {
+      return sendPage(reply, 403, errorPage('Form expired', 'This form is no longer valid. Go back to the application and start again.'));
+    }
+    const iss = issuerOf(services, req);
+    if (form.decision === 'deny') {
+      return reply.redirect(buildRedirect(check.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: check.state, iss }), 303);
+    }
+    if (form.decision !== 'approve') return sendPage(reply, 400, errorPage('Invalid request', 'Choose Approve or Deny.'));
+    const choice = (await companiesOf(services, active.account.id)).find((c) => c.value === form.company);
+    if (!choice) return sendPage(reply, 400, errorPage('Invalid request', 'Choose one of your companies.'));
+    const code = await issueCode(services, {
+      clientId: check.client.clientId,
+      accountId: active.account.id,
+      companyId: choice.company.id,
+      mode: choice.company.mode,
+      scope: check.scopes.join(' '),
+      redirectUri: check.redirectUri,
+      redirectUriGiven: check.redirectUriGiven,
+      codeChallenge: check.codeChallenge,
+      codeChallengeMethod: check.codeChallengeMethod,
+    });
+    req.log.info({ clientId: check.client.clientId, accountId: active.account.id, companyId: choice.company.id }, 'oauth consent approved');
+    return reply.redirect(buildRedirect(check.redirectUri, { code, state: check.state, iss }), 303);
+  });
+
+  app.post('/oauth/login', { schema: { hide: true } }, async (req, reply) => {
+    const form = (req.body ?? {}) as Form;
+    const next = isSafeNext(form.next) ? form.next : '/oauth/authorize';
+    if (!checkLoginCsrf(req, form.csrf_token)) {
+      return showLogin(req, reply, next, { status: 403, error: 'The form expired; please sign in again.' });
+    }
+    const email = typeof form.email === 'string' ? form.email.slice(0, 254) : '';
+    const password = typeof form.password === 'string' ? form.password.slice(0, 256) : '';
+    if (!email || !password) return showLogin(req, reply, next, { status: 400, error: 'Enter your e-mail and password.', email });
+    const result = await logins.check(email, password, req.ip);
+    if (!result.ok && result.reason === 'rate_limited') {
+      reply.header('retry-after', String(result.retryAfter));
+      return showLogin(req, reply, next, { status: 429, error: `Too many failed attempts. Try again in ${Math.ceil(result.retryAfter / 60)} minutes.`, email });
+    }
+    // 200 like any re-shown form (a 401 would need a WWW-Authenticate scheme forms do not have).
+    if (!result.ok) return showLogin(req, reply, next, { error: 'The e-mail or password is wrong.', email });
+    await startSession(services, req, reply, result.account.id);
+    return reply.redirect(next, 303);
+  });
+
+  app.post('/oauth/logout', { schema: { hide: true } }, async (req, reply) => {
+    const form = (req.body ?? {}) as Form;
+    const active = await readSession(services, req);
+    if (active && !sameSecret(active.session.csrfToken, form.csrf_token)) {
+      return sendPage(reply, 403, errorPage('Form expired', 'This form is no longer valid.'));
+    }
+    await endSession(services, req, reply);
+    return reply.redirect(isSafeNext(form.next) ? form.next : '/oauth/authorize', 303);
+  });
+}

@@ -1,0 +1,68 @@
+// The consent page (API.md §7): names the client and lists the scopes it asks for, a select
+// labelled Company when the user has several, and the buttons Approve and Deny. The request's
+// parameters travel in hidden fields and are validated again when the form comes back.
+import type { Scope } from '../scopes.js';
+import { esc, hiddenInputs, page } from './html.js';
+
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'company:read': 'See the company profile',
+  'company:write': 'Change the company profile',
+  'bookings:read': 'See bookings',
+  'bookings:write': 'Create, change and cancel bookings',
+  'customers:read': 'See customers',
+  'customers:write': 'Create, change and delete customers',
+  'employees:read': 'See employees and their working hours',
+  'employees:write': 'Change employees and their working hours',
+  'services:read': 'See services and classes',
+  'services:write': 'Change services and classes',
+  'availability:read': 'See free slots',
+  'payments:read': 'See payments',
+  'payments:write': 'Take and refund payments',
+  'webhooks:read': 'See webhook endpoints and deliveries',
+  'webhooks:write': 'Change webhook endpoints',
+  'events:read': 'See the event history',
+  'emails:read': 'See the sandbox e-mail log',
+};
+
+export interface CompanyChoice {
+  value: string;
+  label: string;
+}
+
+export interface ConsentPageOptions {
+  action: string;
+  clientName: string;
+  redirectHost: string;
+  accountEmail: string;
+  scopes: Scope[];
+  companies: CompanyChoice[];
+  csrfToken: string;
+  params: Record<string, string | undefined>;
+}
+
+export function consentPage(o: ConsentPageOptions): string {
+  const company =
+    o.companies.length === 1
+      ? `<p>For <strong>${esc(o.companies[0]!.label)}</strong></p>
+      ${hiddenInputs({ company: o.companies[0]!.value })}`
+      : `<label for="company">Company</label>
+      <select id="company" name="company" required>
+        ${o.companies.map((c) => `<option value="${esc(c.value)}">${esc(c.label)}</option>`).join('\n        ')}
+      </select>`;
+  return page(
+    `Authorize ${o.clientName}`,
+    `<h1><strong>${esc(o.clientName)}</strong> wants access to your account</h1>
+    <p>Signed in as ${esc(o.accountEmail)}.</p>
+    <form method="post" action="${esc(o.action)}">
+      ${hiddenInputs({ ...o.params, csrf_token: o.csrfToken })}
+      <p id="scopes-heading">It will be able to:</p>
+      <ul class="scopes" aria-labelledby="scopes-heading">
+        ${o.scopes.map((s) => `<li>${esc(SCOPE_DESCRIPTIONS[s])} (<code>${esc(s)}</code>)</li>`).join('\n        ')}
+      </ul>
+      ${company}
+      <p>You will be sent back to <strong>${esc(o.redirectHost)}</strong>.</p>
+      <button type="submit" name="decision" value="approve">Approve</button>
+      <button type="submit" name="decision" value="deny">Deny</button>
+    </form>`,
+  );
+}

@@ -1,0 +1,83 @@
+// The page shell shared by the login, consent and error pages (and later the admin area):
+// plain, accessible HTML with no scripts and no external assets (API.md §7), served with
+// headers that keep it out of frames and caches.
+import type { FastifyReply } from 'fastify';
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML element content and double-quoted attribute values. */
+export function esc(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+}
+
+export function hiddenInputs(fields: Record<string, string | undefined>): string {
+  return Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('\n      ');
+}
+
+const STYLE = `
+  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; background: #f6f7f9; color: #1a1d21; }
+  main { max-width: 28rem; margin: 4rem auto; padding: 2rem; background: #fff; border-radius: 8px; box-shadow: 0 1px 3px #0002; }
+  h1 { font-size: 1.4rem; margin-top: 0; }
+  label { display: block; font-weight: 600; margin-top: 1rem; }
+  input, select { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; margin-top: .25rem; }
+  button { font: inherit; padding: .6rem 1.2rem; margin-top: 1.5rem; margin-right: .5rem; cursor: pointer; }
+  button[value="approve"], button.primary { background: #1f5fd6; color: #fff; border: 0; border-radius: 4px; }
+  .error { color: #a61b1b; background: #fdecec; padding: .75rem; border-radius: 4px; }
+  ul.scopes li { margin: .25rem 0; }
+  code { font-size: .9em; }
+`;
+
+export function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="referrer" content="no-referrer">
+  <title>${esc(title)}</title>
+  <style>${STYLE}</style>
+</head>
+<body>
+  <main>
+    ${body}
+  </main>
+</body>
+</html>
+`;
+}
+
+/**
+ * Sends a page. No framing (clickjacking of the consent buttons), no caching (it may carry a
+ * CSRF token), no referrer (the URL carries OAuth parameters). No form-action directive:
+ * Chromium applies it to the redirect that follows a form post, which here leaves for the
+ * client's redirect URI.
+ */
+export function sendPage(
+  reply: FastifyReply,
+  status: number,
+  html: string,
+  opts: { csp?: string; referrerPolicy?: string } = {},
+): FastifyReply {
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', opts.referrerPolicy ?? 'no-referrer')
+    .header('content-security-policy', opts.csp ?? "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+    .send(html);
+}
+
+/** A dead end the user cannot be sent back from (unknown client, bad redirect URI; RFC 6749 §4.1.2.1). */
+export function errorPage(title: string, message: string): string {
+  return page(
+    title,
+    `<h1>${esc(title)}</h1>
+    <p class="error" role="alert">${esc(message)}</p>
+    <p>If you followed a link from an application, tell its developers; nothing was shared with it.</p>`,
+  );
+}

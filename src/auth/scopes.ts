@@ -1,0 +1,42 @@
+// The complete scope list (API.md §4). API keys carry all of them; OAuth tokens the granted ones.
+export const SCOPES = [
+  'company:read',
+  'company:write',
+  'bookings:read',
+  'bookings:write',
+  'customers:read',
+  'customers:write',
+  'employees:read',
+  'employees:write',
+  'services:read',
+  'services:write',
+  'availability:read',
+  'payments:read',
+  'payments:write',
+  'webhooks:read',
+  'webhooks:write',
+  'events:read',
+  'emails:read',
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+const known = new Set<string>(SCOPES);
+
+export function isScope(s: string): s is Scope {
+  return known.has(s);
+}
+
+export const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
+
+/** Parses a space-separated scope string; unknown names are returned separately. */
+export function parseScopes(value: string): { scopes: Scope[]; unknown: string[] } {
+  const scopes: Scope[] = [];
+  const unknown: string[] = [];
+  for (const s of value.split(' ').filter(Boolean)) {
+    if (isScope(s)) {
+      if (!scopes.includes(s)) scopes.push(s);
+    } else unknown.push(s);
+  }
+  return { scopes, unknown };
+}

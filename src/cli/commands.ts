@@ -1,0 +1,176 @@
+// The CLI's commands, each calling the same use case as the API and the admin area.
+import type { ParseArgsConfig } from 'node:util';
+import { AppError } from '../errors.js';
+import type { Services } from '../services.js';
+import { createAccount } from '../schema/use-cases/create-account.js';
+import { createApiKey } from '../schema/use-cases/create-api-key.js';
+import { createCompany } from '../schema/use-cases/create-company.js';
+import { createOAuthClient } from '../schema/use-cases/create-oauth-client.js';
+import { restoreSampleCompanies } from '../schema/use-cases/restore-sample-companies.js';
+import { revokeApiKey } from '../schema/use-cases/revoke-api-key.js';
+import { wipeSandbox } from '../schema/use-cases/wipe-sandbox.js';
+import { startWorkers } from '../workers/runtime.js';
+
+type Values = Record<string, string | string[] | boolean | undefined>;
+
+export interface Command {
+  name: string;
+  summary: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(services: Services, values: Values): Promise<unknown>;
+  format?(result: any): string;
+}
+
+function required(values: Values, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new AppError('VALIDATION_ERROR', `--${name} is required`);
+  return v;
+}
+
+function optional(values: Values, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+async function accountByEmail(services: Services, email: string) {
+  const account = await services.dbs.live.prisma.account.findUnique({ where: { email: email.toLowerCase() } });
+  if (!account) throw new AppError('NOT_FOUND', `No account with e-mail ${email}`);
+  return account;
+}
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'migrate',
+    summary: 'apply pending database migrations (live and sandbox)',
+    options: {},
+    async run(services) {
+      const { live, test } = await services.dbs.migrate();
+      return { applied: [...new Set([...live, ...test])] };
+    },
+  },
+  {
+    name: 'account create',
+    summary: 'create an account (with its sample test companies)',
+    options: { email: { type: 'string' }, password: { type: 'string' } },
+    async run(services, v) {
+      const { account, testCompanies } = await createAccount(services.dbs, { email: required(v, 'email'), password: required(v, 'password') });
+      return { accountId: account.id, testCompanies: testCompanies.map((c) => ({ _id: c.id, name: c.name })) };
+    },
+  },
+  {
+    name: 'company create',
+    summary: 'create a live or test company for an account',
+    options: {
+      account: { type: 'string' },
+      name: { type: 'string' },
+      mode: { type: 'string' },
+      timezone: { type: 'string' },
+      currency: { type: 'string' },
+      email: { type: 'string' },
+      phone: { type: 'string' },
+      address: { type: 'string' },
+    },
+    async run(services, v) {
+      const account = await accountByEmail(services, required(v, 'account'));
+      const mode = required(v, 'mode');
+      if (mode !== 'live' && mode !== 'test') throw new AppError('VALIDATION_ERROR', '--mode must be live or test');
+      const company = await createCompany(services.dbs, {
+        accountId: account.id,
+        mode,
+        name: required(v, 'name'),
+        timezone: optional(v, 'timezone'),
+        currency: optional(v, 'currency'),
+        email: optional(v, 'email'),
+        phone: optional(v, 'phone'),
+        address: optional(v, 'address'),
+      });
+      return { _id: company.id, name: company.name, mode: company.mode };
+    },
+  },
+  {
+    name: 'key create',
+    summary: 'create an API key for a company (shown once)',
+    options: { company: { type: 'string' }, name: { type: 'string' } },
+    async run(services, v) {
+      const companyId = required(v, 'company');
+      for (const db of [services.dbs.live.prisma, services.dbs.test.prisma]) {
+        if (await db.company.findUnique({ where: { id: companyId } }).catch(() => null)) {
+          const { apiKey, key } = await createApiKey(db, { companyId, name: required(v, 'name') });
+          return { _id: apiKey.id, key, mode: apiKey.mode };
+        }
+      }
+      throw new AppError('NOT_FOUND', `No company ${companyId}`);
+    },
+  },
+  {
+    name: 'key revoke',
+    summary: 'revoke an API key at once',
+    options: { 'key-id': { type: 'string' } },
+    async run(services, v) {
+      const key = await revokeApiKey(services.dbs, services.credentials, { keyId: required(v, 'key-id') });
+      return { _id: key.id, revokedAt: key.revokedAt!.toISOString() };
+    },
+  },
+  {
+    name: 'worker',
+    summary: 'run the workers alone (webhooks, payments, e-mail) until SIGTERM',
+    options: {},
+    async run(services) {
+      const workers = await startWorkers(services);
+      // SIGTERM: stop taking jobs, finish those in flight, then exit (API.md §9).
+      const signal = await new Promise<string>((resolve) => {
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+        process.once('SIGINT', () => resolve('SIGINT'));
+      });
+      await workers.stop();
+      return { stopped: signal };
+    },
+  },
+  {
+    name: 'oauth-client create',
+    summary: 'register an OAuth client (the secret is shown once)',
+    options: {
+      account: { type: 'string' },
+      name: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      scopes: { type: 'string' },
+      public: { type: 'boolean' },
+    },
+    async run(services, v) {
+      const account = await accountByEmail(services, required(v, 'account'));
+      const uris = v['redirect-uri'];
+      const scopes = optional(v, 'scopes');
+      const { client, clientSecret } = await createOAuthClient(services.dbs, {
+        accountId: account.id,
+        name: required(v, 'name'),
+        redirectUris: Array.isArray(uris) ? uris : [],
+        scopes: scopes === undefined ? undefined : scopes.split(' ').filter(Boolean),
+        type: v.public === true ? 'public' : 'confidential',
+      });
+      return clientSecret ? { clientId: client.clientId, clientSecret } : { clientId: client.clientId };
+    },
+  },
+  {
+    name: 'sandbox wipe',
+    summary: "delete the account's test companies and all their data (sandbox database only)",
+    options: { account: { type: 'string' } },
+    async run(services, v) {
+      const account = await accountByEmail(services, required(v, 'account'));
+      const { deletedCompanies } = await wipeSandbox(services.dbs, services.credentials, { accountId: account.id });
+      return { deletedCompanies };
+    },
+  },
+  {
+    name: 'sandbox restore',
+    summary: 'recreate the missing sample test companies (--reset: rebuild all three)',
+    options: { account: { type: 'string' }, reset: { type: 'boolean' } },
+    async run(services, v) {
+      const account = await accountByEmail(services, required(v, 'account'));
+      const { testCompanies } = await restoreSampleCompanies(services.dbs, services.credentials, {
+        accountId: account.id,
+        reset: v.reset === true,
+      });
+      return { testCompanies: testCompanies.map((c) => ({ _id: c.id, name: c.name })) };
+    },
+  },
+];

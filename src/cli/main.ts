@@ -1,0 +1,63 @@
+// `svc`: the operator's CLI (API.md §9). Reads the same configuration as the server. With
+// --json each command prints one JSON object on stdout and nothing else; errors go to stderr
+// with a non-zero exit.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { isAppError } from '../errors.js';
+import { createLogger } from '../logger.js';
+import { createServices, type Services } from '../services.js';
+import { COMMANDS, type Command } from './commands.js';
+
+function usage(): string {
+  const lines = ['Usage: svc <command> [options] [--json]', '', 'Commands:'];
+  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(22)} ${c.summary}`);
+  return lines.join('\n');
+}
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
+  for (const c of COMMANDS) {
+    const words = c.name.split(' ');
+    if (words.every((w, i) => argv[i] === w)) return { command: c, rest: argv.slice(words.length) };
+  }
+  return null;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const found = findCommand(argv);
+  if (!found) {
+    process.stderr.write(`${usage()}\n`);
+    return argv.length === 0 || argv[0] === '--help' ? 0 : 64;
+  }
+  const { command, rest } = found;
+  let values: Record<string, string | string[] | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    process.stderr.write(`svc ${command.name}: ${(err as Error).message}\n`);
+    return 64;
+  }
+  const json = values.json === true;
+  let services: Services | undefined;
+  try {
+    const config = loadConfig();
+    // CLI logs go to stderr so that stdout carries only the command's output.
+    // `svc worker` is a long-running process: it logs at LOG_LEVEL like the server.
+    const level = command.name === 'worker' ? config.LOG_LEVEL : json ? 'silent' : 'warn';
+    const logger = createLogger(level, process.stderr as never);
+    services = await createServices(config, { logger, migrate: command.name !== 'migrate' });
+    const result = await command.run(services, values);
+    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${command.format ? command.format(result) : JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
+    else if (isAppError(err)) {
+      const details = err.details ? ` ${JSON.stringify(err.details)}` : '';
+      process.stderr.write(`svc ${command.name}: ${err.code}: ${err.message}${details}\n`);
+    } else process.stderr.write(`svc ${command.name}: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    await services?.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

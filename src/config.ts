@@ -1,0 +1,126 @@
+// The one place that reads process.env (STYLE.md: trigger.dev env.server.ts). Parsed once at
+// start-up; a bad variable stops the process with a message that names it.
+import { accessSync, constants, statSync } from 'node:fs';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const url = (protocols: string[]) =>
+  z.string().refine((v) => {
+    try {
+      return protocols.includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, `must be a URL starting with ${protocols.join(' or ')}//`);
+
+function readableFile(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  // Public origins. Both default to the server's own origin (API.md §1).
+  BASE_URL: url(['http:', 'https:']).optional(),
+  AUTH_URL: url(['http:', 'https:']).optional(),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  // The sandbox database: by default the `sandbox` schema of DATABASE_URL (API.md §4).
+  SANDBOX_DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
+  SANDBOX_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('sandbox'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  // Embedded PGlite's directory when DATABASE_URL is not set.
+  DATA_DIR: z.string().min(1).default('./.data'),
+  REDIS_URL: url(['redis:', 'rediss:']).optional(),
+  // Prefix for every Redis key, so several deployments (or test files) can share one Redis.
+  REDIS_PREFIX: z.string().max(64).default('svc:'),
+  // 32 bytes, base64 or hex: encrypts webhook secrets at rest. Generated and kept under
+  // DATA_DIR when not given, which suits development only.
+  SECRET_KEY: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // PEM files, read at start-up: a missing one is a configuration error, not a crash later.
+  TLS_CERT: z.string().refine(readableFile, 'must be a readable PEM file').optional(),
+  TLS_KEY: z.string().refine(readableFile, 'must be a readable PEM file').optional(),
+  TRUST_PROXY: bool.default(false),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: z.coerce.number().int().min(1).default(20),
+  // Seconds a resolved credential is served from memory before it is re-checked; revocations
+  // reach every instance at once over Redis pub/sub, this is only the backstop.
+  CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  // Run the workers inside the API process (the default), or not (scale-out: `svc worker`).
+  RUN_WORKERS: bool.default(true),
+  // Create the demo account and print a test key at start-up when the database is empty.
+  SEED_DEMO: bool.optional(),
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  // Workers (src/workers). The relay polls the outbox this often besides its NOTIFY wake-up.
+  WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  // API.md §6: success is a 2xx within 10 s; retries at about these delays (seconds, with
+  // jitter). Tests shorten the schedule here rather than waiting hours.
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be comma-separated seconds, e.g. 5,60,300')
+    .default('5,60,300,1800,7200,21600,43200,86400'),
+  // SSRF policy (API.md §6): live endpoints must be https and public unless this is set
+  // (default: only in development). The sandbox allows http and loopback.
+  WEBHOOK_LIVE_ALLOW_PRIVATE: bool.optional(),
+  WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.default(true),
+  // Live payments: the processor's secret key, and its API origin (a stand-in in tests).
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_API_URL: url(['http:', 'https:']).optional(),
+  EMAIL_FROM: z.string().default('Bookings <no-reply@bookings.localhost>'),
+});
+
+export type Config = Readonly<
+  Omit<z.infer<typeof envSchema>, 'BASE_URL' | 'AUTH_URL' | 'SEED_DEMO' | 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_LIVE_ALLOW_PRIVATE'> & {
+    /** Delays before retry n (seconds), parsed from WEBHOOK_RETRY_SCHEDULE. */
+    WEBHOOK_RETRY_SCHEDULE: readonly number[];
+    WEBHOOK_LIVE_ALLOW_PRIVATE: boolean;
+    BASE_URL: string | undefined;
+    AUTH_URL: string | undefined;
+    SEED_DEMO: boolean;
+    isProduction: boolean;
+  }
+>;
+
+export class ConfigError extends Error {}
+
+/** Parses an environment (process.env by default); throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  if ((c.TLS_CERT && !c.TLS_KEY) || (!c.TLS_CERT && c.TLS_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
+  }
+  if (c.SECRET_KEY !== undefined && !/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/.test(c.SECRET_KEY)) {
+    throw new ConfigError('Invalid configuration:\n  SECRET_KEY: must be 32 bytes as 64 hex characters or base64');
+  }
+  // Webhook secrets are encrypted with it; a key generated on the fly would strand them.
+  if (c.NODE_ENV === 'production' && !c.SECRET_KEY) {
+    throw new ConfigError('Invalid configuration:\n  SECRET_KEY: is required in production (32 bytes, hex or base64)');
+  }
+  const trim = (u?: string) => u?.replace(/\/+$/, '');
+  return Object.freeze({
+    ...c,
+    BASE_URL: trim(c.BASE_URL),
+    AUTH_URL: trim(c.AUTH_URL ?? c.BASE_URL),
+    SEED_DEMO: c.SEED_DEMO ?? !c.DATABASE_URL,
+    WEBHOOK_RETRY_SCHEDULE: Object.freeze(c.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number)),
+    WEBHOOK_LIVE_ALLOW_PRIVATE: c.WEBHOOK_LIVE_ALLOW_PRIVATE ?? c.NODE_ENV === 'development',
+    isProduction: c.NODE_ENV === 'production',
+  });
+}

@@ -1,0 +1,57 @@
+// Prisma's schema engine, WebAssembly build, driven through an embedded PGlite: the one way to
+// diff schemas on these machines (STACK.md: the native engine cannot be downloaded, and the
+// engine's introspection through adapter-pg fails). Used by scripts/migration-diff.ts to write
+// migrations and by the drift test to prove migrations and schema.prisma agree.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { applyMigrations, readMigrations } from './migrate.js';
+import { pgliteSession } from './sql.js';
+
+interface Engine {
+  diff(params: unknown): Promise<{ exitCode: number; stdout: string | null }>;
+}
+
+const NO_FILTER = { externalTables: [], externalEnums: [] };
+
+async function loadEngineModule(): Promise<{ SchemaEngine: { new: (o: unknown, cb: unknown, a: unknown) => Promise<Engine> } }> {
+  const require = createRequire(import.meta.url);
+  const dir = dirname(require.resolve('@prisma/schema-engine-wasm'));
+  const bg = await import(pathToFileURL(join(dir, 'schema_engine_bg.js')).href);
+  const module = await WebAssembly.compile(readFileSync(join(dir, 'schema_engine_bg.wasm')));
+  const instance = await WebAssembly.instantiate(module, { './schema_engine_bg.js': bg });
+  bg.__wbg_set_wasm(instance.exports);
+  (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
+  return bg;
+}
+
+/**
+ * Applies every migration to a fresh embedded database and returns the SQL that would bring
+ * it to `schema` (empty when they agree). Hand-written rules Prisma cannot express
+ * (exclusion and CHECK constraints) are invisible to the engine and so never count as drift.
+ */
+export async function diffMigrationsToSchema(schemaPath = 'prisma/schema.prisma'): Promise<string> {
+  const schema = readFileSync(schemaPath, 'utf8');
+  const db = await PGlite.create({ extensions: { btree_gist } });
+  try {
+    await applyMigrations(pgliteSession(db), { schema: 'public', migrations: await readMigrations() });
+    const bg = await loadEngineModule();
+    const files = [{ path: 'schema.prisma', content: schema }];
+    const engine = await bg.SchemaEngine.new({ datamodels: [['schema.prisma', schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(new PrismaPGlite(db)));
+    const result = await engine.diff({
+      from: { tag: 'schemaDatasource', files, configDir: process.cwd() },
+      to: { tag: 'schemaDatamodel', files },
+      script: true,
+      exitCode: true,
+      filters: NO_FILTER,
+    });
+    return result.exitCode === 2 ? (result.stdout ?? '') : '';
+  } finally {
+    await db.close();
+  }
+}

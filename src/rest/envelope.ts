@@ -1,0 +1,26 @@
+// The spec's envelope ("Response envelope (all responses)") plus meta.requestId (API.md §2).
+import type { AppError } from '../errors.js';
+
+export const API_VERSION = 'v1';
+
+export interface Pagination {
+  limit: number;
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+export function success(data: unknown, requestId: string, pagination?: Pagination) {
+  return {
+    status: true as const,
+    data,
+    meta: pagination
+      ? { timestamp: Date.now(), version: API_VERSION, requestId, pagination }
+      : { timestamp: Date.now(), version: API_VERSION, requestId },
+  };
+}
+
+export function failure(error: AppError, requestId: string) {
+  const body: { code: string; message: string; details?: unknown } = { code: error.code, message: error.message };
+  if (error.details !== undefined) body.details = error.details;
+  return { status: false as const, error: body, meta: { timestamp: Date.now(), requestId } };
+}

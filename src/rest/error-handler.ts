@@ -1,0 +1,87 @@
+// Every error leaves through here as the spec's error envelope: one table (src/errors.ts) from
+// cause to code and status. Nothing unknown reaches the client; it is logged and answered 500.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { AppError, isAppError } from '../errors.js';
+import { failure } from './envelope.js';
+import { validationError } from './validation.js';
+
+const FASTIFY_CODES: Record<string, () => AppError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError('PAYLOAD_TOO_LARGE', 'The body is larger than 1 MiB'),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new AppError('BAD_REQUEST', 'Send the body as application/json'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new AppError('BAD_REQUEST', 'The body is empty; send a JSON object'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError('BAD_REQUEST', 'Content-Length does not match the body'),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('BAD_REQUEST', 'The body is not valid JSON'),
+  FST_ERR_BAD_URL: () => new AppError('BAD_REQUEST', 'The URL is malformed'),
+  FST_ERR_ASYNC_CONSTRAINT: () => new AppError('BAD_REQUEST', 'The request is malformed'),
+};
+
+interface PrismaLikeError {
+  code?: string;
+  meta?: { driverAdapterError?: { cause?: { originalCode?: string; kind?: string } } };
+}
+
+// A database that cannot be reached, is shutting down or has no connection to spare is a
+// dependency outage: 503 SERVICE_UNAVAILABLE with Retry-After (API.md §3), not a 500.
+const UNREACHABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNREACHABLE_DRIVER = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseUnavailable']);
+const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
+
+function isDependencyDown(err: PrismaLikeError): boolean {
+  const cause = err.meta?.driverAdapterError?.cause;
+  const pgCode = cause?.originalCode ?? '';
+  return (
+    UNREACHABLE_PRISMA.has(err.code ?? '') ||
+    UNREACHABLE_DRIVER.has(cause?.kind ?? '') ||
+    UNREACHABLE_SOCKET.has(err.code ?? '') ||
+    // PostgreSQL: connection exceptions (08), shutting down or starting (57P01-57P03), too many connections.
+    pgCode.startsWith('08') ||
+    ['57P01', '57P02', '57P03', '53300'].includes(pgCode)
+  );
+}
+
+export const serviceUnavailable = (cause?: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable; retry shortly', { cause, headers: { 'retry-after': '5' } });
+
+/** Maps any thrown value onto an AppError. */
+export function toAppError(err: unknown): AppError {
+  if (isAppError(err)) return err;
+  const fe = err as FastifyError & PrismaLikeError;
+  if (fe?.validation) return validationError(fe.validation as never, fe.validationContext ?? 'body');
+  if (fe?.code && FASTIFY_CODES[fe.code]) return FASTIFY_CODES[fe.code]!();
+  if (fe?.code === 'P2025') return new AppError('NOT_FOUND', 'No such record', { cause: err });
+  if (fe?.code === 'P2002') return new AppError('CONFLICT', 'A record with this value already exists', { cause: err });
+  if (fe && isDependencyDown(fe)) return serviceUnavailable(err);
+  const pgCode = fe?.meta?.driverAdapterError?.cause?.originalCode;
+  // A deadlock or serialization victim that its use case did not retry: nothing was changed.
+  if (pgCode === '40P01' || pgCode === '40001') return new AppError('CONFLICT', 'A concurrent request changed the same records; retry the request', { cause: err });
+  if (pgCode === '22021' || pgCode === '22P05') return new AppError('BAD_REQUEST', 'The request contains characters that cannot be stored');
+  if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    if (fe.statusCode === 404) return new AppError('NOT_FOUND', 'Not found');
+    if (fe.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The body is larger than 1 MiB');
+    return new AppError('BAD_REQUEST', 'The request is malformed');
+  }
+  return new AppError('INTERNAL_ERROR', 'Something went wrong on our side; retry later', { cause: err });
+}
+
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const appError = toAppError(err);
+  if (appError.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: appError.cause ?? appError }, appError.message);
+  else if (appError.status >= 500) req.log.error({ err: appError.cause ?? appError, internal: appError.internal }, appError.message);
+  if (appError.headers) reply.headers(appError.headers);
+  return reply.status(appError.status).type('application/json; charset=utf-8').send(failure(appError, String(req.id)));
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err, req, reply) => sendError(req, reply, err));
+}
+
+/**
+ * Unknown paths answer the 404 envelope. Fastify runs no route hooks for them, so the rate
+ * limiter is passed in as a preHandler: probing unknown /api paths is counted and answered
+ * with RateLimit-* headers like any other /api request (API.md §4: "every response").
+ */
+export function registerNotFoundHandler(app: FastifyInstance, preHandler: preHandlerAsyncHookHandler): void {
+  app.setNotFoundHandler({ preHandler }, (req, reply) =>
+    sendError(req, reply, new AppError('NOT_FOUND', `No route ${req.method} ${req.url.split('?')[0]}`)),
+  );
+}

@@ -1,0 +1,67 @@
+// Shared JSON Schemas (TypeBox) for request validation, fast response serialisation and the
+// generated OpenAPI document.
+import { Type, type TSchema } from '@sinclair/typebox';
+
+export const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24 lowercase hex characters' });
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC, e.g. 2026-03-29T09:00:00.000Z' });
+
+const Meta = Type.Object({
+  timestamp: Type.Integer({ description: 'Milliseconds since the epoch' }),
+  version: Type.Literal('v1'),
+  requestId: Type.String(),
+});
+
+const PaginatedMeta = Type.Object({
+  timestamp: Type.Integer(),
+  version: Type.Literal('v1'),
+  requestId: Type.String(),
+  pagination: Type.Object({
+    limit: Type.Integer(),
+    hasMore: Type.Boolean(),
+    nextCursor: Type.Union([Type.String(), Type.Null()]),
+  }),
+});
+
+export const ErrorEnvelope = Type.Object(
+  {
+    status: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String({ description: 'Machine-readable code, see API.md §3' }),
+      message: Type.String(),
+      details: Type.Optional(Type.Unknown()),
+    }),
+    meta: Type.Object({ timestamp: Type.Integer(), requestId: Type.String() }),
+  },
+  { $id: 'ErrorEnvelope', title: 'Error envelope' },
+);
+
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({ status: Type.Literal(true), data, meta: Meta });
+}
+
+export function ListEnvelope<T extends TSchema>(item: T) {
+  return Type.Object({ status: Type.Literal(true), data: Type.Array(item), meta: PaginatedMeta });
+}
+
+const errorRef = Type.Ref('ErrorEnvelope');
+
+/** The error responses every authenticated route can give. */
+export function errorResponses(...extra: number[]) {
+  const codes = [400, 401, 403, 404, 429, 500, ...extra];
+  return Object.fromEntries(codes.map((c) => [c, errorRef]));
+}
+
+/** `T | null` for optional fields that are present in every response. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** ?limit= (1–100, default 20) and ?cursor= of every list (API.md §2). */
+export const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1–100' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page' })),
+};
+
+/** A path parameter id: anything that is not one of the company's records is a 404. */
+export const PathId = Type.String({ minLength: 1, maxLength: 64 });
+
+/** The body of a POST action that takes no fields: absent, or `{}`; any field is a 400. */
+export const NoBody = Type.Object({}, { additionalProperties: false, title: 'No fields' });

@@ -1,0 +1,35 @@
+// The /api/v1 prefix: one hook authenticates it all (STYLE.md, Fastify Plugins Guide).
+import type { FastifyInstance } from 'fastify';
+import { requireCredential } from '../../auth/authenticate.js';
+import { registerIdempotency } from '../idempotency.js';
+import type { V1Deps } from '../route.js';
+import availabilityRoutes from './availability.js';
+import bookingRoutes from './bookings.js';
+import classRoutes from './classes.js';
+import customerRoutes from './customers.js';
+import employeeRoutes from './employees.js';
+import eventRoutes from './events.js';
+import meRoutes from './me.js';
+import webhookRoutes from './webhook-endpoints.js';
+import paymentRoutes from './payments.js';
+import serviceRoutes from './services.js';
+
+export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise<void> {
+  // preValidation: an unauthenticated request is a 401 before its body is judged.
+  app.addHook('preValidation', async (req) => {
+    requireCredential(req);
+  });
+  const { services, schema } = deps;
+  // Every POST below honours Idempotency-Key (API.md §2).
+  registerIdempotency(app, services);
+  await app.register(meRoutes, { services, schema });
+  await app.register(webhookRoutes, { services, schema });
+  await app.register(paymentRoutes, { services, schema });
+  await app.register(employeeRoutes, { services, schema });
+  await app.register(serviceRoutes, { services, schema });
+  await app.register(customerRoutes, { services, schema });
+  await app.register(classRoutes, { services, schema });
+  await app.register(availabilityRoutes, { services, schema });
+  await app.register(bookingRoutes, { services, schema });
+  await app.register(eventRoutes, { services, schema });
+}

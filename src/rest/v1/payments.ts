@@ -1,0 +1,120 @@
+// /api/v1/payments (API.md §5) and /api/v1/emails (the sandbox e-mail log).
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Pagination } from '../envelope.js';
+import { graphqlRoute, type V1Deps } from '../route.js';
+import { Id, Timestamp } from '../schemas.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Payment = Type.Object(
+  {
+    _id: Id,
+    bookingId: Id,
+    amount: Type.Integer({ description: 'Minor units of currency' }),
+    currency: Type.String(),
+    status: Type.Union(['processing', 'succeeded', 'failed', 'refunded'].map((s) => Type.Literal(s))),
+    failureCode: Nullable(Type.String({ description: 'card_declined, insufficient_funds, ...' })),
+    brand: Nullable(Type.String()),
+    last4: Nullable(Type.String()),
+    refundedAt: Nullable(Timestamp),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Payment' },
+);
+
+const CreatePayment = Type.Object(
+  {
+    bookingId: Id,
+    card: Type.Optional(
+      Type.Object(
+        {
+          number: Type.String({ pattern: '^[0-9]{12,19}$', description: 'Sandbox test card number, digits only' }),
+          expMonth: Type.Integer({ minimum: 1, maximum: 12 }),
+          expYear: Type.Integer({ minimum: 1000, maximum: 9999 }),
+          cvc: Type.String({ pattern: '^[0-9]{3}$' }),
+        },
+        { additionalProperties: false, description: 'Sandbox only; refused in live mode' },
+      ),
+    ),
+    paymentMethod: Type.Optional(Type.String({ minLength: 3, maxLength: 255, description: "Live only: the processor's payment-method token" })),
+  },
+  { additionalProperties: false, title: 'New payment' },
+);
+
+const Email = Type.Object(
+  {
+    _id: Id,
+    to: Type.String(),
+    from: Type.String(),
+    subject: Type.String(),
+    text: Type.String(),
+    html: Type.String(),
+    headers: Type.Record(Type.String(), Type.String()),
+    kind: Nullable(Type.String()),
+    createdAt: Timestamp,
+  },
+  { title: 'E-mail (sandbox log)' },
+);
+
+const Params = Type.Object({ id: Id });
+const ListQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), cursor: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false },
+);
+const PaymentListQuery = Type.Object(
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), cursor: Type.Optional(Type.String({ maxLength: 200 })), bookingId: Type.Optional(Id) },
+  { additionalProperties: false },
+);
+
+const P = '_id bookingId amount currency status failureCode brand last4 refundedAt createdAt updatedAt';
+const M = '_id to from subject text html headers kind createdAt';
+const PAGE = 'pagination { limit hasMore nextCursor }';
+type PageOf = { data: unknown[]; pagination: Pagination };
+
+export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
+  const id = (req: { params: unknown }) => (req.params as { id: string }).id;
+  graphqlRoute<{ payments: PageOf }>(app, deps, {
+    method: 'GET', url: '/payments', summary: 'Payments, newest first', tags: ['Payments'], scope: 'payments:read', list: true,
+    querystring: PaymentListQuery, response: Payment,
+    operation: `query($limit: Int, $cursor: String, $bookingId: String) { payments(limit: $limit, cursor: $cursor, bookingId: $bookingId) { data { ${P} } ${PAGE} } }`,
+    variables: (req) => req.query as Record<string, unknown>,
+    select: (d) => d.payments,
+  });
+  graphqlRoute<{ createPayment: unknown }>(app, deps, {
+    method: 'POST', url: '/payments', summary: 'Pay for a booking; the payment is processing until the payments worker settles it', tags: ['Payments'], scope: 'payments:write',
+    body: CreatePayment, response: Payment,
+    operation: `mutation($input: CreatePaymentInput!) { createPayment(input: $input) { ${P} } }`,
+    variables: (req) => ({ input: req.body }),
+    select: (d) => d.createPayment,
+  });
+  graphqlRoute<{ payment: unknown }>(app, deps, {
+    method: 'GET', url: '/payments/:id', summary: 'One payment', tags: ['Payments'], scope: 'payments:read',
+    params: Params, response: Payment,
+    operation: `query($id: ID!) { payment(id: $id) { ${P} } }`,
+    variables: (req) => ({ id: id(req) }),
+    select: (d) => d.payment,
+  });
+  graphqlRoute<{ refundPayment: unknown }>(app, deps, {
+    method: 'POST', url: '/payments/:id/refund', summary: 'Refund a succeeded payment', tags: ['Payments'], scope: 'payments:write',
+    params: Params, response: Payment,
+    operation: `mutation($id: ID!) { refundPayment(id: $id) { ${P} } }`,
+    variables: (req) => ({ id: id(req) }),
+    select: (d) => d.refundPayment,
+  });
+  graphqlRoute<{ emails: PageOf }>(app, deps, {
+    method: 'GET', url: '/emails', summary: 'The sandbox e-mail log, newest first (test companies only)', tags: ['E-mail'], scope: 'emails:read', list: true,
+    querystring: ListQuery, response: Email,
+    operation: `query($limit: Int, $cursor: String) { emails(limit: $limit, cursor: $cursor) { data { ${M} } ${PAGE} } }`,
+    variables: (req) => req.query as Record<string, unknown>,
+    select: (d) => d.emails,
+  });
+  graphqlRoute<{ email: unknown }>(app, deps, {
+    method: 'GET', url: '/emails/:id', summary: 'One logged e-mail with recipient, headers, text and HTML', tags: ['E-mail'], scope: 'emails:read',
+    params: Params, response: Email,
+    operation: `query($id: ID!) { email(id: $id) { ${M} } }`,
+    variables: (req) => ({ id: id(req) }),
+    select: (d) => d.email,
+  });
+}

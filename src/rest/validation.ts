@@ -1,0 +1,39 @@
+// Request validation. Bodies are validated strictly: no type coercion, and an unknown field is
+// an error naming the field, never silently dropped (API.md §2). Query strings and path
+// parameters arrive as text, so those are coerced to the declared types.
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { AppError, type FieldError } from '../errors.js';
+
+const common = { allErrors: false, removeAdditional: false, useDefaults: true, strict: false } as const;
+const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: false }));
+const queryAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }));
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {
+  return errors.map((e) => {
+    const base = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const join = (p: string) => (base ? `${base}.${p}` : p);
+    switch (e.keyword) {
+      case 'additionalProperties':
+        return { path: join(String(e.params.additionalProperty)), message: 'is not a known field' };
+      case 'required':
+        return { path: join(String(e.params.missingProperty)), message: 'is required' };
+      case 'type':
+        return { path: base || part, message: base ? `must be ${e.params.type}` : `must be a JSON ${e.params.type}` };
+      case 'format':
+        return { path: base || part, message: e.params.format === 'date-time' ? 'must be an ISO 8601 UTC timestamp' : `must be a valid ${e.params.format}` };
+      default:
+        return { path: base || part, message: e.message ?? 'is invalid' };
+    }
+  });
+}
+
+export function validationError(errors: ErrorObject[], part: string): AppError {
+  return AppError.validation(fieldErrors(errors, part));
+}

@@ -1,0 +1,38 @@
+// Events (API.md §6): every change of a booking, customer, class session or payment writes its
+// event in the same transaction as the change. The events table is the outbox the webhook
+// workers read, and GET /events lets a client that missed webhooks re-sync.
+import type { Prisma } from '../generated/prisma/client.js';
+import type { Event } from '../generated/prisma/client.js';
+import { newId } from '../ids.js';
+
+export const EVENT_TYPES = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.rescheduled',
+  'booking.cancelled',
+  'booking.completed',
+  'booking.no_show',
+  'booking.expired',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+  'customer.created',
+  'customer.updated',
+  'class.cancelled',
+  'ping',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Anything that can run Prisma model calls: the client or an interactive transaction. */
+export type Tx = Prisma.TransactionClient;
+
+/**
+ * Records one event. Call it with the transaction that makes the change, so the event exists
+ * if and only if the change does (the transactional outbox).
+ */
+export async function recordEvent(tx: Tx, opts: { companyId: string; type: EventType; data: Record<string, unknown> }): Promise<Event> {
+  return tx.event.create({
+    data: { id: newId(), companyId: opts.companyId, type: opts.type, data: opts.data as Prisma.InputJsonValue },
+  });
+}

@@ -1,0 +1,83 @@
+// Cursor pagination for every list (API.md §2): `limit` 1–100 (default 20) and an opaque
+// `cursor`. Lists are ordered by id, newest first. Ids are time-ordered ObjectIds made by the
+// application (src/ids.ts), so "every record with an id below the cursor" is a fixed set: rows
+// inserted while a client walks the pages get larger ids and land before the cursor, never
+// shifting the rest of the walk (no duplicates, no gaps).
+import type { ObjectRef } from '@pothos/core';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { isId } from '../ids.js';
+import { builder } from './builder.js';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+export interface PageArgs {
+  limit?: number | null;
+  cursor?: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { limit: number; hasMore: boolean; nextCursor: string | null };
+}
+
+const CURSOR_PREFIX = 'c1.';
+
+export function encodeCursor(id: string): string {
+  return Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string {
+  const text = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : '';
+  if (!isId(id)) throw AppError.validation([{ path: 'cursor', message: 'is not a cursor this API returned' }]);
+  return id;
+}
+
+export const pageArgsSchema = z.object({
+  limit: z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`).nullish(),
+  cursor: z.string().max(200).nullish(),
+});
+
+/**
+ * Runs one page of a list. `find` receives the id bound and how many rows to take (one more
+ * than asked, to know whether another page follows).
+ */
+export async function paginate<T extends { id: string }>(
+  args: PageArgs,
+  find: (q: { where: { id?: { lt: string } }; take: number; orderBy: { id: 'desc' } }) => Promise<T[]>,
+): Promise<Page<T>> {
+  const limit = args.limit ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw AppError.validation([{ path: 'limit', message: `must be an integer from 1 to ${MAX_LIMIT}` }]);
+  }
+  const before = args.cursor ? decodeCursor(args.cursor) : undefined;
+  const rows = await find({ where: before ? { id: { lt: before } } : {}, take: limit + 1, orderBy: { id: 'desc' } });
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  return { data, pagination: { limit, hasMore, nextCursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null } };
+}
+
+export const PaginationType = builder
+  .objectRef<Page<unknown>['pagination']>('Pagination')
+  .implement({
+    fields: (t) => ({
+      limit: t.exposeInt('limit'),
+      hasMore: t.exposeBoolean('hasMore'),
+      nextCursor: t.exposeString('nextCursor', { nullable: true }),
+    }),
+  });
+
+/** A GraphQL page type `<Name>Page { data: [Name!]!, pagination: Pagination! }`. */
+export function pageType<T>(
+  name: string,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  item: ObjectRef<any, T>) {
+  return builder.objectRef<Page<T>>(`${name}Page`).implement({
+    fields: (t) => ({
+      data: t.field({ type: [item], resolve: (p) => p.data as never }),
+      pagination: t.field({ type: PaginationType, resolve: (p) => p.pagination }),
+    }),
+  });
+}

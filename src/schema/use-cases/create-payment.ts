@@ -1,0 +1,71 @@
+// POST /payments (API.md §5): a `processing` payment for a booking's price; the payments
+// worker settles it (src/workers/settle-payment.ts). Sandbox: a test card, judged by the
+// simulator now, of which only brand and last4 are kept. Live: a processor token only.
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/databases.js';
+import { AppError } from '../../errors.js';
+import type { Payment } from '../../generated/prisma/client.js';
+import type { Mode } from '../../generated/prisma/enums.js';
+import { isId, newId } from '../../ids.js';
+import { simulateCard } from '../../payments/card-simulator.js';
+import { parseInput } from '../validation.js';
+import { wakeWorkers } from './send-test-webhook.js';
+
+const bookingId = z.string().refine(isId, 'must be a booking id (24 hex characters)');
+const card = z
+  .object({ number: z.string().max(19), expMonth: z.number(), expYear: z.number(), cvc: z.string().max(4) })
+  .strict();
+const sandboxInput = z.object({ bookingId, card, paymentMethod: z.undefined({ error: 'is for live mode; the sandbox takes a test card' }).optional() }).strict();
+const liveInput = z
+  .object({
+    bookingId,
+    paymentMethod: z.string().min(3).max(255).regex(/^[A-Za-z0-9_]+$/, 'must be a payment-method token from the processor, e.g. pm_...'),
+  })
+  .strict();
+
+export async function createPayment(db: Db, opts: { companyId: string; mode: Mode; config: Config; input: unknown; now?: Date }): Promise<Payment> {
+  const raw = (opts.input ?? {}) as Record<string, unknown>;
+  // PCI: a raw card number must never reach a live company's API (API.md §5); in live mode
+  // a card's mere presence is refused, before anything else is judged.
+  if (opts.mode === 'live' && raw.card !== undefined) {
+    throw AppError.validation([{ path: 'card', message: 'raw card numbers are refused in live mode; send a paymentMethod token' }]);
+  }
+  const input = opts.mode === 'test' ? parseInput(sandboxInput, raw) : parseInput(liveInput, raw);
+  // Without a processor a live payment could never settle: say so now rather than hold it.
+  if (opts.mode === 'live' && !opts.config.STRIPE_SECRET_KEY) {
+    throw new AppError('SERVICE_UNAVAILABLE', 'Live payments are not configured on this server', { headers: { 'retry-after': '3600' } });
+  }
+  const booking = await db.booking.findFirst({ where: { id: input.bookingId, companyId: opts.companyId } });
+  if (!booking) throw AppError.notFound('booking');
+  if (booking.status !== 'pending' && booking.status !== 'confirmed') {
+    throw new AppError('INVALID_STATE_TRANSITION', `A ${booking.status} booking cannot be paid`, { details: { from: booking.status, to: 'paid' } });
+  }
+  if (booking.price <= 0) throw AppError.validation([{ path: 'bookingId', message: 'the booking has nothing to pay' }]);
+  const simulated = 'card' in input && input.card ? simulateCard(input.card, opts.now) : null;
+  try {
+    const payment = await db.payment.create({
+      data: {
+        id: newId(),
+        companyId: opts.companyId,
+        bookingId: booking.id,
+        // Amount = the service price, fixed on the booking when it was made (API.md §5).
+        amount: booking.price,
+        currency: booking.currency,
+        status: 'processing',
+        brand: simulated?.brand ?? null,
+        last4: simulated?.last4 ?? null,
+        outcome: simulated?.outcome ?? null,
+        paymentMethod: 'paymentMethod' in input ? (input.paymentMethod ?? null) : null,
+      },
+    });
+    await wakeWorkers(db);
+    return payment;
+  } catch (err) {
+    // payments_one_live_per_booking: another payment is processing or has succeeded.
+    if ((err as { code?: string }).code === 'P2002') {
+      throw new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', { details: { bookingId: booking.id } });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,26 @@
+import type { CredentialResolver } from '../../auth/credentials.js';
+import type { Databases } from '../../db/databases.js';
+import type { ApiKey } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
+import { isId } from '../../ids.js';
+
+/**
+ * Revokes a key at once: the row is marked and every instance drops it from its credential
+ * cache through the bus (API.md §4, "Revocation is immediate (also across instances)").
+ * A key is looked up in both databases, since its id does not say its mode.
+ */
+export async function revokeApiKey(
+  dbs: Databases,
+  credentials: Pick<CredentialResolver, 'invalidateToken'>,
+  opts: { keyId: string; companyId?: string },
+): Promise<ApiKey> {
+  if (!isId(opts.keyId)) throw AppError.notFound('API key');
+  for (const db of [dbs.live.prisma, dbs.test.prisma]) {
+    const key = await db.apiKey.findUnique({ where: { id: opts.keyId } });
+    if (!key || (opts.companyId && key.companyId !== opts.companyId)) continue;
+    const revoked = key.revokedAt ? key : await db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+    await credentials.invalidateToken(key.keyHash);
+    return revoked;
+  }
+  throw AppError.notFound('API key');
+}

@@ -1,0 +1,58 @@
+// GraphQL for internal dashboards at /graphql (API.md §1): the same credentials and scopes as
+// REST. Error masking stays on: only AppErrors reach clients, with their code. Depth, cost,
+// alias and token limits refuse abusive documents before execution.
+import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { isAppError } from '../errors.js';
+import type { Services } from '../services.js';
+import { createContext, type Context } from './context.js';
+import { schema } from './index.js';
+
+type ServerContext = { req: FastifyRequest; reply: FastifyReply };
+
+export function maskError(error: unknown, message: string): GraphQLError {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (isAppError(original)) {
+    return new GraphQLError(original.message, {
+      nodes: error instanceof GraphQLError ? error.nodes : undefined,
+      path: error instanceof GraphQLError ? error.path : undefined,
+      extensions: { code: original.code, ...(original.details !== undefined ? { details: original.details } : {}) },
+    });
+  }
+  // Syntax and validation errors are the client's and carry no internals.
+  if (error instanceof GraphQLError && !original) return error;
+  return new GraphQLError(message, { extensions: { code: 'INTERNAL_ERROR' } });
+}
+
+export function createGraphQLServer(services: Services): YogaServerInstance<ServerContext, Context> {
+  const armor = new EnvelopArmor({
+    maxDepth: { n: 8 },
+    costLimit: { maxCost: 5000 },
+    maxAliases: { n: 15 },
+    maxTokens: { n: 2000 },
+    maxDirectives: { n: 20 },
+    blockFieldSuggestion: { enabled: services.config.isProduction },
+  });
+  return createYoga<ServerContext, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: !services.config.isProduction,
+    landingPage: false,
+    cors: false,
+    logging: false,
+    maskedErrors: { maskError: (error, message) => maskError(error, message) },
+    plugins: [
+      ...armor.protect().plugins,
+      // Introspection: on outside production (GraphiQL, codegen). In production it is refused:
+      // graphql-armor's depth and cost limits skip introspection fields, so nested
+      // `fields { type { fields ... } }` cycles would be the one unbounded document shape.
+      ...(services.config.isProduction
+        ? [{ onValidate: ({ addValidationRule }: { addValidationRule: (rule: typeof NoSchemaIntrospectionCustomRule) => void }) => addValidationRule(NoSchemaIntrospectionCustomRule) }]
+        : []),
+    ],
+    context: ({ req }) =>
+      createContext({ credential: req.credential, services, requestId: String(req.id) }),
+  });
+}

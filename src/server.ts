@@ -1,0 +1,91 @@
+// Listens and shuts down gracefully; everything else is buildApp (src/app.ts).
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { ensureDemo, type DemoCredentials } from './demo.js';
+import { createServices } from './services.js';
+import { startWorkers, type Workers } from './workers/runtime.js';
+
+function banner(origin: string, config: Config, demo: DemoCredentials | null): string {
+  const lines = [
+    '',
+    `  Booking service listening on ${origin}`,
+    '',
+    `  REST API     ${origin}/api/v1`,
+    `  GraphQL      ${origin}/graphql`,
+    `  OAuth        ${config.AUTH_URL ?? origin}/oauth/authorize`,
+    `  Admin        ${origin}/admin`,
+    `  Reference    ${origin}/docs   (OpenAPI: ${origin}/openapi.json)`,
+    `  Health       ${origin}/healthz  ${origin}/readyz  ${origin}/metrics`,
+    `  Database     ${config.DATABASE_URL ? 'PostgreSQL' : `embedded PGlite in ${config.DATA_DIR}`}; ${config.REDIS_URL ? 'Redis' : 'in-process queue and rate limiter'}`,
+  ];
+  if (demo) {
+    lines.push(
+      '',
+      `  Demo login   ${demo.email} / ${demo.password}`,
+      ...(demo.testKey
+        ? [`  Sandbox key  ${demo.testKey}`, '', `  Try it:      curl -H "Authorization: Bearer ${demo.testKey}" ${origin}/api/v1/me`]
+        : [`  Sandbox key  none: the sandbox was wiped (svc sandbox restore --account ${demo.email})`]),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  // Signals are handled from the first moment: a SIGTERM during start-up (migrations can take
+  // a while) lets start-up finish, then shuts down cleanly instead of dying half-migrated.
+  let shutdown: ((signal: string) => Promise<void>) | null = null;
+  let pendingSignal: string | null = null;
+  const onSignal = (signal: string) => {
+    if (shutdown) void shutdown(signal);
+    else pendingSignal ??= signal;
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  const services = await createServices(config, { migrate: true });
+  const demo = config.SEED_DEMO ? await ensureDemo(services) : null;
+  const app = await buildApp(services);
+  // Workers run in this process unless RUN_WORKERS=0 (then `svc worker` runs them).
+  const workers: Workers | null = config.RUN_WORKERS ? await startWorkers(services) : null;
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const origin = config.BASE_URL ?? `${config.TLS_CERT ? 'https' : 'http'}://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  // The banner goes to stderr so stdout stays pure JSON logs.
+  process.stderr.write(banner(origin, config, demo));
+
+  let closing = false;
+  shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    services.logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    const force = setTimeout(() => {
+      services.logger.error('shutdown took longer than 25 s; exiting');
+      process.exit(1);
+    }, 25_000);
+    force.unref();
+    try {
+      await app.close();
+      // After the HTTP server: in-flight jobs finish, nothing accepted is dropped.
+      await workers?.stop();
+      await services.close();
+      process.exit(0);
+    } catch (err) {
+      services.logger.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  if (pendingSignal) await shutdown(pendingSignal);
+}
+
+await main();

@@ -1,0 +1,113 @@
+// One delivery attempt (API.md §6). The delivery row is claimed with a lease first, so two
+// workers holding the same job (a duplicate enqueue, a stalled job handed on) never POST it
+// at the same time; a worker killed mid-attempt leaves the lease to run out and the relay's
+// sweep hands the delivery to another (at-least-once: receivers de-duplicate on X-Webhook-Id).
+import type { Prisma } from '../generated/prisma/client.js';
+import { newId } from '../ids.js';
+import type { JobContext } from './job-catalog.js';
+import { secretBox } from './secret-box.js';
+import { policyFor } from './ssrf-guard.js';
+import { sendWebhook, type SendResult } from './webhook-sender.js';
+import { signatureHeaders } from './webhook-signature.js';
+
+/** The body: exactly { event, timestamp, data } (spec, "Event body shape"). */
+export function webhookBody(event: { type: string; createdAt: Date; data: Prisma.JsonValue }): string {
+  return JSON.stringify({ event: event.type, timestamp: event.createdAt.getTime(), data: event.data });
+}
+
+/**
+ * When to try again after failed attempt number `attempt` (1-based), or null when the
+ * schedule is spent. ±20 % jitter spreads a receiver's recovery; Retry-After is honoured
+ * (never sooner than asked, never more than a day later).
+ */
+const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
+
+export function nextAttemptDelayMs(schedule: readonly number[], attempt: number, retryAfterMs: number | null, random = Math.random): number | null {
+  const base = schedule[attempt - 1];
+  if (base === undefined) return null;
+  const jittered = base * 1000 * (0.8 + 0.4 * random());
+  return Math.round(retryAfterMs === null ? jittered : Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)));
+}
+
+export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'; deliveryId: string; due: number; sweep?: number }): Promise<void> {
+  const { config } = ctx.services;
+  const db = ctx.services.dbs.forMode(p.mode);
+  // Longer than an attempt can take (its timeout) plus the time to record it.
+  const t0 = performance.now();
+  const leaseSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 3;
+  // The claim. One second of tolerance absorbs clock skew between a worker and the database.
+  const claimed = await db.$queryRaw<{ id: string }[]>`
+    UPDATE webhook_deliveries SET next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+    WHERE id = ${p.deliveryId} AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
+    RETURNING id`;
+  if (!claimed.length) return;
+  const delivery = await db.webhookDelivery.findUnique({ where: { id: p.deliveryId }, include: { endpoint: true, event: true } });
+  if (!delivery) return;
+  const { endpoint, event } = delivery;
+  if (!endpoint.enabled) {
+    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'failed', nextAttemptAt: null } });
+    return;
+  }
+  const t1 = performance.now();
+  const box = secretBox(config);
+  const now = Date.now();
+  const secrets = [box.open(endpoint.secretEnc)];
+  // During a rotation the old secret signs alongside for 24 h (API.md §6).
+  if (endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now) {
+    secrets.push(box.open(endpoint.previousSecretEnc));
+  }
+  const body = webhookBody(event);
+  const headers = {
+    ...signatureHeaders({ eventId: event.id, body, timestamp: Math.floor(now / 1000), secrets }),
+    'x-webhook-token': box.open(endpoint.tokenEnc),
+    'x-webhook-id': event.id,
+    'x-webhook-event': event.type,
+  };
+  const result: SendResult = await sendWebhook({
+    url: endpoint.url,
+    body,
+    headers,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    policy: policyFor(p.mode, config),
+  });
+
+  const t2 = performance.now();
+  const attempt = delivery.attemptCount + 1;
+  const gone = result.statusCode === 410;
+  const delayMs = result.ok || gone ? null : nextAttemptDelayMs(config.WEBHOOK_RETRY_SCHEDULE, attempt, result.retryAfterMs);
+  const nextAttemptAt = delayMs === null ? null : new Date(Date.now() + delayMs);
+  const status = result.ok ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
+  const writes: Prisma.PrismaPromise<unknown>[] = [
+    db.webhookAttempt.create({
+      data: {
+        id: newId(),
+        deliveryId: delivery.id,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        responseExcerpt: result.responseExcerpt,
+        error: result.error,
+      },
+    }),
+    db.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: { status, attemptCount: attempt, nextAttemptAt, lastStatusCode: result.statusCode },
+    }),
+  ];
+  // 410 Gone: the receiver says the endpoint is no more; stop sending (API.md §6).
+  if (gone) {
+    writes.push(
+      db.webhookEndpoint.update({
+        where: { id: endpoint.id },
+        data: { enabled: false, disabledReason: `The receiver answered 410 Gone at ${new Date().toISOString()}` },
+      }),
+    );
+  }
+  await db.$transaction(writes);
+  const ms = { load: Math.round(t1 - t0), send: Math.round(t2 - t1), record: Math.round(performance.now() - t2) };
+  ctx.services.logger.debug({ mode: p.mode, deliveryId: delivery.id, eventId: event.id, attempt, status, statusCode: result.statusCode, ms }, 'webhook attempt');
+  if (nextAttemptAt) {
+    await ctx
+      .enqueue('deliver-webhook', { mode: p.mode, deliveryId: delivery.id, due: nextAttemptAt.getTime() }, { delayMs: delayMs! })
+      .catch(() => undefined); // the relay's sweep finds it when due
+  }
+}

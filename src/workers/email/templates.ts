@@ -1,0 +1,87 @@
+// The customer e-mails of API.md §5 (booking confirmed, rescheduled, cancelled; payment
+// receipt), as text and HTML, with times in the company's time zone (Luxon, DST-correct).
+import { DateTime } from 'luxon';
+
+export type EmailKind = 'booking_confirmed' | 'booking_rescheduled' | 'booking_cancelled' | 'payment_receipt';
+
+export interface EmailFacts {
+  kind: EmailKind;
+  company: { name: string; timezone: string; email: string | null; phone: string | null; address: string | null };
+  customer: { name: string };
+  service: { name: string };
+  employee: { name: string };
+  booking: { id: string; startTime: Date; endTime: Date; cancelReason?: string | null };
+  previous?: { startTime: Date; endTime: Date };
+  payment?: { id: string; amount: number; currency: string; brand: string | null; last4: string | null; createdAt: Date };
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** "Monday 30 March 2026, 10:00–11:00 CEST" in the company's zone. */
+export function formatSlot(start: Date, end: Date, zone: string): string {
+  const s = DateTime.fromJSDate(start, { zone });
+  const e = DateTime.fromJSDate(end, { zone });
+  return `${s.toFormat('cccc d LLLL yyyy, HH:mm')}–${e.toFormat('HH:mm')} ${s.toFormat('ZZZZ')} (${zone})`;
+}
+
+export function formatMoney(amount: number, currency: string): string {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).format(
+    amount / 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2),
+  );
+}
+
+export function renderEmail(f: EmailFacts): RenderedEmail {
+  const zone = f.company.timezone;
+  const when = formatSlot(f.booking.startTime, f.booking.endTime, zone);
+  const lines: string[] = [];
+  let subject: string;
+  switch (f.kind) {
+    case 'booking_confirmed':
+      subject = `Your booking at ${f.company.name} is confirmed`;
+      lines.push(`Your ${f.service.name} with ${f.employee.name} is confirmed.`, '', `When: ${when}`);
+      break;
+    case 'booking_rescheduled':
+      subject = `Your booking at ${f.company.name} has moved`;
+      lines.push(`Your ${f.service.name} with ${f.employee.name} has been rescheduled.`, '', `New time: ${when}`);
+      if (f.previous) lines.push(`Was: ${formatSlot(f.previous.startTime, f.previous.endTime, zone)}`);
+      break;
+    case 'booking_cancelled':
+      subject = `Your booking at ${f.company.name} is cancelled`;
+      lines.push(`Your ${f.service.name} with ${f.employee.name} on ${when} has been cancelled.`);
+      if (f.booking.cancelReason) lines.push('', `Reason: ${f.booking.cancelReason}`);
+      break;
+    case 'payment_receipt': {
+      const p = f.payment!;
+      subject = `Receipt for your payment to ${f.company.name}`;
+      lines.push(
+        `Thank you for your payment.`,
+        '',
+        `Amount: ${formatMoney(p.amount, p.currency)}`,
+        `Card: ${p.brand ?? 'card'} ending in ${p.last4 ?? '----'}`,
+        `Paid: ${DateTime.fromJSDate(p.createdAt, { zone }).toFormat('d LLLL yyyy, HH:mm ZZZZ')}`,
+        `For: ${f.service.name} with ${f.employee.name}, ${when}`,
+        `Receipt number: ${p.id}`,
+      );
+      break;
+    }
+  }
+  lines.push('', `Booking reference: ${f.booking.id}`);
+  const contact = [f.company.address, f.company.phone, f.company.email].filter(Boolean).join(' · ');
+  const greeting = `Hello ${f.customer.name},`;
+  const text = [greeting, '', ...lines, '', '—', f.company.name, ...(contact ? [contact] : [])].join('\n');
+  const html = [
+    '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">',
+    `<p>${escape(greeting)}</p>`,
+    ...lines.map((l) => (l ? `<p>${escape(l)}</p>` : '')),
+    `<hr><p><strong>${escape(f.company.name)}</strong>${contact ? `<br>${escape(contact)}` : ''}</p>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject, text, html };
+}

@@ -1,0 +1,12 @@
+// Unpaid pending bookings expire after their hold (API.md §5: "pending → expired, the system,
+// after the hold"), with booking.expired, through the booking domain's own use case, for both
+// databases. Scheduled by the runtime once per minute bucket (job id), whichever worker runs it.
+import { expirePendingBookings } from '../schema/use-cases/expire-pending-bookings.js';
+import type { JobContext } from './job-catalog.js';
+
+export async function expireBookings(ctx: JobContext): Promise<void> {
+  for (const db of [ctx.services.dbs.live, ctx.services.dbs.test]) {
+    const { expired } = await expirePendingBookings(db.prisma);
+    if (expired.length) ctx.services.logger.info({ mode: db.mode, count: expired.length }, 'pending bookings expired');
+  }
+}

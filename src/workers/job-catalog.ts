@@ -1,0 +1,85 @@
+// The typed job catalog (STYLE.md "Jobs"): each job has a name, the queue it runs on, a payload
+// schema, an idempotent job id, its retry and timeout policy, and its handler. The same
+// catalog runs on BullMQ (REDIS_URL) or in process (queue.ts).
+//
+// Jobs are a transport, not the record: every job's truth is a database row (a pending
+// delivery, a processing payment, a queued e-mail), claimed by its handler, and the relay's
+// sweeps re-enqueue any row whose job was lost (Redis restarted, a worker killed). So a
+// handler must be idempotent, and a duplicate job is harmless. `sweep` marks a job re-made
+// for work that is overdue: its job may be held by a worker that died (BullMQ hands such a
+// job on only after its stall check), so the sweep makes a new one every SWEEP_BUCKET_MS.
+import { z } from 'zod';
+import type { Services } from '../services.js';
+import { deliverWebhook } from './deliver-webhook.js';
+import { expireBookings } from './expire-bookings.js';
+import { sendEmail } from './send-email.js';
+import { settlePayment } from './settle-payment.js';
+
+const mode = z.enum(['live', 'test']);
+const id = z.string().regex(/^[0-9a-f]{24}$/);
+
+export interface JobContext {
+  services: Services;
+  enqueue: Enqueue;
+  signal: AbortSignal;
+}
+
+export interface JobDefinition<P> {
+  queue: 'webhooks' | 'payments' | 'emails' | 'maintenance';
+  payload: z.ZodType<P>;
+  /** The same work always gets the same id, so enqueueing it twice runs it once. */
+  jobId(payload: P): string;
+  attempts: number;
+  backoffMs: number;
+  timeoutMs(services: Services): number;
+  handler(ctx: JobContext, payload: P): Promise<void>;
+}
+
+const define = <P>(d: JobDefinition<P>) => d;
+
+export const JOBS = {
+  'deliver-webhook': define({
+    queue: 'webhooks',
+    // `due` is the delivery's nextAttemptAt: a new attempt (or a lease that ran out) is new work.
+    payload: z.object({ mode, deliveryId: id, due: z.number().int(), sweep: z.number().int().optional() }),
+    jobId: (p) => `wh.${p.mode}.${p.deliveryId}.${p.due}${p.sweep === undefined ? '' : `.s${p.sweep}`}`,
+    // Retries follow API.md §6's schedule, kept on the delivery row, not the queue's backoff.
+    attempts: 1,
+    backoffMs: 0,
+    timeoutMs: (s) => s.config.WEBHOOK_TIMEOUT_MS + 5_000,
+    handler: deliverWebhook,
+  }),
+  'settle-payment': define({
+    queue: 'payments',
+    payload: z.object({ mode, paymentId: id, sweep: z.number().int().optional() }),
+    jobId: (p) => `pay.${p.mode}.${p.paymentId}${p.sweep === undefined ? '' : `.s${p.sweep}`}`,
+    attempts: 6,
+    backoffMs: 2_000,
+    timeoutMs: () => 60_000,
+    handler: settlePayment,
+  }),
+  'send-email': define({
+    queue: 'emails',
+    payload: z.object({ mode, emailId: id, sweep: z.number().int().optional() }),
+    jobId: (p) => `mail.${p.mode}.${p.emailId}${p.sweep === undefined ? '' : `.s${p.sweep}`}`,
+    attempts: 6,
+    backoffMs: 5_000,
+    timeoutMs: () => 60_000,
+    handler: sendEmail,
+  }),
+  'expire-bookings': define({
+    queue: 'maintenance',
+    // One run per minute bucket, however many workers schedule it.
+    payload: z.object({ bucket: z.number().int() }),
+    jobId: (p) => `expire.${p.bucket}`,
+    attempts: 3,
+    backoffMs: 5_000,
+    timeoutMs: () => 60_000,
+    handler: expireBookings,
+  }),
+};
+
+export type JobName = keyof typeof JOBS;
+export type JobPayload<N extends JobName> = z.input<(typeof JOBS)[N]['payload']>;
+export type Enqueue = <N extends JobName>(name: N, payload: JobPayload<N>, opts?: { delayMs?: number }) => Promise<void>;
+export const QUEUES = [...new Set(Object.values(JOBS).map((j) => j.queue))];

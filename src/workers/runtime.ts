@@ -1,0 +1,86 @@
+// The workers of one process: the job queue's consumers, the outbox relay and the sweeps for
+// both databases (live and sandbox), woken by PostgreSQL NOTIFY right after an event commits
+// (the migration's trigger) and by a poll as the backstop. `svc worker` runs only this;
+// `npm start` runs it beside the HTTP server unless RUN_WORKERS=0.
+import type { Database } from '../db/databases.js';
+import type { Services } from '../services.js';
+import { relayBatch, sweep } from './outbox-relay.js';
+import { createJobQueue, type JobQueue } from './queue.js';
+
+export interface Workers {
+  queue: JobQueue;
+  /** Runs the relay and the sweeps now (coalesced with a run in progress). */
+  kick(): void;
+  /** Resolves once the relay has nothing left to claim (tests, benchmarks). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const OUTBOX_CHANNEL = 'svc_outbox';
+
+export async function startWorkers(services: Services, opts: { consume?: boolean } = {}): Promise<Workers> {
+  const { config, logger, dbs } = services;
+  const queue = createJobQueue(services);
+  const enqueue = queue.enqueue;
+  const databases: Database[] = [dbs.live, dbs.test];
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let lastMaintenance = 0;
+
+  const cycle = async () => {
+    for (const db of databases) {
+      if (stopped) return;
+      try {
+        while (!stopped && (await relayBatch(services, db, enqueue)) > 0) {
+          // keep draining while batches come back full or partly full
+        }
+        await sweep(services, db, enqueue);
+      } catch (err) {
+        logger.warn({ mode: db.mode, err: { message: (err as Error).message } }, 'outbox relay cycle failed; retrying at the next poll');
+      }
+    }
+    // Unpaid pending bookings expire after their hold (API.md §5): checked every 30 s, run once
+    // per minute bucket whichever worker gets there first.
+    if (Date.now() - lastMaintenance > 30_000) {
+      lastMaintenance = Date.now();
+      await enqueue('expire-bookings', { bucket: Math.floor(Date.now() / 60_000) }).catch(() => undefined);
+    }
+  };
+  const kick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = cycle().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        kick();
+      }
+    });
+  };
+
+  if (opts.consume !== false) await queue.start();
+  const unlisten = await Promise.all(databases.map((db) => db.listen(OUTBOX_CHANNEL, () => kick()).catch(() => async () => undefined)));
+  const poll = setInterval(kick, config.WORKER_POLL_MS);
+  kick();
+  logger.info({ queue: config.REDIS_URL ? 'bullmq' : 'in-process' }, 'workers started');
+
+  return {
+    queue,
+    kick,
+    async idle() {
+      while (running) await running;
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      await Promise.all(unlisten.map((u) => u()));
+      if (running) await running;
+      await queue.close();
+      logger.info('workers stopped');
+    },
+  };
+}

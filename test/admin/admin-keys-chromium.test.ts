@@ -1,0 +1,226 @@
+// The admin area driven by a real headless Chromium over a real socket (issue 6): sign in
+// with the OAuth login form, the live/test switch and company picker, the profile edit, and
+// Integrations > API Keys: a test key created and shown once, used with fetch against
+// /api/v1/me, revoked → 401, rolled with a grace period; OAuth apps; the bookings week view.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { createAccountWithKeys } from '../helpers/factories.js';
+import { bookInSalon, launchChromium, shot, signIn, startAdminApp, watch } from './admin-helpers.js';
+
+let t: TestApp;
+let origin: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let seen: ReturnType<typeof watch>;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+
+beforeAll(async () => {
+  ({ t, origin } = await startAdminApp());
+  w = await createAccountWithKeys(t.dbs);
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  page = await context.newPage();
+  seen = watch(page, origin);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const meWith = (key: string) =>
+  page.evaluate(async (k) => {
+    const r = await fetch('/api/v1/me', { headers: { authorization: `Bearer ${k}` } });
+    return { status: r.status, body: await r.json() };
+  }, key);
+
+describe('the admin area in Chromium', () => {
+  it('signs in with the OAuth login form and lands on the only live company', async () => {
+    await page.goto(`${origin}/admin/test/sandbox`);
+    await shot(page, '01-login');
+    await page.getByLabel('Email').fill(w.email);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('The e-mail or password is wrong.');
+    await page.getByLabel('Password').fill(w.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // `next` brings the person back to the page they asked for.
+    await page.waitForURL(`${origin}/admin/test/sandbox`);
+    await page.goto(`${origin}/admin`);
+    await page.waitForURL(`${origin}/admin/live/companies/${w.live.id}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(w.live.name);
+    const session = (await context.cookies()).find((c) => c.name === 'svc_session')!;
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    await shot(page, '02-company-profile');
+    // Keyboard: the first Tab reaches the skip link, which is visible when focused, with a focus ring.
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    const box = (await skip.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(await skip.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  });
+
+  it('edits the company profile; a bad phone is shown on its field and nothing is saved', async () => {
+    await page.getByRole('link', { name: 'Edit profile' }).click();
+    await page.getByLabel('Name').fill('Acme Barbers');
+    await page.getByLabel(/^Phone/).fill('not a phone');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.locator('#f-phone-error').textContent()).toBeTruthy();
+    expect(await page.getByLabel(/^Phone/).getAttribute('aria-invalid')).toBe('true');
+    expect((await t.dbs.live.prisma.company.findUnique({ where: { id: w.live.id } }))!.name).toBe(w.live.name);
+    await page.getByLabel(/^Phone/).fill('+4930555000');
+    await page.getByLabel('Time zone').selectOption('Europe/Paris');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Profile saved.');
+    expect(await t.dbs.live.prisma.company.findUnique({ where: { id: w.live.id } })).toMatchObject({ name: 'Acme Barbers', phone: '+4930555000', timezone: 'Europe/Paris' });
+  });
+
+  it('the live/test switch shows the sandbox companies, and the picker opens one', async () => {
+    // Keyboard: focus the switch and press Space.
+    await page.getByRole('switch', { name: 'Test mode' }).focus();
+    await page.keyboard.press(' ');
+    await page.waitForURL(`${origin}/admin/test`);
+    expect(await page.getByRole('switch', { name: 'Test mode' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByText('Test mode: you are viewing sandbox data').count()).toBe(1);
+    const options = await page.getByLabel('Company', { exact: true }).locator('option').allTextContents();
+    expect(options).toEqual(['Choose…', 'Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
+    await shot(page, '03-test-companies');
+    // Keyboard only: focus the picker, choose, and submit with Enter on the button.
+    await page.getByLabel('Company', { exact: true }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByLabel('Company', { exact: true }).selectOption({ label: 'Sample Hair Salon' });
+    await page.getByRole('button', { name: 'Open' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${origin}/admin/test/companies/${w.test.id}`);
+  });
+
+  let testKey = '';
+  it('Integrations > API Keys: a test key is shown once with a copy button, and it works', async () => {
+    await page.getByRole('link', { name: 'API Keys' }).click();
+    expect(await page.getByRole('heading', { name: 'Test Keys' }).count()).toBe(1);
+    await page.getByLabel('Key name').fill('Website widget');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.locator('#new-key');
+    testKey = (await shown.textContent())!.trim();
+    expect(testKey).toMatch(/^svc_sk_test_/);
+    expect(await page.getByRole('alert').textContent()).toContain('It will not be shown again');
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(testKey);
+    await shot(page, '04-api-key-created');
+
+    const row = page.getByRole('row', { name: /Website widget/ });
+    expect(await row.textContent()).toContain(`svc_sk_test_…${testKey.slice(-4)}`);
+    expect(await row.getByText('Active').count()).toBe(1);
+    const me = await meWith(testKey);
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ _id: w.test.id, name: 'Sample Hair Salon', mode: 'test' });
+    // Reloading the list never shows the key again.
+    await page.goto(page.url());
+    expect(await page.content()).not.toContain(testKey);
+  });
+
+  it('revokes the key after a confirmation: /api/v1/me answers 401 at once', async () => {
+    await page.getByRole('link', { name: 'Revoke Website widget' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Revoke the key “Website widget”?');
+    await shot(page, '05-revoke-confirm');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The key was revoked');
+    expect(await page.getByRole('row', { name: /Website widget/ }).getByText('Revoked').count()).toBe(1);
+    const me = await meWith(testKey);
+    expect(me.status).toBe(401);
+    expect(me.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('rolls a key: the new one is shown once, the old one works until the chosen time, then stops', async () => {
+    const old = w.testKey.key;
+    expect((await meWith(old)).status).toBe(200);
+    await page.getByRole('link', { name: 'Roll test key' }).click();
+    await page.getByLabel('24 hours').check();
+    await shot(page, '06-roll-key');
+    const before = Date.now();
+    await page.getByRole('button', { name: 'Roll key' }).click();
+    const fresh = (await page.locator('#new-key').textContent())!.trim();
+    expect(fresh).toMatch(/^svc_sk_test_/);
+    expect(await page.getByRole('alert').textContent()).toContain('The old key keeps working until');
+    expect((await meWith(fresh)).status).toBe(200);
+    expect((await meWith(old)).status).toBe(200);
+    const row = await t.dbs.test.prisma.apiKey.findUnique({ where: { id: w.testKey.apiKey.id } });
+    expect(row!.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + 24 * 3600_000 - 1000);
+    expect(row!.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3600_000 + 1000);
+
+    // Rolling the old key again with "now" stops it at once.
+    await page.goto(`${origin}/admin/test/companies/${w.test.id}/api-keys/${w.testKey.apiKey.id}/roll`);
+    await page.getByLabel('Stop the old key now').check();
+    await page.getByRole('button', { name: 'Roll key' }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('The old key has stopped working.');
+    expect((await meWith(old)).status).toBe(401);
+  });
+
+  it('deletes a key after a confirmation; it disappears from the list', async () => {
+    const rows = await page.getByRole('row', { name: /Website widget/ }).count();
+    await page.getByRole('link', { name: 'Delete Website widget' }).click();
+    await page.getByRole('button', { name: 'Delete key' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The key was deleted.');
+    expect(await page.getByRole('row', { name: /Website widget/ }).count()).toBe(rows - 1);
+  });
+
+  it('OAuth apps: register a confidential app (secret shown once), list it, delete it', async () => {
+    await page.getByRole('link', { name: 'OAuth apps' }).click();
+    await page.getByLabel('App name').fill('Partner CRM');
+    await page.getByLabel(/^Redirect URIs/).fill('https://crm.example.com/callback\nhttp://127.0.0.1:8123/cb');
+    await page.getByRole('checkbox', { name: /webhooks:write/ }).uncheck();
+    await shot(page, '07-oauth-apps');
+    await page.getByRole('button', { name: 'Register app' }).click();
+    const secret = (await page.locator('#client-secret').textContent())!.trim();
+    const clientId = (await page.locator('#client-id').textContent())!.trim();
+    expect(secret).toMatch(/^svc_cs_/);
+    const client = await t.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId } });
+    expect(client).toMatchObject({ accountId: w.account.id, name: 'Partner CRM', type: 'confidential', redirectUris: ['https://crm.example.com/callback', 'http://127.0.0.1:8123/cb'] });
+    expect(client!.scopes).not.toContain('webhooks:write');
+    expect(await page.getByRole('row', { name: /Partner CRM/ }).count()).toBe(1);
+
+    // A bad redirect URI is named next to its field and nothing is registered.
+    await page.getByLabel('App name').fill('Broken');
+    await page.getByLabel(/^Redirect URIs/).fill('http://evil.example.com/cb');
+    await page.getByRole('button', { name: 'Register app' }).click();
+    await expect.poll(() => page.locator('#f-redirect-error').textContent()).toBeTruthy();
+    expect(await t.dbs.live.prisma.oAuthClient.count({ where: { accountId: w.account.id } })).toBe(1);
+
+    await page.goto(`${origin}/admin/oauth-apps`);
+    await page.getByRole('link', { name: 'Delete Partner CRM' }).click();
+    await page.getByRole('button', { name: 'Delete app' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The app was deleted');
+    expect(await t.dbs.live.prisma.oAuthClient.count({ where: { accountId: w.account.id } })).toBe(0);
+  });
+
+  it('bookings: a week view per employee with status colours, and a booking with its events', async () => {
+    const fresh = await t.dbs.test.prisma.apiKey.findFirst({ where: { companyId: w.test.id, revokedAt: null, expiresAt: null } });
+    expect(fresh).toBeTruthy();
+    const { createApiKey } = await import('../../src/schema/use-cases/create-api-key.js');
+    const { key } = await createApiKey(t.dbs.test.prisma, { companyId: w.test.id, name: 'booking maker' });
+    const made = await bookInSalon(t, key);
+    const first = made[0]!;
+    const week = first.startTime.slice(0, 10);
+    await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${week}`);
+    const link = page.locator(`a.booking[href$="/bookings/${first._id}"]`);
+    expect(await link.count()).toBe(1);
+    expect(await link.getAttribute('class')).toBe(`booking ${first.status}`);
+    const colour = await link.evaluate((el) => getComputedStyle(el).borderLeftColor);
+    expect(colour).toBe('rgb(26, 127, 55)'); // confirmed: green
+    await shot(page, '08-bookings-week');
+    await link.click();
+    await page.waitForURL(`**/bookings/${first._id}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Confirmed');
+    expect(await page.getByRole('row', { name: /booking\.created/ }).count()).toBe(1);
+    await shot(page, '09-booking-detail');
+  });
+
+  it('loaded nothing from outside the app and raised no script or CSP errors', () => {
+    expect(seen.foreign).toEqual([]);
+    expect(seen.errors).toEqual([]);
+  });
+});

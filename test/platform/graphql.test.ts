@@ -1,0 +1,149 @@
+// GraphQL at /graphql (API.md §1, issue 2 point 6): the same credentials and scopes as REST;
+// AppErrors carry extensions.code, anything else is masked; abusive documents are refused
+// before execution; no CORS headers.
+import { TEST_SECRET_KEY } from '../helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { bearer, createAccountWithKeys } from '../helpers/factories.js';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+let ip = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  w = await createAccountWithKeys(t.dbs);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const gql = (query: string, opts: { key?: string | null; variables?: unknown; headers?: Record<string, string> } = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    remoteAddress: `192.0.2.${++ip % 250}`,
+    headers: { ...(opts.key === null ? {} : bearer(opts.key ?? w.testKey.key)), ...(opts.headers ?? {}) },
+    payload: { query, ...(opts.variables ? { variables: opts.variables } : {}) },
+  });
+
+describe('/graphql', () => {
+  it('me with a test key and with a live key', async () => {
+    const test = await gql('{ me { _id name mode } }');
+    expect(test.statusCode).toBe(200);
+    expect(test.json()).toEqual({ data: { me: { _id: w.test.id, name: 'Sample Hair Salon', mode: 'test' } } });
+    const live = await gql('{ me { _id mode } }', { key: w.liveKey.key });
+    expect(live.json()).toEqual({ data: { me: { _id: w.live.id, mode: 'live' } } });
+  });
+
+  it('updateMe changes the profile; REST sees it', async () => {
+    const res = await gql('mutation($i: UpdateCompanyInput!) { updateMe(input: $i) { name currency } }', { key: w.liveKey.key, variables: { i: { name: 'GraphQL Renamed', currency: 'GBP' } } });
+    expect(res.json()).toEqual({ data: { updateMe: { name: 'GraphQL Renamed', currency: 'GBP' } } });
+    const rest = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
+    expect(rest.json().data).toMatchObject({ name: 'GraphQL Renamed', currency: 'GBP' });
+  });
+
+  it('invalid input is a VALIDATION_ERROR with field details, and changes nothing', async () => {
+    const before = await t.dbs.test.prisma.company.findUniqueOrThrow({ where: { id: w.test.id } });
+    const res = await gql('mutation { updateMe(input: { timezone: "Mars/Olympus_Mons", currency: "eur" }) { name } }');
+    const body = res.json();
+    expect(body.data).toBeNull();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    expect(body.errors[0].extensions.details).toEqual(expect.arrayContaining([expect.objectContaining({ path: expect.any(String), message: expect.any(String) })]));
+    expect(await t.dbs.test.prisma.company.findUniqueOrThrow({ where: { id: w.test.id } })).toEqual(before);
+  });
+
+  const unauthenticated: Array<[string, string | null]> = [
+    ['no credential', null],
+    ['an unknown key', 'svc_sk_test_000000000000000000000000000000000000000000'],
+  ];
+  for (const [name, key] of unauthenticated) {
+    it(`UNAUTHORIZED with ${name}`, async () => {
+      const res = await gql('{ me { name } }', { key: key === null ? null : key });
+      const body = res.json();
+      expect(body.data?.me ?? null).toBeNull();
+      expect(body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+      expect(JSON.stringify(body)).not.toContain(w.test.name);
+    });
+  }
+
+  it('masks internal errors: no internals, code INTERNAL_ERROR; AppErrors keep their code', async () => {
+    const { maskError } = await import('../../src/schema/yoga.js');
+    const { GraphQLError } = await import('graphql');
+    const { AppError } = await import('../../src/errors.js');
+    const internal = maskError(new GraphQLError('boom', { originalError: new Error('relation "api_keys" at 10.0.0.5 password=x') }), 'Unexpected error.');
+    expect(internal.message).toBe('Unexpected error.');
+    expect(internal.extensions).toEqual({ code: 'INTERNAL_ERROR' });
+    const app = maskError(new GraphQLError('x', { originalError: new AppError('NOT_FOUND', 'No such booking') }), 'Unexpected error.');
+    expect({ message: app.message, extensions: app.extensions }).toEqual({ message: 'No such booking', extensions: { code: 'NOT_FOUND' } });
+  });
+
+  it('a database outage is a 503 without internals', async () => {
+    // A second app on a database pair where nothing listens.
+    const { openDatabases } = await import('../../src/db/databases.js');
+    const down = await createTestApp({ db: { dbs: await openDatabases({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none', SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1, DATA_DIR: '.data' }), url: undefined, drop: async () => undefined } });
+    try {
+      const res = await down.app.inject({ method: 'POST', url: '/graphql', headers: bearer(w.testKey.key), payload: { query: '{ me { name } }' } });
+      // The credential is resolved before GraphQL runs, so the outage answers in the envelope.
+      expect(res.statusCode).toBe(503);
+      expect(res.body).not.toMatch(/prisma|127\.0\.0\.1|ECONNREFUSED|stack|invocation|at \//i);
+      expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      await down.close();
+    }
+  });
+
+  const abusive: Array<[string, string]> = [
+    ['too many aliases', `{ ${Array.from({ length: 50 }, (_, i) => `a${i}: me { name }`).join(' ')} }`],
+    ['too many tokens', `{ me { ${'name '.repeat(3000)} } }`],
+    ['too many directives', `{ me { name ${'@include(if: true) '.repeat(60)} } }`],
+    ['a syntax error', '{ me { name '],
+    ['an unknown field', '{ me { password } }'],
+  ];
+  for (const [name, query] of abusive) {
+    it(`refuses a document with ${name} before execution, not with a 500`, async () => {
+      const res = await gql(query);
+      expect(res.statusCode).toBeGreaterThanOrEqual(200);
+      expect(res.statusCode).toBeLessThan(500);
+      const body = res.json();
+      expect(body.data ?? null).toBeNull();
+      expect(body.errors.length).toBeGreaterThan(0);
+      expect(body.errors[0].message).toEqual(expect.any(String));
+    });
+  }
+
+  it('sends no CORS headers, also on a preflight', async () => {
+    const res = await gql('{ me { name } }', { headers: { origin: 'https://evil.example' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await t.app.inject({ method: 'OPTIONS', url: '/graphql', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    expect(preflight.statusCode).toBeLessThan(500);
+  });
+
+  it('in production, introspection (whose cycles the depth and cost limits skip) is refused before execution', async () => {
+    const prod = await createTestApp({ db: (t as Awaited<ReturnType<typeof createTestApp>>).db, env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY } });
+    try {
+      const cyclic = `{ __schema { types { fields { type { fields { type { fields { type { fields { type { fields { name } } } } } } } } } } } }`;
+      for (const query of [cyclic, '{ __schema { queryType { name } } }', '{ me { name } }']) {
+        const res = await prod.app.inject({ method: 'POST', url: '/graphql', remoteAddress: '127.0.0.1', headers: bearer(w.testKey.key), payload: { query } });
+        if (query.includes('__schema')) {
+          // A validation error: yoga answers 200 to application/json clients (400 with
+          // Accept: application/graphql-response+json), never a 500, and nothing executed.
+          expect(res.statusCode).toBeLessThan(500);
+          expect(res.json().data ?? null).toBeNull();
+          expect(res.json().errors[0].message).toMatch(/introspection/i);
+        } else {
+          expect(res.json()).toEqual({ data: { me: { name: expect.any(String) } } });
+        }
+      }
+    } finally {
+      await prod.close();
+    }
+  });
+
+  it('outside production, introspection is allowed (GraphiQL and codegen need the schema)', async () => {
+    const res = await gql('{ __schema { queryType { name } } }');
+    expect(res.json()).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
+  });
+});

@@ -1,0 +1,164 @@
+// Customer e-mail (API.md §5): sandbox companies' e-mail is logged with recipient, every
+// header, text and HTML, in the company's time zone, and never sent; GET /emails shows it and
+// is FORBIDDEN for live companies. Live companies' e-mail goes out over SMTP, to a real local
+// SMTP server (smtp-server) started by this test.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordEvent, type EventType } from '../../src/schema/events.js';
+import { startWorkers, type Workers } from '../../src/workers/runtime.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
+import { createBooking } from './booking-factory.js';
+import { FAST_WORKERS, waitFor } from './receiver.js';
+
+interface Mail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+let workers: Workers;
+let smtp: SMTPServer;
+const inbox: Mail[] = [];
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        inbox.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
+  const port = (smtp.server.address() as AddressInfo).port;
+  t = await createTestApp({ env: { ...FAST_WORKERS, SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Bookings <no-reply@bookings.example>' } });
+  w = await createAccountWithKeys(t.dbs);
+  await t.dbs.test.prisma.company.update({ where: { id: w.test.id }, data: { timezone: 'Europe/Berlin' } });
+  workers = await startWorkers(t.services);
+});
+afterAll(async () => {
+  await workers?.stop();
+  await t?.close();
+  await new Promise<void>((r) => smtp.close(() => r()));
+});
+
+async function emit(db: 'test' | 'live', companyId: string, type: EventType, data: Record<string, unknown>) {
+  return t.dbs[db].prisma.$transaction((tx) => recordEvent(tx, { companyId, type, data }));
+}
+
+function bookingData(b: { id: string; customerId: string; startTime: Date; endTime: Date; serviceId: string; employeeId: string }, status: string, extra = {}) {
+  return { bookingId: b.id, customerId: b.customerId, startTime: b.startTime.toISOString(), endTime: b.endTime.toISOString(), status, serviceId: b.serviceId, employeeId: b.employeeId, ...extra };
+}
+
+describe('sandbox e-mail log', () => {
+  it('logs the confirmation with recipient, headers, text and HTML in the company time zone, and sends nothing', async () => {
+    // 29 March 2026 is the spring-forward day in Berlin: 09:00Z is 11:00 CEST.
+    const { booking, customer, employee } = await createBooking(t.dbs.test.prisma, {
+      companyId: w.test.id, status: 'confirmed', startTime: new Date('2026-03-29T09:00:00.000Z'), customerName: 'Dana <script>',
+    });
+    const event = await emit('test', w.test.id, 'booking.created', bookingData(booking, 'confirmed'));
+    const email = await waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: event.id } }), { what: 'the e-mail' });
+    expect(email).toMatchObject({ to: customer.email, from: 'Bookings <no-reply@bookings.example>', status: 'logged', kind: 'booking_confirmed', sentAt: null });
+    expect(email.subject).toBe(`Your booking at ${w.test.name} is confirmed`);
+    expect(email.text).toContain('Hello Dana <script>,');
+    expect(email.text).toContain(`Your Haircut & Style with ${employee.name} is confirmed.`);
+    expect(email.text).toContain('When: Sunday 29 March 2026, 11:00–12:00 GMT+2 (Europe/Berlin)');
+    expect(email.html).toContain('Hello Dana &lt;script&gt;,');
+    expect(email.html).not.toContain('<script>');
+    expect(email.html).toContain('Sunday 29 March 2026, 11:00–12:00 GMT+2');
+    expect(email.headers).toMatchObject({
+      From: 'Bookings <no-reply@bookings.example>',
+      To: `Dana <script> <${customer.email}>`,
+      Subject: email.subject,
+      'Message-ID': expect.stringMatching(/^<[0-9a-f]{24}\.[0-9a-f]{8}@bookings\.example>$/),
+      'MIME-Version': '1.0',
+      'X-Booking-Id': booking.id,
+      'X-Event-Id': event.id,
+    });
+    expect(inbox).toHaveLength(0);
+
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/emails', headers: bearer(w.testKey.key) });
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data[0]).toEqual({
+      _id: email.id, to: email.to, from: email.from, subject: email.subject, text: email.text, html: email.html,
+      headers: email.headers, kind: 'booking_confirmed', createdAt: email.createdAt.toISOString(),
+    });
+    const one = await t.app.inject({ method: 'GET', url: `/api/v1/emails/${email.id}`, headers: bearer(w.testKey.key) });
+    expect(one.json().data).toEqual(list.json().data[0]);
+  });
+
+  it('writes rescheduled, cancelled and receipt e-mails; a relayed event never writes two', async () => {
+    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id, status: 'confirmed', startTime: new Date('2026-10-25T08:30:00.000Z') });
+    const moved = { ...booking, startTime: new Date('2026-10-26T08:30:00.000Z'), endTime: new Date('2026-10-26T09:30:00.000Z') };
+    const e1 = await emit('test', w.test.id, 'booking.rescheduled', bookingData(moved, 'confirmed', { previousStartTime: booking.startTime.toISOString(), previousEndTime: booking.endTime.toISOString() }));
+    const e2 = await emit('test', w.test.id, 'booking.cancelled', bookingData(moved, 'cancelled', { reason: 'Stylist ill' }));
+    const payment = await t.dbs.test.prisma.payment.create({ data: { id: '0000000000000000000000aa', companyId: w.test.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'succeeded', brand: 'visa', last4: '4242' } });
+    const e3 = await emit('test', w.test.id, 'payment.succeeded', { paymentId: payment.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'succeeded' });
+    const [r, c, p] = await Promise.all([e1, e2, e3].map((e) => waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: e.id } }))));
+    // Berlin leaves summer time on 25 October 2026: 08:30Z is 10:30 before, 09:30 after.
+    expect(r!.text).toContain('New time: Monday 26 October 2026, 09:30–10:30 GMT+1');
+    expect(r!.text).toContain('Was: Sunday 25 October 2026, 09:30–10:30 GMT+1');
+    expect(c!.subject).toMatch(/is cancelled$/);
+    expect(c!.text).toContain('Reason: Stylist ill');
+    expect(p!.kind).toBe('payment_receipt');
+    expect(p!.text).toContain('Amount: €45.00');
+    expect(p!.text).toContain('Card: visa ending in 4242');
+    // Relaying the same event again (as after a crash between fan-out and mark) adds nothing.
+    await t.dbs.test.prisma.event.update({ where: { id: e3.id }, data: { dispatchedAt: null } });
+    workers.kick();
+    await waitFor(async () => (await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: e3.id } })).dispatchedAt !== null);
+    expect(await t.dbs.test.prisma.email.count({ where: { eventId: e3.id } })).toBe(1);
+  });
+
+  it('other events write no e-mail', async () => {
+    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
+    const e = await emit('test', w.test.id, 'booking.created', bookingData(booking, 'pending'));
+    await waitFor(async () => (await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: e.id } })).dispatchedAt !== null);
+    expect(await t.dbs.test.prisma.email.count({ where: { eventId: e.id } })).toBe(0);
+  });
+
+  it('is FORBIDDEN to live companies, needs emails:read, and is NOT_FOUND across companies', async () => {
+    const live = await t.app.inject({ method: 'GET', url: '/api/v1/emails', headers: bearer(w.liveKey.key) });
+    expect([live.statusCode, live.json().error.code]).toEqual([403, 'FORBIDDEN']);
+    const token = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.test.id, mode: 'test', scope: 'bookings:read' });
+    const scoped = await t.app.inject({ method: 'GET', url: '/api/v1/emails', headers: bearer(token) });
+    expect([scoped.statusCode, scoped.json().error.details]).toEqual([403, { requiredScope: 'emails:read' }]);
+    const other = await createAccountWithKeys(t.dbs);
+    const mine = await t.dbs.test.prisma.email.findFirstOrThrow({ where: { companyId: w.test.id } });
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/emails/${mine.id}`, headers: bearer(other.testKey.key) });
+    expect(res.statusCode).toBe(404);
+    const bad = await t.app.inject({ method: 'GET', url: '/api/v1/emails?limit=500', headers: bearer(w.testKey.key) });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('live e-mail over SMTP', () => {
+  it('sends the cancellation with text and HTML to the customer and marks it sent', async () => {
+    const { booking, customer } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, status: 'cancelled', startTime: new Date('2026-07-01T07:00:00.000Z') });
+    const event = await emit('live', w.live.id, 'booking.cancelled', bookingData(booking, 'cancelled', { reason: null }));
+    const mail = await waitFor(() => inbox.find((m) => m.raw.includes(event.id)), { what: 'the SMTP delivery' });
+    expect(mail.to).toEqual([customer.email]);
+    expect(mail.from).toBe('no-reply@bookings.example');
+    expect(mail.raw).toMatch(/^Subject: Your booking at .* is cancelled$/m);
+    expect(mail.raw).toMatch(/^Content-Type: multipart\/alternative/m);
+    expect(mail.raw).toMatch(/Content-Type: text\/plain/);
+    expect(mail.raw).toMatch(/Content-Type: text\/html/);
+    // Berlin summer time: 07:00Z is 09:00.
+    expect(mail.raw).toContain('09:00');
+    const row = await waitFor(async () => {
+      const e = await t.dbs.live.prisma.email.findUnique({ where: { eventId: event.id } });
+      return e?.status === 'sent' ? e : null;
+    });
+    expect(row.sentAt).toBeInstanceOf(Date);
+    expect(mail.raw).toContain(`Message-ID: ${(row.headers as Record<string, string>)['Message-ID']}`);
+  });
+});

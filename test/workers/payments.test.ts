@@ -1,0 +1,249 @@
+// Payments (API.md §5): the sandbox simulator's three test cards, hostile card input, refunds,
+// a succeeded payment confirming its pending booking, unpaid bookings expiring, and live
+// payments through the real `stripe` client against a local stand-in of the processor.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkers, type Workers } from '../../src/workers/runtime.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
+import { createBooking } from './booking-factory.js';
+import { FAST_WORKERS, waitFor } from './receiver.js';
+import { startStripeStandIn } from './stripe-stand-in.js';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+let workers: Workers;
+let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
+
+beforeAll(async () => {
+  stripe = await startStripeStandIn();
+  t = await createTestApp({ env: { ...FAST_WORKERS, STRIPE_SECRET_KEY: 'sk_test_standin', STRIPE_API_URL: stripe.url } });
+  w = await createAccountWithKeys(t.dbs);
+  workers = await startWorkers(t.services);
+});
+afterAll(async () => {
+  await workers?.stop();
+  await t?.close();
+  await stripe?.close();
+});
+
+const card = (number: string, extra: Record<string, unknown> = {}) => ({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123', ...extra });
+const pay = (key: string, payload: unknown) => t.app.inject({ method: 'POST', url: '/api/v1/payments', headers: bearer(key), payload: payload as object });
+const settled = (db: 'test' | 'live', id: string) =>
+  waitFor(async () => {
+    const p = await t.dbs[db].prisma.payment.findUnique({ where: { id } });
+    return p && p.status !== 'processing' ? p : null;
+  }, { what: 'the payment to settle' });
+const eventsOf = async (db: 'test' | 'live', companyId: string) =>
+  (await t.dbs[db].prisma.event.findMany({ where: { companyId }, orderBy: { id: 'asc' } })).map((e) => ({ type: e.type, data: e.data }));
+
+describe('sandbox test cards', () => {
+  it('4242424242424242 succeeds, confirms the pending booking, and emits payment.succeeded then booking.confirmed', async () => {
+    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id, price: 4500, currency: 'EUR' });
+    const res = await pay(w.testKey.key, { bookingId: booking.id, card: card('4242424242424242') });
+    expect(res.statusCode).toBe(200);
+    const created = res.json().data;
+    expect(created).toEqual({
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/), bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'processing',
+      failureCode: null, brand: 'visa', last4: '4242', refundedAt: null, createdAt: expect.any(String), updatedAt: expect.any(String),
+    });
+    const payment = await settled('test', created._id);
+    expect(payment).toMatchObject({ status: 'succeeded', failureCode: null });
+    expect((await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: booking.id } })).status).toBe('confirmed');
+    const events = (await eventsOf('test', w.test.id)).filter((e) => (e.data as { bookingId?: string }).bookingId === booking.id);
+    expect(events.map((e) => e.type)).toEqual(['payment.succeeded', 'booking.confirmed']);
+    expect(events[0]!.data).toEqual({ paymentId: created._id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'succeeded' });
+    expect(events[1]!.data).toMatchObject({ bookingId: booking.id, status: 'confirmed', customerId: booking.customerId });
+    // Only brand and last4: the number is nowhere in the database.
+    const row = JSON.stringify(await t.dbs.test.prisma.payment.findUnique({ where: { id: created._id } }));
+    expect(row).not.toContain('4242424242424242');
+    const got = await t.app.inject({ method: 'GET', url: `/api/v1/payments/${created._id}`, headers: bearer(w.testKey.key) });
+    expect(got.json().data).toMatchObject({ status: 'succeeded', last4: '4242' });
+  });
+
+  it.each([
+    ['4000000000000002', 'card_declined'],
+    ['4000000000009995', 'insufficient_funds'],
+  ])('%s fails with %s and leaves the booking pending', async (number, code) => {
+    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
+    const res = await pay(w.testKey.key, { bookingId: booking.id, card: card(number) });
+    const payment = await settled('test', res.json().data._id);
+    expect(payment).toMatchObject({ status: 'failed', failureCode: code, last4: number.slice(-4) });
+    expect((await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: booking.id } })).status).toBe('pending');
+    const failed = (await eventsOf('test', w.test.id)).find((e) => (e.data as { paymentId?: string }).paymentId === payment.id);
+    expect(failed).toEqual({ type: 'payment.failed', data: { paymentId: payment.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'failed', failureCode: code } });
+    // A failed payment does not block a second try.
+    const again = await pay(w.testKey.key, { bookingId: booking.id, card: card('4242424242424242') });
+    expect(again.statusCode).toBe(200);
+  });
+});
+
+describe('hostile payment input: 400 and nothing written', () => {
+  let bookingId: string;
+  beforeAll(async () => {
+    bookingId = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id })).booking.id;
+  });
+  const year = new Date().getUTCFullYear();
+  const lastMonth = new Date(Date.UTC(year, new Date().getUTCMonth() - 1, 1));
+  it.each([
+    [{ card: card('4111111111111111') }, 'card.number'],
+    [{ card: card('5555555555554444') }, 'card.number'],
+    [{ card: card('42424242424242424242') }, 'card.number'],
+    [{ card: card('4242 4242 4242 4242') }, 'card.number'],
+    [{ card: { ...card('4242424242424242'), number: 4242424242424242 } }, 'card.number'],
+    [{ card: card('4242424242424242', { expYear: lastMonth.getUTCFullYear(), expMonth: lastMonth.getUTCMonth() + 1 }) }, 'card.expYear'],
+    [{ card: card('4242424242424242', { expYear: year - 1 }) }, 'card.expYear'],
+    [{ card: card('4242424242424242', { expYear: 26 }) }, 'card.expYear'],
+    [{ card: card('4242424242424242', { expMonth: 13 }) }, 'card.expMonth'],
+    [{ card: card('4242424242424242', { expMonth: '12' }) }, 'card.expMonth'],
+    [{ card: card('4242424242424242', { cvc: '12' }) }, 'card.cvc'],
+    [{ card: card('4242424242424242', { cvc: '1234' }) }, 'card.cvc'],
+    [{ card: card('4242424242424242', { cvc: 123 }) }, 'card.cvc'],
+    [{ card: card('4242424242424242', { name: 'x' }) }, 'card.name'],
+    [{}, 'card'],
+    [{ paymentMethod: 'pm_card_visa' }, 'paymentMethod'],
+    [{ card: card('4242424242424242'), amount: 1 }, 'amount'],
+  ])('%j → 400 naming %s', async (extra, path) => {
+    const before = await t.dbs.test.prisma.payment.count();
+    const res = await pay(w.testKey.key, { bookingId, ...extra });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe('VALIDATION_ERROR');
+    expect(res.json().error.details.map((d: { path: string }) => d.path)).toContain(path);
+    // The number sent is never echoed (the hint names only the published test cards).
+    expect(JSON.stringify(res.json())).not.toMatch(/4111111111111111|5555555555554444/);
+    expect(await t.dbs.test.prisma.payment.count()).toBe(before);
+  });
+
+  it('an unknown booking, another company’s and a live one are NOT_FOUND; a cancelled one is 409', async () => {
+    const other = await createAccountWithKeys(t.dbs);
+    const theirs = (await createBooking(t.dbs.test.prisma, { companyId: other.test.id })).booking.id;
+    const live = (await createBooking(t.dbs.live.prisma, { companyId: w.live.id })).booking.id;
+    for (const id of ['0123456789abcdef01234567', theirs, live]) {
+      const res = await pay(w.testKey.key, { bookingId: id, card: card('4242424242424242') });
+      expect([id, res.statusCode, res.json().error.code]).toEqual([id, 404, 'NOT_FOUND']);
+    }
+    const cancelled = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id, status: 'cancelled' })).booking.id;
+    const res = await pay(w.testKey.key, { bookingId: cancelled, card: card('4242424242424242') });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'cancelled', to: 'paid' } });
+  });
+
+  it('two concurrent payments for one booking: one is taken, the other is a CONFLICT', async () => {
+    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
+    const results = await Promise.all(Array.from({ length: 5 }, () => pay(w.testKey.key, { bookingId: booking.id, card: card('4242424242424242') })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    expect(await t.dbs.test.prisma.payment.count({ where: { bookingId: booking.id } })).toBe(1);
+  });
+
+  it('needs payments:write to pay and payments:read to read', async () => {
+    const readOnly = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.test.id, mode: 'test', scope: 'payments:read' });
+    const res = await pay(readOnly, { bookingId, card: card('4242424242424242') });
+    expect([res.statusCode, res.json().error.details]).toEqual([403, { requiredScope: 'payments:write' }]);
+    const none = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.test.id, mode: 'test', scope: 'bookings:read' });
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/payments', headers: bearer(none) });
+    expect([list.statusCode, list.json().error.details]).toEqual([403, { requiredScope: 'payments:read' }]);
+  });
+});
+
+describe('refunds', () => {
+  it('refunds a succeeded payment once, with payment.refunded; other states are 409', async () => {
+    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
+    const id = (await pay(w.testKey.key, { bookingId: booking.id, card: card('4242424242424242') })).json().data._id;
+    await settled('test', id);
+    const refund = () => t.app.inject({ method: 'POST', url: `/api/v1/payments/${id}/refund`, headers: bearer(w.testKey.key) });
+    const res = await refund();
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ _id: id, status: 'refunded', refundedAt: expect.any(String) });
+    const again = await refund();
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'refunded', to: 'refunded' } });
+    const events = (await eventsOf('test', w.test.id)).filter((e) => e.type === 'payment.refunded' && (e.data as { paymentId: string }).paymentId === id);
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe('the hold', () => {
+  it('an unpaid pending booking past its hold expires with booking.expired; a paid one does not', async () => {
+    const unpaid = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id, holdExpiresAt: new Date(Date.now() - 1000) })).booking;
+    const fresh = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id })).booking;
+    await workers.queue.enqueue('expire-bookings', { bucket: Date.now() });
+    await waitFor(async () => (await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: unpaid.id } })).status === 'expired', { what: 'the hold to expire' });
+    expect((await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: fresh.id } })).status).toBe('pending');
+    const expired = (await eventsOf('test', w.test.id)).filter((e) => e.type === 'booking.expired');
+    expect(expired.map((e) => (e.data as { bookingId: string }).bookingId)).toEqual([unpaid.id]);
+    const res = await pay(w.testKey.key, { bookingId: unpaid.id, card: card('4242424242424242') });
+    expect(res.statusCode).toBe(409);
+  });
+});
+
+describe('live payments through the stripe client', () => {
+  it('refuses a raw card number with VALIDATION_ERROR and writes nothing', async () => {
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const res = await pay(w.liveKey.key, { bookingId: booking.id, card: card('4242424242424242') });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'card', message: expect.stringMatching(/live mode/) }] });
+    expect(await t.dbs.live.prisma.payment.count()).toBe(0);
+    expect(stripe.calls).toHaveLength(0);
+  });
+
+  it('charges a payment-method token once (idempotency key), stores brand and last4, confirms the booking, and refunds', async () => {
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, price: 12_000, currency: 'EUR' });
+    const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
+    expect(res.json().data).toMatchObject({ status: 'processing', brand: null, last4: null, amount: 12_000 });
+    const payment = await settled('live', res.json().data._id);
+    expect(payment).toMatchObject({ status: 'succeeded', brand: 'visa', last4: '4242', processorRef: expect.stringMatching(/^pi_/) });
+    const call = stripe.calls.find((c) => c.path === '/v1/payment_intents')!;
+    expect(call.headers.authorization).toBe('Bearer sk_test_standin');
+    expect(call.headers['idempotency-key']).toBe(`payment-${payment.id}`);
+    expect(Object.fromEntries(call.form)).toMatchObject({ amount: '12000', currency: 'eur', payment_method: 'pm_card_visa', confirm: 'true' });
+    expect((await t.dbs.live.prisma.booking.findUniqueOrThrow({ where: { id: booking.id } })).status).toBe('confirmed');
+
+    const refund = await t.app.inject({ method: 'POST', url: `/api/v1/payments/${payment.id}/refund`, headers: bearer(w.liveKey.key) });
+    expect(refund.json().data.status).toBe('refunded');
+    const r = stripe.calls.find((c) => c.path === '/v1/refunds')!;
+    expect(r.form.get('payment_intent')).toBe(payment.processorRef);
+    expect(r.headers['idempotency-key']).toBe(`refund-${payment.id}`);
+  });
+
+  it('a declined token fails with the processor’s code; a processor outage is retried, not failed', async () => {
+    const a = (await createBooking(t.dbs.live.prisma, { companyId: w.live.id })).booking;
+    const declined = await settled('live', (await pay(w.liveKey.key, { bookingId: a.id, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds' })).json().data._id);
+    expect(declined).toMatchObject({ status: 'failed', failureCode: 'insufficient_funds' });
+    // Four 500s: the client's own two retries use three, then the job's retry gets through.
+    stripe.failNext(4);
+    const b = (await createBooking(t.dbs.live.prisma, { companyId: w.live.id })).booking;
+    const res = await pay(w.liveKey.key, { bookingId: b.id, paymentMethod: 'pm_card_visa' });
+    const settledB = await waitFor(async () => {
+      const p = await t.dbs.live.prisma.payment.findUnique({ where: { id: res.json().data._id } });
+      return p && p.status !== 'processing' ? p : null;
+    }, { timeoutMs: 25_000, what: 'the payment to settle after the outage' });
+    expect(settledB.status).toBe('succeeded');
+  });
+});
+
+describe('end to end through the booking API', () => {
+  it('a booking that requires payment is pending, paid with 4242, confirmed; webhooks and e-mails follow', async () => {
+    const { blankCompany, salon, post, futureHour } = await import('../helpers/domain.js');
+    const { startReceiver } = await import('./receiver.js');
+    const { company, auth } = await blankCompany(t.dbs, w, { timezone: 'America/New_York', currency: 'USD' });
+    const rx = await startReceiver();
+    await post(t.app, '/api/v1/webhook-endpoints', auth, { url: rx.url, events: ['booking.created', 'booking.confirmed', 'payment.succeeded'] });
+    const { service } = await salon(t.app, auth, { requiresPayment: true, price: 6000 });
+    const booking = await post(t.app, '/api/v1/bookings', auth, {
+      serviceId: service._id, startTime: futureHour(3, 15), customer: { name: 'Riley', email: `riley-${Date.now()}@example.com` },
+    });
+    expect(booking.status).toBe('pending');
+    const payment = await post(t.app, '/api/v1/payments', { ...auth, 'idempotency-key': `pay-${booking._id}` }, { bookingId: booking._id, card: card('4242424242424242') });
+    expect(payment).toMatchObject({ status: 'processing', amount: 6000, currency: 'USD' });
+    await waitFor(() => rx.received.length >= 3, { what: 'three webhooks' });
+    // Deliveries run in parallel: order is not promised (receivers order by the body's timestamp).
+    expect(rx.received.map((r) => r.headers['x-webhook-event']).sort()).toEqual(['booking.confirmed', 'booking.created', 'payment.succeeded']);
+    const got = await t.app.inject({ method: 'GET', url: `/api/v1/bookings/${booking._id}`, headers: auth });
+    expect(got.json().data.status).toBe('confirmed');
+    const kinds = await waitFor(async () => {
+      const rows = await t.dbs.test.prisma.email.findMany({ where: { companyId: company.id }, orderBy: { id: 'asc' } });
+      return rows.length >= 2 ? rows.map((e) => e.kind) : null;
+    }, { what: 'the e-mails' });
+    expect(kinds.sort()).toEqual(['booking_confirmed', 'payment_receipt']);
+    await rx.close();
+  });
+});

@@ -51,6 +51,73 @@ export async function signIn(page: Page, origin: string, email: string, password
   await page.waitForURL((u) => u.pathname.startsWith('/admin') && !u.pathname.startsWith('/admin/login'));
 }
 
+/** WCAG 2.x relative luminance of a CSS `rgb()`/`rgba()` colour (its alpha ignored). */
+export function luminance(colour: string): number {
+  const [r, g, b] = colour.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
+    const c = Number(v) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two colours, 1 to 21. */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * The focused element's focus ring: its computed outline, and the colour of what lies under the
+ * ring on each side that is on screen (the ring is drawn outline-offset outside the element's
+ * box, so it sits on whatever is painted there: the first opaque background among the elements
+ * at that point, semi-transparent ones composited over it).
+ */
+export async function focusRing(page: Page): Promise<{ tag: string; text: string; focusVisible: boolean; style: string; colour: string; backdrops: string[] }> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement;
+    const cs = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    const out = parseFloat(cs.outlineOffset) + parseFloat(cs.outlineWidth) / 2;
+    const points = [[r.left + r.width / 2, r.bottom + out], [r.right + out, r.top + r.height / 2], [r.left - out, r.top + r.height / 2], [r.left + r.width / 2, r.top - out]]
+      .filter(([x, y]) => x! >= 0 && y! >= 0 && x! < innerWidth && y! < innerHeight);
+    const rgba = (c: string) => (c.match(/[\d.]+/g) ?? ['0', '0', '0', '0']).map(Number).concat([1]).slice(0, 4) as [number, number, number, number];
+    const backdrops = points.map(([x, y]) => {
+      const layers: Array<[number, number, number, number]> = [];
+      for (const n of document.elementsFromPoint(x!, y!)) {
+        if (n === el || el.contains(n)) continue;
+        const c = rgba(getComputedStyle(n).backgroundColor);
+        if (c[3] === 0) continue;
+        layers.push(c);
+        if (c[3] === 1) break;
+      }
+      // Composite from the bottom (the page canvas is white) up.
+      let [R, G, B] = [255, 255, 255];
+      for (const [lr, lg, lb, a] of layers.reverse()) [R, G, B] = [lr * a + R * (1 - a), lg * a + G * (1 - a), lb * a + B * (1 - a)];
+      return `rgb(${Math.round(R)}, ${Math.round(G)}, ${Math.round(B)})`;
+    });
+    return { tag: el.tagName, text: (el.textContent ?? '').trim(), focusVisible: el.matches(':focus-visible'), style: cs.outlineStyle, colour: cs.outlineColor, backdrops };
+  });
+}
+
+/** Asserts the focused element shows a solid focus ring with at least 3:1 against what it sits on (WCAG 1.4.11). */
+export async function expectVisibleFocus(page: Page): Promise<{ tag: string; text: string; colour: string; backdrops: string[] }> {
+  const ring = await focusRing(page);
+  expect(ring.focusVisible, ring.text).toBe(true);
+  expect(ring.style, ring.text).toBe('solid');
+  expect(ring.backdrops.length, ring.text).toBeGreaterThan(0);
+  for (const bg of ring.backdrops) expect(contrastRatio(ring.colour, bg), `${ring.text}: ${ring.colour} on ${bg}`).toBeGreaterThanOrEqual(3);
+  return ring;
+}
+
+/** Presses Tab until the focused element matches `selector` (at most `max` times). */
+export async function tabTo(page: Page, selector: string, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });

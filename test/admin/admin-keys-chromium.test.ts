@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { bookInSalon, launchChromium, shot, signIn, startAdminApp, watch } from './admin-helpers.js';
+import { bookInSalon, expectVisibleFocus, launchChromium, shot, signIn, startAdminApp, tabTo, watch } from './admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -60,7 +60,17 @@ describe('the admin area in Chromium', () => {
     expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
     const box = (await skip.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
-    expect(await skip.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+    // Each focus ring has at least 3:1 against what it is drawn on: the skip link's lies on the
+    // dark top bar, the brand link is in it, and the first control of the content is on a white panel.
+    const dark = 'rgb(17, 22, 29)';
+    expect((await expectVisibleFocus(page)).backdrops).toContain(dark);
+    await page.keyboard.press('Tab');
+    const brand = await expectVisibleFocus(page);
+    expect(brand).toMatchObject({ text: 'Booking Service', backdrops: expect.arrayContaining([dark]) });
+    await tabTo(page, 'main *');
+    const content = await expectVisibleFocus(page);
+    expect(content).toMatchObject({ text: 'Edit profile', backdrops: expect.arrayContaining(['rgb(255, 255, 255)']) });
+    expect(content.colour).not.toBe(brand.colour);
   });
 
   it('edits the company profile; a bad phone is shown on its field and nothing is saved', async () => {

@@ -125,12 +125,18 @@ describe('the admin area in Chromium', () => {
     const row = page.getByRole('row', { name: /Website widget/ });
     expect(await row.textContent()).toContain(`svc_sk_test_…${testKey.slice(-4)}`);
     expect(await row.getByText('Active').count()).toBe(1);
+    const lastUsed = row.getByRole('cell').nth(3);
+    expect(await lastUsed.textContent()).toBe('—');
     const me = await meWith(testKey);
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ _id: w.test.id, name: 'Sample Hair Salon', mode: 'test' });
-    // Reloading the list never shows the key again.
+    // Reloading the list never shows the key again; once the batched last-used times are
+    // written (every 15 s, here at once), "Last used" shows when the key was used.
+    await t.services.credentials.flushLastUsed();
     await page.goto(page.url());
     expect(await page.content()).not.toContain(testKey);
+    const used = await lastUsed.locator('time').getAttribute('datetime');
+    expect(Date.now() - Date.parse(used!)).toBeLessThan(60_000);
   });
 
   it('revokes the key after a confirmation: /api/v1/me answers 401 at once', async () => {
@@ -145,10 +151,11 @@ describe('the admin area in Chromium', () => {
     expect(me.body.error.code).toBe('UNAUTHORIZED');
   });
 
-  it('rolls a key: the new one is shown once, the old one works until the chosen time, then stops', async () => {
+  it('rolls a key: the new one is shown once, the old one works until the chosen time or until revoked', async () => {
     const old = w.testKey.key;
+    const oldLabel = `test key (…${old.slice(-4)})`;
     expect((await meWith(old)).status).toBe(200);
-    await page.getByRole('link', { name: 'Roll test key' }).click();
+    await page.getByRole('link', { name: `Roll ${oldLabel}` }).click();
     await page.getByLabel('24 hours').check();
     await shot(page, '06-roll-key');
     const before = Date.now();
@@ -162,12 +169,40 @@ describe('the admin area in Chromium', () => {
     expect(row!.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + 24 * 3600_000 - 1000);
     expect(row!.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3600_000 + 1000);
 
-    // Rolling the old key again with "now" stops it at once.
-    await page.goto(`${origin}/admin/test/companies/${w.test.id}/api-keys/${w.testKey.apiKey.id}/roll`);
-    await page.getByLabel('Stop the old key now').check();
-    await page.getByRole('button', { name: 'Roll key' }).click();
-    expect(await page.getByRole('alert').textContent()).toContain('The old key has stopped working.');
+    // In its grace period the old key is not offered Roll again (its successor is in the
+    // list), only Revoke (stop it now) and Delete; its roll URL is refused.
+    const oldRow = page.getByRole('row', { name: new RegExp(`…${old.slice(-4)}`) });
+    expect(await oldRow.getByText('Expires').count()).toBe(1);
+    expect(await oldRow.getByRole('link').allTextContents()).toEqual(['Revoke', 'Delete']);
+    expect(await page.getByRole('row', { name: new RegExp(`…${fresh.slice(-4)}`) }).getByRole('link').allTextContents()).toEqual(['Roll', 'Revoke', 'Delete']);
+    const again = await page.goto(`${origin}/admin/test/companies/${w.test.id}/api-keys/${w.testKey.apiKey.id}/roll`);
+    expect(again!.status()).toBe(409);
+    expect(await page.getByRole('alert').textContent()).toContain('rolled already');
+    await page.getByRole('link', { name: 'Back to the keys' }).click();
+
+    // Revoking it stops it at once, before its grace period ends.
+    await page.getByRole('link', { name: `Revoke ${oldLabel}` }).click();
+    expect(await page.getByRole('main').textContent()).toContain('revoking it stops it now');
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The key was revoked');
     expect((await meWith(old)).status).toBe(401);
+    expect((await meWith(fresh)).status).toBe(200);
+  });
+
+  it('a rolled key whose grace period has ended shows "Expired" and offers only Delete', async () => {
+    const fresh = await t.dbs.test.prisma.apiKey.findFirstOrThrow({ where: { companyId: w.test.id, name: 'test key', revokedAt: null } });
+    await page.getByRole('link', { name: `Roll test key (…${fresh.last4})` }).click();
+    await page.getByLabel('1 hour').check();
+    await page.getByRole('button', { name: 'Roll key' }).click();
+    const newest = (await page.locator('#new-key').textContent())!.trim();
+    // The hour passes: the grace period ended a minute ago.
+    await t.dbs.test.prisma.apiKey.update({ where: { id: fresh.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    await page.goto(`${origin}/admin/test/companies/${w.test.id}/api-keys`);
+    const row = page.getByRole('row', { name: new RegExp(`…${fresh.last4}`) });
+    expect(await row.getByText('Expired').count()).toBe(1);
+    expect(await row.getByRole('link').allTextContents()).toEqual(['Delete']);
+    expect(await page.getByRole('row', { name: new RegExp(`…${newest.slice(-4)}`) }).getByText('Active').count()).toBe(1);
+    expect((await meWith(newest)).status).toBe(200);
   });
 
   it('deletes a key after a confirmation; it disappears from the list', async () => {

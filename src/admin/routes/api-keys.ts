@@ -32,6 +32,15 @@ function keyStatus(k: ApiKey, now: number): string {
   return '<span class="badge active">Active</span>';
 }
 
+/**
+ * Roll is offered for an active key with no end date only. A key in its grace period has been
+ * rolled already (its successor is in the list): rolling it again would make a third key, so it
+ * offers Revoke (stop it now) and Delete instead. Revoked or expired keys only Delete.
+ */
+function rollable(k: ApiKey): boolean {
+  return !k.revokedAt && !k.expiresAt;
+}
+
 function keyTable(s: CompanyScope, keys: ApiKey[]): string {
   if (keys.length === 0) return '<p class="empty">No keys yet. Create one below.</p>';
   const now = Date.now();
@@ -39,15 +48,16 @@ function keyTable(s: CompanyScope, keys: ApiKey[]): string {
     .map((k) => {
       const usable = !k.revokedAt && !(k.expiresAt && k.expiresAt.getTime() <= now);
       const base = companyPath(s.company, `/api-keys/${k.id}`);
-      const label = esc(k.name);
+      // A rolled key and its successor share a name: the last four tell their links apart.
+      const label = esc(`${k.name} (…${k.last4})`);
       return `<tr>
-        <td>${label}</td>
+        <td>${esc(k.name)}</td>
         <td><code>${esc(k.prefix)}…${esc(k.last4)}</code></td>
         <td>${timeTag(k.createdAt)}</td>
         <td>${timeTag(k.lastUsedAt)}</td>
         <td>${keyStatus(k, now)}</td>
         <td class="actions">
-          ${usable ? `<a href="${base}/roll" aria-label="Roll ${label}">Roll</a> <a href="${base}/revoke" aria-label="Revoke ${label}">Revoke</a>` : ''}
+          ${rollable(k) ? `<a href="${base}/roll" aria-label="Roll ${label}">Roll</a> ` : ''}${usable ? `<a href="${base}/revoke" aria-label="Revoke ${label}">Revoke</a>` : ''}
           <a href="${base}/delete" class="danger-text" aria-label="Delete ${label}">Delete</a>
         </td></tr>`;
     })
@@ -96,8 +106,11 @@ async function findKey(s: CompanyScope, req: FastifyRequest): Promise<ApiKey> {
 }
 
 function confirmPage(s: CompanyScope, key: ApiKey, action: 'revoke' | 'delete'): string {
+  const graceNote = key.expiresAt && !key.revokedAt && key.expiresAt.getTime() > Date.now()
+    ? `This key was rolled and keeps working until ${timeTag(key.expiresAt)}; revoking it stops it now. `
+    : '';
   const what = action === 'revoke'
-    ? 'Requests with this key will be refused at once, on every server. The key stays in the list as revoked.'
+    ? `${graceNote}Requests with this key will be refused at once, on every server. The key stays in the list as revoked.`
     : 'The key is removed from the list and requests with it are refused at once. This cannot be undone.';
   return adminPage(s.ctx, `${action === 'revoke' ? 'Revoke' : 'Delete'} key`, `<h1>${action === 'revoke' ? 'Revoke' : 'Delete'} the key “${esc(key.name)}”?</h1>
     <div class="panel"><p><code>${esc(key.prefix)}…${esc(key.last4)}</code></p><p>${what}</p>
@@ -143,9 +156,17 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
     });
   }
 
+  const notRollable = (s: CompanyScope, reply: FastifyReply, key: ApiKey) =>
+    sendAdmin(reply, 409, adminPage(s.ctx, 'Roll key', `<h1>This key cannot be rolled</h1>
+      <p class="notice error" role="alert">${key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())
+        ? 'It is revoked or expired. Create a new key instead.'
+        : 'It has been rolled already and is in its grace period: its successor is in the list. To stop it before then, revoke it.'}</p>
+      <p><a href="${companyPath(s.company, '/api-keys')}">Back to the keys</a></p>`, { crumbs: 'Integrations › API Keys' }));
+
   app.get(`${base}/:keyId/roll`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'api-keys');
     const key = await findKey(s, req);
+    if (!rollable(key)) return notRollable(s, reply, key);
     const choices = GRACE_CHOICES.map(([secs, label], i) =>
       `<label><input type="radio" name="grace" value="${secs}"${i === 2 ? ' checked' : ''}> ${esc(label)}</label>`).join('');
     const body = `<h1>Roll the key “${esc(key.name)}”</h1>
@@ -161,6 +182,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
   app.post(`${base}/:keyId/roll`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'api-keys');
     const key = await findKey(s, req);
+    if (!rollable(key)) return notRollable(s, reply, key);
     const grace = Number(formOf(req).grace);
     // Only the offered choices; anything else is refused by rollApiKey's own range check too.
     if (!GRACE_CHOICES.some(([secs]) => secs === grace)) {

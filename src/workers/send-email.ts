@@ -30,7 +30,9 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
   try {
     await transportFor(config).sendMail({
       from: email.from,
-      to: headers.To ?? email.to,
+      // The stored recipient, structured: nodemailer must not parse a name that may hold
+      // `<`, `,` or `@` (see email/mailbox.ts). The To header it writes encodes the name.
+      to: { name: email.toName ?? '', address: email.to },
       subject: email.subject,
       text: email.text,
       html: email.html,

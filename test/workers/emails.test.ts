@@ -3,6 +3,7 @@
 // is FORBIDDEN for live companies. Live companies' e-mail goes out over SMTP, to a real local
 // SMTP server (smtp-server) started by this test.
 import type { AddressInfo } from 'node:net';
+import addressparser from 'nodemailer/lib/addressparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent, type EventType } from '../../src/schema/events.js';
@@ -77,13 +78,16 @@ describe('sandbox e-mail log', () => {
     expect(email.html).toContain('Sunday 29 March 2026, 11:00–12:00 GMT+2');
     expect(email.headers).toMatchObject({
       From: 'Bookings <no-reply@bookings.example>',
-      To: `Dana <script> <${customer.email}>`,
+      // RFC 5322: a display name with specials goes out as a quoted-string.
+      To: `"Dana <script>" <${customer.email}>`,
       Subject: email.subject,
       'Message-ID': expect.stringMatching(/^<[0-9a-f]{24}\.[0-9a-f]{8}@bookings\.example>$/),
       'MIME-Version': '1.0',
       'X-Booking-Id': booking.id,
       'X-Event-Id': event.id,
     });
+    // Read back by a mail parser, the header names one mailbox: the customer's.
+    expect(addressparser((email.headers as Record<string, string>).To)).toEqual([{ name: 'Dana <script>', address: customer.email }]);
     expect(inbox).toHaveLength(0);
 
     const list = await t.app.inject({ method: 'GET', url: '/api/v1/emails', headers: bearer(w.testKey.key) });
@@ -142,6 +146,40 @@ describe('sandbox e-mail log', () => {
 });
 
 describe('live e-mail over SMTP', () => {
+  // A display name is whatever the booker typed. Were it parsed as part of an address list,
+  // each of these would add or replace the recipient.
+  it.each([
+    ['x <attacker@evil.example>', '"x <attacker@evil.example>"'],
+    ['attacker@evil.example', '"attacker@evil.example"'],
+    ['Dana, attacker@evil.example', '"Dana, attacker@evil.example"'],
+    ['Dana" <attacker@evil.example>, "x', '"Dana\\" <attacker@evil.example>, \\"x"'],
+    ['Dana\\", attacker@evil.example', '"Dana\\\\\\", attacker@evil.example"'],
+    ['Dana\r\nBcc: attacker@evil.example', '"Dana Bcc: attacker@evil.example"'],
+    ['Zoë <attacker@evil.example>', /^=\?UTF-8\?[BQ]\?[^?\s]+\?=$/],
+  ])('a customer named %j gets the e-mail, and nobody else', async (name, quoted) => {
+    const { booking, customer } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, status: 'confirmed', customerName: name });
+    const event = await emit('live', w.live.id, 'booking.created', bookingData(booking, 'confirmed'));
+    const mail = await waitFor(() => inbox.find((m) => m.raw.includes(event.id)), { what: 'the SMTP delivery' });
+    // The SMTP envelope: RCPT TO is the customer's stored address and nothing else.
+    expect(mail.to).toEqual([customer.email]);
+    const row = await waitFor(async () => {
+      const e = await t.dbs.live.prisma.email.findUnique({ where: { eventId: event.id } });
+      return e?.status === 'sent' ? e : null;
+    });
+    const logged = (row.headers as Record<string, string>).To!;
+    const display = logged.slice(0, logged.lastIndexOf(' <'));
+    if (typeof quoted === 'string') expect(display).toBe(quoted);
+    else expect(display).toMatch(quoted);
+    expect(logged.endsWith(` <${customer.email}>`)).toBe(true);
+    // Both the logged header and the one on the wire parse back to the one customer mailbox.
+    const wire = /^To: (.*(?:\r\n[ \t].*)*)/m.exec(mail.raw)![1]!.replace(/\r\n[ \t]/g, ' ');
+    for (const header of [logged, wire]) {
+      const parsed = addressparser(header, { flatten: true });
+      expect(parsed.map((a) => a.address)).toEqual([customer.email]);
+    }
+    expect(row.to).toBe(customer.email);
+  });
+
   it('sends the cancellation with text and HTML to the customer and marks it sent', async () => {
     const { booking, customer } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, status: 'cancelled', startTime: new Date('2026-07-01T07:00:00.000Z') });
     const event = await emit('live', w.live.id, 'booking.cancelled', bookingData(booking, 'cancelled', { reason: null }));

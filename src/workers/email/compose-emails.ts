@@ -6,6 +6,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
 import type { Tx } from '../../schema/events.js';
+import { displayName, formatMailbox } from './mailbox.js';
 import { renderEmail, type EmailKind } from './templates.js';
 
 interface EventRow {
@@ -74,9 +75,11 @@ export async function composeEmails(tx: Tx, o: { mode: Mode; events: EventRow[];
     });
     const id = newId();
     const domain = /@([^>\s]+)>?\s*$/.exec(o.from)?.[1] ?? 'bookings.localhost';
+    const recipient = { name: displayName(booking.customer.name), address: booking.customer.email };
     const headers = {
       From: o.from,
-      To: `${booking.customer.name.replace(/["\\\r\n]/g, '')} <${booking.customer.email}>`,
+      // For the log only: the sender addresses recipient.address, never this string.
+      To: formatMailbox(recipient),
       Subject: rendered.subject,
       Date: new Date().toUTCString(),
       'Message-ID': `<${id}.${randomBytes(4).toString('hex')}@${domain}>`,
@@ -89,7 +92,8 @@ export async function composeEmails(tx: Tx, o: { mode: Mode; events: EventRow[];
     out.push({
       id,
       companyId: e.companyId,
-      to: booking.customer.email,
+      to: recipient.address,
+      toName: recipient.name || null,
       from: o.from,
       subject: rendered.subject,
       text: rendered.text,

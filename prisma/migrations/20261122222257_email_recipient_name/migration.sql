@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "emails" ADD COLUMN     "to_name" TEXT;

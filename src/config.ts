@@ -70,10 +70,14 @@ export const envSchema = z.object({
     .string()
     .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be comma-separated seconds, e.g. 5,60,300')
     .default('5,60,300,1800,7200,21600,43200,86400'),
-  // SSRF policy (API.md §6): live endpoints must be https and public unless this is set
-  // (default: only in development). The sandbox allows http and loopback.
-  WEBHOOK_LIVE_ALLOW_PRIVATE: bool.optional(),
+  // SSRF policy (API.md §6, src/workers/ssrf-guard.ts): live endpoints must be https and
+  // public; development allows them http and loopback. The sandbox allows http and loopback.
+  // Private, link-local (cloud metadata), unique-local, CGNAT and reserved addresses are
+  // refused everywhere unless explicitly opted into: WEBHOOK_LIVE_ALLOW_PRIVATE opens them (and
+  // http) to live endpoints, WEBHOOK_SANDBOX_ALLOW_PRIVATE to sandbox endpoints.
+  WEBHOOK_LIVE_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.default(true),
+  WEBHOOK_SANDBOX_ALLOW_PRIVATE: bool.default(false),
   // Live payments: the processor's secret key, and its API origin (a stand-in in tests).
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_API_URL: url(['http:', 'https:']).optional(),
@@ -81,10 +85,9 @@ export const envSchema = z.object({
 });
 
 export type Config = Readonly<
-  Omit<z.infer<typeof envSchema>, 'BASE_URL' | 'AUTH_URL' | 'SEED_DEMO' | 'WEBHOOK_RETRY_SCHEDULE' | 'WEBHOOK_LIVE_ALLOW_PRIVATE'> & {
+  Omit<z.infer<typeof envSchema>, 'BASE_URL' | 'AUTH_URL' | 'SEED_DEMO' | 'WEBHOOK_RETRY_SCHEDULE'> & {
     /** Delays before retry n (seconds), parsed from WEBHOOK_RETRY_SCHEDULE. */
     WEBHOOK_RETRY_SCHEDULE: readonly number[];
-    WEBHOOK_LIVE_ALLOW_PRIVATE: boolean;
     BASE_URL: string | undefined;
     AUTH_URL: string | undefined;
     SEED_DEMO: boolean;
@@ -120,7 +123,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     AUTH_URL: trim(c.AUTH_URL ?? c.BASE_URL),
     SEED_DEMO: c.SEED_DEMO ?? !c.DATABASE_URL,
     WEBHOOK_RETRY_SCHEDULE: Object.freeze(c.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number)),
-    WEBHOOK_LIVE_ALLOW_PRIVATE: c.WEBHOOK_LIVE_ALLOW_PRIVATE ?? c.NODE_ENV === 'development',
     isProduction: c.NODE_ENV === 'production',
   });
 }

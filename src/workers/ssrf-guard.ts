@@ -3,71 +3,109 @@
 // after DNS resolution, on every attempt, inside the connection's own lookup: the socket
 // connects to exactly the address that was checked, so DNS rebinding between a check and the
 // connect cannot slip through. Redirects are never followed (webhook-sender.ts).
+//
+// Addresses are classified with ipaddr.js's table of special-purpose ranges (RFC 6890 and
+// successors): only its `unicast` (public) class is reachable by default. IPv6 forms that carry
+// an IPv4 address (IPv4-mapped ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by
+// that IPv4 address; the deprecated IPv4-compatible ::/96 and other tunnels are refused whole.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Config } from '../config.js';
 import type { Mode } from '../generated/prisma/enums.js';
 
 export interface UrlPolicy {
+  /** Plain http is refused. */
   requireHttps: boolean;
+  /** Loopback (127.0.0.0/8, ::1, their IPv4-in-IPv6 forms) and the name localhost. */
   allowLoopback: boolean;
-  /** Everything goes (development and tests of the sandbox). */
+  /**
+   * Every other non-public range as well: private, link-local (cloud metadata at
+   * 169.254.169.254), unique-local, CGNAT, multicast, unspecified, reserved. Explicit opt-in
+   * only (WEBHOOK_LIVE_ALLOW_PRIVATE, WEBHOOK_SANDBOX_ALLOW_PRIVATE); no environment implies it.
+   */
   allowPrivate: boolean;
 }
 
 export function policyFor(mode: Mode, config: Config): UrlPolicy {
   if (mode === 'live') {
+    // Development relaxes http and loopback only (API.md §6), so a local receiver works; the
+    // opt-in opens internal addresses too (an on-premises receiver, say).
     const open = config.WEBHOOK_LIVE_ALLOW_PRIVATE;
-    return { requireHttps: !open, allowLoopback: open, allowPrivate: open };
+    const local = open || config.NODE_ENV === 'development';
+    return { requireHttps: !local, allowLoopback: local, allowPrivate: open };
   }
-  // The sandbox allows http and loopback (API.md §6); private ranges (cloud metadata at
-  // 169.254.169.254, the internal network) only outside production.
-  return { requireHttps: false, allowLoopback: config.WEBHOOK_SANDBOX_ALLOW_LOOPBACK, allowPrivate: !config.isProduction };
+  // The sandbox allows http and loopback (API.md §6); internal ranges only when opted into.
+  return { requireHttps: false, allowLoopback: config.WEBHOOK_SANDBOX_ALLOW_LOOPBACK, allowPrivate: config.WEBHOOK_SANDBOX_ALLOW_PRIVATE };
 }
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+type Verdict = { kind: 'public' } | { kind: 'loopback' | 'internal'; reason: string };
 
-// RFC 6890 special-purpose ranges a public webhook receiver never has.
-const internal = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) internal.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['64:ff9b:1::', 48],
-  ['2001:db8::', 32], ['2002::', 16], ['100::', 64],
-] as const) internal.addSubnet(net, bits, 'ipv6');
+const RANGE_NAMES: Record<string, string> = {
+  private: 'private',
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique-local',
+  carrierGradeNat: 'carrier-grade NAT',
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  reserved: 'reserved',
+  deprecatedSiteLocal: 'site-local',
+  rfc6145: 'IPv4-translated',
+  rfc6052: 'local-use NAT64',
+  teredo: 'Teredo tunnel',
+};
 
-const mapped = new BlockList();
-mapped.addSubnet('::ffff:0:0', 96, 'ipv6');
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 
-/** The IPv4 address inside an IPv4-mapped IPv6 address (::ffff:a.b.c.d or ::ffff:xxxx:yyyy). */
-function unmap(ip: string): string | null {
-  const m = /^::ffff:(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(ip);
-  if (!m) return null;
-  if (m[1]) return m[1];
-  const hi = parseInt(m[2]!, 16);
-  const lo = parseInt(m[3]!, 16);
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
+/** The IPv4 address an IPv6 address stands for, where it stands for one. */
+function embeddedIPv4(ip: ipaddr.IPv6): { form: string; v4: ipaddr.IPv4 } | null {
+  const p = ip.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+  if (ip.isIPv4MappedAddress()) return { form: 'IPv4-mapped', v4: ip.toIPv4Address() };
+  if (ip.match(NAT64)) return { form: 'NAT64', v4: v4(p[6]!, p[7]!) };
+  if (p[0] === 0x2002) return { form: '6to4', v4: v4(p[1]!, p[2]!) };
+  return null;
+}
+
+function classify(ip: ipaddr.IPv4 | ipaddr.IPv6): Verdict {
+  const text = ip.toString();
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    const inner = embeddedIPv4(v6);
+    if (inner) {
+      const verdict = classify(inner.v4);
+      return verdict.kind === 'public' ? verdict : { kind: verdict.kind, reason: `${text} is ${inner.form}: ${verdict.reason}` };
+    }
+    // ::a.b.c.d, deprecated since RFC 4291 (:: and ::1 are their own classes below).
+    if (v6.parts.slice(0, 6).every((x) => x === 0) && (v6.parts[6] !== 0 || v6.parts[7]! > 1)) {
+      return { kind: 'internal', reason: `${text} is a deprecated IPv4-compatible address` };
+    }
+  }
+  const range = ip.range();
+  if (range === 'unicast') return { kind: 'public' };
+  if (range === 'loopback') return { kind: 'loopback', reason: `${text} is a loopback address` };
+  const name = RANGE_NAMES[range] ?? `special-purpose (${range})`;
+  return { kind: 'internal', reason: `${text} is a private, link-local or reserved address (${name})` };
+}
+
+/**
+ * Parses an address. IPv6 text is first put in the WHATWG URL's canonical form (hex groups
+ * only): ipaddr.js reads a dotted tail as IPv4-mapped (`::10.0.0.1` as `::ffff:a00:1`), where it
+ * is the IPv4-compatible `::a00:1` the socket would connect to, and glibc prints those dotted.
+ */
+function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (isIP(address) === 4) return ipaddr.IPv4.parse(address);
+  return ipaddr.IPv6.parse(new URL(`http://[${address.split('%')[0]}]`).hostname.slice(1, -1));
 }
 
 /** Why an address may not be connected to under the policy, or null when it may. */
 export function refusalFor(address: string, policy: UrlPolicy): string | null {
-  const family = isIP(address);
-  if (!family) return `${address} is not an IP address`;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (type === 'ipv6' && mapped.check(address, 'ipv6')) {
-    const v4 = unmap(address.toLowerCase());
-    // Mapped addresses are refused whole when not parseable: no legitimate receiver uses them.
-    return v4 ? refusalFor(v4, policy) : `${address} is an IPv4-mapped address`;
-  }
-  if (policy.allowPrivate) return null;
-  if (loopback.check(address, type)) return policy.allowLoopback ? null : `${address} is a loopback address`;
-  if (internal.check(address, type)) return `${address} is a private, link-local or reserved address`;
-  return null;
+  if (!isIP(address)) return `${address} is not an IP address`;
+  const verdict = classify(parse(address));
+  if (verdict.kind === 'public' || policy.allowPrivate) return null;
+  if (verdict.kind === 'loopback' && policy.allowLoopback) return null;
+  return verdict.reason;
 }
 
 export class UrlRefused extends Error {

@@ -17,7 +17,8 @@ export function sendAdmin(reply: FastifyReply, status: number, html: string, opt
 export { CSP as ADMIN_CSP };
 
 export function messagePage(ctx: LayoutContext | null, status: number, title: string, message: string): string {
-  const body = `<h1>${esc(title)}</h1><p class="notice error" role="alert">${esc(message)}</p><p><a href="/admin">Back to the admin area</a></p>`;
+  const back = ctx?.mode === 'test' ? '/admin/test' : '/admin';
+  const body = `<h1>${esc(title)}</h1><p class="notice error" role="alert">${esc(message)}</p><p><a href="${back}">Back to the admin area</a></p>`;
   return ctx ? adminPage(ctx, title, body) : barePage(title, body);
 }
 

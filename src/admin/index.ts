@@ -20,7 +20,7 @@ import { registerEmailRoutes } from './routes/emails.js';
 import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
 import { registerSandboxRoutes } from './routes/sandbox.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
-import { companiesOf, layoutFor } from './scope.js';
+import { companiesOf, layoutFor, modeOfRequest } from './scope.js';
 
 const PUBLIC = /^\/admin\/(login|assets\/)/;
 
@@ -56,7 +56,8 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
   });
 
   app.setErrorHandler(async (err, req, reply) => {
-    const ctx = req.adminSession ? await layoutFor(services, req, 'live').catch(() => null) : null;
+    // The error page stays in the mode the person was in (the switch and the side navigation).
+    const ctx = req.adminSession ? await layoutFor(services, req, modeOfRequest(req)).catch(() => null) : null;
     if (err instanceof AdminNotFound || (isAppError(err) && err.code === 'NOT_FOUND')) {
       return sendAdmin(reply, 404, messagePage(ctx, 404, 'Not found', 'There is nothing here, or it is not yours to see.'));
     }
@@ -72,7 +73,7 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
   });
 
   app.setNotFoundHandler(async (req, reply) => {
-    const ctx = req.adminSession ? await layoutFor(services, req, 'live') : null;
+    const ctx = req.adminSession ? await layoutFor(services, req, modeOfRequest(req)) : null;
     return sendAdmin(reply, 404, messagePage(ctx, 404, 'Not found', 'There is nothing here, or it is not yours to see.'));
   });
 

@@ -16,10 +16,21 @@ export interface LayoutContext {
   company?: Company | null;
   /** The side-navigation item this page belongs to. */
   section?: string;
+  /** Where the live/test switch leads; by default the other mode's home. */
+  switchHref?: string;
 }
 
 export const modePath = (mode: Mode) => `/admin/${mode}`;
 export const companyPath = (c: { mode: Mode; id: string }, rest = '') => `/admin/${c.mode}/companies/${c.id}${rest}`;
+/**
+ * Pages of the whole account (OAuth apps) are the same in both modes, so their URL carries the
+ * mode the person is in as `?mode=test` (live needs nothing): the switch, the side navigation
+ * and any error page stay in that mode. Every other page has the mode in its path.
+ */
+export const accountPath = (path: string, mode: Mode, query = '') => {
+  const q = [query, mode === 'test' ? 'mode=test' : ''].filter(Boolean).join('&');
+  return `/admin${path}${q ? `?${q}` : ''}`;
+};
 
 export function csrfField(token: string): string {
   return `<input type="hidden" name="csrf_token" value="${esc(token)}">`;
@@ -62,7 +73,7 @@ function sideNav(ctx: LayoutContext): string {
       <h2>Account</h2><ul>
         ${navLink(modePath(ctx.mode), ctx.mode === 'test' ? 'Test companies' : 'Companies', s === 'companies')}
         ${ctx.mode === 'test' ? navLink('/admin/test/sandbox', 'Sandbox', s === 'sandbox') : ''}
-        ${navLink('/admin/oauth-apps', 'OAuth apps', s === 'oauth-apps')}
+        ${navLink(accountPath('/oauth-apps', ctx.mode), 'OAuth apps', s === 'oauth-apps')}
       </ul>
     </nav>`;
 }
@@ -79,10 +90,10 @@ function companyPicker(ctx: LayoutContext): string {
     </form>`;
 }
 
-function modeSwitch(mode: Mode): string {
-  const test = mode === 'test';
+function modeSwitch(ctx: LayoutContext): string {
+  const test = ctx.mode === 'test';
   // A link, not a form: switching only changes which pages are shown.
-  return `<a class="mode-switch" role="switch" aria-checked="${test}" href="${modePath(test ? 'live' : 'test')}">
+  return `<a class="mode-switch" role="switch" aria-checked="${test}" href="${esc(ctx.switchHref ?? modePath(test ? 'live' : 'test'))}">
       <span class="track" aria-hidden="true"></span><span>Test mode</span></a>`;
 }
 
@@ -94,7 +105,7 @@ export function adminPage(ctx: LayoutContext, title: string, body: string, opts:
   <header class="top">
     <a class="brand" href="/admin">Booking Service</a>
     ${companyPicker(ctx)}
-    ${modeSwitch(ctx.mode)}
+    ${modeSwitch(ctx)}
     <span class="who">${esc(ctx.accountEmail)}</span>
     <form method="post" action="/admin/logout">${csrfField(ctx.csrfToken)}<button type="submit">Sign out</button></form>
   </header>

@@ -29,6 +29,17 @@ export function parseMode(value: unknown): Mode {
   throw new AdminNotFound();
 }
 
+/**
+ * The mode a request is in, for pages that are not tied to one (account pages, error pages):
+ * the mode in the path (`/admin/test/…`), else `?mode=test` (see accountPath), else live.
+ */
+export function modeOfRequest(req: FastifyRequest): Mode {
+  const url = new URL(req.url, 'http://admin.invalid');
+  const inPath = /^\/admin\/(live|test)(\/|$)/.exec(url.pathname)?.[1];
+  if (inPath === 'live' || inPath === 'test') return inPath;
+  return url.searchParams.get('mode') === 'test' ? 'test' : 'live';
+}
+
 export async function companiesOf(services: Services, accountId: string, mode: Mode): Promise<Company[]> {
   return services.dbs.forMode(mode).company.findMany({ where: { accountId, mode }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
 }

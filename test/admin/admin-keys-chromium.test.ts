@@ -213,8 +213,16 @@ describe('the admin area in Chromium', () => {
     expect(await page.getByRole('row', { name: /Website widget/ }).count()).toBe(rows - 1);
   });
 
-  it('OAuth apps: register a confidential app (secret shown once), list it, delete it', async () => {
+  it('OAuth apps: register a confidential app (secret shown once) and a public one (no secret), list, delete', async () => {
+    // Opened from a test company: the page stays in test mode (switch, banner, side navigation).
     await page.getByRole('link', { name: 'OAuth apps' }).click();
+    await page.waitForURL(`${origin}/admin/oauth-apps?mode=test`);
+    const inTestMode = async () => {
+      expect(await page.getByRole('switch', { name: 'Test mode' }).getAttribute('aria-checked')).toBe('true');
+      expect(await page.getByText('Test mode: you are viewing sandbox data').count()).toBe(1);
+      expect(await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Sandbox' }).count()).toBe(1);
+    };
+    await inTestMode();
     await page.getByLabel('App name').fill('Partner CRM');
     await page.getByLabel(/^Redirect URIs/).fill('https://crm.example.com/callback\nhttp://127.0.0.1:8123/cb');
     await page.getByRole('checkbox', { name: /webhooks:write/ }).uncheck();
@@ -223,23 +231,53 @@ describe('the admin area in Chromium', () => {
     const secret = (await page.locator('#client-secret').textContent())!.trim();
     const clientId = (await page.locator('#client-id').textContent())!.trim();
     expect(secret).toMatch(/^svc_cs_/);
+    await inTestMode();
     const client = await t.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId } });
     expect(client).toMatchObject({ accountId: w.account.id, name: 'Partner CRM', type: 'confidential', redirectUris: ['https://crm.example.com/callback', 'http://127.0.0.1:8123/cb'] });
     expect(client!.scopes).not.toContain('webhooks:write');
     expect(await page.getByRole('row', { name: /Partner CRM/ }).count()).toBe(1);
+
+    // A public app (PKCE, no secret): its client id is shown, and no secret exists to show.
+    await page.getByLabel('App name').fill('Phone App');
+    await page.getByLabel(/^Redirect URIs/).fill('http://127.0.0.1:9000/callback');
+    await page.getByRole('radio', { name: /^Public/ }).check();
+    await page.getByRole('button', { name: 'Register app' }).click();
+    const publicId = (await page.locator('#client-id').textContent())!.trim();
+    expect(await page.locator('#client-secret').count()).toBe(0);
+    expect(await page.getByText('It will not be shown again').count()).toBe(0);
+    expect(await t.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId: publicId } })).toMatchObject({ name: 'Phone App', type: 'public', secretHash: null });
+    expect(await page.getByRole('row', { name: /Phone App/ }).getByRole('cell', { name: 'public', exact: true }).count()).toBe(1);
 
     // A bad redirect URI is named next to its field and nothing is registered.
     await page.getByLabel('App name').fill('Broken');
     await page.getByLabel(/^Redirect URIs/).fill('http://evil.example.com/cb');
     await page.getByRole('button', { name: 'Register app' }).click();
     await expect.poll(() => page.locator('#f-redirect-error').textContent()).toBeTruthy();
-    expect(await t.dbs.live.prisma.oAuthClient.count({ where: { accountId: w.account.id } })).toBe(1);
+    expect(await t.dbs.live.prisma.oAuthClient.count({ where: { accountId: w.account.id } })).toBe(2);
+    await inTestMode();
 
-    await page.goto(`${origin}/admin/oauth-apps`);
-    await page.getByRole('link', { name: 'Delete Partner CRM' }).click();
-    await page.getByRole('button', { name: 'Delete app' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The app was deleted');
+    await page.goto(`${origin}/admin/oauth-apps?mode=test`);
+    for (const name of ['Partner CRM', 'Phone App']) {
+      await page.getByRole('link', { name: `Delete ${name}` }).click();
+      await inTestMode();
+      await page.getByRole('button', { name: 'Delete app' }).click();
+      await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The app was deleted');
+      expect(page.url()).toBe(`${origin}/admin/oauth-apps?done=deleted&mode=test`);
+    }
     expect(await t.dbs.live.prisma.oAuthClient.count({ where: { accountId: w.account.id } })).toBe(0);
+
+    // A page that does not exist keeps the mode too, and the switch on OAuth apps stays there.
+    const missing = await page.goto(`${origin}/admin/oauth-apps/${w.live.id}/delete?mode=test`);
+    expect(missing!.status()).toBe(404);
+    await inTestMode();
+    expect((await page.goto(`${origin}/admin/test/nowhere`))!.status()).toBe(404);
+    await inTestMode();
+    expect(await page.getByRole('link', { name: 'Back to the admin area' }).getAttribute('href')).toBe('/admin/test');
+    await page.goto(`${origin}/admin/oauth-apps?mode=test`);
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await page.waitForURL(`${origin}/admin/oauth-apps`);
+    expect(await page.getByRole('switch', { name: 'Test mode' }).getAttribute('aria-checked')).toBe('false');
+    expect(await page.getByText('Test mode: you are viewing sandbox data').count()).toBe(0);
   });
 
   it('bookings: a week view per employee with status colours, and a booking with its events', async () => {

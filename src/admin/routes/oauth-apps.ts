@@ -12,8 +12,8 @@ import { createOAuthClient } from '../../schema/use-cases/create-oauth-client.js
 import { deleteOAuthClient } from '../../schema/use-cases/delete-oauth-client.js';
 import type { Services } from '../../services.js';
 import { AdminNotFound, doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
-import { adminPage, csrfField, type LayoutContext } from '../layout.js';
-import { activeSession, formList, formOf, layoutFor } from '../scope.js';
+import { accountPath, adminPage, csrfField, type LayoutContext } from '../layout.js';
+import { activeSession, formList, formOf, layoutFor, modeOfRequest } from '../scope.js';
 import { shownOnceBox } from './api-keys.js';
 
 interface FormState {
@@ -26,7 +26,7 @@ function registerForm(ctx: LayoutContext, state: FormState): string {
   const { values, errors } = state;
   const checked = (s: string) => (state.scopes.length === 0 || state.scopes.includes(s) ? ' checked' : '');
   const type = values.type === 'public' ? 'public' : 'confidential';
-  return `<form method="post" action="/admin/oauth-apps" class="stack panel">
+  return `<form method="post" action="${accountPath('/oauth-apps', ctx.mode)}" class="stack panel">
       <h2>Register an app</h2>
       ${formError(errors, ['name', 'redirectUris', 'scopes', 'type'])}
       ${csrfField(ctx.csrfToken)}
@@ -46,21 +46,28 @@ function registerForm(ctx: LayoutContext, state: FormState): string {
     </form>`;
 }
 
-function clientTable(clients: OAuthClient[]): string {
+function clientTable(ctx: LayoutContext, clients: OAuthClient[]): string {
   if (clients.length === 0) return '<p class="empty">No apps registered yet.</p>';
   return `<table><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Created</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>
     ${clients.map((c) => `<tr><td>${esc(c.name)}</td><td><code>${esc(c.clientId)}</code></td><td>${esc(c.type)}</td>
       <td>${c.redirectUris.map((u) => `<code>${esc(u)}</code>`).join('<br>')}</td><td>${timeTag(c.createdAt)}</td>
-      <td class="actions"><a class="danger-text" href="/admin/oauth-apps/${c.id}/delete" aria-label="Delete ${esc(c.name)}">Delete</a></td></tr>`).join('')}
+      <td class="actions"><a class="danger-text" href="${accountPath(`/oauth-apps/${c.id}/delete`, ctx.mode)}" aria-label="Delete ${esc(c.name)}">Delete</a></td></tr>`).join('')}
     </tbody></table>`;
 }
 
+/** OAuth apps belong to the account, not to a mode: the page keeps the mode it was opened in. */
+async function oauthLayout(services: Services, req: FastifyRequest): Promise<LayoutContext> {
+  const mode = modeOfRequest(req);
+  const ctx = await layoutFor(services, req, mode, 'oauth-apps');
+  return { ...ctx, switchHref: accountPath('/oauth-apps', mode === 'test' ? 'live' : 'test') };
+}
+
 async function listPage(services: Services, req: FastifyRequest, reply: FastifyReply, extra: { top?: string; state?: FormState; status?: number } = {}) {
-  const ctx = await layoutFor(services, req, 'live', 'oauth-apps');
+  const ctx = await oauthLayout(services, req);
   const clients = await services.dbs.live.prisma.oAuthClient.findMany({ where: { accountId: activeSession(req).account.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
   const body = `<h1>OAuth apps</h1>${extra.top ?? ''}
-    <p class="muted">Apps that act for other businesses' companies with their consent (OAuth 2.1, authorization code with PKCE).</p>
-    ${clientTable(clients)}
+    <p class="muted">Apps that act for other businesses' companies with their consent (OAuth 2.1, authorization code with PKCE). An app is registered once for the account and is the same in live and test mode.</p>
+    ${clientTable(ctx, clients)}
     ${registerForm(ctx, extra.state ?? { values: {}, scopes: [], errors: null })}`;
   return sendAdmin(reply, extra.status ?? 200, adminPage(ctx, 'OAuth apps', body));
 }
@@ -100,17 +107,17 @@ export function registerOAuthAppRoutes(app: FastifyInstance, services: Services)
 
   app.get('/oauth-apps/:id/delete', { schema: { hide: true } }, async (req, reply) => {
     const client = await findClient(services, req);
-    const ctx = await layoutFor(services, req, 'live', 'oauth-apps');
+    const ctx = await oauthLayout(services, req);
     const body = `<h1>Delete the app “${esc(client.name)}”?</h1><div class="panel">
       <p>Client id <code>${esc(client.clientId)}</code>. Every access and refresh token it holds is revoked at once, and people will have to approve it again if it is registered anew. This cannot be undone.</p>
-      <form method="post" action="/admin/oauth-apps/${client.id}/delete">${csrfField(ctx.csrfToken)}
-        <button type="submit" class="danger">Delete app</button> <a class="button" href="/admin/oauth-apps">Cancel</a></form></div>`;
+      <form method="post" action="${accountPath(`/oauth-apps/${client.id}/delete`, ctx.mode)}">${csrfField(ctx.csrfToken)}
+        <button type="submit" class="danger">Delete app</button> <a class="button" href="${accountPath('/oauth-apps', ctx.mode)}">Cancel</a></form></div>`;
     return sendAdmin(reply, 200, adminPage(ctx, 'Delete app', body));
   });
 
   app.post('/oauth-apps/:id/delete', { schema: { hide: true } }, async (req, reply) => {
     const client = await findClient(services, req);
     await deleteOAuthClient(services.dbs, services.credentials, { accountId: activeSession(req).account.id, id: client.id });
-    return reply.redirect('/admin/oauth-apps?done=deleted', 303);
+    return reply.redirect(accountPath('/oauth-apps', modeOfRequest(req), 'done=deleted'), 303);
   });
 }

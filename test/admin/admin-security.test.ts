@@ -51,7 +51,7 @@ const post = (s: Session | null, url: string, form: Record<string, string> = {},
   });
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000' } });
+  t = await createTestApp({ env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000' } });
   a = await createAccountWithKeys(t.dbs);
   b = await createAccountWithKeys(t.dbs);
   appOfA = (await createOAuthClient(t.dbs, { accountId: a.account.id, name: 'A app', redirectUris: ['https://a.example.com/cb'], type: 'public' })).client.id;

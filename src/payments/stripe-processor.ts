@@ -40,11 +40,16 @@ export async function chargeWithStripe(
 ): Promise<ChargeResult> {
   const stripe = stripeClient(config);
   try {
+    // A PaymentIntent takes a PaymentMethod; a card Token (Stripe.js createToken) becomes one
+    // first, under its own idempotency key so a retried job reuses the same PaymentMethod.
+    const paymentMethod = p.paymentMethod.startsWith('tok_')
+      ? (await stripe.paymentMethods.create({ type: 'card', card: { token: p.paymentMethod } }, { idempotencyKey: `payment-method-${p.id}` })).id
+      : p.paymentMethod;
     const intent = await stripe.paymentIntents.create(
       {
         amount: p.amount,
         currency: p.currency.toLowerCase(),
-        payment_method: p.paymentMethod,
+        payment_method: paymentMethod,
         confirm: true,
         automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
         metadata: { paymentId: p.id, bookingId: p.bookingId },

@@ -185,13 +185,59 @@ describe('live payments through the stripe client', () => {
     expect(stripe.calls).toHaveLength(0);
   });
 
+  // A card number where the token belongs would be stored and sent to the processor in clear.
+  it.each([
+    '4242424242424242',
+    '4242 4242 4242 4242',
+    '4242-4242-4242-4242',
+    '378282246310005',
+    '6011111111111117',
+    '123456789012',
+    'pm_4242424242424242',
+    'tok_4000056655665556',
+    'x4111111111111111x',
+  ])('refuses a card number as paymentMethod (%s) over REST and GraphQL, and keeps nothing', async (number) => {
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const callsBefore = stripe.calls.length;
+    const rest = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: number });
+    const gql = await t.app.inject({
+      method: 'POST', url: '/graphql', headers: bearer(w.liveKey.key),
+      payload: { query: 'mutation($input: CreatePaymentInput!) { createPayment(input: $input) { _id } }', variables: { input: { bookingId: booking.id, paymentMethod: number } } },
+    });
+    expect([rest.statusCode, rest.json().error.code]).toEqual([400, 'VALIDATION_ERROR']);
+    expect(rest.json().error.details.map((d: { path: string }) => d.path)).toEqual(['paymentMethod']);
+    expect(gql.json().errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'paymentMethod', message: expect.stringMatching(/card number/) }] });
+    const digits = number.replace(/\D/g, '');
+    for (const body of [rest.body, gql.body]) expect(body.replace(/\D/g, '')).not.toContain(digits);
+    expect(await t.dbs.live.prisma.payment.count({ where: { bookingId: booking.id } })).toBe(0);
+    expect(stripe.calls.length).toBe(callsBefore);
+  });
+
+  it.each(['card_visa', 'pm_', 'pm_card visa', 'PM_card_visa', 'src_123', 'pm_card_visa\n'])('refuses %j, which is no payment-method token', async (token) => {
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: token });
+    expect([res.statusCode, res.json().error.code, res.json().error.details[0].path]).toEqual([400, 'VALIDATION_ERROR', 'paymentMethod']);
+    expect(await t.dbs.live.prisma.payment.count({ where: { bookingId: booking.id } })).toBe(0);
+  });
+
+  it('charges a card token (tok_...) through a PaymentMethod made from it', async () => {
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'tok_visa' });
+    const payment = await settled('live', res.json().data._id);
+    expect(payment).toMatchObject({ status: 'succeeded', brand: 'visa', last4: '4242' });
+    const made = stripe.calls.find((c) => c.path === '/v1/payment_methods' && c.headers['idempotency-key'] === `payment-method-${payment.id}`)!;
+    expect(Object.fromEntries(made.form)).toEqual({ type: 'card', 'card[token]': 'tok_visa' });
+    const charge = stripe.calls.find((c) => c.path === '/v1/payment_intents' && c.headers['idempotency-key'] === `payment-${payment.id}`)!;
+    expect(charge.form.get('payment_method')).toMatch(/^pm_\d+_from_tok_visa$/);
+  });
+
   it('charges a payment-method token once (idempotency key), stores brand and last4, confirms the booking, and refunds', async () => {
     const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, price: 12_000, currency: 'EUR' });
     const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
     expect(res.json().data).toMatchObject({ status: 'processing', brand: null, last4: null, amount: 12_000 });
     const payment = await settled('live', res.json().data._id);
     expect(payment).toMatchObject({ status: 'succeeded', brand: 'visa', last4: '4242', processorRef: expect.stringMatching(/^pi_/) });
-    const call = stripe.calls.find((c) => c.path === '/v1/payment_intents')!;
+    const call = stripe.calls.find((c) => c.path === '/v1/payment_intents' && c.form.get('metadata[paymentId]') === payment.id)!;
     expect(call.headers.authorization).toBe('Bearer sk_test_standin');
     expect(call.headers['idempotency-key']).toBe(`payment-${payment.id}`);
     expect(Object.fromEntries(call.form)).toMatchObject({ amount: '12000', currency: 'eur', payment_method: 'pm_card_visa', confirm: 'true' });

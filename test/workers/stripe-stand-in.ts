@@ -1,6 +1,6 @@
 // A local stand-in for the payment processor's HTTP API, enough for the `stripe` client's
-// calls we make (create-and-confirm a PaymentIntent, create a Refund). The real client library
-// talks to it over a real socket.
+// calls we make (create-and-confirm a PaymentIntent, create a PaymentMethod from a card Token,
+// create a Refund). The real client library talks to it over a real socket.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -11,8 +11,13 @@ export interface StripeCall {
   form: URLSearchParams;
 }
 
+// Stripe's test card Tokens and the test PaymentMethods they stand for.
+const TOKENS: Record<string, string> = { tok_visa: 'pm_card_visa', tok_visa_chargeDeclinedInsufficientFunds: 'pm_card_visa_chargeDeclinedInsufficientFunds' };
+
 export async function startStripeStandIn() {
   const calls: StripeCall[] = [];
+  // PaymentMethods made from card Tokens: id → the test PaymentMethod it behaves as.
+  const madeFrom = new Map<string, string>();
   let unavailable = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -25,8 +30,20 @@ export async function startStripeStandIn() {
         unavailable--;
         return json(500, { error: { type: 'api_error', message: 'stand-in outage' } });
       }
+      if (req.method === 'POST' && req.url === '/v1/payment_methods') {
+        // A card Token becomes a PaymentMethod that charges like the test card behind it.
+        const token = form.get('card[token]') ?? '';
+        const card = TOKENS[token];
+        if (form.get('type') !== 'card' || !card) {
+          return json(400, { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'card[token]', message: `No such token: '${token}'` } });
+        }
+        const id = `pm_${calls.length}_from_${token}`;
+        madeFrom.set(id, card);
+        return json(200, { id, object: 'payment_method', type: 'card', card: { brand: 'visa', last4: '4242' } });
+      }
       if (req.method === 'POST' && req.url === '/v1/payment_intents') {
-        const pm = form.get('payment_method');
+        const given = form.get('payment_method') ?? '';
+        const pm = madeFrom.get(given) ?? given;
         const id = `pi_${calls.length}`;
         if (pm === 'pm_card_visa') {
           return json(200, {

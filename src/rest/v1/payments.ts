@@ -1,6 +1,7 @@
 // /api/v1/payments (API.md §5) and /api/v1/emails (the sandbox e-mail log).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { PAYMENT_METHOD_TOKEN_PATTERN } from '../../payments/payment-method-token.js';
 import type { Pagination } from '../envelope.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Timestamp } from '../schemas.js';
@@ -38,7 +39,13 @@ const CreatePayment = Type.Object(
         { additionalProperties: false, description: 'Sandbox only; refused in live mode' },
       ),
     ),
-    paymentMethod: Type.Optional(Type.String({ minLength: 3, maxLength: 255, description: "Live only: the processor's payment-method token" })),
+    paymentMethod: Type.Optional(
+      Type.String({
+        maxLength: 255,
+        pattern: PAYMENT_METHOD_TOKEN_PATTERN,
+        description: "Live only: the processor's payment-method token (pm_..., or a card token tok_...); never a card number",
+      }),
+    ),
   },
   { additionalProperties: false, title: 'New payment' },
 );

@@ -9,6 +9,7 @@ import type { Payment } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { isId, newId } from '../../ids.js';
 import { simulateCard } from '../../payments/card-simulator.js';
+import { isPaymentMethodToken, looksLikeCardNumber } from '../../payments/payment-method-token.js';
 import { parseInput } from '../validation.js';
 import { wakeWorkers } from './send-test-webhook.js';
 
@@ -17,12 +18,15 @@ const card = z
   .object({ number: z.string().max(19), expMonth: z.number(), expYear: z.number(), cvc: z.string().max(4) })
   .strict();
 const sandboxInput = z.object({ bookingId, card, paymentMethod: z.undefined({ error: 'is for live mode; the sandbox takes a test card' }).optional() }).strict();
-const liveInput = z
-  .object({
-    bookingId,
-    paymentMethod: z.string().min(3).max(255).regex(/^[A-Za-z0-9_]+$/, 'must be a payment-method token from the processor, e.g. pm_...'),
-  })
-  .strict();
+// A card number is judged first, so it gets the message that says why and is never kept.
+const paymentMethod = z.string().superRefine((v, ctx) => {
+  if (looksLikeCardNumber(v)) {
+    ctx.addIssue({ code: 'custom', message: "looks like a card number: raw card numbers are refused in live mode; send the processor's payment-method token (pm_...)" });
+  } else if (!isPaymentMethodToken(v)) {
+    ctx.addIssue({ code: 'custom', message: "must be a payment-method token from the processor's front-end library: pm_... (or a card token, tok_...)" });
+  }
+});
+const liveInput = z.object({ bookingId, paymentMethod }).strict();
 
 export async function createPayment(db: Db, opts: { companyId: string; mode: Mode; config: Config; input: unknown; now?: Date }): Promise<Payment> {
   const raw = (opts.input ?? {}) as Record<string, unknown>;

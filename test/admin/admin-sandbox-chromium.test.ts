@@ -1,12 +1,16 @@
 // The sandbox pages in a real headless Chromium (issue 6 point 6): the test companies,
-// creating one from a template, restoring the samples, the e-mail log (list, then one e-mail
-// with recipient, headers, text and the HTML body in a sandboxed frame), and "Wipe test data"
-// behind a confirmation that names what goes, leaving the live company and live key working.
+// creating one from each template and a blank one, the e-mail log (list, then one e-mail with
+// recipient, headers, text and the HTML body in a sandboxed frame), "Wipe test data" behind a
+// confirmation that names what goes and deletes exactly that (the live company and key keep
+// working, a company made meanwhile stays), restoring the samples, and resetting them behind a
+// confirmation of its own.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
+import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
+import { createCompany } from '../../src/schema/use-cases/create-company.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 import { launchChromium, shot, signIn, startAdminApp, watch } from './admin-helpers.js';
@@ -34,19 +38,38 @@ afterAll(async () => {
 const api = (key: string) => t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key) });
 
 describe('the sandbox in Chromium', () => {
-  it('lists the sample companies and creates a test company from the clinic template', async () => {
+  it('lists the sample companies and creates test companies from each template and blank', async () => {
     expect(page.url()).toBe(`${origin}/admin/test/sandbox`);
     const names = await page.locator('table tbody tr td:first-child').allTextContents();
     expect(names).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
     await shot(page, '10-sandbox');
-    await page.getByLabel('Start from').selectOption({ label: 'Medical clinic template (Sample Medical Clinic)' });
-    await page.getByLabel(/^Name/).fill('Second Clinic');
-    await page.getByRole('button', { name: 'Create company' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Company created.');
-    const made = await t.dbs.test.prisma.company.findFirst({ where: { accountId: w.account.id, name: 'Second Clinic' }, include: { employees: true } });
-    expect(made).toMatchObject({ mode: 'test', template: 'clinic', timezone: 'America/New_York' });
-    expect(made!.employees).toHaveLength(5);
-    expect(page.url()).toBe(`${origin}/admin/test/companies/${made!.id}?done=created`);
+    const create = async (template: string, name: string) => {
+      await page.goto(`${origin}/admin/test/sandbox`);
+      await page.getByLabel('Start from').selectOption({ label: template });
+      await page.getByLabel(/^Name/).fill(name);
+      await page.getByRole('button', { name: 'Create company' }).click();
+      await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Company created.');
+      const made = await t.dbs.test.prisma.company.findFirstOrThrow({
+        where: { accountId: w.account.id, name },
+        include: { _count: { select: { employees: true, services: true, classSessions: true, customers: true } } },
+      });
+      expect(page.url()).toBe(`${origin}/admin/test/companies/${made.id}?done=created`);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(name);
+      return made;
+    };
+    const clinic = await create('Medical clinic template (Sample Medical Clinic)', 'Second Clinic');
+    expect(clinic).toMatchObject({ mode: 'test', template: 'clinic', timezone: 'America/New_York' });
+    expect(clinic._count.employees).toBe(5);
+    const salon = await create('Hair salon template (Sample Hair Salon)', 'Second Salon');
+    expect(salon).toMatchObject({ mode: 'test', template: 'hair_salon', timezone: 'Europe/Berlin', currency: 'EUR' });
+    expect(salon._count.employees).toBe(3);
+    expect(salon._count.services).toBeGreaterThan(0);
+    const gym = await create('Fitness center template (Sample Fitness Center)', 'Second Gym');
+    expect(gym).toMatchObject({ mode: 'test', template: 'fitness', timezone: 'Europe/London', currency: 'GBP' });
+    expect(gym._count.classSessions).toBeGreaterThan(0);
+    const blank = await create('Blank company', 'Blank Test Co');
+    expect(blank).toMatchObject({ mode: 'test', template: null, timezone: 'UTC', currency: 'USD' });
+    expect(blank._count).toEqual({ employees: 0, services: 0, classSessions: 0, customers: 0 });
   });
 
   it('the e-mail log lists an e-mail; opening it shows recipient, every header, text and the HTML in a sandboxed frame', async () => {
@@ -106,27 +129,30 @@ describe('the sandbox in Chromium', () => {
       const res = await answered;
       expect(res.status()).toBe(403);
       expect(await res.request().headerValue('cookie')).toContain('svc_session=');
-      expect(await t.dbs.test.prisma.company.count({ where: { accountId: w.account.id } })).toBe(4);
+      expect(await t.dbs.test.prisma.company.count({ where: { accountId: w.account.id } })).toBe(7);
     } finally {
       await evilPage.close();
       await new Promise((resolve) => evil.close(resolve));
     }
   });
 
-  it('Wipe test data: the confirmation names each company; after it the live company and key still work', async () => {
+  it('Wipe test data: the confirmation names each company and exactly those go; the live company, its key and a company made meanwhile stay', async () => {
     const testKeyBefore = await api(w.testKey.key);
     expect(testKeyBefore.statusCode).toBe(200);
     await page.goto(`${origin}/admin/test/sandbox`);
     await page.getByRole('link', { name: 'Wipe test data…' }).click();
     const list = await page.locator('#wipe-list li').allTextContents();
-    expect(list.map((l) => l.split(':')[0])).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center', 'Second Clinic']);
+    expect(list.map((l) => l.split(':')[0])).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center', 'Second Clinic', 'Second Salon', 'Second Gym', 'Blank Test Co']);
     expect(list[0]).toContain('0 bookings, 3 customers, 1 test key, 0 webhook endpoints, 1 logged e-mail,');
     expect(await page.getByRole('alert').textContent()).toContain('Live companies and live keys are not affected');
     await shot(page, '13-wipe-confirm');
+    // While the confirmation is open, another test company is made (another tab, the API).
+    const meanwhile = await createCompany(t.dbs, { accountId: w.account.id, mode: 'test', name: 'Made Meanwhile' });
     await page.getByRole('button', { name: 'Wipe all test data' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('4 test companies and everything in them deleted');
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('7 test companies and everything in them deleted. 1 test company created after the confirmation was left alone.');
     await shot(page, '14-sandbox-wiped');
-    expect(await t.dbs.test.prisma.company.count({ where: { accountId: w.account.id } })).toBe(0);
+    expect(await t.dbs.test.prisma.company.findMany({ where: { accountId: w.account.id }, select: { id: true } })).toEqual([{ id: meanwhile.id }]);
+    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual(['Made Meanwhile']);
     expect((await api(w.testKey.key)).statusCode).toBe(401);
     const live = await api(w.liveKey.key);
     expect(live.statusCode).toBe(200);
@@ -137,11 +163,35 @@ describe('the sandbox in Chromium', () => {
     expect(await page.getByRole('link', { name: w.live.name }).count()).toBe(1);
   });
 
-  it('restores the samples', async () => {
+  it('restores the missing samples; a blank company is left as it is', async () => {
     await page.goto(`${origin}/admin/test/sandbox`);
     await page.getByRole('button', { name: 'Restore samples' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('3 sample companies created');
-    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
+    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual(['Made Meanwhile', 'Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
+  });
+
+  it('restore with reset asks first, naming the samples and what goes with them; then resets exactly those', async () => {
+    const samples = await t.dbs.test.prisma.company.findMany({ where: { accountId: w.account.id, template: { not: null } }, orderBy: { createdAt: 'asc' } });
+    const { key } = await createApiKey(t.dbs.test.prisma, { companyId: samples[0]!.id, name: 'salon key' });
+    expect((await api(key)).statusCode).toBe(200);
+    await page.goto(`${origin}/admin/test/sandbox`);
+    await page.getByLabel('Also reset the existing samples to their starting data').check();
+    await page.getByRole('button', { name: 'Restore samples' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Reset the sample companies?');
+    const list = await page.locator('#reset-list li').allTextContents();
+    expect(list.map((l) => l.split(':')[0])).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
+    expect(list[0]).toContain('3 customers, 1 test key,');
+    expect(await page.getByRole('alert').textContent()).toContain('Blank test companies and live data are not affected');
+    await shot(page, '14b-reset-confirm');
+    // Nothing is deleted until it is confirmed.
+    expect((await api(key)).statusCode).toBe(200);
+    expect(await t.dbs.test.prisma.company.count({ where: { id: { in: samples.map((c) => c.id) } } })).toBe(3);
+    await page.getByRole('button', { name: 'Reset the samples' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Samples reset: 3 sample companies deleted, 3 sample companies created with their starting data.');
+    expect((await api(key)).statusCode).toBe(401);
+    expect(await t.dbs.test.prisma.company.count({ where: { id: { in: samples.map((c) => c.id) } } })).toBe(0);
+    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual(['Made Meanwhile', 'Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
     expect(seen.errors).toEqual([]);
+    expect(seen.foreign).toEqual([]);
   });
 });

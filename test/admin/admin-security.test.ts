@@ -43,11 +43,12 @@ async function signIn(w: World): Promise<Session> {
 
 const get = (s: Session | null, url: string) => t.app.inject({ method: 'GET', url, cookies: s ? { svc_session: s.cookie } : {} });
 // csrf: the session's token unless given; null sends none.
-const post = (s: Session | null, url: string, form: Record<string, string> = {}, csrf: string | null = s?.csrf ?? null) =>
+// A field given as a list is repeated (hidden `company` fields of a confirmation page).
+const post = (s: Session | null, url: string, form: Record<string, string | string[]> = {}, csrf: string | null = s?.csrf ?? null) =>
   t.app.inject({
     method: 'POST', url, cookies: s ? { svc_session: s.cookie } : {},
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ ...form, ...(csrf !== null ? { csrf_token: csrf } : {}) }).toString(),
+    payload: new URLSearchParams([...Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x])), ...(csrf !== null ? [['csrf_token', csrf]] : [])]).toString(),
   });
 
 beforeAll(async () => {
@@ -141,8 +142,8 @@ describe('CSRF', () => {
     { url: '/admin/test/companies', form: { name: 'csrf co' } },
     { url: '/admin/oauth-apps', form: { name: 'x', redirect_uris: 'https://x.example/cb', type: 'public' } },
     { url: `/admin/oauth-apps/${appOfA}/delete`, form: {} },
-    { url: '/admin/test/sandbox/restore', form: { reset: '1' } },
-    { url: '/admin/test/sandbox/wipe', form: {} },
+    { url: '/admin/test/sandbox/restore', form: { reset: '1', confirm: '1', company: a.testCompanies.map((c) => c.id) } },
+    { url: '/admin/test/sandbox/wipe', form: { company: a.testCompanies.map((c) => c.id) } },
     { url: `/admin/test/companies/${a.test.id}/webhooks`, form: { url: 'https://x.example/h' } },
     { url: `/admin/test/companies/${a.test.id}/webhooks/${hookOfA}/reveal`, form: {} },
     { url: `/admin/test/companies/${a.test.id}/webhooks/${hookOfA}/rotate`, form: {} },
@@ -223,8 +224,12 @@ describe('another account', () => {
     expect(await t.dbs.test.prisma.apiKey.count({ where: { companyId: a.test.id } })).toBe(1);
     expect((await t.dbs.live.prisma.company.findUnique({ where: { id: a.live.id } }))!.name).toBe(a.live.name);
     expect(await t.dbs.live.prisma.oAuthClient.count({ where: { id: appOfA } })).toBe(1);
-    // B's wipe deletes B's test companies only.
-    expect((await post(sb, '/admin/test/sandbox/wipe')).statusCode).toBe(303);
+    // B's wipe deletes B's test companies only, even when its form names A's too; so does a reset.
+    const everyone = [...a.testCompanies, ...b.testCompanies].map((c) => c.id);
+    expect((await post(sb, '/admin/test/sandbox/restore', { reset: '1', confirm: '1', company: everyone })).headers.location).toBe('/admin/test/sandbox?done=reset&d=3&n=3');
+    expect(await t.dbs.test.prisma.company.count({ where: { accountId: a.account.id } })).toBe(3);
+    const bNow = await t.dbs.test.prisma.company.findMany({ where: { accountId: b.account.id }, select: { id: true } });
+    expect((await post(sb, '/admin/test/sandbox/wipe', { company: [...a.testCompanies.map((c) => c.id), ...bNow.map((c) => c.id)] })).statusCode).toBe(303);
     expect(await t.dbs.test.prisma.company.count({ where: { accountId: b.account.id } })).toBe(0);
     expect(await t.dbs.test.prisma.company.count({ where: { accountId: a.account.id } })).toBe(3);
   });

@@ -1,25 +1,74 @@
 // Sandbox tools (spec "Sandbox rules" 1 and 3, API.md §8): the account's test companies,
-// creating one from a template or blank, restoring the samples, and "Wipe test data" behind a
-// confirmation page that names every company and counts what will be deleted. All of it runs
-// the sandbox use cases on the sandbox database only; live data cannot be reached from here.
-import type { FastifyInstance } from 'fastify';
+// creating one from a template or blank, restoring the samples, and "Wipe test data". Whatever
+// deletes (the wipe, and restoring with "reset") goes through a confirmation page that names
+// every company and counts what goes; the confirmation carries those companies' ids and exactly
+// they are deleted, so a company created meanwhile (another tab, the API) is left alone. All of
+// it runs on the sandbox database only; live data cannot be reached from here.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
+import type { Company } from '../../generated/prisma/client.js';
+import { isId } from '../../ids.js';
+import { SAMPLE_ORDER } from '../../schema/samples.js';
 import { restoreSampleCompanies } from '../../schema/use-cases/restore-sample-companies.js';
-import { wipeSandbox } from '../../schema/use-cases/wipe-sandbox.js';
+import { forgetCompanies } from '../../schema/use-cases/wipe-sandbox.js';
 import type { Services } from '../../services.js';
 import { doneNotice, sendAdmin } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
-import { activeSession, formOf, layoutFor } from '../scope.js';
+import { activeSession, formList, formOf, layoutFor } from '../scope.js';
 import { createCompanyForm, TEMPLATE_LABELS } from './companies.js';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** One list item per company with the counts of what goes with it. */
+async function whatGoes(services: Services, companies: Company[]): Promise<string> {
+  const ids = companies.map((c) => c.id);
+  const db = services.dbs.test.prisma;
+  const count = async (model: 'booking' | 'customer' | 'apiKey' | 'email' | 'webhookEndpoint') => {
+    const rows = await (db[model] as unknown as { groupBy: (a: unknown) => Promise<Array<{ companyId: string; _count: { _all: number } }>> }).groupBy({ by: ['companyId'], where: { companyId: { in: ids } }, _count: { _all: true } });
+    return new Map(rows.map((r) => [r.companyId, r._count._all]));
+  };
+  const [bookings, customers, keys, emails, hooks] = await Promise.all([count('booking'), count('customer'), count('apiKey'), count('email'), count('webhookEndpoint')]);
+  const n = (m: Map<string, number>, id: string, one: string) => plural(m.get(id) ?? 0, one, `${one}s`);
+  return companies.map((c) => `<li><strong>${esc(c.name)}</strong>: ${n(bookings, c.id, 'booking')}, ${n(customers, c.id, 'customer')}, ${n(keys, c.id, 'test key')}, ${n(hooks, c.id, 'webhook endpoint')}, ${n(emails, c.id, 'logged e-mail')}, and its staff, services and events</li>`).join('');
+}
+
+/** The ids a confirmation page named (hidden `company` fields). */
+function namedIds(req: FastifyRequest): string[] {
+  return [...new Set(formList(req, 'company').filter(isId))].slice(0, 1000);
+}
+
+const namedFields = (companies: Company[]) => companies.map((c) => `<input type="hidden" name="company" value="${esc(c.id)}">`).join('');
+
+/**
+ * Deletes exactly the named companies that are still this account's test companies (narrowed
+ * to the sample templates for a reset), with everything under them through the foreign keys'
+ * ON DELETE CASCADE, as wipeSandbox does; their keys and tokens stop at once on every instance.
+ */
+async function deleteNamed(services: Services, accountId: string, ids: string[], opts: { samplesOnly?: boolean } = {}): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const deleted = await services.dbs.test.prisma.$transaction(async (tx) => {
+    const rows = await tx.company.findMany({
+      where: { id: { in: ids }, accountId, mode: 'test', ...(opts.samplesOnly ? { template: { in: SAMPLE_ORDER } } : {}) },
+      select: { id: true },
+    });
+    const found = rows.map((r) => r.id);
+    if (found.length) await tx.company.deleteMany({ where: { id: { in: found } } });
+    return found;
+  });
+  await forgetCompanies(services.credentials, deleted);
+  return deleted;
+}
 
 export function registerSandboxRoutes(app: FastifyInstance, services: Services): void {
   app.get('/test/sandbox', { schema: { hide: true } }, async (req, reply) => {
     const ctx = await layoutFor(services, req, 'test', 'sandbox');
-    const q = req.query as { done?: string; n?: string };
-    const n = /^\d{1,4}$/.test(q.n ?? '') ? Number(q.n) : 0;
+    const q = req.query as { done?: string; n?: string; d?: string; kept?: string };
+    const num = (v: string | undefined) => (/^\d{1,4}$/.test(v ?? '') ? Number(v) : 0);
+    const [n, d, kept] = [num(q.n), num(q.d), num(q.kept)];
     const done = doneNotice(q.done, {
-      wiped: `Test data wiped: ${n} test compan${n === 1 ? 'y' : 'ies'} and everything in them deleted. Live data was not touched.`,
-      restored: `Samples restored: ${n} sample compan${n === 1 ? 'y' : 'ies'} created.`,
+      wiped: `Test data wiped: ${plural(n, 'test company', 'test companies')} and everything in them deleted.${kept ? ` ${plural(kept, 'test company', 'test companies')} created after the confirmation ${kept === 1 ? 'was' : 'were'} left alone.` : ''} Live data was not touched.`,
+      restored: `Samples restored: ${plural(n, 'sample company', 'sample companies')} created.`,
+      reset: `Samples reset: ${plural(d, 'sample company', 'sample companies')} deleted, ${plural(n, 'sample company', 'sample companies')} created with their starting data.`,
     });
     const rows = ctx.companies.map((c) => `<tr><td><a href="${companyPath(c)}">${esc(c.name)}</a></td><td>${c.template ? esc(TEMPLATE_LABELS[c.template] ?? c.template) : '<span class="muted">Blank</span>'}</td><td>${esc(c.timezone)}</td><td class="actions"><a href="${companyPath(c, '/api-keys')}">Test keys</a> <a href="${companyPath(c, '/emails')}">E-mail log</a></td></tr>`).join('');
     const body = `<h1>Sandbox</h1>${done}
@@ -31,7 +80,8 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
         <h2>Restore the samples</h2>
         <p>Recreates any of the three sample companies (hair salon, clinic, fitness center) that is missing.</p>
         ${csrfField(ctx.csrfToken)}
-        <label class="check"><input type="checkbox" name="reset" value="1"> Also reset the existing samples to their starting data (deletes their bookings and keys)</label>
+        <label class="check"><input type="checkbox" name="reset" value="1" aria-describedby="reset-hint"> Also reset the existing samples to their starting data</label>
+        <span class="hint" id="reset-hint">Deletes the companies made from the templates, with their bookings, customers and keys. You confirm on the next page.</span>
         <button type="submit">Restore samples</button>
       </form>
       <div class="panel"><h2>Wipe test data</h2><p>Deletes every test company and all its data. Live data is never touched.</p>
@@ -40,31 +90,44 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
   });
 
   app.post('/test/sandbox/restore', { schema: { hide: true } }, async (req, reply) => {
-    const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId: activeSession(req).account.id, reset: formOf(req).reset === '1' });
+    const accountId = activeSession(req).account.id;
+    const form = formOf(req);
+    if (form.reset === '1') {
+      if (form.confirm !== '1') {
+        // Resetting deletes: first a confirmation naming the samples and what goes with them.
+        const ctx = await layoutFor(services, req, 'test', 'sandbox');
+        const samples = ctx.companies.filter((c) => c.template && (SAMPLE_ORDER as string[]).includes(c.template));
+        if (samples.length > 0) {
+          const body = `<h1>Reset the sample companies?</h1><div class="panel">
+            <p class="notice warn" role="alert">This deletes ${plural(samples.length, 'company made from a sample template', 'companies made from the sample templates')} and everything in ${samples.length === 1 ? 'it' : 'them'}, then creates the three samples afresh with their starting data. Their test keys stop working at once. This cannot be undone. Blank test companies and live data are not affected.</p>
+            <ul id="reset-list">${await whatGoes(services, samples)}</ul>
+            <form method="post" action="/admin/test/sandbox/restore">${csrfField(ctx.csrfToken)}
+              <input type="hidden" name="reset" value="1"><input type="hidden" name="confirm" value="1">${namedFields(samples)}
+              <button type="submit" class="danger">Reset the samples</button> <a class="button" href="/admin/test/sandbox">Cancel</a>
+            </form></div>`;
+          return sendAdmin(reply, 200, adminPage(ctx, 'Reset the samples', body));
+        }
+      } else {
+        const deleted = await deleteNamed(services, accountId, namedIds(req), { samplesOnly: true });
+        const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId });
+        req.log.info({ accountId, deletedCompanies: deleted.length, created: result.created }, 'admin reset the sample companies');
+        return reply.redirect(`/admin/test/sandbox?done=reset&d=${deleted.length}&n=${result.created}`, 303);
+      }
+    }
+    const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId });
     return reply.redirect(`/admin/test/sandbox?done=restored&n=${result.created}`, 303);
   });
 
   // The confirmation names what goes: each company with its counts, so nobody wipes blind.
   app.get('/test/sandbox/wipe', { schema: { hide: true } }, async (req, reply) => {
     const ctx = await layoutFor(services, req, 'test', 'sandbox');
-    const ids = ctx.companies.map((c) => c.id);
-    const db = services.dbs.test.prisma;
-    const count = async (model: 'booking' | 'customer' | 'apiKey' | 'email' | 'webhookEndpoint') => {
-      const rows = await (db[model] as unknown as { groupBy: (a: unknown) => Promise<Array<{ companyId: string; _count: { _all: number } }>> }).groupBy({ by: ['companyId'], where: { companyId: { in: ids } }, _count: { _all: true } });
-      return new Map(rows.map((r) => [r.companyId, r._count._all]));
-    };
-    const [bookings, customers, keys, emails, hooks] = await Promise.all([count('booking'), count('customer'), count('apiKey'), count('email'), count('webhookEndpoint')]);
-    const n = (m: Map<string, number>, id: string, one: string) => {
-      const k = m.get(id) ?? 0;
-      return `${k} ${one}${k === 1 ? '' : 's'}`;
-    };
-    const items = ctx.companies.map((c) => `<li><strong>${esc(c.name)}</strong>: ${n(bookings, c.id, 'booking')}, ${n(customers, c.id, 'customer')}, ${n(keys, c.id, 'test key')}, ${n(hooks, c.id, 'webhook endpoint')}, ${n(emails, c.id, 'logged e-mail')}, and its staff, services and events</li>`).join('');
-    const body = ctx.companies.length === 0
+    const k = ctx.companies.length;
+    const body = k === 0
       ? `<h1>Wipe test data</h1><p class="empty">There is no test data to wipe.</p><p><a href="/admin/test/sandbox">Back to the sandbox</a></p>`
       : `<h1>Wipe test data?</h1><div class="panel">
-        <p class="notice warn" role="alert">This deletes ${ctx.companies.length} test compan${ctx.companies.length === 1 ? 'y' : 'ies'} and everything in ${ctx.companies.length === 1 ? 'it' : 'them'}. Their test keys stop working at once. This cannot be undone. Live companies and live keys are not affected.</p>
-        <ul id="wipe-list">${items}</ul>
-        <form method="post" action="/admin/test/sandbox/wipe">${csrfField(ctx.csrfToken)}
+        <p class="notice warn" role="alert">This deletes ${plural(k, 'test company', 'test companies')} and everything in ${k === 1 ? 'it' : 'them'}. Their test keys stop working at once. This cannot be undone. Live companies and live keys are not affected.</p>
+        <ul id="wipe-list">${await whatGoes(services, ctx.companies)}</ul>
+        <form method="post" action="/admin/test/sandbox/wipe">${csrfField(ctx.csrfToken)}${namedFields(ctx.companies)}
           <button type="submit" class="danger">Wipe all test data</button> <a class="button" href="/admin/test/sandbox">Cancel</a>
         </form></div>`;
     return sendAdmin(reply, 200, adminPage(ctx, 'Wipe test data', body));
@@ -72,8 +135,12 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
 
   app.post('/test/sandbox/wipe', { schema: { hide: true } }, async (req, reply) => {
     const { account } = activeSession(req);
-    const result = await wipeSandbox(services.dbs, services.credentials, { accountId: account.id });
-    req.log.info({ accountId: account.id, deletedCompanies: result.deletedCompanies }, 'admin wiped test data');
-    return reply.redirect(`/admin/test/sandbox?done=wiped&n=${result.deletedCompanies}`, 303);
+    const named = namedIds(req);
+    // A post that names nothing (not from the confirmation page) gets that page.
+    if (named.length === 0) return reply.redirect('/admin/test/sandbox/wipe', 303);
+    const deleted = await deleteNamed(services, account.id, named);
+    const kept = await services.dbs.test.prisma.company.count({ where: { accountId: account.id, mode: 'test' } });
+    req.log.info({ accountId: account.id, deletedCompanies: deleted.length, kept }, 'admin wiped test data');
+    return reply.redirect(`/admin/test/sandbox?done=wiped&n=${deleted.length}&kept=${kept}`, 303);
   });
 }

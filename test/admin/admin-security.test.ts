@@ -133,7 +133,7 @@ describe('sessions', () => {
 });
 
 describe('CSRF', () => {
-  const posts = (): Array<{ url: string; form: Record<string, string> }> => [
+  const posts = (): Array<{ url: string; form: Record<string, string | string[]> }> => [
     { url: `/admin/test/companies/${a.test.id}/api-keys`, form: { name: 'csrf' } },
     { url: `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/revoke`, form: {} },
     { url: `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/roll`, form: { grace: '0' } },

@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 export interface ChargeResult {
   status: 'succeeded' | 'failed';
   failureCode: string | null;
+  failureMessage: string | null;
   processorRef: string | null;
   brand: string | null;
   last4: string | null;
@@ -60,17 +61,40 @@ export async function chargeWithStripe(
     const pm = typeof intent.payment_method === 'object' ? intent.payment_method : null;
     const brand = pm?.card?.brand ?? null;
     const last4 = pm?.card?.last4 ?? null;
-    if (intent.status === 'succeeded') return { status: 'succeeded', failureCode: null, processorRef: intent.id, brand, last4 };
-    return { status: 'failed', failureCode: intent.last_payment_error?.code ?? intent.status, processorRef: intent.id, brand, last4 };
+    if (intent.status === 'succeeded') return { status: 'succeeded', failureCode: null, failureMessage: null, processorRef: intent.id, brand, last4 };
+    const failureMessage = intent.last_payment_error?.message ?? `The payment ended ${intent.status}`;
+    return { status: 'failed', failureCode: intent.last_payment_error?.code ?? intent.status, failureMessage, processorRef: intent.id, brand, last4 };
   } catch (err) {
-    // A card error is a verdict; anything else (network, 5xx) is thrown so the job retries.
-    if (err instanceof Stripe.errors.StripeCardError) {
-      // The sandbox's codes: insufficient_funds when the issuer says so, else the error code.
-      const failureCode = err.decline_code === 'insufficient_funds' ? 'insufficient_funds' : (err.code ?? 'card_declined');
-      return { status: 'failed', failureCode, processorRef: (err.payment_intent as { id?: string } | undefined)?.id ?? null, brand: null, last4: null };
-    }
+    const verdict = err instanceof Stripe.errors.StripeError ? permanentFailure(err) : null;
+    if (verdict) return verdict;
+    // No verdict (network, 5xx, 409, 429, lock_timeout): the caller retries, a bounded number of times.
     throw err;
   }
+}
+
+/**
+ * Whether a processor error says no to this payment for good. Stripe's 4xx answers do (card
+ * errors, invalid_request_error such as an unknown payment method, authentication and
+ * permission errors): repeating the request gets the same answer, so the payment fails now
+ * rather than staying processing and holding the booking's one live payment
+ * (payments_one_live_per_booking). A 409 (an idempotent request still in flight), 429 (rate
+ * limit, lock_timeout), a 5xx or no answer at all settles nothing: null, and the caller retries.
+ * https://docs.stripe.com/error-handling
+ */
+export function permanentFailure(err: InstanceType<typeof Stripe.errors.StripeError>): ChargeResult | null {
+  const status = err.statusCode;
+  if (status === undefined || status < 400 || status >= 500 || status === 409 || status === 429) return null;
+  if (err instanceof Stripe.errors.StripeRateLimitError || err.code === 'lock_timeout') return null;
+  const intentId = (err.payment_intent as { id?: string } | undefined)?.id ?? null;
+  const failed = (failureCode: string, failureMessage: string): ChargeResult => ({ status: 'failed', failureCode, failureMessage, processorRef: intentId, brand: null, last4: null });
+  if (err instanceof Stripe.errors.StripeCardError) {
+    // The sandbox's codes: insufficient_funds when the issuer says so, else the error code.
+    return failed(err.decline_code === 'insufficient_funds' ? 'insufficient_funds' : (err.code ?? 'card_declined'), err.message);
+  }
+  // Our own credentials: Stripe's message quotes part of the key, so it is not passed on.
+  if (err instanceof Stripe.errors.StripeAuthenticationError) return failed('processor_authentication_error', 'The payment processor refused this service\'s credentials');
+  if (err instanceof Stripe.errors.StripePermissionError) return failed('processor_permission_error', 'The payment processor does not let this service take this payment');
+  return failed(err.code ?? err.rawType ?? 'invalid_request_error', err.message);
 }
 
 export async function refundWithStripe(config: Config, p: { id: string; processorRef: string }): Promise<void> {

@@ -8,6 +8,19 @@ import { paymentEventData } from '../schema/use-cases/refund-payment.js';
 import { applyTransition } from '../schema/use-cases/transition-booking.js';
 import type { JobContext } from './job-catalog.js';
 
+/**
+ * Charge attempts without a verdict (network, 5xx, 429) before a payment fails
+ * processor_unavailable. The queue's backoff and the relay's sweep space them out (about a
+ * minute and a half in all); a payment that never settles would hold its booking's one live
+ * payment (payments_one_live_per_booking) and be swept again forever.
+ */
+export const PROCESSOR_ATTEMPTS = 10;
+
+const SANDBOX_MESSAGES: Record<string, string> = {
+  card_declined: 'Your card was declined.',
+  insufficient_funds: 'Your card has insufficient funds.',
+};
+
 /** pending → confirmed through the booking state machine, which records booking.confirmed. */
 async function confirmPendingBooking(tx: Tx, bookingId: string): Promise<void> {
   const booking = await tx.booking.findUniqueOrThrow({ where: { id: bookingId } });
@@ -20,17 +33,46 @@ async function verdict(ctx: JobContext, mode: 'live' | 'test', payment: Payment)
   if (mode === 'test') {
     // The simulator judged the test card at creation; no money moves (spec: sandbox).
     const ok = payment.outcome === 'succeeded';
-    return { status: ok ? 'succeeded' : 'failed', failureCode: ok ? null : (payment.outcome ?? 'processing_error'), processorRef: `sim_${payment.id}`, brand: payment.brand, last4: payment.last4 };
+    const failureCode = ok ? null : (payment.outcome ?? 'processing_error');
+    const failureMessage = failureCode ? (SANDBOX_MESSAGES[failureCode] ?? 'The payment could not be processed.') : null;
+    return { status: ok ? 'succeeded' : 'failed', failureCode, failureMessage, processorRef: `sim_${payment.id}`, brand: payment.brand, last4: payment.last4 };
   }
-  if (!payment.paymentMethod) return { status: 'failed', failureCode: 'missing_payment_method', processorRef: null, brand: null, last4: null };
+  if (!payment.paymentMethod) return { status: 'failed', failureCode: 'missing_payment_method', failureMessage: 'The payment has no payment method', processorRef: null, brand: null, last4: null };
   return chargeWithStripe(ctx.services.config, { id: payment.id, amount: payment.amount, currency: payment.currency, paymentMethod: payment.paymentMethod, bookingId: payment.bookingId });
+}
+
+/**
+ * Counts an attempt that got no verdict. Below the bound the error is thrown again, so the
+ * queue retries; at the bound the payment gets its verdict: failed, processor_unavailable.
+ */
+async function attemptFailed(ctx: JobContext, mode: 'live' | 'test', payment: Payment, err: unknown): Promise<ChargeResult> {
+  const db = ctx.services.dbs.forMode(mode);
+  const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  const { count } = await db.payment.updateMany({ where: { id: payment.id, status: 'processing' }, data: { attempts: { increment: 1 }, lastError: message } });
+  const attempts = count ? (await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).attempts : 0;
+  ctx.services.logger.warn({ mode, paymentId: payment.id, attempts, err: { message } }, 'payment attempt got no verdict from the processor');
+  if (attempts < PROCESSOR_ATTEMPTS) throw err;
+  return {
+    status: 'failed',
+    failureCode: 'processor_unavailable',
+    failureMessage: `The payment processor gave no answer after ${attempts} attempts. Try again with a new payment.`,
+    processorRef: null,
+    brand: null,
+    last4: null,
+  };
 }
 
 export async function settlePayment(ctx: JobContext, p: { mode: 'live' | 'test'; paymentId: string; sweep?: number }): Promise<void> {
   const db = ctx.services.dbs.forMode(p.mode);
   const payment = await db.payment.findUnique({ where: { id: p.paymentId } });
   if (!payment || payment.status !== 'processing') return;
-  const result = await verdict(ctx, p.mode, payment);
+  let result: ChargeResult;
+  try {
+    result = await verdict(ctx, p.mode, payment);
+  } catch (err) {
+    result = await attemptFailed(ctx, p.mode, payment, err);
+  }
+  if (result.status === 'failed') ctx.services.logger.info({ mode: p.mode, paymentId: payment.id, failureCode: result.failureCode }, 'payment failed');
   await db.$transaction(async (tx) => {
     // Conditional: a second worker settling the same payment changes nothing.
     const { count } = await tx.payment.updateMany({
@@ -38,6 +80,7 @@ export async function settlePayment(ctx: JobContext, p: { mode: 'live' | 'test';
       data: {
         status: result.status,
         failureCode: result.failureCode,
+        failureMessage: result.failureMessage,
         processorRef: result.processorRef,
         brand: result.brand ?? payment.brand,
         last4: result.last4 ?? payment.last4,

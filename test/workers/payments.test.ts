@@ -3,6 +3,7 @@
 // payments through the real `stripe` client against a local stand-in of the processor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
+import { PROCESSOR_ATTEMPTS } from '../../src/workers/settle-payment.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
 import { createBooking } from './booking-factory.js';
@@ -44,7 +45,7 @@ describe('sandbox test cards', () => {
     const created = res.json().data;
     expect(created).toEqual({
       _id: expect.stringMatching(/^[0-9a-f]{24}$/), bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'processing',
-      failureCode: null, brand: 'visa', last4: '4242', refundedAt: null, createdAt: expect.any(String), updatedAt: expect.any(String),
+      failureCode: null, failureMessage: null, brand: 'visa', last4: '4242', refundedAt: null, createdAt: expect.any(String), updatedAt: expect.any(String),
     });
     const payment = await settled('test', created._id);
     expect(payment).toMatchObject({ status: 'succeeded', failureCode: null });
@@ -67,7 +68,7 @@ describe('sandbox test cards', () => {
     const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
     const res = await pay(w.testKey.key, { bookingId: booking.id, card: card(number) });
     const payment = await settled('test', res.json().data._id);
-    expect(payment).toMatchObject({ status: 'failed', failureCode: code, last4: number.slice(-4) });
+    expect(payment).toMatchObject({ status: 'failed', failureCode: code, failureMessage: expect.stringMatching(/^Your card (was declined|has insufficient funds)\.$/), last4: number.slice(-4) });
     expect((await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: booking.id } })).status).toBe('pending');
     const failed = (await eventsOf('test', w.test.id)).find((e) => (e.data as { paymentId?: string }).paymentId === payment.id);
     expect(failed).toEqual({ type: 'payment.failed', data: { paymentId: payment.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'failed', failureCode: code } });
@@ -262,8 +263,63 @@ describe('live payments through the stripe client', () => {
       const p = await t.dbs.live.prisma.payment.findUnique({ where: { id: res.json().data._id } });
       return p && p.status !== 'processing' ? p : null;
     }, { timeoutMs: 25_000, what: 'the payment to settle after the outage' });
-    expect(settledB.status).toBe('succeeded');
+    expect(settledB).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
+
+  it('an unknown payment method fails at once with the processor’s invalid_request_error; the booking can be paid again', async () => {
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_unknown_42' });
+    const payment = await settled('live', res.json().data._id);
+    expect(payment).toMatchObject({ status: 'failed', failureCode: 'resource_missing', failureMessage: "No such PaymentMethod: 'pm_unknown_42'", attempts: 0 });
+    // A 4xx is the processor's answer, not an outage: asked once, never again.
+    expect(stripe.calls.filter((c) => c.form.get('metadata[paymentId]') === payment.id)).toHaveLength(1);
+    const events = (await eventsOf('live', w.live.id)).filter((e) => (e.data as { paymentId?: string }).paymentId === payment.id);
+    expect(events).toEqual([{ type: 'payment.failed', data: { paymentId: payment.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'failed', failureCode: 'resource_missing' } }]);
+    const got = await t.app.inject({ method: 'GET', url: `/api/v1/payments/${payment.id}`, headers: bearer(w.liveKey.key) });
+    expect(got.json().data).toMatchObject({ status: 'failed', failureCode: 'resource_missing', failureMessage: "No such PaymentMethod: 'pm_unknown_42'" });
+    // The failed payment no longer holds the booking's one live payment.
+    const again = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
+    expect(again.statusCode).toBe(200);
+    expect(await settled('live', again.json().data._id)).toMatchObject({ status: 'succeeded' });
+    expect((await t.dbs.live.prisma.booking.findUniqueOrThrow({ where: { id: booking.id } })).status).toBe('confirmed');
+  });
+
+  it('a 429 lock_timeout is no verdict: the attempt is counted and retried, and the payment succeeds', async () => {
+    stripe.failNext(1, 'lock_timeout');
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
+    const payment = await waitFor(async () => {
+      const p = await t.dbs.live.prisma.payment.findUnique({ where: { id: res.json().data._id } });
+      return p && p.status !== 'processing' ? p : null;
+    }, { timeoutMs: 20_000, what: 'the payment to settle after the lock timeout' });
+    expect(payment).toMatchObject({ status: 'succeeded', attempts: 1, lastError: expect.stringMatching(/cannot be accessed right now/) });
+  });
+
+  it(`a processor that never answers fails the payment processor_unavailable after ${PROCESSOR_ATTEMPTS} attempts`, async () => {
+    stripe.failNext(1_000_000);
+    try {
+      const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+      const id = (await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' })).json().data._id;
+      // Skip ahead: all but the last two attempts go exactly like these.
+      await t.dbs.live.prisma.payment.update({ where: { id }, data: { attempts: PROCESSOR_ATTEMPTS - 2 } });
+      const payment = await waitFor(async () => {
+        const p = await t.dbs.live.prisma.payment.findUnique({ where: { id } });
+        return p && p.status !== 'processing' ? p : null;
+      }, { timeoutMs: 40_000, what: 'the payment to give up' });
+      expect(payment).toMatchObject({
+        status: 'failed', failureCode: 'processor_unavailable', attempts: PROCESSOR_ATTEMPTS, lastError: 'stand-in outage',
+        failureMessage: expect.stringMatching(/no answer after \d+ attempts/),
+      });
+      const events = (await eventsOf('live', w.live.id)).filter((e) => (e.data as { paymentId?: string }).paymentId === id);
+      expect(events.map((e) => [e.type, (e.data as { failureCode?: string }).failureCode])).toEqual([['payment.failed', 'processor_unavailable']]);
+      stripe.failNext(0);
+      const again = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
+      expect(again.statusCode).toBe(200);
+      expect(await settled('live', again.json().data._id)).toMatchObject({ status: 'succeeded' });
+    } finally {
+      stripe.failNext(0);
+    }
+  }, 60_000);
 });
 
 describe('end to end through the booking API', () => {

@@ -19,6 +19,7 @@ export async function startStripeStandIn() {
   // PaymentMethods made from card Tokens: id → the test PaymentMethod it behaves as.
   const madeFrom = new Map<string, string>();
   let unavailable = 0;
+  let failure: 'outage' | 'lock_timeout' = 'outage';
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -28,6 +29,10 @@ export async function startStripeStandIn() {
       const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_standin' }).end(JSON.stringify(body));
       if (unavailable > 0) {
         unavailable--;
+        if (failure === 'lock_timeout') {
+          // Stripe's answer when another request holds the object: 429, code lock_timeout.
+          return json(429, { error: { type: 'invalid_request_error', code: 'lock_timeout', doc_url: 'https://stripe.com/docs/error-codes/lock-timeout', message: 'This object cannot be accessed right now because another API request or Stripe process is currently accessing it.' } });
+        }
         return json(500, { error: { type: 'api_error', message: 'stand-in outage' } });
       }
       if (req.method === 'POST' && req.url === '/v1/payment_methods') {
@@ -51,7 +56,17 @@ export async function startStripeStandIn() {
             payment_method: { id: pm, object: 'payment_method', type: 'card', card: { brand: 'visa', last4: '4242' } },
           });
         }
-        const decline = pm === 'pm_card_visa_chargeDeclinedInsufficientFunds' ? 'insufficient_funds' : 'generic_decline';
+        if (!/^pm_card(_visa)?_chargeDeclined/.test(pm)) {
+          // Stripe's answer for a payment method it does not know (a typo, another account's,
+          // the other mode's): 400 invalid_request_error, resource_missing; no PaymentIntent.
+          return json(400, {
+            error: {
+              code: 'resource_missing', doc_url: 'https://stripe.com/docs/error-codes/resource-missing', message: `No such PaymentMethod: '${given}'`,
+              param: 'payment_method', request_log_url: 'https://dashboard.stripe.com/test/logs/req_standin', type: 'invalid_request_error',
+            },
+          });
+        }
+        const decline = /InsufficientFunds$/.test(pm) ? 'insufficient_funds' : 'generic_decline';
         return json(402, { error: { type: 'card_error', code: 'card_declined', decline_code: decline, message: 'Your card was declined.', payment_intent: { id, object: 'payment_intent', status: 'requires_payment_method' } } });
       }
       if (req.method === 'POST' && req.url === '/v1/refunds') {
@@ -64,8 +79,10 @@ export async function startStripeStandIn() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
-    failNext(n: number) {
+    /** The next n requests fail: a 500 outage, or Stripe's 429 lock_timeout. */
+    failNext(n: number, kind: 'outage' | 'lock_timeout' = 'outage') {
       unavailable = n;
+      failure = kind;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

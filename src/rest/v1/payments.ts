@@ -16,6 +16,7 @@ export const Payment = Type.Object(
     currency: Type.String(),
     status: Type.Union(['processing', 'succeeded', 'failed', 'refunded'].map((s) => Type.Literal(s))),
     failureCode: Nullable(Type.String({ description: 'card_declined, insufficient_funds, ...' })),
+    failureMessage: Nullable(Type.String({ description: "Why it failed, in the processor's words" })),
     brand: Nullable(Type.String()),
     last4: Nullable(Type.String()),
     refundedAt: Nullable(Timestamp),
@@ -75,7 +76,7 @@ const PaymentListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const P = '_id bookingId amount currency status failureCode brand last4 refundedAt createdAt updatedAt';
+const P = '_id bookingId amount currency status failureCode failureMessage brand last4 refundedAt createdAt updatedAt';
 const M = '_id to from subject text html headers kind createdAt';
 const PAGE = 'pagination { limit hasMore nextCursor }';
 type PageOf = { data: unknown[]; pagination: Pagination };

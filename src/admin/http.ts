@@ -54,13 +54,31 @@ export interface FieldOptions {
   autofocus?: boolean;
 }
 
-/** A labelled input whose error is tied to it with aria-describedby. */
+/**
+ * A labelled input. The label holds the field's name only (its accessible name); the hint and
+ * the error sit outside it and are tied to the input with aria-describedby, so a screen reader
+ * reads "Phone, edit text, International format…" rather than one long name.
+ */
 export function field(o: FieldOptions): string {
   const id = `f-${o.name}`;
-  const describedBy = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return `<label for="${id}">${esc(o.label)}${o.hint ? ` <span class="hint" id="${id}-hint">${esc(o.hint)}</span>` : ''}</label>
-      <input id="${id}" name="${esc(o.name)}" type="${o.type ?? 'text'}" value="${esc(o.value ?? '')}"${o.required ? ' required' : ''}${o.maxlength ? ` maxlength="${o.maxlength}"` : ''}${o.autofocus ? ' autofocus' : ''}${o.error ? ' aria-invalid="true"' : ''}${describedBy ? ` aria-describedby="${describedBy}"` : ''}>
-      ${o.error ? `<p class="field-error" id="${id}-error">${esc(o.error)}</p>` : ''}`;
+  return `<label for="${id}">${esc(o.label)}</label>
+      ${hintText(id, o.hint)}
+      <input id="${id}" name="${esc(o.name)}" type="${o.type ?? 'text'}" value="${esc(o.value ?? '')}"${o.required ? ' required' : ''}${o.maxlength ? ` maxlength="${o.maxlength}"` : ''}${o.autofocus ? ' autofocus' : ''}${describedBy(id, o)}>
+      ${errorText(id, o.error)}`;
+}
+
+/** ` aria-invalid="true"` (with an error) and ` aria-describedby="…"` naming the hint and error of field `id`. */
+export function describedBy(id: string, o: { hint?: string; error?: string }, opts: { invalid?: boolean } = {}): string {
+  const ids = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return `${o.error && opts.invalid !== false ? ' aria-invalid="true"' : ''}${ids ? ` aria-describedby="${ids}"` : ''}`;
+}
+
+export function hintText(id: string, hint?: string): string {
+  return hint ? `<span class="hint" id="${id}-hint">${esc(hint)}</span>` : '';
+}
+
+export function errorText(id: string, error?: string): string {
+  return error ? `<p class="field-error" id="${id}-error">${esc(error)}</p>` : '';
 }
 
 export function formError(errors: Record<string, string> | null, known: string[]): string {

@@ -109,6 +109,48 @@ export async function expectVisibleFocus(page: Page): Promise<{ tag: string; tex
   return ring;
 }
 
+export interface ControlName {
+  control: string;
+  name: string;
+  description: string;
+}
+
+/**
+ * Every input, select and textarea of the page (not hidden inputs; not inside frames) has an
+ * accessible name, as Chromium itself computes it (the accessibility tree over CDP); a hint or
+ * an error tied with aria-describedby is its description, not part of its name; and every
+ * aria-describedby resolves to some text. Returns each control's name and description.
+ */
+export async function expectLabelled(page: Page): Promise<ControlName[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'input:not([type=hidden]), select, textarea' });
+    const out: Array<ControlName & { describedBy: boolean }> = [];
+    for (const nodeId of nodeIds) {
+      const { node } = await cdp.send('DOM.describeNode', { nodeId });
+      const attrs: Record<string, string> = {};
+      for (let i = 0; i + 1 < (node.attributes ?? []).length; i += 2) attrs[node.attributes![i]!] = node.attributes![i + 1]!;
+      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+      const ax = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId) ?? nodes[0];
+      const which = attrs.id ? `#${attrs.id}` : `[name=${attrs.name ?? '?'}${attrs.value ? ` value=${attrs.value}` : ''}]`;
+      out.push({
+        control: `${node.localName}${which}`,
+        name: String(ax?.name?.value ?? '').trim(),
+        description: String(ax?.description?.value ?? '').trim(),
+        describedBy: Boolean(attrs['aria-describedby']),
+      });
+    }
+    const where = new URL(page.url()).pathname;
+    expect(out.filter((c) => !c.name).map((c) => c.control), `controls without an accessible name on ${where}`).toEqual([]);
+    expect(out.filter((c) => c.description && c.name.includes(c.description)).map((c) => c.control), `hint or error inside the name on ${where}`).toEqual([]);
+    expect(out.filter((c) => c.describedBy && !c.description).map((c) => c.control), `aria-describedby with no text on ${where}`).toEqual([]);
+    return out.map(({ describedBy: _, ...c }) => c);
+  } finally {
+    await cdp.detach();
+  }
+}
+
 /** Presses Tab until the focused element matches `selector` (at most `max` times). */
 export async function tabTo(page: Page, selector: string, max = 40): Promise<void> {
   for (let i = 0; i < max; i++) {

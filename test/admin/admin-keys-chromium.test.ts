@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { bookInSalon, expectVisibleFocus, launchChromium, shot, signIn, startAdminApp, tabTo, watch } from './admin-helpers.js';
+import { bookInSalon, expectLabelled, expectVisibleFocus, launchChromium, shot, startAdminApp, tabTo, watch } from './admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -40,6 +40,7 @@ describe('the admin area in Chromium', () => {
   it('signs in with the OAuth login form and lands on the only live company', async () => {
     await page.goto(`${origin}/admin/test/sandbox`);
     await shot(page, '01-login');
+    await expectLabelled(page);
     await page.getByLabel('Email').fill(w.email);
     await page.getByLabel('Password').fill('wrong password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -54,6 +55,7 @@ describe('the admin area in Chromium', () => {
     const session = (await context.cookies()).find((c) => c.name === 'svc_session')!;
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     await shot(page, '02-company-profile');
+    await expectLabelled(page);
     // Keyboard: the first Tab reaches the skip link, which is visible when focused, with a focus ring.
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
@@ -75,13 +77,21 @@ describe('the admin area in Chromium', () => {
 
   it('edits the company profile; a bad phone is shown on its field and nothing is saved', async () => {
     await page.getByRole('link', { name: 'Edit profile' }).click();
-    await page.getByLabel('Name').fill('Acme Barbers');
-    await page.getByLabel(/^Phone/).fill('not a phone');
+    await page.waitForURL(`**/companies/${w.live.id}/edit`);
+    await shot(page, '02b-profile-edit');
+    // The hint is the field's description, not part of its name.
+    const phone = (await expectLabelled(page)).find((c) => c.control === 'input#f-phone');
+    expect(phone).toEqual({ control: 'input#f-phone', name: 'Phone', description: 'International format, e.g. +4930123456' });
+    await page.getByLabel('Name', { exact: true }).fill('Acme Barbers');
+    await page.getByLabel('Phone', { exact: true }).fill('not a phone');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('#f-phone-error').textContent()).toBeTruthy();
-    expect(await page.getByLabel(/^Phone/).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Phone', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    const invalid = (await expectLabelled(page)).find((c) => c.control === 'input#f-phone')!;
+    expect(invalid.name).toBe('Phone');
+    expect(invalid.description).toBe(`International format, e.g. +4930123456 ${(await page.locator('#f-phone-error').textContent())!.trim()}`);
     expect((await t.dbs.live.prisma.company.findUnique({ where: { id: w.live.id } }))!.name).toBe(w.live.name);
-    await page.getByLabel(/^Phone/).fill('+4930555000');
+    await page.getByLabel('Phone', { exact: true }).fill('+4930555000');
     await page.getByLabel('Time zone').selectOption('Europe/Paris');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Profile saved.');
@@ -98,6 +108,7 @@ describe('the admin area in Chromium', () => {
     const options = await page.getByLabel('Company', { exact: true }).locator('option').allTextContents();
     expect(options).toEqual(['Choose…', 'Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
     await shot(page, '03-test-companies');
+    await expectLabelled(page);
     // Keyboard only: focus the picker, choose, and submit with Enter on the button.
     await page.getByLabel('Company', { exact: true }).focus();
     await page.keyboard.press('ArrowDown');
@@ -111,6 +122,7 @@ describe('the admin area in Chromium', () => {
   it('Integrations > API Keys: a test key is shown once with a copy button, and it works', async () => {
     await page.getByRole('link', { name: 'API Keys' }).click();
     expect(await page.getByRole('heading', { name: 'Test Keys' }).count()).toBe(1);
+    expect((await expectLabelled(page)).find((c) => c.control === 'input#f-name')).toEqual({ control: 'input#f-name', name: 'Key name', description: 'What uses it, e.g. "Website booking widget"' });
     await page.getByLabel('Key name').fill('Website widget');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.locator('#new-key');
@@ -119,6 +131,9 @@ describe('the admin area in Chromium', () => {
     expect(await page.getByRole('alert').textContent()).toContain('It will not be shown again');
     await page.getByRole('button', { name: 'Copy' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Copied' }).count()).toBe(1);
+    // Said politely to screen readers too, without moving focus.
+    const live = page.locator('[aria-live="polite"][data-copy-status="new-key"]');
+    expect(await live.textContent()).toBe('Copied to the clipboard');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(testKey);
     await shot(page, '04-api-key-created');
 
@@ -158,6 +173,7 @@ describe('the admin area in Chromium', () => {
     await page.getByRole('link', { name: `Roll ${oldLabel}` }).click();
     await page.getByLabel('24 hours').check();
     await shot(page, '06-roll-key');
+    await expectLabelled(page);
     const before = Date.now();
     await page.getByRole('button', { name: 'Roll key' }).click();
     const fresh = (await page.locator('#new-key').textContent())!.trim();
@@ -224,7 +240,7 @@ describe('the admin area in Chromium', () => {
     };
     await inTestMode();
     await page.getByLabel('App name').fill('Partner CRM');
-    await page.getByLabel(/^Redirect URIs/).fill('https://crm.example.com/callback\nhttp://127.0.0.1:8123/cb');
+    await page.getByLabel('Redirect URIs').fill('https://crm.example.com/callback\nhttp://127.0.0.1:8123/cb');
     await page.getByRole('checkbox', { name: /webhooks:write/ }).uncheck();
     await shot(page, '07-oauth-apps');
     await page.getByRole('button', { name: 'Register app' }).click();
@@ -239,7 +255,7 @@ describe('the admin area in Chromium', () => {
 
     // A public app (PKCE, no secret): its client id is shown, and no secret exists to show.
     await page.getByLabel('App name').fill('Phone App');
-    await page.getByLabel(/^Redirect URIs/).fill('http://127.0.0.1:9000/callback');
+    await page.getByLabel('Redirect URIs').fill('http://127.0.0.1:9000/callback');
     await page.getByRole('radio', { name: /^Public/ }).check();
     await page.getByRole('button', { name: 'Register app' }).click();
     const publicId = (await page.locator('#client-id').textContent())!.trim();
@@ -250,9 +266,12 @@ describe('the admin area in Chromium', () => {
 
     // A bad redirect URI is named next to its field and nothing is registered.
     await page.getByLabel('App name').fill('Broken');
-    await page.getByLabel(/^Redirect URIs/).fill('http://evil.example.com/cb');
+    await page.getByLabel('Redirect URIs').fill('http://evil.example.com/cb');
     await page.getByRole('button', { name: 'Register app' }).click();
     await expect.poll(() => page.locator('#f-redirect-error').textContent()).toBeTruthy();
+    const redirect = (await expectLabelled(page)).find((c) => c.control === 'textarea#f-redirect')!;
+    expect(redirect.name).toBe('Redirect URIs');
+    expect(redirect.description).toMatch(/^One per line; matched exactly\. .+ \S+/);
     expect(await t.dbs.live.prisma.oAuthClient.count({ where: { accountId: w.account.id } })).toBe(2);
     await inTestMode();
 
@@ -295,6 +314,7 @@ describe('the admin area in Chromium', () => {
     const colour = await link.evaluate((el) => getComputedStyle(el).borderLeftColor);
     expect(colour).toBe('rgb(26, 127, 55)'); // confirmed: green
     await shot(page, '08-bookings-week');
+    await expectLabelled(page);
     await link.click();
     await page.waitForURL(`**/bookings/${first._id}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Confirmed');

@@ -13,7 +13,7 @@ import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
 import { createCompany } from '../../src/schema/use-cases/create-company.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { launchChromium, shot, signIn, startAdminApp, watch } from './admin-helpers.js';
+import { expectLabelled, launchChromium, shot, signIn, startAdminApp, watch } from './admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -43,10 +43,13 @@ describe('the sandbox in Chromium', () => {
     const names = await page.locator('table tbody tr td:first-child').allTextContents();
     expect(names).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
     await shot(page, '10-sandbox');
+    const controls = await expectLabelled(page);
+    expect(controls.find((c) => c.control === 'input#f-name')).toEqual({ control: 'input#f-name', name: 'Name', description: 'Optional with a template' });
+    expect(controls.find((c) => c.control.startsWith('input[name=reset'))).toMatchObject({ name: 'Also reset the existing samples to their starting data', description: expect.stringContaining('You confirm on the next page') });
     const create = async (template: string, name: string) => {
       await page.goto(`${origin}/admin/test/sandbox`);
       await page.getByLabel('Start from').selectOption({ label: template });
-      await page.getByLabel(/^Name/).fill(name);
+      await page.getByLabel('Name', { exact: true }).fill(name);
       await page.getByRole('button', { name: 'Create company' }).click();
       await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Company created.');
       const made = await t.dbs.test.prisma.company.findFirstOrThrow({
@@ -91,6 +94,7 @@ describe('the sandbox in Chromium', () => {
     const row = page.getByRole('row', { name: /lea@example\.com/ });
     expect(await row.textContent()).toContain('Your booking is confirmed');
     await shot(page, '11-email-log');
+    await expectLabelled(page);
     await row.getByRole('link', { name: 'Your booking is confirmed' }).click();
     await page.waitForURL(`**/emails/${id}`);
     expect(await page.locator('#email-to').textContent()).toBe('lea@example.com');
@@ -105,6 +109,7 @@ describe('the sandbox in Chromium', () => {
     expect(await page.locator('iframe').getAttribute('sandbox')).toBe('');
     expect(await page.title()).not.toBe('pwned');
     await shot(page, '12-email');
+    await expectLabelled(page);
     expect(seen.foreign).toEqual([]);
     // Chromium reports exactly what it refused in the frame; nothing else went wrong.
     expect(seen.errors.some((e) => e.includes("Blocked script execution in 'about:srcdoc'"))).toBe(true);
@@ -146,6 +151,7 @@ describe('the sandbox in Chromium', () => {
     expect(list[0]).toContain('0 bookings, 3 customers, 1 test key, 0 webhook endpoints, 1 logged e-mail,');
     expect(await page.getByRole('alert').textContent()).toContain('Live companies and live keys are not affected');
     await shot(page, '13-wipe-confirm');
+    await expectLabelled(page);
     // While the confirmation is open, another test company is made (another tab, the API).
     const meanwhile = await createCompany(t.dbs, { accountId: w.account.id, mode: 'test', name: 'Made Meanwhile' });
     await page.getByRole('button', { name: 'Wipe all test data' }).click();

@@ -8,7 +8,7 @@ import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import type { TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { FAST_WORKERS, ok, startReceiver, waitFor, type Receiver } from '../workers/receiver.js';
-import { bookInSalon, launchChromium, shot, signIn, startAdminApp, watch } from './admin-helpers.js';
+import { bookInSalon, expectLabelled, launchChromium, shot, signIn, startAdminApp, watch } from './admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -56,7 +56,26 @@ describe('webhooks in Chromium', () => {
 
   it('adds an endpoint: the secret and the token are shown once', async () => {
     await shot(page, '15-webhooks-empty');
-    await page.getByLabel(/^Endpoint URL/).fill(rx.url);
+    expect((await expectLabelled(page)).find((c) => c.control === 'input#f-url')).toEqual({ control: 'input#f-url', name: 'Endpoint URL', description: 'https, or http for local testing' });
+    // An error about the events (only a forged value can cause one) is tied to the group and
+    // to each box.
+    await page.getByLabel('Endpoint URL', { exact: true }).fill(rx.url);
+    await page.locator('input[name=events][value="booking.created"]').evaluate((el: HTMLInputElement) => {
+      el.value = 'booking.exploded';
+      el.checked = true;
+    });
+    await page.getByRole('checkbox', { name: /All events/ }).uncheck();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect.poll(() => page.locator('#f-events-error').count()).toBe(1);
+    const error = (await page.locator('#f-events-error').textContent())!.trim();
+    expect(await page.getByRole('group', { name: 'Events' }).getAttribute('aria-describedby')).toBe('f-events-error');
+    const boxes = (await expectLabelled(page)).filter((c) => c.control.startsWith('input[name=events'));
+    expect(boxes.length).toBeGreaterThan(2);
+    for (const b of boxes) expect(b.description, b.control).toBe(error);
+    expect(await page.getByRole('checkbox', { name: /All events/ }).getAttribute('aria-invalid')).toBe('true');
+    expect(await t.dbs.test.prisma.webhookEndpoint.count({ where: { companyId: w.test.id } })).toBe(0);
+    await page.getByRole('checkbox', { name: /All events/ }).check();
+    await page.getByLabel('Endpoint URL', { exact: true }).fill(rx.url);
     await page.getByLabel('Description').fill('Local receiver');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     secret = (await page.locator('#webhook-secret').textContent())!.trim();
@@ -83,6 +102,7 @@ describe('webhooks in Chromium', () => {
     expect(await row.textContent()).toContain('succeeded');
     expect(await row.textContent()).toMatch(/HTTP 200 · \d+ ms/);
     await shot(page, '16-webhook-endpoint');
+    await expectLabelled(page);
   });
 
   it('send test event: a ping is delivered', async () => {

@@ -11,7 +11,7 @@ import { isId } from '../../ids.js';
 import { createOAuthClient } from '../../schema/use-cases/create-oauth-client.js';
 import { deleteOAuthClient } from '../../schema/use-cases/delete-oauth-client.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
+import { AdminNotFound, describedBy, doneNotice, errorText, field, fieldErrors, formError, hintText, sendAdmin, timeTag } from '../http.js';
 import { accountPath, adminPage, csrfField, type LayoutContext } from '../layout.js';
 import { activeSession, formList, formOf, layoutFor, modeOfRequest } from '../scope.js';
 import { shownOnceBox } from './api-keys.js';
@@ -22,6 +22,8 @@ interface FormState {
   errors: Record<string, string> | null;
 }
 
+const redirectHint = 'One per line; matched exactly. https, or http on a loopback address.';
+
 function registerForm(ctx: LayoutContext, state: FormState): string {
   const { values, errors } = state;
   const checked = (s: string) => (state.scopes.length === 0 || state.scopes.includes(s) ? ' checked' : '');
@@ -31,16 +33,17 @@ function registerForm(ctx: LayoutContext, state: FormState): string {
       ${formError(errors, ['name', 'redirectUris', 'scopes', 'type'])}
       ${csrfField(ctx.csrfToken)}
       ${field({ name: 'name', label: 'App name', value: values.name, required: true, maxlength: 100, hint: 'Shown to people on the consent page', error: errors?.name })}
-      <label for="f-redirect">Redirect URIs <span class="hint" id="f-redirect-hint">One per line; matched exactly. https, or http on a loopback address.</span></label>
-      <textarea id="f-redirect" name="redirect_uris" required aria-describedby="f-redirect-hint${errors?.redirectUris ? ' f-redirect-error' : ''}"${errors?.redirectUris ? ' aria-invalid="true"' : ''}>${esc(values.redirect_uris ?? '')}</textarea>
-      ${errors?.redirectUris ? `<p class="field-error" id="f-redirect-error">${esc(errors.redirectUris)}</p>` : ''}
+      <label for="f-redirect">Redirect URIs</label>
+      ${hintText('f-redirect', redirectHint)}
+      <textarea id="f-redirect" name="redirect_uris" required${describedBy('f-redirect', { hint: redirectHint, error: errors?.redirectUris })}>${esc(values.redirect_uris ?? '')}</textarea>
+      ${errorText('f-redirect', errors?.redirectUris)}
       <fieldset><legend>Client type</legend>
         <label><input type="radio" name="type" value="confidential"${type === 'confidential' ? ' checked' : ''}> Confidential: a server that keeps a client secret</label>
         <label><input type="radio" name="type" value="public"${type === 'public' ? ' checked' : ''}> Public: a mobile, desktop or browser app (PKCE, no secret)</label>
       </fieldset>
-      <fieldset><legend>Scopes the app may ask for</legend>
-        ${SCOPES.map((s) => `<label><input type="checkbox" name="scopes" value="${s}"${checked(s)}> <code>${s}</code> <span class="muted">${esc(SCOPE_DESCRIPTIONS[s])}</span></label>`).join('')}
-        ${errors?.scopes ? `<p class="field-error">${esc(errors.scopes)}</p>` : ''}
+      <fieldset${describedBy('f-scopes', { error: errors?.scopes }, { invalid: false })}><legend>Scopes the app may ask for</legend>
+        ${SCOPES.map((s) => `<label><input type="checkbox" name="scopes" value="${s}"${checked(s)}${describedBy('f-scopes', { error: errors?.scopes })}> <code>${s}</code> <span class="muted">${esc(SCOPE_DESCRIPTIONS[s])}</span></label>`).join('')}
+        ${errorText('f-scopes', errors?.scopes)}
       </fieldset>
       <button type="submit" class="primary">Register app</button>
     </form>`;

@@ -15,7 +15,7 @@ import { sendTestWebhook } from '../../schema/use-cases/send-test-webhook.js';
 import { deleteWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../../schema/use-cases/update-webhook-endpoint.js';
 import { secretBox as sealedSecrets } from '../../workers/secret-box.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
+import { AdminNotFound, describedBy, doneNotice, errorText, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
 import { companyScope, formList, formOf, type CompanyScope } from '../scope.js';
 import { shownOnceBox } from './api-keys.js';
@@ -35,16 +35,18 @@ const crumbs = 'Integrations › Webhooks';
 
 function createForm(s: CompanyScope, values: Record<string, string>, events: string[], errors: Record<string, string> | null): string {
   const all = events.length === 0 || events.includes('*');
+  // An error about the events is the group's: the fieldset and each box point to it.
+  const invalid = describedBy('f-events', { error: errors?.events });
   return `<form method="post" action="${companyPath(s.company, '/webhooks')}" class="stack panel">
       <h2>Add an endpoint</h2>
       ${formError(errors, ['url', 'events', 'description'])}
       ${csrfField(s.ctx.csrfToken)}
       ${field({ name: 'url', label: 'Endpoint URL', type: 'url', value: values.url, required: true, maxlength: 2048, hint: s.mode === 'live' ? 'https, public address' : 'https, or http for local testing', error: errors?.url })}
       ${field({ name: 'description', label: 'Description', value: values.description, maxlength: 500, error: errors?.description })}
-      <fieldset><legend>Events</legend>
-        <label><input type="checkbox" name="events" value="*"${all ? ' checked' : ''}> All events (<code>*</code>)</label>
-        ${SUBSCRIBABLE.map((e) => `<label><input type="checkbox" name="events" value="${e}"${!all && events.includes(e) ? ' checked' : ''}> <code>${e}</code></label>`).join('')}
-        ${errors?.events ? `<p class="field-error">${esc(errors.events)}</p>` : ''}
+      <fieldset${describedBy('f-events', { error: errors?.events }, { invalid: false })}><legend>Events</legend>
+        <label><input type="checkbox" name="events" value="*"${all ? ' checked' : ''}${invalid}> All events (<code>*</code>)</label>
+        ${SUBSCRIBABLE.map((e) => `<label><input type="checkbox" name="events" value="${e}"${!all && events.includes(e) ? ' checked' : ''}${invalid}> <code>${e}</code></label>`).join('')}
+        ${errorText('f-events', errors?.events)}
       </fieldset>
       <button type="submit" class="primary">Add endpoint</button>
     </form>`;

@@ -5,9 +5,15 @@
 // Jobs are a transport, not the record: every job's truth is a database row (a pending
 // delivery, a processing payment, a queued e-mail), claimed by its handler, and the relay's
 // sweeps re-enqueue any row whose job was lost (Redis restarted, a worker killed). So a
-// handler must be idempotent, and a duplicate job is harmless. `sweep` marks a job re-made
-// for work that is overdue: its job may be held by a worker that died (BullMQ hands such a
-// job on only after its stall check), so the sweep makes a new one every SWEEP_BUCKET_MS.
+// handler must be idempotent, and a duplicate job is harmless.
+//
+// Payments and e-mails have one job id per row, ever, and their jobs are removed as soon as
+// they finish: while a job exists (waiting, running, or backing off between its attempts) a
+// sweep adding it again is a no-op, so an outage never piles up jobs; once it has finished
+// with the row still undone, the next sweep adds it afresh. A webhook delivery's job id names
+// the attempt (`due`): `sweep` marks a job re-made for an overdue attempt, whose job may be
+// held by a worker that died (BullMQ hands such a job on only after its stall check); the
+// delivery's lease keeps a second job from attempting it twice.
 import { z } from 'zod';
 import type { Services } from '../services.js';
 import { deliverWebhook } from './deliver-webhook.js';
@@ -31,6 +37,12 @@ export interface JobDefinition<P> {
   jobId(payload: P): string;
   attempts: number;
   backoffMs: number;
+  /**
+   * Remove the job as soon as it completes or fails for good, freeing its id for the sweep.
+   * Otherwise finished jobs are kept a while and their id keeps refusing the same work (a
+   * maintenance bucket must not run twice).
+   */
+  releaseWhenFinished?: boolean;
   timeoutMs(services: Services): number;
   handler(ctx: JobContext, payload: P): Promise<void>;
 }
@@ -51,19 +63,21 @@ export const JOBS = {
   }),
   'settle-payment': define({
     queue: 'payments',
-    payload: z.object({ mode, paymentId: id, sweep: z.number().int().optional() }),
-    jobId: (p) => `pay.${p.mode}.${p.paymentId}${p.sweep === undefined ? '' : `.s${p.sweep}`}`,
+    payload: z.object({ mode, paymentId: id }),
+    jobId: (p) => `pay.${p.mode}.${p.paymentId}`,
     attempts: 6,
     backoffMs: 2_000,
+    releaseWhenFinished: true,
     timeoutMs: () => 60_000,
     handler: settlePayment,
   }),
   'send-email': define({
     queue: 'emails',
-    payload: z.object({ mode, emailId: id, sweep: z.number().int().optional() }),
-    jobId: (p) => `mail.${p.mode}.${p.emailId}${p.sweep === undefined ? '' : `.s${p.sweep}`}`,
+    payload: z.object({ mode, emailId: id }),
+    jobId: (p) => `mail.${p.mode}.${p.emailId}`,
     attempts: 6,
     backoffMs: 5_000,
+    releaseWhenFinished: true,
     timeoutMs: () => 60_000,
     handler: sendEmail,
   }),

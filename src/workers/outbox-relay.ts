@@ -6,10 +6,13 @@
 // (unique eventId). Only then are jobs enqueued; if that fails (Redis down), the rows stay
 // due and the sweeps below enqueue them later. An event committed while no worker or no
 // Redis was running is relayed by the next poll: nothing waits on a message that was lost.
+// One event that cannot be fanned out (bad data, a bug) fails alone, inside a savepoint, and
+// is set aside after MAX_DISPATCH_ATTEMPTS with its error; the events behind it flow on.
 import type { Database } from '../db/databases.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { newId } from '../ids.js';
+import type { Tx } from '../schema/events.js';
 import type { Services } from '../services.js';
 import { composeEmails } from './email/compose-emails.js';
 import type { Enqueue } from './job-catalog.js';
@@ -20,25 +23,78 @@ const SWEEP_BUCKET_MS = 5_000;
 // the sweep is for stragglers whose job was lost, so it leaves fresh work alone (re-adding
 // thousands of just-enqueued jobs every cycle would cost more than the deliveries).
 const STRAGGLER_SECONDS = 2;
+/** Relay attempts before an event that keeps failing is set aside (dispatched, with its error). */
+export const MAX_DISPATCH_ATTEMPTS = 5;
 
 interface OutboxRow {
   id: string;
   companyId: string;
   type: string;
   data: Prisma.JsonValue;
+  dispatchAttempts: number;
+}
+
+interface Endpoint {
+  id: string;
+  companyId: string;
+  events: string[];
+}
+
+interface FanOut {
+  deliveries: Prisma.WebhookDeliveryCreateManyInput[];
+  emails: Prisma.EmailCreateManyInput[];
 }
 
 export function subscribes(endpointEvents: readonly string[], type: string): boolean {
   return endpointEvents.includes('*') || endpointEvents.includes(type);
 }
 
-/** Claims and fans out one batch; returns how many events it took. */
+/** Runs fn in a savepoint of the transaction: if it fails, its writes are undone and the transaction goes on. */
+async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
+  await tx.$executeRawUnsafe('SAVEPOINT relay_fan_out');
+  try {
+    const result = await fn();
+    await tx.$executeRawUnsafe('RELEASE SAVEPOINT relay_fan_out');
+    return result;
+  } catch (err) {
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT relay_fan_out');
+    throw err;
+  }
+}
+
+/** Writes the deliveries and e-mails of some events (unique keys make a rerun add nothing). */
+async function fanOut(tx: Tx, o: { mode: Mode; from: string; events: OutboxRow[]; endpoints: Endpoint[]; now: Date }): Promise<FanOut> {
+  const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
+  for (const e of o.events) {
+    const target = e.type === 'ping' ? (e.data as { endpointId?: string } | null)?.endpointId : undefined;
+    for (const ep of o.endpoints) {
+      if (ep.companyId !== e.companyId) continue;
+      // A ping goes to the endpoint whose test button made it, and only there.
+      if (e.type === 'ping' ? ep.id !== target : !subscribes(ep.events, e.type)) continue;
+      deliveries.push({ id: newId(), companyId: e.companyId, endpointId: ep.id, eventId: e.id, status: 'pending', nextAttemptAt: o.now });
+    }
+  }
+  if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
+  const emails = await composeEmails(tx, { mode: o.mode, events: o.events, from: o.from });
+  if (emails.length) await tx.email.createMany({ data: emails, skipDuplicates: true });
+  return { deliveries, emails };
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 1000);
+
+/**
+ * Claims and fans out one batch; returns how many events it finished with (dispatched, or set
+ * aside). An event that failed and is left for another try does not count, so the caller's
+ * drain loop does not spin on it: the next poll tries it again.
+ */
 export async function relayBatch(services: Services, db: Database, enqueue: Enqueue): Promise<number> {
   const mode: Mode = db.mode;
+  const from = services.config.EMAIL_FROM;
   const claimed = await db.prisma.$transaction(async (tx) => {
+    // Events that failed before come after fresh ones, so they never hold a batch up.
     const events = await tx.$queryRaw<OutboxRow[]>`
-      SELECT id, company_id AS "companyId", type, data FROM events
-      WHERE dispatched_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
+      SELECT id, company_id AS "companyId", type, data, dispatch_attempts AS "dispatchAttempts" FROM events
+      WHERE dispatched_at IS NULL ORDER BY dispatch_attempts, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
     if (!events.length) return null;
     const now = new Date();
     const companyIds = [...new Set(events.map((e) => e.companyId))];
@@ -46,40 +102,62 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
       where: { companyId: { in: companyIds }, enabled: true },
       select: { id: true, companyId: true, events: true },
     });
-    const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
-    for (const e of events) {
-      const target = e.type === 'ping' ? (e.data as { endpointId?: string } | null)?.endpointId : undefined;
-      for (const ep of endpoints) {
-        if (ep.companyId !== e.companyId) continue;
-        // A ping goes to the endpoint whose test button made it, and only there.
-        if (e.type === 'ping' ? ep.id !== target : !subscribes(ep.events, e.type)) continue;
-        deliveries.push({ id: newId(), companyId: e.companyId, endpointId: ep.id, eventId: e.id, status: 'pending', nextAttemptAt: now });
+    const failed = new Map<string, string>();
+    let out: FanOut;
+    try {
+      // The whole batch in one go: the common case, and the fast one.
+      out = await inSavepoint(tx, () => fanOut(tx, { mode, from, events, endpoints, now }));
+    } catch {
+      // Something in the batch is bad: event by event, so only that one is held back.
+      out = { deliveries: [], emails: [] };
+      for (const e of events) {
+        try {
+          const one = await inSavepoint(tx, () => fanOut(tx, { mode, from, events: [e], endpoints, now }));
+          out.deliveries.push(...one.deliveries);
+          out.emails.push(...one.emails);
+        } catch (err) {
+          failed.set(e.id, errorText(err));
+        }
       }
     }
-    if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
-    const emails = await composeEmails(tx, { mode, events, from: services.config.EMAIL_FROM });
-    if (emails.length) await tx.email.createMany({ data: emails, skipDuplicates: true });
-    await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
-    return { count: events.length, deliveries, emails };
+    const done = events.filter((e) => !failed.has(e.id)).map((e) => e.id);
+    if (done.length) await tx.event.updateMany({ where: { id: { in: done } }, data: { dispatchedAt: now, dispatchError: null } });
+    const setAside: Array<{ id: string; type: string; error: string }> = [];
+    const retried: Array<{ id: string; type: string; error: string }> = [];
+    for (const e of events) {
+      const error = failed.get(e.id);
+      if (error === undefined) continue;
+      const attempts = e.dispatchAttempts + 1;
+      const giveUp = attempts >= MAX_DISPATCH_ATTEMPTS;
+      await tx.event.update({ where: { id: e.id }, data: { dispatchAttempts: attempts, dispatchError: error, dispatchedAt: giveUp ? now : null } });
+      (giveUp ? setAside : retried).push({ id: e.id, type: e.type, error });
+    }
+    return { handled: done.length + setAside.length, ...out, setAside, retried };
   });
   if (!claimed) return 0;
+  for (const e of claimed.retried) services.logger.warn({ mode, eventId: e.id, type: e.type, err: { message: e.error } }, 'event could not be relayed; trying again');
+  for (const e of claimed.setAside) {
+    services.logger.error({ mode, eventId: e.id, type: e.type, err: { message: e.error } }, `event set aside after ${MAX_DISPATCH_ATTEMPTS} failed relays (events.dispatch_error)`);
+  }
   // After the commit: the fast path. A failure here is picked up by the sweeps.
   await Promise.all([
     ...claimed.deliveries.map((d) => enqueue('deliver-webhook', { mode, deliveryId: d.id!, due: (d.nextAttemptAt as Date).getTime() })),
     ...claimed.emails.filter((m) => m.status === 'queued').map((m) => enqueue('send-email', { mode, emailId: m.id })),
   ]).catch((err: Error) => services.logger.warn({ mode, err: { message: err.message } }, 'enqueue failed; the sweep will retry'));
-  return claimed.count;
+  return claimed.handled;
 }
 
 /**
  * Re-enqueues work whose rows say it is due: deliveries whose next attempt (or whose lost
- * worker's lease) came more than STRAGGLER_SECONDS ago, payments still processing, e-mails still queued. Job ids make
- * this idempotent while a job waits; handlers claim their row, so a rerun is harmless.
+ * worker's lease) came more than STRAGGLER_SECONDS ago, payments still processing, e-mails
+ * still queued and not held by a sender. Payments and e-mails have one job id per row (see
+ * job-catalog.ts), so while their job exists this adds nothing; handlers claim their row, so
+ * a rerun is harmless.
  */
 export async function sweep(services: Services, db: Database, enqueue: Enqueue): Promise<void> {
   const mode: Mode = db.mode;
   const now = Date.now();
-  // Work overdue by more than this gets a fresh job id once per bucket (see job-catalog.ts).
+  // An attempt overdue by more than this gets a fresh job id once per bucket (see job-catalog.ts).
   const grace = Math.max(SWEEP_BUCKET_MS, 2 * services.config.WORKER_POLL_MS);
   const bucket = Math.floor(now / SWEEP_BUCKET_MS);
   const overdue = (since: Date) => (now - since.getTime() > grace ? bucket : undefined);
@@ -87,17 +165,19 @@ export async function sweep(services: Services, db: Database, enqueue: Enqueue):
     db.prisma.$queryRaw<{ id: string; due: Date }[]>`
       SELECT id, next_attempt_at AS due FROM webhook_deliveries
       WHERE status = 'pending' AND next_attempt_at <= now() - make_interval(secs => ${STRAGGLER_SECONDS})
+        AND (lease_until IS NULL OR lease_until <= now())
       ORDER BY next_attempt_at LIMIT 1000`,
-    db.prisma.payment.findMany({ where: { status: 'processing' }, select: { id: true, createdAt: true }, take: 500, orderBy: { createdAt: 'asc' } }),
-    db.prisma.email.findMany({ where: { status: 'queued' }, select: { id: true, createdAt: true }, take: 500, orderBy: { createdAt: 'asc' } }),
+    db.prisma.payment.findMany({ where: { status: 'processing' }, select: { id: true }, take: 500, orderBy: { createdAt: 'asc' } }),
+    db.prisma.$queryRaw<{ id: string }[]>`
+      SELECT id FROM emails WHERE status = 'queued' AND (lease_until IS NULL OR lease_until <= now())
+      ORDER BY created_at LIMIT 500`,
   ]);
   await Promise.all([
     ...deliveries.map((d) => {
       const due = new Date(d.due);
       return enqueue('deliver-webhook', { mode, deliveryId: d.id, due: due.getTime(), sweep: overdue(due) });
     }),
-    // Payments and e-mails retry with the queue's backoff; only long-stuck ones get a new job.
-    ...payments.map((p) => enqueue('settle-payment', { mode, paymentId: p.id, sweep: overdue(new Date(p.createdAt.getTime() + 60_000)) })),
-    ...emails.map((m) => enqueue('send-email', { mode, emailId: m.id, sweep: overdue(new Date(m.createdAt.getTime() + 300_000)) })),
+    ...payments.map((p) => enqueue('settle-payment', { mode, paymentId: p.id })),
+    ...emails.map((m) => enqueue('send-email', { mode, emailId: m.id })),
   ]);
 }

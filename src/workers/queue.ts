@@ -65,8 +65,8 @@ export function bullQueue(services: Services): JobQueue {
         delay: opts.delayMs && opts.delayMs > 0 ? Math.round(opts.delayMs) : undefined,
         attempts: def.attempts,
         backoff: def.backoffMs ? { type: 'exponential', delay: def.backoffMs } : undefined,
-        removeOnComplete: { age: 3600, count: 10_000 },
-        removeOnFail: { age: 24 * 3600, count: 10_000 },
+        removeOnComplete: def.releaseWhenFinished ? true : { age: 3600, count: 10_000 },
+        removeOnFail: def.releaseWhenFinished ? true : { age: 24 * 3600, count: 10_000 },
       }),
       3000,
     );

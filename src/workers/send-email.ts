@@ -1,31 +1,47 @@
 // Sends a live company's queued e-mail over SMTP (SMTP_URL) with nodemailer. Sandbox e-mails
-// never reach here: they are logged, not sent. A failure is retried by the queue; an e-mail
-// still queued afterwards is re-enqueued by the relay's sweep.
+// never reach here: they are logged, not sent. The row is claimed with a lease first (as a
+// webhook delivery is), so two workers holding a job for the same e-mail (a stalled job handed
+// on, a sweep racing the relay) never both send it. A failure releases the lease and is
+// retried by the queue; an e-mail still queued afterwards is re-enqueued by the relay's sweep.
+// A worker that dies mid-send leaves the lease to run out, then the e-mail is sent again
+// (at-least-once, like webhooks).
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 import type { JobContext } from './job-catalog.js';
 
 const transports = new WeakMap<Config, ReturnType<typeof nodemailer.createTransport>>();
 
+// nodemailer waits up to 2 min to connect and 10 min on an idle socket by default; these bound
+// a send well inside the lease, so a lease never runs out while its sender is still talking.
+const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
+const LEASE_SECONDS = 300;
+
 function transportFor(config: Config) {
   let t = transports.get(config);
   if (!t) {
-    t = nodemailer.createTransport(config.SMTP_URL!);
+    t = nodemailer.createTransport({ url: config.SMTP_URL!, ...SMTP_TIMEOUTS });
     transports.set(config, t);
   }
   return t;
 }
 
-export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; emailId: string; sweep?: number }): Promise<void> {
+export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; emailId: string }): Promise<void> {
   const { config } = ctx.services;
+  if (p.mode === 'test') return;
   const db = ctx.services.dbs.forMode(p.mode);
-  const email = await db.email.findUnique({ where: { id: p.emailId } });
-  if (!email || email.status !== 'queued' || p.mode === 'test') return;
   if (!config.SMTP_URL) {
-    await db.email.update({ where: { id: email.id }, data: { status: 'failed', lastError: 'SMTP_URL is not configured' } });
-    ctx.services.logger.error({ emailId: email.id }, 'live e-mail not sent: SMTP_URL is not configured');
+    const { count } = await db.email.updateMany({ where: { id: p.emailId, status: 'queued' }, data: { status: 'failed', lastError: 'SMTP_URL is not configured' } });
+    if (count) ctx.services.logger.error({ emailId: p.emailId }, 'live e-mail not sent: SMTP_URL is not configured');
     return;
   }
+  // The claim: only a queued e-mail that no other worker is sending. The attempt counts from
+  // here, so one cut short by a crash is counted too.
+  const claimed = await db.$queryRaw<{ id: string }[]>`
+    UPDATE emails SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), attempts = attempts + 1
+    WHERE id = ${p.emailId} AND status = 'queued' AND (lease_until IS NULL OR lease_until <= now())
+    RETURNING id`;
+  if (!claimed.length) return;
+  const email = await db.email.findUniqueOrThrow({ where: { id: p.emailId } });
   const headers = email.headers as Record<string, string>;
   try {
     await transportFor(config).sendMail({
@@ -41,8 +57,9 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
       headers: { 'X-Booking-Id': headers['X-Booking-Id'] ?? '', 'X-Event-Id': headers['X-Event-Id'] ?? '', 'Auto-Submitted': 'auto-generated' },
     });
   } catch (err) {
-    await db.email.update({ where: { id: email.id }, data: { attempts: { increment: 1 }, lastError: (err as Error).message.slice(0, 500) } });
+    // Released at once: the queue's next attempt (or the sweep) may claim it again.
+    await db.email.update({ where: { id: email.id }, data: { leaseUntil: null, lastError: (err as Error).message.slice(0, 500) } });
     throw err;
   }
-  await db.email.update({ where: { id: email.id }, data: { status: 'sent', sentAt: new Date(), attempts: { increment: 1 }, lastError: null } });
+  await db.email.update({ where: { id: email.id }, data: { status: 'sent', sentAt: new Date(), leaseUntil: null, lastError: null } });
 }

@@ -5,7 +5,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-import { createAccountWithKeys } from '../helpers/factories.js';
+import { post } from '../helpers/domain.js';
+import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 import { bookInSalon, expectLabelled, expectVisibleFocus, launchChromium, shot, startAdminApp, tabTo, watch } from './admin-helpers.js';
 
 let t: TestApp;
@@ -109,11 +110,18 @@ describe('the admin area in Chromium', () => {
     expect(options).toEqual(['Choose…', 'Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
     await shot(page, '03-test-companies');
     await expectLabelled(page);
-    // Keyboard only: focus the picker, choose, and submit with Enter on the button.
-    await page.getByLabel('Company', { exact: true }).focus();
+    // Keyboard only: Tab to the picker, arrow down to a company, Tab to Open, Enter.
+    const picker = page.getByLabel('Company', { exact: true });
+    await tabTo(page, '#company-picker', 3); // skip link, brand, picker
+    await expectVisibleFocus(page);
     await page.keyboard.press('ArrowDown');
-    await page.getByLabel('Company', { exact: true }).selectOption({ label: 'Sample Hair Salon' });
-    await page.getByRole('button', { name: 'Open' }).focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await picker.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]!.textContent)).toBe('Sample Medical Clinic');
+    await page.keyboard.press('ArrowUp');
+    expect(await picker.inputValue()).toBe(w.test.id);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Open');
+    await expectVisibleFocus(page);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${origin}/admin/test/companies/${w.test.id}`);
   });
@@ -305,9 +313,15 @@ describe('the admin area in Chromium', () => {
     const { createApiKey } = await import('../../src/schema/use-cases/create-api-key.js');
     const { key } = await createApiKey(t.dbs.test.prisma, { companyId: w.test.id, name: 'booking maker' });
     const made = await bookInSalon(t, key);
-    const first = made[0]!;
-    const week = first.startTime.slice(0, 10);
-    await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${week}`);
+    const [first, second] = [made[0]!, made[1]!];
+    // The second is cancelled through the API: it is shown red and struck through.
+    expect((await post(t.app, `/api/v1/bookings/${second._id}/cancel`, bearer(key), { reason: 'Customer called' })).status).toBe('cancelled');
+    await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${second.startTime.slice(0, 10)}`);
+    const cancelled = page.locator(`a.booking[href$="/bookings/${second._id}"]`);
+    expect(await cancelled.getAttribute('class')).toBe('booking cancelled');
+    expect(await cancelled.evaluate((el) => [getComputedStyle(el).borderLeftColor, getComputedStyle(el).textDecorationLine])).toEqual(['rgb(180, 35, 24)', 'line-through']);
+    expect(await cancelled.textContent()).toContain('Cancelled');
+    await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${first.startTime.slice(0, 10)}`);
     const link = page.locator(`a.booking[href$="/bookings/${first._id}"]`);
     expect(await link.count()).toBe(1);
     expect(await link.getAttribute('class')).toBe(`booking ${first.status}`);
@@ -320,6 +334,28 @@ describe('the admin area in Chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Confirmed');
     expect(await page.getByRole('row', { name: /booking\.created/ }).count()).toBe(1);
     await shot(page, '09-booking-detail');
+  });
+
+  it('signs out: admin pages show the login form again and the old session cookie opens nothing', async () => {
+    const old = (await context.cookies()).find((c) => c.name === 'svc_session')!;
+    await page.goto(`${origin}/admin/test/companies/${w.test.id}`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${origin}/admin/login`);
+    expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+    expect((await context.cookies()).some((c) => c.name === 'svc_session' && c.value === old.value)).toBe(false);
+    const keys = `/admin/test/companies/${w.test.id}/api-keys`;
+    await page.goto(`${origin}${keys}`);
+    expect(page.url()).toBe(`${origin}/admin/login?next=${encodeURIComponent(keys)}`);
+    expect(await page.getByLabel('Email').count()).toBe(1);
+    expect(await page.getByLabel('Password').count()).toBe(1);
+    // The old cookie, put back (kept by someone), is refused: the session is gone on the server.
+    await context.addCookies([{ name: old.name, value: old.value, domain: old.domain, path: old.path, httpOnly: true, sameSite: 'Lax' }]);
+    await page.goto(`${origin}${keys}`);
+    expect(page.url()).toBe(`${origin}/admin/login?next=${encodeURIComponent(keys)}`);
+    expect(await page.content()).not.toContain('Website widget');
+    const direct = await t.app.inject({ method: 'GET', url: keys, cookies: { svc_session: old.value } });
+    expect(direct.statusCode).toBe(303);
+    expect(direct.headers.location).toBe(`/admin/login?next=${encodeURIComponent(keys)}`);
   });
 
   it('loaded nothing from outside the app and raised no script or CSP errors', () => {

@@ -168,6 +168,39 @@ describe('webhooks in Chromium', () => {
     expect(await frame.locator('p').first().textContent()).toMatch(/^Hello /);
     await page.locator('iframe').scrollIntoViewIfNeeded();
     await shot(page, '18-email-from-booking');
+  });
+
+  it('disables, enables and deletes the endpoint (after a confirmation)', async () => {
+    await page.goto(`${origin}/admin/test/companies/${w.test.id}/webhooks`);
+    const row = page.getByRole('row', { name: new RegExp(rx.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')) });
+    expect(await row.getByText('Local receiver').count()).toBe(1);
+    expect(await row.getByText('Enabled').count()).toBe(1);
+    await shot(page, '15b-webhooks-list');
+    await expectLabelled(page);
+    const endpoint = () => t.dbs.test.prisma.webhookEndpoint.findFirstOrThrow({ where: { companyId: w.test.id } });
+
+    await page.getByRole('link', { name: rx.url }).click();
+    await page.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Endpoint disabled');
+    expect(await page.locator('.badge.disabled').textContent()).toBe('Disabled');
+    expect((await endpoint()).enabled).toBe(false);
+
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Endpoint enabled.');
+    expect(await page.locator('.badge.enabled').textContent()).toBe('Enabled');
+    expect((await endpoint()).enabled).toBe(true);
+
+    await page.getByRole('link', { name: 'Delete…' }).click();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Delete this endpoint?');
+    expect(await page.getByRole('main').textContent()).toContain(rx.url);
+    await page.getByRole('button', { name: 'Delete endpoint' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Endpoint deleted.');
+    expect(await page.getByText('No endpoints yet.').count()).toBe(1);
+    expect(await t.dbs.test.prisma.webhookEndpoint.count({ where: { companyId: w.test.id } })).toBe(0);
+  });
+
+  it('loaded nothing from outside the app and raised no script or CSP errors', () => {
     expect(seen.foreign).toEqual([]);
+    expect(seen.errors).toEqual([]);
   });
 });

@@ -97,6 +97,16 @@ export function permanentFailure(err: InstanceType<typeof Stripe.errors.StripeEr
   return failed(err.code ?? err.rawType ?? 'invalid_request_error', err.message);
 }
 
+/** A processor error that repeating the request cannot change (see permanentFailure). */
+export function isPermanentProcessorError(err: unknown): boolean {
+  return err instanceof Stripe.errors.StripeError && permanentFailure(err) !== null;
+}
+
+/** Stripe's answer when the charge was refunded already (by us before, or in its dashboard). */
+export function isAlreadyRefunded(err: unknown): boolean {
+  return err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded';
+}
+
 export async function refundWithStripe(config: Config, p: { id: string; processorRef: string }): Promise<void> {
   await stripeClient(config).refunds.create({ payment_intent: p.processorRef }, { idempotencyKey: `refund-${p.id}` });
 }

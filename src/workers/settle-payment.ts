@@ -1,8 +1,14 @@
 // The payments worker (API.md §5): settles a `processing` payment to succeeded or failed and
 // emits payment.succeeded / payment.failed; a succeeded payment confirms its pending booking
 // (booking.confirmed), all in one transaction with the payment's change.
-import type { Payment } from '../generated/prisma/client.js';
-import { chargeWithStripe, type ChargeResult } from '../payments/stripe-processor.js';
+//
+// A payment is only ever for a booking that holds its slot: a pending booking is not expired
+// while its payment is processing (applyTransition), so a charge that succeeds after the hold
+// time still confirms it. A booking that stopped holding its slot anyway (cancelled while the
+// charge was on its way) is not confirmed: the charge is refunded at once, through the same
+// processor, and the payment ends refunded with payment.refunded.
+import type { BookingStatus, Payment } from '../generated/prisma/client.js';
+import { chargeWithStripe, isAlreadyRefunded, isPermanentProcessorError, refundWithStripe, type ChargeResult } from '../payments/stripe-processor.js';
 import { recordEvent, type Tx } from '../schema/events.js';
 import { paymentEventData } from '../schema/use-cases/refund-payment.js';
 import { applyTransition } from '../schema/use-cases/transition-booking.js';
@@ -62,18 +68,40 @@ async function attemptFailed(ctx: JobContext, mode: 'live' | 'test', payment: Pa
   };
 }
 
+// Statuses in which a booking still holds its slot, or was served: a payment for it stands.
+const PAYABLE: ReadonlySet<BookingStatus> = new Set<BookingStatus>(['pending', 'confirmed', 'completed', 'no_show']);
+
+/** A live charge already made for a booking that no longer holds its slot: only its refund is owed. */
+const refundOwed = (mode: 'live' | 'test', p: Payment) => mode === 'live' && p.outcome === 'succeeded' && p.processorRef !== null;
+
 export async function settlePayment(ctx: JobContext, p: { mode: 'live' | 'test'; paymentId: string; sweep?: number }): Promise<void> {
   const db = ctx.services.dbs.forMode(p.mode);
   const payment = await db.payment.findUnique({ where: { id: p.paymentId } });
   if (!payment || payment.status !== 'processing') return;
   let result: ChargeResult;
-  try {
-    result = await verdict(ctx, p.mode, payment);
-  } catch (err) {
-    result = await attemptFailed(ctx, p.mode, payment, err);
+  if (refundOwed(p.mode, payment)) {
+    // An earlier run charged, then found the booking gone, and did not finish the refund.
+    result = { status: 'succeeded', failureCode: null, failureMessage: null, processorRef: payment.processorRef, brand: payment.brand, last4: payment.last4 };
+  } else {
+    try {
+      result = await verdict(ctx, p.mode, payment);
+    } catch (err) {
+      result = await attemptFailed(ctx, p.mode, payment, err);
+    }
   }
   if (result.status === 'failed') ctx.services.logger.info({ mode: p.mode, paymentId: payment.id, failureCode: result.failureCode }, 'payment failed');
-  await db.$transaction(async (tx) => {
+  const next = await db.$transaction(async (tx): Promise<'settled' | 'refund'> => {
+    // The booking's row first, as createPayment and expiry take it: its status holds until commit.
+    const [booking] = await tx.$queryRaw<{ status: BookingStatus }[]>`SELECT status::text AS status FROM bookings WHERE id = ${payment.bookingId} FOR UPDATE`;
+    if (result.status === 'succeeded' && booking && !PAYABLE.has(booking.status)) {
+      // Charged, but the booking no longer holds its slot: keep the charge's facts for the
+      // refund (which may need retrying) and leave the payment processing until it is done.
+      await tx.payment.updateMany({
+        where: { id: payment.id, status: 'processing' },
+        data: { processorRef: result.processorRef, brand: result.brand ?? payment.brand, last4: result.last4 ?? payment.last4, outcome: 'succeeded' },
+      });
+      return 'refund';
+    }
     // Conditional: a second worker settling the same payment changes nothing.
     const { count } = await tx.payment.updateMany({
       where: { id: payment.id, status: 'processing' },
@@ -87,9 +115,45 @@ export async function settlePayment(ctx: JobContext, p: { mode: 'live' | 'test';
         outcome: result.status === 'succeeded' ? 'succeeded' : result.failureCode,
       },
     });
-    if (!count) return;
+    if (!count) return 'settled';
     const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
     await recordEvent(tx, { companyId: after.companyId, type: result.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed', data: paymentEventData(after) });
     if (result.status === 'succeeded') await confirmPendingBooking(tx, after.bookingId);
+    return 'settled';
+  });
+  if (next === 'refund') await refundUnheldBooking(ctx, p.mode, payment.id);
+}
+
+/**
+ * Refunds a charge whose booking stopped holding its slot while it was processing: at the
+ * processor (idempotent on the payment id, like POST /payments/:id/refund) or, in the sandbox,
+ * in the simulator, where no money moved. A processor that cannot answer is retried by the
+ * queue (the money is owed, so there is no bound); one that refuses for good leaves the payment
+ * succeeded, for a person to refund, and says so in the log.
+ */
+async function refundUnheldBooking(ctx: JobContext, mode: 'live' | 'test', paymentId: string): Promise<void> {
+  const db = ctx.services.dbs.forMode(mode);
+  const payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
+  if (payment.status !== 'processing') return;
+  let refunded = true;
+  if (mode === 'live' && payment.processorRef) {
+    try {
+      await refundWithStripe(ctx.services.config, { id: payment.id, processorRef: payment.processorRef });
+    } catch (err) {
+      if (!isAlreadyRefunded(err)) {
+        if (!isPermanentProcessorError(err)) throw err;
+        refunded = false;
+        ctx.services.logger.error({ mode, paymentId, err: { message: (err as Error).message } }, 'automatic refund refused by the processor; refund this payment by hand');
+      }
+    }
+  }
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.payment.updateMany({
+      where: { id: payment.id, status: 'processing' },
+      data: refunded ? { status: 'refunded', refundedAt: new Date() } : { status: 'succeeded' },
+    });
+    if (!count) return;
+    const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
+    await recordEvent(tx, { companyId: after.companyId, type: refunded ? 'payment.refunded' : 'payment.succeeded', data: paymentEventData(after) });
   });
 }

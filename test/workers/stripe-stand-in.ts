@@ -20,6 +20,7 @@ export async function startStripeStandIn() {
   const madeFrom = new Map<string, string>();
   let unavailable = 0;
   let failure: 'outage' | 'lock_timeout' = 'outage';
+  let failing: string | undefined;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -27,7 +28,7 @@ export async function startStripeStandIn() {
       const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
       calls.push({ method: req.method!, path: req.url!, headers: req.headers, form });
       const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_standin' }).end(JSON.stringify(body));
-      if (unavailable > 0) {
+      if (unavailable > 0 && (failing === undefined || failing === req.url)) {
         unavailable--;
         if (failure === 'lock_timeout') {
           // Stripe's answer when another request holds the object: 429, code lock_timeout.
@@ -79,10 +80,11 @@ export async function startStripeStandIn() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
-    /** The next n requests fail: a 500 outage, or Stripe's 429 lock_timeout. */
-    failNext(n: number, kind: 'outage' | 'lock_timeout' = 'outage') {
+    /** The next n requests (to `path` only, when given) fail: a 500 outage, or Stripe's 429 lock_timeout. */
+    failNext(n: number, kind: 'outage' | 'lock_timeout' = 'outage', path?: string) {
       unavailable = n;
       failure = kind;
+      failing = path;
     },
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

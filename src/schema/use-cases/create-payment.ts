@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
-import type { Payment } from '../../generated/prisma/client.js';
+import type { Booking, Payment } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { isId, newId } from '../../ids.js';
 import { simulateCard } from '../../payments/card-simulator.js';
@@ -28,6 +28,21 @@ const paymentMethod = z.string().superRefine((v, ctx) => {
 });
 const liveInput = z.object({ bookingId, paymentMethod }).strict();
 
+/**
+ * A pending booking holding its slot, or a confirmed one. A pending booking whose hold has ended
+ * is expired (API.md §5) even before the expiry job gets to it, so it can no longer be paid.
+ */
+function assertPayable(b: Pick<Booking, 'status' | 'holdExpiresAt'>, now: Date): void {
+  if (b.status !== 'pending' && b.status !== 'confirmed') {
+    throw new AppError('INVALID_STATE_TRANSITION', `A ${b.status} booking cannot be paid`, { details: { from: b.status, to: 'paid' } });
+  }
+  if (b.status === 'pending' && b.holdExpiresAt && b.holdExpiresAt.getTime() <= now.getTime()) {
+    throw new AppError('INVALID_STATE_TRANSITION', `The booking's hold ended at ${b.holdExpiresAt.toISOString()}; it can no longer be paid`, {
+      details: { from: 'expired', to: 'paid' },
+    });
+  }
+}
+
 export async function createPayment(db: Db, opts: { companyId: string; mode: Mode; config: Config; input: unknown; now?: Date }): Promise<Payment> {
   const raw = (opts.input ?? {}) as Record<string, unknown>;
   // PCI: a raw card number must never reach a live company's API (API.md §5); in live mode
@@ -40,35 +55,43 @@ export async function createPayment(db: Db, opts: { companyId: string; mode: Mod
   if (opts.mode === 'live' && !opts.config.STRIPE_SECRET_KEY) {
     throw new AppError('SERVICE_UNAVAILABLE', 'Live payments are not configured on this server', { headers: { 'retry-after': '3600' } });
   }
-  const booking = await db.booking.findFirst({ where: { id: input.bookingId, companyId: opts.companyId } });
-  if (!booking) throw AppError.notFound('booking');
-  if (booking.status !== 'pending' && booking.status !== 'confirmed') {
-    throw new AppError('INVALID_STATE_TRANSITION', `A ${booking.status} booking cannot be paid`, { details: { from: booking.status, to: 'paid' } });
-  }
-  if (booking.price <= 0) throw AppError.validation([{ path: 'bookingId', message: 'the booking has nothing to pay' }]);
-  const simulated = 'card' in input && input.card ? simulateCard(input.card, opts.now) : null;
+  const now = opts.now ?? new Date();
+  const found = await db.booking.findFirst({ where: { id: input.bookingId, companyId: opts.companyId } });
+  if (!found) throw AppError.notFound('booking');
+  assertPayable(found, now);
+  if (found.price <= 0) throw AppError.validation([{ path: 'bookingId', message: 'the booking has nothing to pay' }]);
+  const simulated = 'card' in input && input.card ? simulateCard(input.card, now) : null;
   try {
-    const payment = await db.payment.create({
-      data: {
-        id: newId(),
-        companyId: opts.companyId,
-        bookingId: booking.id,
-        // Amount = the service price, fixed on the booking when it was made (API.md §5).
-        amount: booking.price,
-        currency: booking.currency,
-        status: 'processing',
-        brand: simulated?.brand ?? null,
-        last4: simulated?.last4 ?? null,
-        outcome: simulated?.outcome ?? null,
-        paymentMethod: 'paymentMethod' in input ? (input.paymentMethod ?? null) : null,
-      },
+    const payment = await db.$transaction(async (tx) => {
+      // The booking's row lock orders this payment against the expiry job, which takes the same
+      // lock and leaves a booking with a processing payment alone (applyTransition): either the
+      // booking is still payable here and keeps its slot until the payment settles, or it has
+      // expired and is refused. Never an expired booking with a charge on its way.
+      await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${found.id} FOR UPDATE`;
+      const booking = await tx.booking.findUniqueOrThrow({ where: { id: found.id } });
+      assertPayable(booking, now);
+      return tx.payment.create({
+        data: {
+          id: newId(),
+          companyId: opts.companyId,
+          bookingId: booking.id,
+          // Amount = the service price, fixed on the booking when it was made (API.md §5).
+          amount: booking.price,
+          currency: booking.currency,
+          status: 'processing',
+          brand: simulated?.brand ?? null,
+          last4: simulated?.last4 ?? null,
+          outcome: simulated?.outcome ?? null,
+          paymentMethod: 'paymentMethod' in input ? (input.paymentMethod ?? null) : null,
+        },
+      });
     });
     await wakeWorkers(db);
     return payment;
   } catch (err) {
     // payments_one_live_per_booking: another payment is processing or has succeeded.
     if ((err as { code?: string }).code === 'P2002') {
-      throw new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', { details: { bookingId: booking.id } });
+      throw new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', { details: { bookingId: found.id } });
     }
     throw err;
   }

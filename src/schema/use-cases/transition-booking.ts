@@ -36,6 +36,22 @@ async function releasePlace(tx: Prisma.TransactionClient, b: Booking) {
   await tx.classSession.updateMany({ where: { id: b.classSessionId, status: 'scheduled', bookedCount: { gt: 0 } }, data: { bookedCount: { decrement: 1 } } });
 }
 
+/**
+ * A pending booking whose payment is processing keeps its slot until the payment settles: its
+ * hold lasts while the processor decides, so nobody is charged for a booking that expired in
+ * the meantime. The booking's row is locked first; createPayment takes the same lock before it
+ * inserts a payment, so a payment is either seen here or refused there.
+ */
+async function refuseExpiryWhilePaying(tx: Prisma.TransactionClient, booking: Booking): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${booking.id} FOR UPDATE`;
+  const paying = await tx.payment.findFirst({ where: { bookingId: booking.id, status: 'processing' }, select: { id: true } });
+  if (paying) {
+    throw new AppError('INVALID_STATE_TRANSITION', 'A payment for this booking is processing; the booking keeps its slot until the payment settles', {
+      details: { from: booking.status, to: 'expired', paymentId: paying.id },
+    });
+  }
+}
+
 /** Applies one transition inside a transaction the caller owns. */
 export async function applyTransition(
   tx: Prisma.TransactionClient,
@@ -48,6 +64,7 @@ export async function applyTransition(
   if ((action === 'complete' || action === 'no_show') && booking.startTime.getTime() > opts.now.getTime()) {
     throw invalidTransition(booking.status, rule.to, `A booking can be marked ${rule.to} only once its startTime has passed`);
   }
+  if (action === 'expire') await refuseExpiryWhilePaying(tx, booking);
   const changed = await tx.booking.updateMany({
     where: { id: booking.id, status: booking.status },
     data: {

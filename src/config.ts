@@ -97,6 +97,28 @@ export type Config = Readonly<
 
 export class ConfigError extends Error {}
 
+/** Why a URL is not a bare origin (scheme://host[:port], a trailing slash allowed), or null. */
+function originProblem(value: string): string | null {
+  const u = new URL(value);
+  if (u.username || u.password) return 'must not contain user information';
+  if (value.includes('?') || value.includes('#')) return 'must not have a query or fragment';
+  if (!/^\/*$/.test(u.pathname)) return 'must be an origin such as https://auth.example.com, without a path (the OAuth metadata is served at /.well-known/oauth-authorization-server)';
+  return null;
+}
+
+/**
+ * What serving needs beyond loadConfig (the CLI does not): in production a fixed public origin.
+ * Without AUTH_URL or BASE_URL the OAuth issuer and endpoints come from each request's Host
+ * (or, behind TRUST_PROXY, X-Forwarded-Host) header, which a client chooses.
+ */
+export function checkServerConfig(config: Config): void {
+  if (config.isProduction && !config.AUTH_URL) {
+    throw new ConfigError(
+      'Invalid configuration:\n  AUTH_URL: is required in production, or BASE_URL, which it defaults to (the public origin, e.g. https://api.example.com): otherwise the OAuth issuer would be taken from the Host header of each request',
+    );
+  }
+}
+
 /** Parses an environment (process.env by default); throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -115,6 +137,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Webhook secrets are encrypted with it; a key generated on the fly would strand them.
   if (c.NODE_ENV === 'production' && !c.SECRET_KEY) {
     throw new ConfigError('Invalid configuration:\n  SECRET_KEY: is required in production (32 bytes, hex or base64)');
+  }
+  // The OAuth issuer (RFC 8414) is AUTH_URL, by default BASE_URL. Its metadata is served at
+  // the root /.well-known/oauth-authorization-server only, which RFC 8414 §3.1 makes the
+  // location for an issuer without a path: so the issuer must be an origin.
+  const issuerSource = c.AUTH_URL !== undefined ? 'AUTH_URL' : c.BASE_URL !== undefined ? 'BASE_URL' : undefined;
+  const issuerProblem = issuerSource && originProblem((c.AUTH_URL ?? c.BASE_URL)!);
+  if (issuerProblem) {
+    throw new ConfigError(
+      issuerSource === 'AUTH_URL'
+        ? `Invalid configuration:\n  AUTH_URL: ${issuerProblem}`
+        : `Invalid configuration:\n  AUTH_URL: must be set when BASE_URL is not an origin (BASE_URL ${issuerProblem})`,
+    );
   }
   const trim = (u?: string) => u?.replace(/\/+$/, '');
   return Object.freeze({

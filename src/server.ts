@@ -1,6 +1,6 @@
 // Listens and shuts down gracefully; everything else is buildApp (src/app.ts).
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { checkServerConfig, ConfigError, loadConfig, type Config } from './config.js';
 import { ensureDemo, type DemoCredentials } from './demo.js';
 import { createServices } from './services.js';
 import { startWorkers, type Workers } from './workers/runtime.js';
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
+    checkServerConfig(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

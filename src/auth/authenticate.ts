@@ -52,3 +52,12 @@ export function requireCredential(req: FastifyRequest): Credential {
   if (req.credential) return req.credential;
   throw req.authError ?? missingCredential();
 }
+
+/**
+ * The error of a credential that was sent but refused (malformed, unknown, revoked, expired):
+ * 401 with `WWW-Authenticate: Bearer error="invalid_token"` on every surface. Null when the
+ * request is authenticated or sent no credential at all.
+ */
+export function refusedCredential(req: FastifyRequest): AppError | null {
+  return !req.credential && req.authError && req.headers.authorization ? req.authError : null;
+}

@@ -21,6 +21,8 @@ export interface Credential {
   companyId: string;
   accountId: string;
   clientId: string | null;
+  /** The OAuth grant an access token was issued under; null for API keys. */
+  grantId: string | null;
   scopes: ReadonlySet<Scope>;
   company: Company;
   expiresAt: Date | null;
@@ -152,6 +154,7 @@ export class CredentialResolver {
         companyId: key.companyId,
         accountId: key.company.accountId,
         clientId: null,
+        grantId: null,
         scopes: ALL_SCOPES,
         company: key.company,
         expiresAt: key.expiresAt,
@@ -170,6 +173,7 @@ export class CredentialResolver {
       companyId: company.id,
       accountId: token.accountId,
       clientId: token.clientId,
+      grantId: token.grantId,
       scopes: new Set(parseScopes(token.scope).scopes),
       company,
       expiresAt: token.expiresAt,

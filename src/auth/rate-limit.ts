@@ -44,6 +44,17 @@ class SnapshotLocalStore implements FastifyRateLimitStore {
   }
 }
 
+/**
+ * Whose budget an API request spends: an API key's own; an OAuth access token's grant's, so
+ * that refreshing for more access tokens does not multiply a client's budget (every token of
+ * one grant shares it); the IP's without a valid credential.
+ */
+export function rateLimitKey(req: FastifyRequest): string {
+  const c = req.credential;
+  if (!c) return `ip:${req.ip}`;
+  return c.grantId ? `g:${c.grantId}` : `c:${c.id}`;
+}
+
 export async function registerRateLimit(app: FastifyInstance, services: Services): Promise<void> {
   const { config, redis } = services;
   await app.register(rateLimit, {
@@ -52,7 +63,7 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
     timeWindow: 1000,
     max: async (req: FastifyRequest) =>
       req.credential ? config.RATE_LIMIT_PER_SECOND : config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
-    keyGenerator: (req: FastifyRequest) => (req.credential ? `c:${req.credential.id}` : `ip:${req.ip}`),
+    keyGenerator: rateLimitKey,
     allowList: (req: FastifyRequest) => !LIMITED.test(req.url),
     ...(redis ? { redis, nameSpace: `${config.REDIS_PREFIX}rl:` } : { store: SnapshotLocalStore }),
     // If Redis is unreachable, serve rather than fail every request; readiness reports it.

@@ -115,28 +115,30 @@ export type LoginResult =
   | { ok: false; reason: 'rate_limited'; retryAfter: number };
 
 export class LoginChecker {
-  private readonly perEmail: AttemptLimiter;
-  private readonly perIp: AttemptLimiter;
+  private readonly limiter: AttemptLimiter<'email' | 'ip'>;
 
   constructor(private readonly services: Services) {
     const { redis, config, logger } = services;
-    const onError = (err: Error) => logger.warn({ err: { message: err.message } }, 'login limiter: redis unavailable');
-    const now = () => nowOf(services);
-    this.perEmail = createAttemptLimiter(redis, `${config.REDIS_PREFIX}login:e:`, { ...LOGIN_LIMITS.perEmail, now, onError });
-    this.perIp = createAttemptLimiter(redis, `${config.REDIS_PREFIX}login:ip:`, { ...LOGIN_LIMITS.perIp, now, onError });
+    this.limiter = createAttemptLimiter(redis, `${config.REDIS_PREFIX}login:`, {
+      buckets: { email: LOGIN_LIMITS.perEmail, ip: LOGIN_LIMITS.perIp },
+      now: () => nowOf(services),
+      onError: (err: Error) => logger.warn({ err: { message: err.message } }, 'login limiter: redis unavailable'),
+    });
   }
 
+  /**
+   * The attempt is counted before the password is checked, so parallel guesses cannot all slip
+   * through while argon2 runs; a success takes its count back from the IP and clears the
+   * e-mail's failures.
+   */
   async check(emailInput: string, password: string, ip: string): Promise<LoginResult> {
     const email = emailInput.trim().toLowerCase();
-    const wait = Math.max(await this.perEmail.retryAfter([email]), await this.perIp.retryAfter([ip]));
+    const wait = await this.limiter.hit({ email, ip });
     if (wait > 0) return { ok: false, reason: 'rate_limited', retryAfter: wait };
     const account = email ? await this.services.dbs.live.prisma.account.findUnique({ where: { email } }) : null;
     const valid = await argonVerify(account?.passwordHash ?? (await getDummyHash()), password).catch(() => false);
-    if (!account || !valid) {
-      await Promise.all([this.perEmail.fail([email]), this.perIp.fail([ip])]);
-      return { ok: false, reason: 'invalid' };
-    }
-    await this.perEmail.reset([email]);
+    if (!account || !valid) return { ok: false, reason: 'invalid' };
+    await Promise.all([this.limiter.reset({ email }), this.limiter.undo({ ip })]);
     return { ok: true, account };
   }
 }

@@ -4,7 +4,8 @@
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { refusedCredential } from '../auth/authenticate.js';
 import { isAppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { createContext, type Context } from './context.js';
@@ -26,6 +27,25 @@ export function maskError(error: unknown, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_ERROR' } });
 }
 
+/**
+ * A credential that was sent but is invalid (expired, revoked, malformed) is answered as REST
+ * answers it, 401 with `WWW-Authenticate: Bearer error="invalid_token"`, not a 200 a client
+ * might take for a missing field; the body keeps GraphQL's error shape. No credential at all
+ * stays a GraphQL UNAUTHORIZED error on the fields that need one (GraphiQL loads without one).
+ */
+const refuseInvalidCredential: Plugin<Record<string, unknown>, ServerContext> = {
+  onRequest({ serverContext, endResponse, fetchAPI }) {
+    const refused = refusedCredential(serverContext.req);
+    if (!refused) return;
+    endResponse(
+      new fetchAPI.Response(JSON.stringify({ errors: [{ message: refused.message, extensions: { code: refused.code } }] }), {
+        status: refused.status,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...refused.headers },
+      }),
+    );
+  },
+};
+
 export function createGraphQLServer(services: Services): YogaServerInstance<ServerContext, Context> {
   const armor = new EnvelopArmor({
     maxDepth: { n: 8 },
@@ -44,6 +64,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Serv
     logging: false,
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     plugins: [
+      refuseInvalidCredential,
       ...armor.protect().plugins,
       // Introspection: on outside production (GraphiQL, codegen). In production it is refused:
       // graphql-armor's depth and cost limits skip introspection fields, so nested

@@ -1,6 +1,10 @@
 // GET /oauth/authorize and the code exchange under hostile input: PKCE missing, plain,
 // wrong or downgraded; redirect URIs that are almost right; expired and replayed codes.
+import { randomBytes } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.js';
+import { ARGON2_OPTIONS } from '../../src/schema/use-cases/create-account.js';
 import { bearer } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { Browser, codeFrom, createWorld, form, pkce, REDIRECT, tokenRequest, type World } from './oauth-helpers.js';
@@ -57,6 +61,15 @@ describe('errors shown as a page (400), never redirected', () => {
     ['localhost for a 127.0.0.1 registration', () => publicQuery({ redirect_uri: 'http://localhost:5000/callback' })],
     ['several registered URIs and none sent', () => publicQuery({ redirect_uri: undefined })],
     ['a repeated redirect_uri', () => ({ ...publicQuery(), redirect_uri: ['http://127.0.0.1/callback', 'http://127.0.0.1/callback'] })],
+    ['a loopback port above 65535', () => publicQuery({ redirect_uri: 'http://127.0.0.1:99999/callback' })],
+    ['a loopback port of 65536', () => publicQuery({ redirect_uri: 'http://127.0.0.1:65536/callback' })],
+    ['a loopback port 0', () => publicQuery({ redirect_uri: 'http://127.0.0.1:0/callback' })],
+    ['a NUL in client_id', () => publicQuery({ client_id: '\u0000' })],
+    ['a NUL after a valid client_id', () => publicQuery({ client_id: `${w.publicClient.clientId}\u0000` })],
+    ['a control character in state', () => publicQuery({ state: 'a\u0001b' })],
+    ['a newline in redirect_uri', () => publicQuery({ redirect_uri: 'http://127.0.0.1/callback\n' })],
+    ['a NUL in scope', () => publicQuery({ scope: 'company:read\u0000' })],
+    ['a DEL in code_challenge', () => publicQuery({ code_challenge: `${'a'.repeat(42)}\u007f`, code_challenge_method: 'S256' })],
   ];
   for (const [name, query] of cases) {
     it(name, async () => {
@@ -68,6 +81,22 @@ describe('errors shown as a page (400), never redirected', () => {
       expect(res.headers['x-frame-options']).toBe('DENY');
     });
   }
+
+  it('the same checks on the consent form post (a NUL, a port out of range) → 400 page, never a 500', async () => {
+    for (const fields of [publicQuery({ client_id: '\u0000' }), publicQuery({ redirect_uri: 'http://127.0.0.1:99999/callback' })]) {
+      const res = await t.app.inject({ method: 'POST', url: '/oauth/authorize', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form(fields) });
+      expect(res.statusCode).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.body).toContain('role="alert"');
+    }
+  });
+
+  it('the highest loopback port (65535) is accepted', async () => {
+    const p = pkce();
+    const res = await new Browser(t.app).authorize(publicQuery({ redirect_uri: 'http://127.0.0.1:65535/callback', code_challenge: p.challenge, code_challenge_method: 'S256' }), w);
+    expect(res.statusCode).toBe(303);
+    expect(String(res.headers.location)).toMatch(/^http:\/\/127\.0\.0\.1:65535\/callback\?code=/);
+  });
 
   it('the only registered URI is used when none is sent', async () => {
     const res = await authorizeGet({ response_type: 'code', client_id: w.confidential.clientId, scope: 'company:read' });
@@ -96,6 +125,17 @@ describe('errors redirected to the client with state and iss', () => {
       expect(params.code).toBeUndefined();
     });
   }
+
+  it('a user without any company → access_denied with state and iss (RFC 6749 §4.1.2.1), not a dead end', async () => {
+    const email = `nobody-${randomBytes(4).toString('hex')}@example.com`;
+    const password = 'a long enough password';
+    await t.dbs.live.prisma.account.create({ data: { id: newId(), email, passwordHash: await hash(password, ARGON2_OPTIONS) } });
+    const res = await new Browser(t.app).authorize(publicQuery({ code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' }), { email, password });
+    const params = redirectParams(res);
+    expect(params).toMatchObject({ error: 'access_denied', state: 'xyz', iss });
+    expect(params.error_description).toEqual(expect.any(String));
+    expect(params.code).toBeUndefined();
+  });
 
   it('a scope the client may not ask for', async () => {
     const params = redirectParams(await authorizeGet({ response_type: 'code', client_id: w.confidential.clientId, redirect_uri: REDIRECT, scope: 'payments:write' }));
@@ -148,11 +188,16 @@ describe('PKCE at the token endpoint', () => {
     expect(res.json().error).toBe('invalid_grant');
   });
 
-  it('redirect_uri at the token endpoint must be the one of the request', async () => {
+  it('redirect_uri at the token endpoint must be the one of the request → invalid_grant (RFC 6749 §5.2)', async () => {
     const { code, verifier } = await publicCode();
     const res = await exchangePublic(code, verifier, 'http://127.0.0.1:49153/callback');
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('invalid_request');
+    expect(res.json()).toEqual({ error: 'invalid_grant', error_description: expect.any(String) });
+    // Left out although the authorization request named one: invalid_grant too.
+    const other = await publicCode();
+    const missing = await tokenRequest(t.app, { grant_type: 'authorization_code', code: other.code, client_id: w.publicClient.clientId, code_verifier: other.verifier });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error).toBe('invalid_grant');
   });
 });
 
@@ -201,14 +246,23 @@ describe('code lifetime and replay', () => {
     expect(refresh.json().error).toBe('invalid_grant');
   });
 
-  it('two concurrent exchanges of one code: at most one gets tokens, and none survive', async () => {
-    const { code, verifier } = await publicCode();
-    const results = await Promise.all([exchangePublic(code, verifier), exchangePublic(code, verifier)]);
-    const ok = results.filter((r) => r.statusCode === 200);
-    expect(ok.length).toBeLessThanOrEqual(1);
-    for (const r of ok) {
-      const me = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(r.json().access_token) });
+  it('concurrent exchanges of one code: exactly one gets tokens, the others invalid_grant, and none survive', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { code, verifier } = await publicCode();
+      const results = await Promise.all([exchangePublic(code, verifier), exchangePublic(code, verifier), exchangePublic(code, verifier)]);
+      const ok = results.filter((r) => r.statusCode === 200);
+      expect(ok).toHaveLength(1);
+      const failed = results.filter((r) => r.statusCode !== 200);
+      expect(failed.map((r) => [r.statusCode, r.json().error])).toEqual([
+        [400, 'invalid_grant'],
+        [400, 'invalid_grant'],
+      ]);
+      const tok = ok[0]!.json();
+      expect(tok.access_token).toMatch(/^svc_at_live_/);
+      const me = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(tok.access_token) });
       expect(me.statusCode).toBe(401);
+      const refresh = await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: tok.refresh_token, client_id: w.publicClient.clientId });
+      expect(refresh.json().error).toBe('invalid_grant');
     }
   });
 });

@@ -59,7 +59,11 @@ export function hiddenValue(html: string, name: string): string {
 
 export class Browser {
   readonly cookies = new Map<string, string>();
-  constructor(private readonly app: FastifyInstance) {}
+  /** remoteAddress: the client's IP, for the per-IP limits (inject's default is 127.0.0.1). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly opts: { remoteAddress?: string } = {},
+  ) {}
 
   get cookieHeader() {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -69,6 +73,7 @@ export class Browser {
     const res = await this.app.inject({
       method,
       url,
+      ...(this.opts.remoteAddress ? { remoteAddress: this.opts.remoteAddress } : {}),
       headers: { ...(body ? FORM : {}), ...(this.cookies.size ? { cookie: this.cookieHeader } : {}) },
       ...(body ? { payload: form(body) } : {}),
     });
@@ -114,8 +119,8 @@ export function codeFrom(res: { statusCode: number; headers: Record<string, unkn
   return { code: location.searchParams.get('code')!, location };
 }
 
-export async function tokenRequest(app: FastifyInstance, fields: Record<string, string | string[] | undefined>, headers: Record<string, string> = {}) {
-  return app.inject({ method: 'POST', url: '/oauth/token', headers: { ...FORM, ...headers }, payload: form(fields) });
+export async function tokenRequest(app: FastifyInstance, fields: Record<string, string | string[] | undefined>, headers: Record<string, string> = {}, remoteAddress?: string) {
+  return app.inject({ method: 'POST', url: '/oauth/token', headers: { ...FORM, ...headers }, payload: form(fields), ...(remoteAddress ? { remoteAddress } : {}) });
 }
 
 export const basic = (id: string, secret: string) => ({

@@ -1,6 +1,7 @@
 // POST /oauth/token (refresh rotation, client authentication, hostile forms), /oauth/revoke,
 // /oauth/introspect, and the brute-force limit on client secrets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/auth/tokens.js';
 import { createOAuthClient } from '../../src/schema/use-cases/create-oauth-client.js';
 import { bearer } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -55,9 +56,20 @@ describe('refresh_token', () => {
 
   it('a wider scope → invalid_scope, and the refresh token is not spent by it', async () => {
     const first = await tokens('company:read');
-    const res = await refresh(first.refresh_token, { scope: 'company:read company:write' });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe('invalid_scope');
+    for (const scope of ['company:read company:write', 'bookings:read', 'company:read nonsense:scope']) {
+      const res = await refresh(first.refresh_token, { scope });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'invalid_scope', error_description: expect.any(String) });
+    }
+    const row = await t.dbs.live.prisma.oAuthToken.findUniqueOrThrow({ where: { tokenHash: hashToken(first.refresh_token) } });
+    expect(row).toMatchObject({ usedAt: null, revokedAt: null });
+    // The same refresh token still works, and the grant was not revoked as a reuse.
+    expect((await me(first.access_token)).statusCode).toBe(200);
+    const again = await refresh(first.refresh_token);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().scope).toBe('company:read');
+    expect((await me(again.json().access_token)).statusCode).toBe(200);
+    expect((await me(first.access_token)).statusCode).toBe(200);
   });
 
   it('reusing a spent refresh token revokes the whole grant', async () => {
@@ -132,6 +144,9 @@ describe('client authentication and hostile forms', () => {
     ['an access token as refresh token', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: (await tokens()).access_token, ...secretPost() } }), 400, 'invalid_grant'],
     ['an unknown code', async () => ({ fields: { grant_type: 'authorization_code', code: 'abc', redirect_uri: REDIRECT, ...secretPost() } }), 400, 'invalid_grant'],
     ['no code', async () => ({ fields: { grant_type: 'authorization_code', redirect_uri: REDIRECT, ...secretPost() } }), 400, 'invalid_request'],
+    ['a NUL in the client id', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'client\u0000', client_secret: 'x' } }), 400, 'invalid_request'],
+    ['a control character in the refresh token', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'svc_rt_live_\u0001', ...secretPost() } }), 400, 'invalid_request'],
+    ['a newline in the secret', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: w.confidential.clientId, client_secret: `${w.confidential.secret}\n` } }), 400, 'invalid_request'],
   ];
   for (const [name, make, status, error] of cases) {
     it(`${name} → ${status} ${error}`, async () => {
@@ -213,7 +228,25 @@ describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
     expect((await post('/oauth/revoke', { token: tok.access_token })).json().error).toBe('invalid_client');
     expect((await post('/oauth/introspect', { token: tok.access_token, client_id: w.confidential.clientId, client_secret: 'bad' })).statusCode).toBe(401);
     expect((await post('/oauth/introspect', { token: tok.access_token, client_id: w.publicClient.clientId })).statusCode).toBe(401);
-    expect((await post('/oauth/revoke', { token: tok.access_token, token_type_hint: 'weird', ...secretPost() })).json().error).toBe('unsupported_token_type');
     expect((await me(tok.access_token)).statusCode).toBe(200);
+  });
+
+  it('token_type_hint is only a hint: an unknown or wrong one is ignored (RFC 7009 §2.1, §2.2)', async () => {
+    const a = await tokens();
+    const weird = await post('/oauth/revoke', { token: a.access_token, token_type_hint: 'weird', ...secretPost() });
+    expect(weird.statusCode).toBe(200);
+    expect((await me(a.access_token)).statusCode).toBe(401);
+    const b = await tokens();
+    expect((await post('/oauth/revoke', { token: b.refresh_token, token_type_hint: 'access_token', ...secretPost() })).statusCode).toBe(200);
+    expect((await me(b.access_token)).statusCode).toBe(401);
+  });
+
+  it('introspection: token_type Bearer for an access token, none for a refresh token', async () => {
+    const tok = await tokens();
+    const auth = basic(w.confidential.clientId, w.confidential.secret);
+    expect((await post('/oauth/introspect', { token: tok.access_token }, auth)).json().token_type).toBe('Bearer');
+    const rt = (await post('/oauth/introspect', { token: tok.refresh_token }, auth)).json();
+    expect(rt).toMatchObject({ active: true, scope: tok.scope, client_id: w.confidential.clientId });
+    expect(rt).not.toHaveProperty('token_type');
   });
 });

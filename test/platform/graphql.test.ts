@@ -4,7 +4,8 @@
 import { TEST_SECRET_KEY } from '../helpers/app.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { bearer, createAccountWithKeys } from '../helpers/factories.js';
+import { hashToken } from '../../src/auth/tokens.js';
+import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -17,6 +18,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/** An OAuth access token for the test company, as the token endpoint stores one. */
+async function oauthToken(o: { scope?: string; expiresAt?: Date; revokedAt?: Date } = {}): Promise<string> {
+  const token = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.test.id, mode: 'test', scope: o.scope ?? 'company:read' });
+  if (o.expiresAt || o.revokedAt) {
+    await t.dbs.live.prisma.oAuthToken.update({ where: { tokenHash: hashToken(token) }, data: { ...(o.expiresAt ? { expiresAt: o.expiresAt } : {}), ...(o.revokedAt ? { revokedAt: o.revokedAt } : {}) } });
+  }
+  return token;
+}
 
 const gql = (query: string, opts: { key?: string | null; variables?: unknown; headers?: Record<string, string> } = {}) =>
   t.app.inject({
@@ -54,19 +64,59 @@ describe('/graphql', () => {
     expect(await t.dbs.test.prisma.company.findUniqueOrThrow({ where: { id: w.test.id } })).toEqual(before);
   });
 
-  const unauthenticated: Array<[string, string | null]> = [
-    ['no credential', null],
-    ['an unknown key', 'svc_sk_test_000000000000000000000000000000000000000000'],
+  it('UNAUTHORIZED with no credential: a GraphQL error on the fields that need one', async () => {
+    const res = await gql('{ me { name } }', { key: null });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.data?.me ?? null).toBeNull();
+    expect(body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    expect(JSON.stringify(body)).not.toContain(w.test.name);
+  });
+
+  // As on REST (API.md §3): a credential that was sent but is not valid is a 401 with
+  // WWW-Authenticate: Bearer error="invalid_token", the body in GraphQL's error shape.
+  const invalid: Array<[string, () => Promise<Record<string, string>>]> = [
+    ['an unknown key', async () => bearer('svc_sk_test_000000000000000000000000000000000000000000')],
+    ['a malformed credential', async () => bearer('not-a-key')],
+    ['another scheme', async () => ({ authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })],
+    ['an expired access token', async () => bearer(await oauthToken({ expiresAt: new Date(Date.now() - 1000) }))],
+    ['a revoked access token', async () => bearer(await oauthToken({ revokedAt: new Date() }))],
   ];
-  for (const [name, key] of unauthenticated) {
-    it(`UNAUTHORIZED with ${name}`, async () => {
-      const res = await gql('{ me { name } }', { key: key === null ? null : key });
+  for (const [name, header] of invalid) {
+    it(`401 invalid_token with ${name}`, async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/graphql', remoteAddress: `192.0.2.${++ip % 250}`, headers: await header(), payload: { query: '{ me { name } }' } });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer .*error="invalid_token"/);
       const body = res.json();
-      expect(body.data?.me ?? null).toBeNull();
-      expect(body.errors[0].extensions.code).toBe('UNAUTHORIZED');
+      expect(body.data ?? null).toBeNull();
+      expect(body.errors).toEqual([{ message: expect.any(String), extensions: { code: 'UNAUTHORIZED' } }]);
       expect(JSON.stringify(body)).not.toContain(w.test.name);
     });
   }
+
+  it('a live OAuth access token works; insufficient scope keeps the GraphQL shape with INSUFFICIENT_SCOPE and the scope', async () => {
+    const ok = await gql('{ me { name } }', { key: await oauthToken({ scope: 'company:read' }) });
+    expect(ok.json()).toEqual({ data: { me: { name: 'Sample Hair Salon' } } });
+    const res = await gql('{ me { name } }', { key: await oauthToken({ scope: 'bookings:read' }) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0].extensions).toEqual({ code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'company:read' } });
+    expect(body.errors[0].message).toContain('company:read');
+  });
+
+  it('ignores credentials in the query string (only the Authorization header counts)', async () => {
+    for (const param of ['access_token', 'token', 'api_key', 'key']) {
+      const q = new URLSearchParams({ query: '{ me { name } }', [param]: w.testKey.key });
+      const get = await t.app.inject({ method: 'GET', url: `/graphql?${q}`, remoteAddress: `192.0.2.${++ip % 250}`, headers: { accept: 'application/json' } });
+      expect(get.json().errors[0].extensions.code).toBe('UNAUTHORIZED');
+      expect(get.body).not.toContain(w.test.name);
+      const post = await t.app.inject({ method: 'POST', url: `/graphql?${param}=${w.testKey.key}`, remoteAddress: `192.0.2.${++ip % 250}`, payload: { query: '{ me { name } }' } });
+      expect(post.json().errors[0].extensions.code).toBe('UNAUTHORIZED');
+      expect(post.body).not.toContain(w.test.name);
+    }
+  });
 
   it('masks internal errors: no internals, code INTERNAL_ERROR; AppErrors keep their code', async () => {
     const { maskError } = await import('../../src/schema/yoga.js');

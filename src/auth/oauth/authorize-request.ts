@@ -39,9 +39,25 @@ export type AuthorizeCheck =
 // RFC 7636 §4.2: an S256 challenge is the base64url SHA-256 of the verifier, 43 characters.
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+/** The first parameter with a control character in any of its values (none belongs in them). */
+export function paramWithControlChar(raw: Record<string, unknown>, names: readonly string[]): string | undefined {
+  return names.find((name) => {
+    const v = raw[name];
+    return (Array.isArray(v) ? v : [v]).some((x) => typeof x === 'string' && CONTROL_CHARS.test(x));
+  });
+}
+
 const one = (v: unknown): string | undefined | null => (v === undefined || v === '' ? undefined : typeof v === 'string' ? v : null);
 
 export async function checkAuthorizeRequest(services: Services, raw: Record<string, unknown>): Promise<AuthorizeCheck> {
+  // Before anything is looked up: no parameter of this request may carry NUL (PostgreSQL
+  // refuses it in text) or another control character (none of their grammars allows one),
+  // and as the client is not known yet the answer is the error page.
+  const bad = paramWithControlChar(raw, AUTHORIZE_PARAMS);
+  if (bad) return { kind: 'page', title: 'Invalid request', message: `${bad} contains a control character.` };
   const clientId = one(raw.client_id);
   if (clientId === null) return { kind: 'page', title: 'Invalid request', message: 'client_id is repeated.' };
   if (clientId === undefined) return { kind: 'page', title: 'Invalid request', message: 'The request names no client (client_id is missing).' };

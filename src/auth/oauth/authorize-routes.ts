@@ -9,7 +9,7 @@ import { consentPage, type CompanyChoice } from '../pages/consent-page.js';
 import { errorPage, sendPage } from '../pages/html.js';
 import { loginPage } from '../pages/login-page.js';
 import { checkLoginCsrf, LoginChecker, loginCsrfToken, readSession, sameSecret, startSession, endSession, type ActiveSession } from '../sessions.js';
-import { AUTHORIZE_PARAMS, checkAuthorizeRequest, type AuthorizeCheck } from './authorize-request.js';
+import { AUTHORIZE_PARAMS, checkAuthorizeRequest, CONTROL_CHARS, type AuthorizeCheck } from './authorize-request.js';
 import { issueCode } from './grants.js';
 import { issuerOf } from './metadata.js';
 import { buildRedirect } from './redirect-uri.js';
@@ -23,8 +23,12 @@ const SAFE_NEXT = /^\/(oauth\/authorize(\?[^\\#]*)?|admin(\/[^\\#?]*)?(\?[^\\#]*
 // No dot segments (also percent-encoded, which URL parsers resolve too): /admin/../x leaves /admin.
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
 
+// Printable ASCII only: it becomes a Location header, where a control character (CR LF) or
+// one beyond Latin-1 would make Node throw — a 500 instead of a redirect.
+const PRINTABLE = /^[\x21-\x7e]*$/;
+
 export const isSafeNext = (next: unknown): next is string =>
-  typeof next === 'string' && next.length <= 4000 && SAFE_NEXT.test(next) && !DOT_SEGMENT.test(next);
+  typeof next === 'string' && next.length <= 4000 && PRINTABLE.test(next) && SAFE_NEXT.test(next) && !DOT_SEGMENT.test(next);
 
 async function companiesOf(services: Services, accountId: string): Promise<Array<CompanyChoice & { company: Company }>> {
   const [live, test] = await Promise.all([
@@ -62,7 +66,14 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
     }
     if (!active) return showLogin(req, reply, authorizePath(check.params), { intro: `Sign in to continue to ${check.client.name}.` });
     const companies = await companiesOf(services, active.account.id);
-    if (companies.length === 0) return sendPage(reply, 400, errorPage('No company', 'Your account has no company to authorize access to yet.'));
+    if (companies.length === 0) {
+      // Nothing can be granted. The client and redirect URI are valid, so RFC 6749 §4.1.2.1
+      // says: tell the client, with access_denied (the server denies), state and iss.
+      return reply.redirect(
+        buildRedirect(check.redirectUri, { error: 'access_denied', error_description: 'The account has no company to grant access to', state: check.state, iss }),
+        status,
+      );
+    }
     return sendPage(
       reply,
       200,
@@ -124,6 +135,11 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
     const email = typeof form.email === 'string' ? form.email.slice(0, 254) : '';
     const password = typeof form.password === 'string' ? form.password.slice(0, 256) : '';
     if (!email || !password) return showLogin(req, reply, next, { status: 400, error: 'Enter your e-mail and password.', email });
+    // No e-mail address has a control character (and PostgreSQL refuses NUL); a password may
+    // hold any character but NUL, which no keyboard types.
+    if (CONTROL_CHARS.test(email) || password.includes('\u0000')) {
+      return showLogin(req, reply, next, { status: 400, error: 'The e-mail or password contains characters that are not allowed.' });
+    }
     const result = await logins.check(email, password, req.ip);
     if (!result.ok && result.reason === 'rate_limited') {
       reply.header('retry-after', String(result.retryAfter));

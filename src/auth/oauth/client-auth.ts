@@ -1,8 +1,9 @@
 // Client authentication at the token, revocation and introspection endpoints (RFC 6749
 // §2.3.1): client_secret_basic — whose id and secret are form-url-encoded before base64, so
 // they are decoded here (the library does not) — or client_secret_post, never both; public
-// clients send only client_id. Failures are counted per client_id and per IP, and a client or
-// IP with too many is refused with 429 before its secret is even compared (API.md §7).
+// clients send only client_id. Attempts on confidential clients are counted per client and IP
+// and per IP, and refused with 429 beyond the limits before the secret is even compared
+// (API.md §7); a success takes its count back.
 import type { FastifyRequest } from 'fastify';
 import type { OAuthClient } from '../../generated/prisma/client.js';
 import type { Services } from '../../services.js';
@@ -11,8 +12,13 @@ import { nowOf, sameSecret } from '../sessions.js';
 import { hashToken } from '../tokens.js';
 import { OAuthProblem } from './oauth-errors.js';
 
+/**
+ * Failed authentications of confidential (and unknown) clients: per client and IP (guessing
+ * one client's secret) and per IP (spraying many clients). Never per client alone: client ids
+ * are public, and anyone could otherwise lock a client out of its own token endpoint.
+ */
 export const CLIENT_AUTH_LIMITS = {
-  perClient: { max: 10, windowMs: 5 * 60 * 1000 },
+  perClientAndIp: { max: 10, windowMs: 5 * 60 * 1000 },
   perIp: { max: 50, windowMs: 5 * 60 * 1000 },
 } as const;
 
@@ -61,52 +67,54 @@ export function readClientCredentials(req: FastifyRequest, body: Record<string, 
 }
 
 export class ClientAuthenticator {
-  private readonly perClient: AttemptLimiter;
-  private readonly perIp: AttemptLimiter;
+  private readonly limiter: AttemptLimiter<'clientIp' | 'ip'>;
 
   constructor(private readonly services: Services) {
     const { redis, config, logger } = services;
-    const onError = (err: Error) => logger.warn({ err: { message: err.message } }, 'client auth limiter: redis unavailable');
-    const now = () => nowOf(services);
-    this.perClient = createAttemptLimiter(redis, `${config.REDIS_PREFIX}oauth:client-fail:`, { ...CLIENT_AUTH_LIMITS.perClient, now, onError });
-    this.perIp = createAttemptLimiter(redis, `${config.REDIS_PREFIX}oauth:ip-fail:`, { ...CLIENT_AUTH_LIMITS.perIp, now, onError });
-  }
-
-  /** Throws 429 when this client id or this IP has failed too often. */
-  async refuseIfLimited(clientId: string, ip: string): Promise<void> {
-    const wait = Math.max(await this.perClient.retryAfter([clientId]), await this.perIp.retryAfter([ip]));
-    if (wait > 0) {
-      throw new OAuthProblem('invalid_client', `Too many failed client authentications; retry after ${wait} s`, 429, {
-        'retry-after': String(wait),
-      });
-    }
-  }
-
-  async recordFailure(clientId: string, ip: string): Promise<void> {
-    await Promise.all([this.perClient.fail([clientId]), this.perIp.fail([ip])]);
+    this.limiter = createAttemptLimiter(redis, `${config.REDIS_PREFIX}oauth:client-auth:`, {
+      buckets: { clientIp: CLIENT_AUTH_LIMITS.perClientAndIp, ip: CLIENT_AUTH_LIMITS.perIp },
+      now: () => nowOf(services),
+      onError: (err: Error) => logger.warn({ err: { message: err.message } }, 'client auth limiter: redis unavailable'),
+    });
   }
 
   /**
    * The client these credentials prove, or null: a confidential client must present its
    * secret, a public client must present none (it cannot keep one).
    */
-  async verify(creds: { clientId: string; clientSecret?: string }): Promise<OAuthClient | null> {
-    const client = await this.services.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId: creds.clientId } });
+  verify(client: OAuthClient | null, creds: { clientSecret?: string }): OAuthClient | null {
     if (!client) return null;
     if (client.type === 'public') return creds.clientSecret === undefined ? client : null;
     if (creds.clientSecret === undefined || !client.secretHash) return null;
     return sameSecret(client.secretHash, hashToken(creds.clientSecret)) ? client : null;
   }
 
-  /** Reads, rate-limits and verifies a request's client; counts a failure. */
+  /** Reads, rate-limits and verifies a request's client. */
   async authenticate(req: FastifyRequest, body: Record<string, string>): Promise<{ client: OAuthClient; creds: ClientCredentials }> {
     const creds = readClientCredentials(req, body);
-    await this.refuseIfLimited(creds.clientId, req.ip);
-    const client = await this.verify(creds);
-    if (!client) {
-      await this.recordFailure(creds.clientId, req.ip);
-      throw new OAuthProblem('invalid_client', 'Client authentication failed', 401, creds.method === 'client_secret_basic' ? { 'www-authenticate': 'Basic realm="oauth"' } : undefined);
+    const failed = () =>
+      new OAuthProblem('invalid_client', 'Client authentication failed', 401, creds.method === 'client_secret_basic' ? { 'www-authenticate': 'Basic realm="oauth"' } : undefined);
+    const found = creds.clientId.length <= 200 ? await this.services.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId: creds.clientId } }) : null;
+    // A public client has no secret to guess: nothing is counted, nothing is refused.
+    if (found?.type === 'public') {
+      const client = this.verify(found, creds);
+      if (!client) throw failed();
+      return { client, creds };
     }
+    // Counted before the secret is compared (parallel guesses cannot slip through), per
+    // client and IP and per IP: the attacker's address is refused, the client itself is not.
+    // An unknown client id counts against the IP only (it has no secret to find).
+    const keys = found ? { clientIp: `${found.clientId}|${req.ip}`, ip: req.ip } : { ip: req.ip };
+    const wait = await this.limiter.hit(keys);
+    if (wait > 0) {
+      throw new OAuthProblem('invalid_client', `Too many failed client authentications; retry after ${wait} s`, 429, {
+        'retry-after': String(wait),
+      });
+    }
+    const client = this.verify(found, creds);
+    if (!client) throw failed();
+    // Only failures count: a success takes its attempt back (not the failures before it).
+    await this.limiter.undo(keys);
     return { client, creds };
   }
 }

@@ -24,6 +24,9 @@ export interface GrantSubject {
 
 export class GrantRevokedError extends Error {}
 
+/** The code was spent by another exchange first (issueTokens with spendCodeId). */
+export class CodeSpentError extends Error {}
+
 /** Creates the grant and its code after the user approved; returns the code (stored hashed). */
 export async function issueCode(
   services: Services,
@@ -62,15 +65,6 @@ export async function issueCode(
     }),
   ]);
   return code;
-}
-
-/** Marks a code used; false when it already was (a replay, or a concurrent exchange). */
-export async function spendCode(services: Services, codeId: string): Promise<boolean> {
-  const { count } = await services.dbs.live.prisma.oAuthCode.updateMany({
-    where: { id: codeId, usedAt: null },
-    data: { usedAt: new Date(nowOf(services)) },
-  });
-  return count === 1;
 }
 
 /** Marks a refresh token spent (rotated); false when it was already spent or revoked. */
@@ -120,10 +114,14 @@ export interface IssuedTokens {
  * Issues an access and a refresh token under a live grant. RFC 6749 §6: a rotated refresh
  * token keeps the scope of the one it replaces, while the access token may be narrower.
  * Throws GrantRevokedError when the grant is (or is being) revoked.
+ *
+ * With spendCodeId the authorization code is spent in the same transaction: of two concurrent
+ * exchanges of one code exactly one gets tokens, and the other (CodeSpentError) waits on the
+ * code's row lock until those tokens are committed — so its replay revocation reaches them.
  */
 export async function issueTokens(
   services: Services,
-  s: GrantSubject & { accessScope: string; refreshScope: string },
+  s: GrantSubject & { accessScope: string; refreshScope: string; spendCodeId?: string },
 ): Promise<IssuedTokens> {
   const now = nowOf(services);
   const accessToken = generateToken('at', s.mode);
@@ -132,6 +130,10 @@ export async function issueTokens(
   const refreshTokenExpiresAt = new Date(now + REFRESH_TOKEN_TTL_S * 1000);
   const base = { clientId: s.clientId, accountId: s.accountId, companyId: s.companyId, mode: s.mode, grantId: s.grantId, createdAt: new Date(now) };
   await services.dbs.live.prisma.$transaction(async (tx) => {
+    if (s.spendCodeId !== undefined) {
+      const { count } = await tx.oAuthCode.updateMany({ where: { id: s.spendCodeId, usedAt: null }, data: { usedAt: new Date(now) } });
+      if (count !== 1) throw new CodeSpentError('The authorization code was already used');
+    }
     const live = await tx.$queryRawUnsafe<unknown[]>(
       `SELECT id FROM oauth_grants WHERE id = $1 AND revoked_at IS NULL FOR SHARE`,
       s.grantId,

@@ -1,8 +1,10 @@
 // RFC 8414 authorization server metadata. The issuer is AUTH_URL exactly (openid-client
 // compares it character for character with the URL it discovered from). Without AUTH_URL the
 // issuer is the origin the request reached us on — scheme (honouring TRUST_PROXY) and Host —
-// the same for the metadata, the `iss` of every redirect and introspection; production
-// deployments should set AUTH_URL so a forged Host header cannot change it.
+// the same for the metadata, the `iss` of every redirect and introspection. Such a response
+// depends on headers the client chose, so it is never stored by a shared cache (which one
+// forged Host would otherwise poison for everyone); production requires AUTH_URL or BASE_URL
+// (checkServerConfig), so there the issuer never depends on a header.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import { SCOPES } from '../scopes.js';
@@ -32,7 +34,9 @@ export function metadata(issuer: string) {
 }
 
 export function registerMetadata(app: FastifyInstance, services: Services): void {
-  app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async (req, reply) =>
-    reply.header('cache-control', 'public, max-age=300').send(metadata(issuerOf(services, req))),
-  );
+  app.get('/.well-known/oauth-authorization-server', { schema: { hide: true } }, async (req, reply) => {
+    if (services.config.AUTH_URL) reply.header('cache-control', 'public, max-age=300');
+    else reply.header('cache-control', 'no-store').header('vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+    return reply.send(metadata(issuerOf(services, req)));
+  });
 }

@@ -3,6 +3,7 @@
 // `{ error, error_description }` JSON, never the /api/v1 envelope, never cached.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../errors.js';
+import { CONTROL_CHARS } from './authorize-request.js';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -63,7 +64,8 @@ export function singleParams(body: unknown): Record<string, string> {
   for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
     if (Array.isArray(v)) throw new OAuthProblem('invalid_request', `The parameter ${k} is repeated`);
     if (typeof v !== 'string') throw new OAuthProblem('invalid_request', `The parameter ${k} is malformed`);
-    if (v.includes('\u0000')) throw new OAuthProblem('invalid_request', `The parameter ${k} contains a NUL character`);
+    // No parameter of these endpoints allows one (RFC 6749 Appendix A), and PostgreSQL refuses NUL.
+    if (CONTROL_CHARS.test(v)) throw new OAuthProblem('invalid_request', `The parameter ${k.slice(0, 64)} contains a control character`);
     // RFC 6749 §3.1: parameters sent without a value are treated as omitted.
     if (v !== '') out[k] = v;
   }

@@ -5,7 +5,7 @@
 // query parameter is another URI), except that on a loopback IP literal any port matches,
 // because native apps listen on an ephemeral port.
 
-const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(:\d{1,5})?([/?].*)?$/;
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::([1-9]\d{0,4}))?([/?].*)?$/;
 // RFC 8252 §7.1: a private-use scheme is a reverse domain name, e.g. com.example.app:/cb
 const PRIVATE_USE_SCHEME = /^[a-z][a-z0-9+-]*(\.[a-z0-9+-]+)+:/;
 // eslint-disable-next-line no-control-regex
@@ -33,9 +33,13 @@ export function redirectUriProblem(uri: string): string | null {
   return 'must use https, http on a loopback address, or a reverse-domain private-use scheme';
 }
 
+/** A loopback redirect URI without its port; null for anything else, or a port outside 1–65535. */
 function withoutLoopbackPort(uri: string): string | null {
   const m = LOOPBACK.exec(uri);
-  return m ? `http://${m[1]}${m[3] ?? ''}` : null;
+  if (!m || (m[2] !== undefined && Number(m[2]) > 65535)) return null;
+  // What cannot be parsed cannot be redirected to (buildRedirect would throw).
+  if (!URL.canParse(uri)) return null;
+  return `http://${m[1]}${m[3] ?? ''}`;
 }
 
 /** Whether a requested redirect URI matches a registered one (exact; loopback: any port). */

@@ -52,7 +52,12 @@ async function token(services: Services, auth: ClientAuthenticator, req: Fastify
     if (err instanceof OAuthError) {
       // ServerError wraps what our model threw: log it, show nothing of it.
       if (err.name === 'server_error') throw (err as { inner?: unknown }).inner ?? err;
-      throw new OAuthProblem(err.name as never, err.message.replace(/^Invalid \w+: /, ''), err.name === 'invalid_client' ? 401 : 400);
+      // RFC 6749 §5.2: a redirect_uri that differs from the authorization request's (or is
+      // missing though that request named one) makes the grant invalid; the library says
+      // invalid_request.
+      const name = err.name === 'invalid_request' && /`redirect_uri`/.test(err.message) ? 'invalid_grant' : err.name;
+      const description = name === err.name ? err.message.replace(/^Invalid \w+: /, '') : 'redirect_uri does not match the one of the authorization request';
+      throw new OAuthProblem(name as never, description, name === 'invalid_client' ? 401 : 400);
     }
     throw err;
   }
@@ -80,10 +85,9 @@ async function revoke(services: Services, auth: ClientAuthenticator, req: Fastif
   requireFormBody(req);
   const params = singleParams(req.body);
   const { client } = await auth.authenticate(req, params);
-  const hint = params.token_type_hint;
-  if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
-    throw new OAuthProblem('unsupported_token_type', 'token_type_hint must be access_token or refresh_token');
-  }
+  // token_type_hint is only a hint (RFC 7009 §2.1): the token is looked up by itself whatever
+  // it says, and an unknown hint is ignored (§2.2: unsupported_token_type is for tokens of a
+  // type the server cannot revoke, and it can revoke every token it issues).
   const record = await findClientToken(services, client, params.token);
   if (record) {
     // RFC 7009 §2.1: revoking a refresh token also revokes the access tokens of its grant.
@@ -109,7 +113,8 @@ async function introspect(services: Services, auth: ClientAuthenticator, req: Fa
     active: true,
     scope: record.scope,
     client_id: record.clientId,
-    token_type: record.kind === 'access' ? 'Bearer' : 'refresh_token',
+    // RFC 7662 §2.2: token_type as in RFC 6749 §7.1, which only access tokens have.
+    ...(record.kind === 'access' ? { token_type: 'Bearer' } : {}),
     exp: Math.floor(record.expiresAt.getTime() / 1000),
     iat: Math.floor(record.createdAt.getTime() / 1000),
     sub: record.accountId,

@@ -4,8 +4,14 @@
 // adds the OAuth 2.1 rules the library lacks (STACK.md, "OAuth libraries"):
 // - a replayed code, when presented by its client with a valid PKCE verifier, revokes every
 //   token of its grant (OAuth 2.1 §4.1.3); a replay with a wrong verifier revokes nothing;
+// - the code is spent in the transaction that issues its tokens (not before PKCE and the
+//   redirect URI are checked, as the library would): of two concurrent exchanges exactly one
+//   gets tokens, and the other's replay revocation comes after them, so none survive. A failed
+//   verifier does not burn the code; guessing 256 bits of verifier is not a threat;
 // - a spent refresh token presented again by its client revokes the whole grant (§4.3.1,
 //   refresh token rotation), and of two concurrent refreshes at most one wins;
+// - a refresh asking for more scope than the token has is refused before the library spends
+//   the token (it spends first and checks scope after), so the client can simply retry;
 // - the rotated refresh token keeps its scope while the access token may be narrower;
 // - expiry is judged with the service's clock (injectable), not the library's Date.now.
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -14,9 +20,9 @@ import type { OAuthClient, OAuthCode, OAuthToken } from '../../generated/prisma/
 import type { Services } from '../../services.js';
 import { nowOf } from '../sessions.js';
 import { hashToken, parseToken } from '../tokens.js';
-import { GrantRevokedError, issueTokens, revokeGrant, spendCode, spendRefreshToken, type GrantSubject } from './grants.js';
+import { CodeSpentError, GrantRevokedError, issueTokens, revokeGrant, spendRefreshToken, type GrantSubject } from './grants.js';
 
-const { InvalidGrantError } = OAuth2Server;
+const { InvalidGrantError, InvalidScopeError } = OAuth2Server;
 
 type User = GrantSubject & { [key: string]: unknown };
 
@@ -95,11 +101,10 @@ export function createTokenModel(services: Services, client: OAuthClient, params
       };
     },
 
+    // The library "revokes" the code before checking PKCE and the redirect URI; it is spent
+    // in saveToken, in the transaction that issues its tokens.
     async revokeAuthorizationCode() {
-      if (!presentedCode) return false;
-      if (await spendCode(services, presentedCode.id)) return true;
-      // Lost a race with another exchange of the same code: that is a replay too.
-      throw await replayedCode(presentedCode);
+      return presentedCode !== null;
     },
 
     async validateScope(_user: User, _client: unknown, scope?: string[]) {
@@ -118,6 +123,13 @@ export function createTokenModel(services: Services, client: OAuthClient, params
       }
       if (record.revokedAt || record.usedAt) return null;
       if (record.expiresAt.getTime() <= nowOf(services)) throw new InvalidGrantError('Invalid grant: refresh token has expired');
+      // The library would spend the token before judging the scope (RFC 6749 §6: no scope
+      // beyond the original grant); judged here, a refused request leaves the token usable.
+      if (record.clientId === client.clientId && params.scope !== undefined) {
+        const granted = scopeList(record.scope);
+        const extra = scopeList(params.scope).filter((s) => !granted.includes(s));
+        if (extra.length) throw new InvalidScopeError(`Invalid scope: the grant does not include ${extra.join(' ').slice(0, 200)}`);
+      }
       presentedRefresh = record;
       return {
         refreshToken,
@@ -143,9 +155,12 @@ export function createTokenModel(services: Services, client: OAuthClient, params
           ...user,
           accessScope,
           refreshScope: presentedRefresh ? presentedRefresh.scope : accessScope,
+          spendCodeId: presentedCode?.id,
         });
         return { ...issued, scope: token.scope, client: libClient, user };
       } catch (err) {
+        // Lost a race with another exchange of the same code: that is a replay too.
+        if (err instanceof CodeSpentError && presentedCode) throw await replayedCode(presentedCode);
         if (err instanceof GrantRevokedError) throw new InvalidGrantError('Invalid grant: the grant has been revoked');
         throw err;
       }

@@ -19,15 +19,28 @@ import { validatorCompiler } from './rest/validation.js';
 import { schema } from './schema/index.js';
 import { createGraphQLServer } from './schema/yoga.js';
 import type { Services } from './services.js';
+import type { Config } from './config.js';
 
 const AUTHENTICATED = /^\/(api\/|graphql(\/|\?|$))/;
 const HTTPS_ONLY = /^\/(api\/|graphql|oauth\/|admin(\/|\?|$))/;
 
-// The client's address: req.ip follows X-Forwarded-For only when TRUST_PROXY is set. Not the
-// socket's peer, which behind a proxy on the same host is always loopback.
+// The client's address: req.ip follows X-Forwarded-For only through the hops TRUST_PROXY
+// trusts (a hop count or the proxies' addresses, never every hop: see config.ts), so a client
+// cannot claim loopback by sending `X-Forwarded-For: 127.0.0.1`. Not the socket's peer, which
+// behind a proxy on the same host is always loopback.
 function isLoopback(req: FastifyRequest): boolean {
   const ip = req.ip ?? '';
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+}
+
+/**
+ * Fastify's trust setting for TRUST_PROXY. A hop count becomes a function: Fastify 5 trusts
+ * nothing for a bare number, since a count cannot tell the proxy from a client connecting
+ * directly; it is right only when the port is reachable through the proxies alone (README).
+ */
+export function trustedProxies(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
 }
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
@@ -37,8 +50,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
-    return503OnClosing: true,
+    trustProxy: trustedProxies(config.TRUST_PROXY),
+    // Requests still arriving on kept-alive connections while the server closes get the 503
+    // envelope from the hook below (Fastify's own 503 has no envelope, request id or Retry-After).
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
     // fast-json-stringify picks a response union's branch (e.g. availability's slots|sessions,
@@ -56,15 +71,23 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   app.addSchema(ErrorEnvelope);
-  registerMetrics(app);
 
   app.decorateRequest('credential', null);
   app.decorateRequest('authError', null);
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
 
   // Spec, "Security rules for clients": only HTTPS. In production plain HTTP is refused for
   // the API and OAuth (loopback excepted, for health checks and local tools).
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (closing) {
+      // Fastify already answers with Connection: close; the client retries elsewhere.
+      throw new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry the request', { headers: { 'retry-after': '1' } });
+    }
     if (config.isProduction) {
       reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');
       if (req.protocol !== 'https' && !isLoopback(req) && HTTPS_ONLY.test(req.url)) {
@@ -76,6 +99,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   await registerRateLimit(app, services);
   registerNotFoundHandler(app, app.rateLimit());
+  // After the rate limiter: its routes get RateLimit-* like every other (API.md §4).
+  registerMetrics(app);
   await registerDocs(app, config.BASE_URL);
   registerHealth(app, services);
 

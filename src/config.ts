@@ -1,6 +1,7 @@
 // The one place that reads process.env (STYLE.md: trigger.dev env.server.ts). Parsed once at
 // start-up; a bad variable stops the process with a message that names it.
 import { accessSync, constants, statSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const bool = z
@@ -15,6 +16,29 @@ const url = (protocols: string[]) =>
       return false;
     }
   }, `must be a URL starting with ${protocols.join(' or ')}//`);
+
+// TRUST_PROXY: which peers may tell the client's address and protocol (X-Forwarded-For/-Proto/
+// -Host). Never "trust every hop": the left-most X-Forwarded-For entry is whatever the client
+// wrote, so that would let anyone pick their own address (per-IP rate limit, loopback
+// exemption from the HTTPS rule). `true` therefore means one hop, like `1`.
+const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_PRESETS.has(entry)) return true;
+  const [addr, bits, ...rest] = entry.split('/');
+  const family = isIP(addr ?? '');
+  if (!family || rest.length) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+const trustProxy = z.string().transform((v, ctx): false | number | string[] => {
+  const value = v.trim().toLowerCase();
+  if (['false', 'no', '0'].includes(value)) return false;
+  if (['true', 'yes'].includes(value)) return 1;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const list = value.split(',').map((e) => e.trim());
+  if (list.every(isProxyAddress)) return list;
+  ctx.addIssue({ code: 'custom', message: 'must be false, a number of proxy hops (true means 1), or a comma list of proxy addresses or CIDRs' });
+  return z.NEVER;
+});
 
 function readableFile(path: string): boolean {
   try {
@@ -49,11 +73,11 @@ export const envSchema = z.object({
   // PEM files, read at start-up: a missing one is a configuration error, not a crash later.
   TLS_CERT: z.string().refine(readableFile, 'must be a readable PEM file').optional(),
   TLS_KEY: z.string().refine(readableFile, 'must be a readable PEM file').optional(),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   RATE_LIMIT_PER_SECOND: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: z.coerce.number().int().min(1).default(20),
-  // Seconds a resolved credential is served from memory before it is re-checked; revocations
-  // reach every instance at once over Redis pub/sub, this is only the backstop.
+  // The longest (seconds) a resolved credential is served from memory without a re-check;
+  // revocations reach every instance at once over Redis pub/sub, this is only the backstop.
   CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(5),
   // Run the workers inside the API process (the default), or not (scale-out: `svc worker`).
   RUN_WORKERS: bool.default(true),

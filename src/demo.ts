@@ -1,9 +1,10 @@
 // The embedded start's demo (issue 2, point 12): on a fresh data directory, a demo account with
 // a live company and the sample test companies, and one sandbox key. The password and key are
 // kept (mode 0600) beside the embedded database so every later start can print them again;
-// with DATABASE_URL nothing is seeded unless SEED_DEMO=1.
+// with DATABASE_URL nothing is seeded unless SEED_DEMO=1. Never in production: a demo login and
+// key printed to the logs of a production deployment would be a way in.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from './services.js';
 import { createAccount } from './schema/use-cases/create-account.js';
@@ -20,10 +21,21 @@ export interface DemoCredentials {
   testKey: string | null;
 }
 
+/** Owner-only, also for a file an older version or a copy left readable. */
+function save(file: string, demo: DemoCredentials): void {
+  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  chmodSync(file, 0o600);
+}
+
 export async function ensureDemo(services: Services): Promise<DemoCredentials | null> {
   const { dbs, config } = services;
+  if (config.isProduction) {
+    services.logger.warn('no demo account in production: SEED_DEMO is ignored and no demo login is printed');
+    return null;
+  }
   const file = join(config.DATA_DIR.startsWith('memory://') ? '.' : config.DATA_DIR, 'demo-credentials.json');
   if (existsSync(file)) {
+    chmodSync(file, 0o600);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
     const account = await dbs.live.prisma.account.findUnique({ where: { email: saved.email } });
     if (account) return refreshSandboxKey(services, file, account.id, saved);
@@ -45,7 +57,7 @@ export async function ensureDemo(services: Services): Promise<DemoCredentials | 
   const demo: DemoCredentials = { email, password, liveCompanyId: live.id, testCompanyId: salon.id, testKey: key };
   if (!config.DATA_DIR.startsWith('memory://')) {
     mkdirSync(config.DATA_DIR, { recursive: true });
-    writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+    save(file, demo);
   }
   return demo;
 }
@@ -65,6 +77,6 @@ async function refreshSandboxKey(services: Services, file: string, accountId: st
     demo.testCompanyId = company.id;
     demo.testKey = (await createApiKey(sandbox, { companyId: company.id, name: 'Demo sandbox key' })).key;
   }
-  if (!services.config.DATA_DIR.startsWith('memory://')) writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  if (!services.config.DATA_DIR.startsWith('memory://')) save(file, demo);
   return demo;
 }

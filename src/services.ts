@@ -43,7 +43,7 @@ export async function createServices(
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
   redis?.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis error'));
   const bus = redis ? redisBus(redis, config.REDIS_PREFIX) : localBus();
-  const credentials = new CredentialResolver(dbs, bus, { ttlMs: config.CREDENTIAL_CACHE_TTL_SECONDS * 1000 });
+  const credentials = new CredentialResolver(dbs, bus, { ttlMs: config.CREDENTIAL_CACHE_TTL_SECONDS * 1000, logger });
   await credentials.start();
   return {
     config,

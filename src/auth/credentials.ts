@@ -1,10 +1,14 @@
 // Bearer credential → company, with the resolution cached in memory (issue 2's benchmark:
 // a database round trip per request costs most of the budget). Safety rules:
-// - one refresh in flight per entry, and entries are refreshed while still served
-//   (stale-while-revalidate), so an expiring entry never stampedes the database;
+// - one lookup in flight per entry, and entries are refreshed ahead of expiry while still
+//   served (stale-while-revalidate), so an expiring entry never stampedes the database;
+// - the TTL is the longest a resolution is ever served: past half of it a request triggers a
+//   background refresh, past all of it requests wait for a fresh lookup;
 // - a revocation or profile change is published on the bus and drops the entry on every
-//   instance at once; the TTL is only the backstop for a missed message;
-// - a refresh that raced an invalidation is not cached.
+//   instance at once; the TTL is only the backstop for a missed (or unpublishable) message;
+// - an invalidation also detaches the lookups in flight that it concerns: callers arriving
+//   after it start a lookup of their own, and the detached one's result is not cached.
+import type { Logger } from 'pino';
 import type { Bus } from '../bus.js';
 import type { Databases } from '../db/databases.js';
 import type { Company } from '../generated/prisma/client.js';
@@ -30,24 +34,33 @@ export interface Credential {
 
 interface Entry {
   value: Credential | null;
+  /** When the lookup that produced it started: the value is at least this fresh. */
   fetchedAt: number;
+}
+
+/** A lookup in flight; its identity is its generation (an invalidation replaces or drops it). */
+interface Lookup {
+  promise: Promise<Credential | null>;
 }
 
 const CHANNEL = 'credentials';
 const MAX_ENTRIES = 50_000;
+/** A publish that has not gone through by then is given up (logged); the TTL covers it. */
+const PUBLISH_TIMEOUT_MS = 2000;
 
 export interface CredentialResolverOptions {
   ttlMs: number;
   now?: () => number;
   /** How often lastUsedAt is written, batched (never a write per request). */
   lastUsedFlushMs?: number;
+  /** Where a failed invalidation publish is reported. */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 export class CredentialResolver {
   private readonly cache = new Map<string, Entry>();
-  private readonly inflight = new Map<string, Promise<Credential | null>>();
+  private readonly inflight = new Map<string, Lookup>();
   private readonly lastUsed = new Map<string, { mode: Mode; at: number }>();
-  private epoch = 0;
   private timer?: NodeJS.Timeout;
   private readonly now: () => number;
 
@@ -78,13 +91,15 @@ export class CredentialResolver {
     const kind = parsed.kind === 'sk' ? 'api_key' : 'oauth_token';
     const now = this.now();
     const entry = this.cache.get(hash);
+    const age = entry ? now - entry.fetchedAt : Infinity;
     let value: Credential | null;
-    if (!entry || now - entry.fetchedAt >= 2 * this.opts.ttlMs) {
-      // Absent or too old to serve: wait for the one refresh in flight.
+    if (!entry || age >= this.opts.ttlMs) {
+      // Absent or as old as the TTL allows: wait for the one lookup in flight.
       value = await this.refresh(hash, kind, parsed.mode);
     } else {
-      // Stale but servable: answer now, refresh behind it.
-      if (now - entry.fetchedAt >= this.opts.ttlMs) this.refresh(hash, kind, parsed.mode).catch(() => undefined);
+      // Servable: answer now; past half the TTL, refresh behind it so that busy entries are
+      // renewed before they expire and never make requests wait.
+      if (age >= this.opts.ttlMs / 2) this.refresh(hash, kind, parsed.mode).catch(() => undefined);
       value = entry.value;
     }
     if (!value) return null;
@@ -100,35 +115,65 @@ export class CredentialResolver {
     else this.lastUsed.set(value.id, { mode: value.mode, at: now });
   }
 
-  /** Drops a credential on every instance (revocation). */
+  /**
+   * Drops a credential on every instance (revocation). Never throws: the caller's change is
+   * committed, and an instance that misses the message re-checks within the TTL.
+   */
   async invalidateToken(hash: string): Promise<void> {
     this.onInvalidate(`h:${hash}`);
-    await this.bus.publish(CHANNEL, `h:${hash}`);
+    await this.broadcast(`h:${hash}`);
   }
 
-  /** Drops every credential of a company on every instance (its profile changed). */
+  /** Drops every credential of a company on every instance (its profile changed). Never throws. */
   async invalidateCompany(companyId: string): Promise<void> {
     this.onInvalidate(`c:${companyId}`);
-    await this.bus.publish(CHANNEL, `c:${companyId}`);
+    await this.broadcast(`c:${companyId}`);
+  }
+
+  private async broadcast(message: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.bus.publish(CHANNEL, message),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${PUBLISH_TIMEOUT_MS} ms`)), PUBLISH_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (err) {
+      this.opts.logger?.warn(
+        { err: { message: (err as Error).message }, invalidation: message.slice(0, 2) },
+        'could not publish a credential invalidation; other instances re-check it within CREDENTIAL_CACHE_TTL_SECONDS',
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private onInvalidate(message: string): void {
-    this.epoch++;
     const [kind, id] = [message.slice(0, 2), message.slice(2)];
-    if (kind === 'h:') this.cache.delete(id);
-    else if (kind === 'c:') {
+    if (kind === 'h:') {
+      this.cache.delete(id);
+      this.inflight.delete(id);
+    } else if (kind === 'c:') {
       for (const [hash, e] of this.cache) if (e.value?.companyId === id) this.cache.delete(hash);
-    } else if (message === '*') this.cache.clear();
+      // A lookup's company is unknown until it returns: detach them all (rare and cheap).
+      this.inflight.clear();
+    } else if (message === '*') {
+      this.cache.clear();
+      this.inflight.clear();
+    }
   }
 
   private refresh(hash: string, kind: Credential['kind'], mode: Mode): Promise<Credential | null> {
     const running = this.inflight.get(hash);
-    if (running) return running;
-    const epoch = this.epoch;
+    if (running) return running.promise;
     const started = this.now();
-    const p = this.load(hash, kind, mode)
+    const lookup = {} as Lookup;
+    // Still registered when it returns = no invalidation overtook it: only then is it cached.
+    const current = () => this.inflight.get(hash) === lookup;
+    lookup.promise = this.load(hash, kind, mode)
       .then((value) => {
-        if (this.epoch === epoch) {
+        if (current()) {
           if (this.cache.size >= MAX_ENTRIES && !this.cache.has(hash)) {
             const oldest = this.cache.keys().next().value;
             if (oldest !== undefined) this.cache.delete(oldest);
@@ -137,9 +182,11 @@ export class CredentialResolver {
         }
         return value;
       })
-      .finally(() => this.inflight.delete(hash));
-    this.inflight.set(hash, p);
-    return p;
+      .finally(() => {
+        if (current()) this.inflight.delete(hash);
+      });
+    this.inflight.set(hash, lookup);
+    return lookup.promise;
   }
 
   private async load(hash: string, kind: Credential['kind'], mode: Mode): Promise<Credential | null> {

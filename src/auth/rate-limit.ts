@@ -1,6 +1,6 @@
 // 100 requests per credential in each fixed one-second window, shared by every instance through
 // Redis; 20 per IP for requests without a valid credential (API.md §4). RateLimit-* headers on
-// every limited response, Retry-After on 429s.
+// every response, Retry-After on 429s.
 import { createRequire } from 'node:module';
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -61,10 +61,12 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
     global: true,
     hook: 'onRequest',
     timeWindow: 1000,
+    // API.md §4: "Every response carries RateLimit-*", so every path is counted. Pages and
+    // operational endpoints (admin, docs, health, metrics) have a per-IP bucket of their own
+    // with the per-credential limit: browsing never eats into the API's budgets.
     max: async (req: FastifyRequest) =>
-      req.credential ? config.RATE_LIMIT_PER_SECOND : config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
-    keyGenerator: rateLimitKey,
-    allowList: (req: FastifyRequest) => !LIMITED.test(req.url),
+      !LIMITED.test(req.url) || req.credential ? config.RATE_LIMIT_PER_SECOND : config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
+    keyGenerator: (req: FastifyRequest) => (!LIMITED.test(req.url) ? `web:${req.ip}` : rateLimitKey(req)),
     ...(redis ? { redis, nameSpace: `${config.REDIS_PREFIX}rl:` } : { store: SnapshotLocalStore }),
     // If Redis is unreachable, serve rather than fail every request; readiness reports it.
     skipOnError: true,

@@ -19,7 +19,26 @@ interface Engine {
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
-async function loadEngineModule(): Promise<{ SchemaEngine: { new: (o: unknown, cb: unknown, a: unknown) => Promise<Engine> } }> {
+/**
+ * The engine reports a Rust panic through this global before it traps (Prisma's CLI sets it);
+ * without it the report itself would throw a TypeError instead of the engine's message.
+ */
+const panics = { message: '', set_message(message: string) { panics.message = message; } };
+
+type EngineModule = { SchemaEngine: { new: (o: unknown, cb: unknown, a: unknown) => Promise<Engine> } };
+let engineModule: Promise<EngineModule> | undefined;
+
+/**
+ * Once per process: the glue module is an ES module (imported once) that caches views of the
+ * wasm memory, so pointing it at a second instance made every later call read garbage.
+ */
+function loadEngineModule(): Promise<EngineModule> {
+  engineModule ??= instantiateEngineModule();
+  return engineModule;
+}
+
+async function instantiateEngineModule(): Promise<EngineModule> {
+  (globalThis as { PRISMA_WASM_PANIC_REGISTRY?: unknown }).PRISMA_WASM_PANIC_REGISTRY ??= panics;
   const require = createRequire(import.meta.url);
   const dir = dirname(require.resolve('@prisma/schema-engine-wasm'));
   const bg = await import(pathToFileURL(join(dir, 'schema_engine_bg.js')).href);
@@ -28,6 +47,16 @@ async function loadEngineModule(): Promise<{ SchemaEngine: { new: (o: unknown, c
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
   return bg;
+}
+
+/**
+ * The SQL of a diff run with `exitCode: true`, as `prisma migrate diff --exit-code` defines it:
+ * 0 no difference, 2 a difference; anything else is a failure and must not read as "no drift".
+ */
+export function diffScript(result: { exitCode: number; stdout: string | null }): string {
+  if (result.exitCode === 0) return '';
+  if (result.exitCode === 2 && result.stdout) return result.stdout;
+  throw new Error(`the schema engine's diff failed (exit code ${result.exitCode}): ${result.stdout ?? 'no output'}`);
 }
 
 /**
@@ -50,8 +79,12 @@ export async function diffMigrationsToSchema(schemaPath = 'prisma/schema.prisma'
       exitCode: true,
       filters: NO_FILTER,
     });
-    return result.exitCode === 2 ? (result.stdout ?? '') : '';
+    return diffScript(result);
+  } catch (err) {
+    if (panics.message) throw new Error(`the schema engine panicked: ${panics.message}`, { cause: err });
+    throw err;
   } finally {
+    panics.message = '';
     await db.close();
   }
 }

@@ -1,20 +1,29 @@
 // Liveness and readiness (API.md §1). Readiness checks what requests need: both databases and,
 // when configured, Redis.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 
-async function check(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<'ok' | string> {
+/**
+ * 'ok', or a generic reason: /readyz answers anyone, and a driver's message can name hosts,
+ * users and databases. The detail goes to the log.
+ */
+async function check(name: string, log: FastifyBaseLogger, fn: () => Promise<unknown>, timeoutMs = 2000): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
   try {
     await Promise.race([
       fn(),
       new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
+        timer = setTimeout(() => {
+          timedOut = true;
+          reject(new Error(`no answer within ${timeoutMs} ms`));
+        }, timeoutMs);
       }),
     ]);
     return 'ok';
   } catch (err) {
-    return `error: ${(err as Error).message.split('\n')[0]}`;
+    log.warn({ dependency: name, err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'readiness check failed');
+    return timedOut ? 'error: timed out' : 'error: unavailable';
   } finally {
     clearTimeout(timer);
   }
@@ -22,11 +31,11 @@ async function check(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<'ok'
 
 export function registerHealth(app: FastifyInstance, services: Services): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
     const checks: Record<string, string> = {
-      database: await check(() => services.dbs.ping()),
+      database: await check('database', req.log, () => services.dbs.ping()),
     };
-    if (services.redis) checks.redis = await check(() => services.redis!.ping());
+    if (services.redis) checks.redis = await check('redis', req.log, () => services.redis!.ping());
     const ready = Object.values(checks).every((v) => v === 'ok');
     if (!ready) reply.status(503).header('retry-after', '5');
     return { status: ready ? 'ok' : 'unavailable', checks };

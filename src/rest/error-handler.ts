@@ -8,7 +8,6 @@ import { validationError } from './validation.js';
 const FASTIFY_CODES: Record<string, () => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError('PAYLOAD_TOO_LARGE', 'The body is larger than 1 MiB'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new AppError('BAD_REQUEST', 'Send the body as application/json'),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => new AppError('BAD_REQUEST', 'The body is empty; send a JSON object'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError('BAD_REQUEST', 'Content-Length does not match the body'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('BAD_REQUEST', 'The body is not valid JSON'),
   FST_ERR_BAD_URL: () => new AppError('BAD_REQUEST', 'The URL is malformed'),
@@ -25,6 +24,9 @@ interface PrismaLikeError {
 const UNREACHABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const UNREACHABLE_DRIVER = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseUnavailable']);
 const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
+// node-postgres reports a connection dropped under a query, and a pool wait that timed out, as
+// plain Errors without a code; these are its messages.
+const PG_CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect)/;
 
 function isDependencyDown(err: PrismaLikeError): boolean {
   const cause = err.meta?.driverAdapterError?.cause;
@@ -33,6 +35,7 @@ function isDependencyDown(err: PrismaLikeError): boolean {
     UNREACHABLE_PRISMA.has(err.code ?? '') ||
     UNREACHABLE_DRIVER.has(cause?.kind ?? '') ||
     UNREACHABLE_SOCKET.has(err.code ?? '') ||
+    (err instanceof Error && err.code === undefined && PG_CONNECTION_LOST.test(err.message)) ||
     // PostgreSQL: connection exceptions (08), shutting down or starting (57P01-57P03), too many connections.
     pgCode.startsWith('08') ||
     ['57P01', '57P02', '57P03', '53300'].includes(pgCode)

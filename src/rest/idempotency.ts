@@ -8,12 +8,18 @@
 // Requests refused before they start (401, 403, 429, body validation) are not recorded, so a
 // corrected retry with the same key runs. A 5xx is not kept either: the work did not happen,
 // and the client's retry with the same key should try again.
+//
+// A kept body can hold what must never sit in the database in clear (a webhook endpoint's
+// `secret` and `token` from POST /webhook-endpoints and /rotate-secret, any key material a
+// POST returns), so every stored body is sealed with the secret box (AES-256-GCM, SECRET_KEY),
+// the same for all responses: no per-route list of secret fields to keep up to date.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/databases.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Services } from '../services.js';
+import { secretBox } from '../workers/secret-box.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** An in-flight record older than this belongs to a process that died: a retry takes it over. */
@@ -39,8 +45,16 @@ function requestHash(req: FastifyRequest): string {
   return createHash('sha256').update(`${req.method} ${req.url}\n${canonical(req.body ?? null)}`).digest('hex');
 }
 
+/** The first response's text; bodies kept before sealing began ('{...}') are read as they are. */
+function storedBody(box: ReturnType<typeof secretBox>, stored: unknown): string {
+  const text = String(stored);
+  return text.startsWith('{') ? text : box.open(text);
+}
+
 export function registerIdempotency(app: FastifyInstance, services: Services): void {
   app.decorateRequest('idempotency', null);
+  // Read on first use (the development key file is created only when needed).
+  const box = () => secretBox(services.config);
 
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'POST' || !req.credential) return;
@@ -89,7 +103,7 @@ export function registerIdempotency(app: FastifyInstance, services: Services): v
         .code(existing.responseStatus ?? 200)
         .header('idempotent-replayed', 'true')
         .type('application/json; charset=utf-8')
-        .send(String(existing.responseBody));
+        .send(storedBody(box(), existing.responseBody));
     }
     throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry after it finishes', { headers: { 'retry-after': '1' } });
   });
@@ -104,7 +118,7 @@ export function registerIdempotency(app: FastifyInstance, services: Services): v
       } else {
         await owned.db.idempotencyRecord.update({
           where: { id: owned.id },
-          data: { state: 'completed', responseStatus: reply.statusCode, responseBody: payload },
+          data: { state: 'completed', responseStatus: reply.statusCode, responseBody: box().seal(payload) },
         });
       }
     } catch (err) {

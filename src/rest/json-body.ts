@@ -1,7 +1,7 @@
-// The JSON body parser for every route: refuses prototype-poisoning keys, bodies nested deeper
-// than MAX_DEPTH and strings with NUL characters (which PostgreSQL cannot store) as 400s,
-// before any handler runs.
-import type { FastifyInstance } from 'fastify';
+// The JSON body parser for every route: refuses an empty body, prototype-poisoning keys, bodies
+// nested deeper than MAX_DEPTH and strings with NUL characters (which PostgreSQL cannot store)
+// as 400 BAD_REQUEST (API.md §3: a malformed body), before any handler runs.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { AppError } from '../errors.js';
 
@@ -42,8 +42,18 @@ function hasNul(value: unknown): boolean {
   return false;
 }
 
+/** Route config of POST actions whose body may be left out (route.ts). */
+export interface OptionalBodyConfig {
+  optionalBody?: boolean;
+}
+
+/** An empty body is malformed only where a body is required; elsewhere it is simply absent. */
+function requiresBody(req: FastifyRequest): boolean {
+  return req.routeOptions.schema?.body !== undefined && !(req.routeOptions.config as OptionalBodyConfig | undefined)?.optionalBody;
+}
+
 export function parseJsonBody(text: string): unknown {
-  if (text.length === 0) return undefined;
+  if (text.length === 0) throw new AppError('BAD_REQUEST', 'The body is empty; send a JSON object');
   if (depthOf(text) > MAX_DEPTH) throw new AppError('BAD_REQUEST', `The JSON body is nested deeper than ${MAX_DEPTH} levels`);
   let value: unknown;
   try {
@@ -59,9 +69,11 @@ export function parseJsonBody(text: string): unknown {
 
 export function registerJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json']);
-  const parser = (_req: unknown, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
+  const parser = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) => {
     try {
-      done(null, parseJsonBody(body.toString()));
+      const text = body.toString();
+      if (text.length === 0 && !requiresBody(req)) return done(null, undefined);
+      done(null, parseJsonBody(text));
     } catch (err) {
       done(err as Error, undefined);
     }

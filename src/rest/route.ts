@@ -41,9 +41,12 @@ export function graphqlRoute<TData>(app: FastifyInstance, deps: V1Deps, opts: Gr
   // A POST action that declares no body takes none: absent or `{}`, and any field is a 400.
   const o = opts.method === 'POST' && !opts.body ? { ...opts, body: NoBody, optionalBody: true } : opts;
   const op = compileOperation<TData>(deps.schema, o.operation);
+  const write = o.method !== 'GET';
   app.route({
     method: o.method,
     url: o.url,
+    // The JSON parser reads an empty body as absent here, not as a malformed one (json-body.ts).
+    ...(o.optionalBody ? { config: { optionalBody: true } } : {}),
     schema: {
       summary: o.summary,
       description: `Requires the \`${o.scope}\` scope.`,
@@ -51,7 +54,8 @@ export function graphqlRoute<TData>(app: FastifyInstance, deps: V1Deps, opts: Gr
       ...(o.body ? { body: o.body } : {}),
       ...(o.querystring ? { querystring: o.querystring } : {}),
       ...(o.params ? { params: o.params } : {}),
-      response: { 200: o.list ? ListEnvelope(o.response) : Envelope(o.response), ...errorResponses() },
+      // 409: conflicts and Idempotency-Key answers of writes; 413: bodies over the limit.
+      response: { 200: o.list ? ListEnvelope(o.response) : Envelope(o.response), ...errorResponses(...(write ? [409] : []), ...(o.body ? [413] : [])) },
     },
     // The scope is checked before the body is judged (GraphQL checks it again on the field),
     // so a token without it learns nothing about the route's validation.

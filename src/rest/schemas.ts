@@ -45,9 +45,9 @@ export function ListEnvelope<T extends TSchema>(item: T) {
 
 const errorRef = Type.Ref('ErrorEnvelope');
 
-/** The error responses every authenticated route can give. */
+/** The error responses every authenticated route can give (503: a dependency is down), plus `extra`. */
 export function errorResponses(...extra: number[]) {
-  const codes = [400, 401, 403, 404, 429, 500, ...extra];
+  const codes = [400, 401, 403, 404, 429, 500, 503, ...extra];
   return Object.fromEntries(codes.map((c) => [c, errorRef]));
 }
 

@@ -58,7 +58,8 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Serv
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: !services.config.isProduction,
+    // API.md §1: GraphiQL in development only.
+    graphiql: services.config.NODE_ENV === 'development',
     landingPage: false,
     cors: false,
     logging: false,

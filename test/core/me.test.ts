@@ -1,7 +1,8 @@
 // GET/PATCH /api/v1/me: the spec's envelope field by field, every 401 case, modes isolated,
 // and hostile input that must get a 4xx envelope and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createAccountWithKeys } from '../helpers/factories.js';
+import { revokeApiKey } from '../../src/schema/use-cases/revoke-api-key.js';
+import { bearer, createAccountWithKeys, scopedToken, unique } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -102,6 +103,46 @@ describe('GET /api/v1/me', () => {
     });
   }
 
+  it('401 UNAUTHORIZED with WWW-Authenticate: a revoked key, at once', async () => {
+    const k = await createAccountWithKeys(t.dbs);
+    // Cached first, so the revocation has to reach the cache, not just the row.
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(k.liveKey.key) })).statusCode).toBe(200);
+    await revokeApiKey(t.dbs, t.services.credentials, { keyId: k.liveKey.apiKey.id });
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(k.liveKey.key) });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['www-authenticate']).toBe(
+      'Bearer realm="api", error="invalid_token", error_description="The credential is unknown, malformed, revoked or expired"',
+    );
+    expect(res.json()).toEqual({
+      status: false,
+      error: { code: 'UNAUTHORIZED', message: 'The credential is unknown, malformed, revoked or expired' },
+      meta: { timestamp: expect.any(Number), requestId: res.headers['x-request-id'] },
+    });
+    expect(Math.abs(res.json().meta.timestamp - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('403 INSUFFICIENT_SCOPE for an OAuth token without company:read (spec: GET /me)', async () => {
+    const token = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.live.id, mode: 'live', scope: 'bookings:read bookings:write' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['www-authenticate']).toBe(
+      'Bearer error="insufficient_scope", scope="company:read", error_description="The company:read scope is required"',
+    );
+    const body = res.json();
+    expect(body).toEqual({
+      status: false,
+      error: { code: 'INSUFFICIENT_SCOPE', message: 'This credential lacks the company:read scope', details: { requiredScope: 'company:read' } },
+      meta: { timestamp: expect.any(Number), requestId: res.headers['x-request-id'] },
+    });
+    expect(body.meta.requestId).toMatch(REQUEST_ID);
+    expect(Math.abs(body.meta.timestamp - Date.now())).toBeLessThan(60_000);
+    expect(JSON.stringify(body)).not.toContain(w.live.name);
+    // The same token with the scope reads the profile.
+    const allowed = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.live.id, mode: 'live', scope: 'company:read' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(allowed) })).json().data._id).toBe(w.live.id);
+  });
+
   it('ignores a key in the query string', async () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/me?access_token=${w.liveKey.key}` });
     expectErrorEnvelope(res, 401, 'UNAUTHORIZED');
@@ -142,7 +183,7 @@ describe('PATCH /api/v1/me', () => {
     ['an array body', { payload: [{ name: 'A' }] }, 400, 'VALIDATION_ERROR'],
     ['a string body', { body: '"hello"', headers: { 'content-type': 'application/json' } }, 400, 'VALIDATION_ERROR'],
     ['malformed JSON', { body: '{"name": "A",', headers: { 'content-type': 'application/json' } }, 400, 'BAD_REQUEST'],
-    ['an empty JSON body', { body: '', headers: { 'content-type': 'application/json' } }, 400, 'VALIDATION_ERROR'],
+    ['an empty JSON body', { body: '', headers: { 'content-type': 'application/json' } }, 400, 'BAD_REQUEST'],
     ['a form-encoded body', { body: 'name=A', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'BAD_REQUEST'],
     ['a form body', { body: 'name=A', headers: { 'content-type': 'text/plain' } }, 400, 'BAD_REQUEST'],
     ['__proto__ key', { body: '{"__proto__": {"name": "pwned"}}', headers: { 'content-type': 'application/json' } }, 400, 'BAD_REQUEST'],
@@ -205,5 +246,23 @@ describe('isolation between modes and companies', () => {
     expect(await t.dbs.live.prisma.company.findUnique({ where: { id: w.test.id } })).toBeNull();
     expect(await t.dbs.test.prisma.company.findUnique({ where: { id: w.live.id } })).toBeNull();
     expect(await t.dbs.test.prisma.apiKey.findUnique({ where: { id: w.liveKey.apiKey.id } })).toBeNull();
+  });
+
+  it("a record's id from the other mode is 404 NOT_FOUND, both ways", async () => {
+    const create = async (key: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/customers', headers: bearer(key), payload: { name: 'Ada', email: `ada-${unique()}@example.com` } });
+      expect(res.statusCode).toBe(200);
+      return res.json().data._id as string;
+    };
+    const sandboxCustomer = await create(w.testKey.key);
+    const liveCustomer = await create(w.liveKey.key);
+    for (const [key, id] of [[w.liveKey.key, sandboxCustomer], [w.testKey.key, liveCustomer]] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/customers/${id}`, headers: bearer(key) });
+      expectErrorEnvelope(res, 404, 'NOT_FOUND');
+      expect(res.body).not.toContain('Ada');
+    }
+    // Each mode reads its own.
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/customers/${sandboxCustomer}`, headers: bearer(w.testKey.key) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/customers/${liveCustomer}`, headers: bearer(w.liveKey.key) })).statusCode).toBe(200);
   });
 });

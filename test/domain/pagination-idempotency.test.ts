@@ -111,6 +111,38 @@ describe('Idempotency-Key', () => {
     expectError(await retry(), 409, 'CONFLICT');
   });
 
+  it('keeps the stored response sealed: a webhook secret and token are not in the row, and the replay still has them', async () => {
+    const c = await blankCompany(t.dbs, w);
+    const url = '/api/v1/webhook-endpoints';
+    const payload = { url: 'http://127.0.0.1:9/hook', events: ['*'] };
+    const headers = { ...c.auth, 'idempotency-key': 'sealed-create' };
+    const first = await t.app.inject({ method: 'POST', url, headers, payload });
+    expect(first.statusCode).toBe(200);
+    const { secret, token, _id } = first.json().data;
+    expect(secret).toMatch(/^whsec_/);
+    expect(token).toEqual(expect.any(String));
+    // Rotating the secret is a POST with its own key; its answer carries the new secret.
+    const rotated = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-endpoints/${_id}/rotate-secret`, headers: { ...c.auth, 'idempotency-key': `rotate-${_id}` } });
+    expect(rotated.statusCode).toBe(200);
+    const newSecret = JSON.stringify(rotated.json().data).match(/whsec_[A-Za-z0-9+/=_-]+/)?.[0];
+    expect(newSecret).toBeDefined();
+
+    const rows = await t.dbs.test.prisma.idempotencyRecord.findMany({ where: { key: { in: ['sealed-create', `rotate-${_id}`] } } });
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      const stored = JSON.stringify(row.responseBody);
+      expect(row.state).toBe('completed');
+      for (const s of [secret, token, newSecret!, 'whsec_', _id]) expect(stored).not.toContain(s);
+    }
+    // The replays are the first answers, byte for byte, secrets included.
+    const again = await t.app.inject({ method: 'POST', url, headers, payload });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
+    const rotatedAgain = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-endpoints/${_id}/rotate-secret`, headers: { ...c.auth, 'idempotency-key': `rotate-${_id}` } });
+    expect(rotatedAgain.headers['idempotent-replayed']).toBe('true');
+    expect(rotatedAgain.body).toBe(rotated.body);
+  });
+
   it('refuses a malformed key, and does not record requests refused before they start', async () => {
     const c = await blankCompany(t.dbs, w);
     for (const key of ['', 'x'.repeat(256), 'has space']) {

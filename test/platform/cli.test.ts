@@ -1,7 +1,10 @@
 // The `svc` CLI (API.md §9) as a child process against this file's own PostgreSQL database:
 // with --json, stdout is exactly one JSON object of the tabled shape; errors go to stderr with
 // a non-zero exit; a key revoked by the CLI is refused over HTTP.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMigrations } from '../../src/db/migrate.js';
+import { withDatabase } from '../global-setup.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { embedded } from '../helpers/db.js';
 import { bearer, unique } from '../helpers/factories.js';
@@ -75,6 +78,39 @@ describe.skipIf(embedded())('svc --json', () => {
     }
     const row = await t.dbs.live.prisma.apiKey.findUniqueOrThrow({ where: { id: key._id } });
     expect(row.revokedAt?.toISOString()).toBe(revoked.revokedAt);
+  });
+
+  it('migrate on an empty database applies every migration to both databases, then nothing', async () => {
+    const name = `svc_t_empty_${unique()}`;
+    const base = process.env.DATABASE_URL!;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = withDatabase(base, name);
+    try {
+      const names = (await readMigrations()).map((m) => m.name);
+      expect(names.length).toBeGreaterThan(0);
+      const first = json(await runCli(['migrate', '--json'], { DATABASE_URL: url }));
+      expect(first).toEqual({ applied: names });
+      // Recorded as `prisma migrate deploy` records them, in the live and the sandbox schema,
+      // and the tables are there.
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        for (const schema of ['public', 'sandbox']) {
+          const rows = await db.query(`SELECT migration_name FROM "${schema}"."_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name`);
+          expect(rows.rows.map((r) => r.migration_name)).toEqual(names);
+          const tables = await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [schema]);
+          expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['companies', 'api_keys', 'bookings', 'idempotency_records']));
+        }
+      } finally {
+        await db.end();
+      }
+      expect(json(await runCli(['migrate', '--json'], { DATABASE_URL: url }))).toEqual({ applied: [] });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 
   const failures: Array<[string, string[], RegExp]> = [

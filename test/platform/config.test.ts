@@ -45,6 +45,9 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1, nope' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
     [{ SANDBOX_SCHEMA: 'Robert"); DROP TABLE' }, 'SANDBOX_SCHEMA'],
     [{ RATE_LIMIT_PER_SECOND: '0' }, 'RATE_LIMIT_PER_SECOND'],
     [{ CREDENTIAL_CACHE_TTL_SECONDS: '3600' }, 'CREDENTIAL_CACHE_TTL_SECONDS'],
@@ -63,6 +66,15 @@ describe('loadConfig', () => {
       expect((error as Error).message).toMatch(new RegExp(`^Invalid configuration:\\n(.*\\n)*  ${variable}: .+`, 'm'));
     });
   }
+
+  it('TRUST_PROXY: off, a hop count (true is one hop, never "every hop"), or proxy addresses', () => {
+    const trust = (v: string) => loadConfig({ TRUST_PROXY: v }).TRUST_PROXY;
+    for (const v of ['false', 'no', '0']) expect(trust(v)).toBe(false);
+    for (const v of ['true', 'yes', '1', 'TRUE']) expect(trust(v)).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.5')).toEqual(['10.0.0.5']);
+    expect(trust('10.0.0.0/8, 192.168.1.7,fd00::/8 ,loopback')).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback']);
+  });
 
   it('names every bad variable at once, and TLS_CERT without TLS_KEY', () => {
     expect(() => loadConfig({ PORT: 'x', REDIS_URL: 'nope' })).toThrow(/PORT: .*\n\s+REDIS_URL: /s);

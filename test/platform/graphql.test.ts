@@ -163,6 +163,50 @@ describe('/graphql', () => {
     });
   }
 
+  // graphql-armor counts an inline fragment as a level (flattenFragments is off), so a valid
+  // document can be made as deep or as costly as wanted on this schema.
+  const nested = (levels: number) => `{ me { ${'... on Company { '.repeat(levels)}name${' }'.repeat(levels)} } }`;
+
+  it('the depth limit (8) refuses a deeper document before execution; one within it runs', async () => {
+    expect((await gql(nested(5))).json()).toEqual({ data: { me: { name: 'Sample Hair Salon' } } });
+    const res = await gql(nested(9));
+    expect(res.statusCode).toBeLessThan(500);
+    const body = res.json();
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors.map((e: { message: string }) => e.message)).toContain('Syntax Error: Query depth limit of 8 exceeded, found 11.');
+  });
+
+  it('the cost limit (5000) refuses a costly document before execution, within the depth and token limits', async () => {
+    const fragment = 'fragment F on Company { _id name email phone address timezone currency mode createdAt }';
+    const spreads = (n: number) => `{ me { ${'...F '.repeat(n)}} } ${fragment}`;
+    expect((await gql(spreads(2))).json()).toEqual({ data: { me: expect.objectContaining({ name: 'Sample Hair Salon' }) } });
+    const res = await gql(spreads(300));
+    expect(res.statusCode).toBeLessThan(500);
+    const body = res.json();
+    expect(body.data ?? null).toBeNull();
+    expect(body.errors.map((e: { message: string }) => e.message)).toContainEqual(expect.stringMatching(/^Syntax Error: Query Cost limit of 5000 exceeded, found \d+/));
+  });
+
+  it('GraphiQL is served in development only', async () => {
+    const page = (t: TestApp) => t.app.inject({ method: 'GET', url: '/graphql', remoteAddress: '127.0.0.1', headers: { accept: 'text/html' } });
+    const dev = await createTestApp({ db: (t as Awaited<ReturnType<typeof createTestApp>>).db, env: { NODE_ENV: 'development' } });
+    const prod = await createTestApp({ db: (t as Awaited<ReturnType<typeof createTestApp>>).db, env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY } });
+    try {
+      const served = await page(dev);
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toMatch(/^text\/html/);
+      expect(served.body).toMatch(/GraphiQL/);
+      for (const other of [prod, t]) {
+        const res = await page(other);
+        expect(String(res.headers['content-type'])).not.toMatch(/^text\/html/);
+        expect(res.body).not.toMatch(/GraphiQL/i);
+      }
+    } finally {
+      await dev.close();
+      await prod.close();
+    }
+  });
+
   it('sends no CORS headers, also on a preflight', async () => {
     const res = await gql('{ me { name } }', { headers: { origin: 'https://evil.example' } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();

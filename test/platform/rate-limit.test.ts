@@ -1,6 +1,6 @@
 // Rate limits (API.md §4): 100 requests per credential in each fixed one-second window, shared
 // by every instance through Redis; 20/s per IP without a valid credential; RateLimit-* headers
-// on every /api response, Retry-After and the RATE_LIMITED envelope on 429s.
+// on every response, Retry-After and the RATE_LIMITED envelope on 429s.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
@@ -78,12 +78,24 @@ describe('RateLimit headers', () => {
     expectRateLimitHeaders(anonymous404, 20);
   });
 
-  it('are on GraphQL responses too, and not on health checks', async () => {
+  it('are on GraphQL responses too', async () => {
     const gql = await a.app.inject({ method: 'POST', url: '/graphql', headers: bearer(w.testKey.key), payload: { query: '{ me { name } }' } });
     expect(gql.statusCode).toBe(200);
     expectRateLimitHeaders(gql, 100);
-    const health = await a.app.inject({ method: 'GET', url: '/healthz' });
-    expect(health.headers['ratelimit-limit']).toBeUndefined();
+  });
+
+  it('are on every other response as well (API.md §4: "every response"), counted apart from the API', async () => {
+    const ip = freshIp();
+    for (const url of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/admin/login', '/.well-known/oauth-authorization-server', '/nothing-here']) {
+      const res = await a.app.inject({ method: 'GET', url, remoteAddress: ip });
+      expect(res.statusCode, url).toBeLessThan(500);
+      expect(res.headers['ratelimit-limit'], url).toBe('100');
+      expectRateLimitHeaders(res, 100);
+    }
+    // Pages and probes have a bucket of their own: the IP's API budget is untouched.
+    const api = await a.app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress: ip });
+    expect(api.statusCode).toBe(401);
+    expect(api.headers['ratelimit-remaining']).toBe('19');
   });
 });
 

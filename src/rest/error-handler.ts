@@ -53,6 +53,14 @@ export function toAppError(err: unknown): AppError {
   if (fe?.code && FASTIFY_CODES[fe.code]) return FASTIFY_CODES[fe.code]!();
   if (fe?.code === 'P2025') return new AppError('NOT_FOUND', 'No such record', { cause: err });
   if (fe?.code === 'P2002') return new AppError('CONFLICT', 'A record with this value already exists', { cause: err });
+  // A foreign key refused the change: a record it refers to was deleted meanwhile, or one still
+  // referred to was to be deleted (a customer with bookings). Nothing was changed.
+  const fkCode = fe?.meta?.driverAdapterError?.cause?.originalCode;
+  if (fe?.code === 'P2003' || fkCode === '23503' || fkCode === '23001') {
+    return new AppError('CONFLICT', 'A related record was changed or is still in use; nothing was changed', { cause: err });
+  }
+  // The transaction found no pooled connection within its maxWait, or outlived its timeout.
+  if (fe?.code === 'P2028') return new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly', { cause: err, headers: { 'retry-after': '2' } });
   if (fe && isDependencyDown(fe)) return serviceUnavailable(err);
   const pgCode = fe?.meta?.driverAdapterError?.cause?.originalCode;
   // A deadlock or serialization victim that its use case did not retry: nothing was changed.

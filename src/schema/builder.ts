@@ -85,7 +85,21 @@ export function parseUtcTimestamp(value: unknown): Date {
     throw new AppError('VALIDATION_ERROR', 'must be an ISO 8601 UTC timestamp such as 2026-03-29T09:00:00.000Z');
   }
   const d = new Date(value);
-  if (Number.isNaN(d.getTime())) throw new AppError('VALIDATION_ERROR', 'is not a real date and time');
+  // Date rolls impossible fields over (2026-02-31 becomes 3 March, 24:00 the next day): the
+  // instant must carry exactly the date and time that were written.
+  const [date, time] = value.slice(0, -1).split('T') as [string, string];
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const [hour, minute] = time.split(':').map(Number) as [number, number];
+  if (
+    Number.isNaN(d.getTime()) ||
+    d.getUTCFullYear() !== year ||
+    d.getUTCMonth() + 1 !== month ||
+    d.getUTCDate() !== day ||
+    d.getUTCHours() !== hour ||
+    d.getUTCMinutes() !== minute
+  ) {
+    throw new AppError('VALIDATION_ERROR', 'is not a real date and time');
+  }
   return d;
 }
 

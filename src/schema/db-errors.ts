@@ -2,6 +2,9 @@
 // migrations (no double booking, class capacity) enforce the rules of API.md §5 under any
 // concurrency, and the use cases turn their violations into SLOT_UNAVAILABLE / CLASS_FULL.
 // Prisma 7 with a driver adapter carries the SQLSTATE in meta.driverAdapterError.cause.
+import type { Db } from '../db/databases.js';
+import { AppError } from '../errors.js';
+import type { Prisma } from '../generated/prisma/client.js';
 
 /** SQLSTATE of a database error thrown through Prisma, or undefined. */
 export function sqlState(err: unknown): string | undefined {
@@ -28,6 +31,14 @@ export function constraintName(err: unknown): string | undefined {
 }
 
 export const isExclusionViolation = (err: unknown) => sqlState(err) === '23P01';
+/**
+ * A row refers to one that is gone, or one still referred to was to be deleted: P2003, or the
+ * SQLSTATE where a driver adapter does not map it (23001 is an ON DELETE RESTRICT refusal).
+ */
+export const isForeignKeyViolation = (err: unknown) => {
+  const s = sqlState(err);
+  return (err as { code?: string })?.code === 'P2003' || s === '23503' || s === '23001';
+};
 export const isCheckViolation = (err: unknown) => sqlState(err) === '23514';
 export const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === 'P2002' || sqlState(err) === '23505';
 
@@ -50,5 +61,38 @@ export async function retryOnDeadlock<T>(fn: () => Promise<T>, attempts = 4): Pr
       if (i >= attempts || !isRetryableTransactionError(err)) throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * i));
     }
+  }
+}
+
+/**
+ * Options of the booking domain's interactive transactions. Prisma's default maxWait (how long
+ * $transaction waits for a pooled connection before failing with P2028) is 2 s; bursts of
+ * bookings on one slot (API.md §5: 100 clients contending) queue longer than that on a pool of
+ * ten, and each of their transactions is a few short statements, so they wait up to 5 s
+ * for a connection (then 503, retry shortly) and may run up to 10 s.
+ */
+export const DOMAIN_TRANSACTION = { maxWait: 5_000, timeout: 10_000 } as const;
+
+/**
+ * P2028: Prisma could not start the transaction in maxWait (the pool had no connection to
+ * spare) or the transaction outlived its timeout. Nothing was committed; the database is
+ * saturated, a dependency outage (API.md §3: 503 SERVICE_UNAVAILABLE with Retry-After).
+ */
+export const isTransactionTimeout = (err: unknown) => (err as { code?: string })?.code === 'P2028';
+
+export const databaseBusy = (cause?: unknown) =>
+  new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly', { cause, headers: { 'retry-after': '2' } });
+
+/**
+ * db.$transaction with DOMAIN_TRANSACTION, retried as a deadlock victim (retryOnDeadlock), and
+ * a transaction that could not start or ran out of time answered as 503 wherever it is called
+ * from (REST, GraphQL, the CLI), not as an unknown error.
+ */
+export async function domainTransaction<T>(db: Db, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  try {
+    return await retryOnDeadlock(() => db.$transaction(fn, DOMAIN_TRANSACTION));
+  } catch (err) {
+    if (isTransactionTimeout(err)) throw databaseBusy(err);
+    throw err;
   }
 }

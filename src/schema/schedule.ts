@@ -1,13 +1,19 @@
 // When an employee can take an appointment: inside working hours (the appointment itself),
 // and with its block (buffers included) clear of time off, of the classes they teach and of
-// other pending/confirmed bookings' blocks, exactly the rule the `bookings_no_overlap`
-// exclusion constraint enforces. Availability lists what this finds free; booking re-checks
-// the same rule for one instant, and the constraint has the last word under concurrency.
+// other pending/confirmed bookings' blocks, exactly the rule the `employee_blocks_no_overlap`
+// exclusion constraint enforces (time off aside). Availability lists what this finds free;
+// booking re-checks the same rule for one instant, and the constraint has the last word under
+// concurrency.
 import type { Db } from '../db/databases.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { localDays, readWorkingHours, workingIntervals, type Interval } from './working-hours.js';
+import { localDays, localIntervals, mergeIntervals, readWorkingHours, type Interval } from './working-hours.js';
 
-/** Slots start every 15 minutes from the start of each working interval (README, Domain). */
+/**
+ * Slots start every 15 minutes from the start of each working interval (README, Domain): the
+ * grid is anchored to the interval's local start, never to `from` or the clock, so staff
+ * working 09:00-17:00 (or round the clock) are offered :00, :15, :30 and :45 in the company's
+ * zone whatever instant a request names.
+ */
 export const SLOT_STEP_MINUTES = 15;
 const MINUTE = 60_000;
 
@@ -19,7 +25,10 @@ export interface ServiceTiming {
 
 export interface EmployeeSchedule {
   employeeId: string;
+  /** Sorted and merged: when the employee works (an appointment must lie inside one). */
   working: Interval[];
+  /** The local working intervals as configured, sorted, unmerged: each anchors a slot grid. */
+  grid: Interval[];
   /** Sorted and merged: starts and ends both increase. */
   busy: Interval[];
 }
@@ -68,13 +77,13 @@ export async function loadSchedules(
   const busy = new Map<string, Interval[]>(ids.map((id) => [id, []]));
   for (const b of bookings) busy.get(b.employeeId)!.push([b.blockStart.getTime(), b.blockEnd.getTime()]);
   for (const t of [...timeOff, ...sessions]) busy.get(t.employeeId)!.push([t.startTime.getTime(), t.endTime.getTime()]);
-  const [wFrom, wTo] = [opts.from - 86_400_000, opts.to + 86_400_000];
-  const days = localDays(opts.zone, wFrom, wTo); // shared by the employees: one zone, one window
-  return opts.employees.map((e) => ({
-    employeeId: e.id,
-    working: workingIntervals(readWorkingHours(e.workingHours), opts.zone, wFrom, wTo, days),
-    busy: merge(busy.get(e.id)!),
-  }));
+  // The local days around the window (shared by the employees: one zone, one window). The
+  // intervals are not clipped to it, so each keeps its real start, the anchor of its grid.
+  const days = localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000);
+  return opts.employees.map((e) => {
+    const grid = localIntervals(readWorkingHours(e.workingHours), days);
+    return { employeeId: e.id, working: mergeIntervals(grid), grid, busy: merge(busy.get(e.id)!) };
+  });
 }
 
 function merge(list: Interval[]): Interval[] {
@@ -112,11 +121,19 @@ export function freeSlots(schedules: EmployeeSchedule[], t: ServiceTiming, from:
   const duration = t.durationMinutes * MINUTE;
   const byStart = new Map<number, string[]>();
   for (const s of schedules) {
-    let k = 0; // busy intervals are sorted and merged: walk them alongside the candidate starts
-    for (const [ws, we] of s.working) {
-      for (let start = ws; start + duration <= we; start += step) {
-        if (start < from) continue;
-        if (start >= to) break;
+    // Candidate starts increase from one grid interval to the next, so the busy intervals and
+    // the merged working intervals (both sorted) are walked alongside them.
+    let k = 0;
+    let w = 0;
+    for (const [gs, ge] of s.grid) {
+      if (ge <= from) continue;
+      if (gs >= to) break;
+      // The first start of this interval's grid at or after `from`.
+      const first = gs >= from ? gs : gs + Math.ceil((from - gs) / step) * step;
+      for (let start = first; start < ge && start < to; start += step) {
+        while (w < s.working.length && s.working[w]![1] <= start) w++;
+        // The appointment may run on into an adjoining interval (a night shift past midnight).
+        if (w === s.working.length || start + duration > s.working[w]![1]) break;
         const [bs, be] = blockOf(start, t);
         while (k < s.busy.length && s.busy[k]![1] <= bs) k++;
         if (k < s.busy.length && s.busy[k]![0] < be) continue;

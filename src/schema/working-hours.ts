@@ -129,26 +129,46 @@ function instantOn(d: LocalDay, time: string): number {
 }
 
 /**
- * The instants an employee works between `from` and `to` (epoch ms), as sorted, merged
- * [start, end) intervals clipped to the window. `days` defaults to localDays(zone, from, to).
+ * The local working intervals of `days` as instants (epoch ms), one per configured interval,
+ * sorted, neither clipped nor merged: each keeps its real local start, the anchor of its
+ * 15-minute slot grid (src/schema/schedule.ts). Intervals never overlap (validated per day,
+ * and each lies inside its own local day).
  */
-export function workingIntervals(hours: WorkingHours, zone: string, from: number, to: number, days: LocalDay[] = localDays(zone, from, to)): Interval[] {
+export function localIntervals(hours: WorkingHours, days: LocalDay[]): Interval[] {
   const out: Interval[] = [];
   for (const d of days) {
     for (const r of hours[d.weekday] ?? []) {
-      const s = Math.max(instantOn(d, r.start), from);
-      const e = Math.min(instantOn(d, r.end), to);
+      const s = instantOn(d, r.start);
+      const e = instantOn(d, r.end);
       if (s < e) out.push([s, e]);
     }
   }
-  out.sort((a, b) => a[0] - b[0]);
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** Sorted intervals merged where they touch or overlap (a new list; the input is kept). */
+export function mergeIntervals(sorted: Interval[]): Interval[] {
   const merged: Interval[] = [];
-  for (const iv of out) {
+  for (const iv of sorted) {
     const prev = merged[merged.length - 1];
     if (prev && iv[0] <= prev[1]) prev[1] = Math.max(prev[1], iv[1]);
     else merged.push([iv[0], iv[1]]);
   }
   return merged;
+}
+
+/**
+ * The instants an employee works between `from` and `to` (epoch ms), as sorted, merged
+ * [start, end) intervals clipped to the window. `days` defaults to localDays(zone, from, to).
+ */
+export function workingIntervals(hours: WorkingHours, zone: string, from: number, to: number, days: LocalDay[] = localDays(zone, from, to)): Interval[] {
+  const clipped: Interval[] = [];
+  for (const [s, e] of localIntervals(hours, days)) {
+    const a = Math.max(s, from);
+    const b = Math.min(e, to);
+    if (a < b) clipped.push([a, b]);
+  }
+  return mergeIntervals(clipped);
 }
 
 /** Reads stored working hours defensively (rows written before validation existed). */

@@ -14,7 +14,9 @@ import { schema } from './index.js';
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
 
 export function maskError(error: unknown, message: string): GraphQLError {
-  const original = error instanceof GraphQLError ? error.originalError : error;
+  let original = error instanceof GraphQLError ? error.originalError : error;
+  // Variable coercion wraps a scalar's own error (an impossible DateTime) in another GraphQLError.
+  while (original instanceof GraphQLError && original.originalError) original = original.originalError;
   if (isAppError(original)) {
     return new GraphQLError(original.message, {
       nodes: error instanceof GraphQLError ? error.nodes : undefined,
@@ -23,7 +25,7 @@ export function maskError(error: unknown, message: string): GraphQLError {
     });
   }
   // Syntax and validation errors are the client's and carry no internals.
-  if (error instanceof GraphQLError && !original) return error;
+  if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
   return new GraphQLError(message, { extensions: { code: 'INTERNAL_ERROR' } });
 }
 

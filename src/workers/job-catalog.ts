@@ -20,6 +20,7 @@ import { deliverWebhook } from './deliver-webhook.js';
 import { expireBookings } from './expire-bookings.js';
 import { sendEmail } from './send-email.js';
 import { settlePayment } from './settle-payment.js';
+import { topUpSampleClassesJob } from './top-up-sample-classes.js';
 
 const mode = z.enum(['live', 'test']);
 const id = z.string().regex(/^[0-9a-f]{24}$/);
@@ -90,6 +91,16 @@ export const JOBS = {
     backoffMs: 5_000,
     timeoutMs: () => 60_000,
     handler: expireBookings,
+  }),
+  'top-up-sample-classes': define({
+    queue: 'maintenance',
+    // One run per hour bucket: the sample timetables stay scheduled SAMPLE_SCHEDULE_DAYS ahead.
+    payload: z.object({ bucket: z.number().int() }),
+    jobId: (p) => `samples.${p.bucket}`,
+    attempts: 3,
+    backoffMs: 60_000,
+    timeoutMs: () => 10 * 60_000,
+    handler: topUpSampleClassesJob,
   }),
 };
 

@@ -27,6 +27,7 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
   let running: Promise<void> | null = null;
   let again = false;
   let lastMaintenance = 0;
+  let lastSampleTopUp = -1;
 
   const cycle = async () => {
     for (const db of databases) {
@@ -45,6 +46,12 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
     if (Date.now() - lastMaintenance > 30_000) {
       lastMaintenance = Date.now();
       await enqueue('expire-bookings', { bucket: Math.floor(Date.now() / 60_000) }).catch(() => undefined);
+      // The sandbox's sample class timetables are topped up once an hour (API.md §8).
+      const hour = Math.floor(Date.now() / 3_600_000);
+      if (hour !== lastSampleTopUp) {
+        lastSampleTopUp = hour;
+        await enqueue('top-up-sample-classes', { bucket: hour }).catch(() => undefined);
+      }
     }
   };
   const kick = () => {

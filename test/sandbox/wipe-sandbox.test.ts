@@ -30,7 +30,7 @@ async function snapshot(db: Database): Promise<Record<string, string[]>> {
   });
 }
 
-/** The rows of a set of companies in one database: every table with a company_id, and the employee-service links. */
+/** The rows of a set of companies in one database: every table with a company_id, and the employees' service links and blocks. */
 async function rowsOf(db: Database, companyIds: string[]): Promise<Record<string, string[]>> {
   const all = await snapshot(db);
   const employees = new Set(all.employees!.map((r) => JSON.parse(r)).filter((e) => companyIds.includes(e.company_id)).map((e) => e.id));
@@ -38,7 +38,7 @@ async function rowsOf(db: Database, companyIds: string[]): Promise<Record<string
   for (const [table, rows] of Object.entries(all)) {
     const parsed = rows.map((r) => JSON.parse(r));
     if (table === 'companies') out[table] = rows.filter((_, i) => companyIds.includes(parsed[i].id));
-    else if (table === 'employee_services') out[table] = rows.filter((_, i) => employees.has(parsed[i].employee_id));
+    else if (table === 'employee_services' || table === 'employee_blocks') out[table] = rows.filter((_, i) => employees.has(parsed[i].employee_id));
     else if (parsed[0] && 'company_id' in parsed[0]) out[table] = rows.filter((_, i) => companyIds.includes(parsed[i].company_id));
   }
   return out;
@@ -59,7 +59,8 @@ async function addRowsOfEveryKind(db: Database, companyId: string) {
     ],
   });
   await p.employeeService.create({ data: { employeeId, serviceId } });
-  await p.classSession.create({ data: { id: newId(), companyId, serviceId: classServiceId, employeeId, startTime: start, endTime: end, capacity: 10 } });
+  // The class the next day: an employee is never in two places (employee_blocks_no_overlap).
+  await p.classSession.create({ data: { id: newId(), companyId, serviceId: classServiceId, employeeId, startTime: new Date(start.getTime() + 86_400_000), endTime: new Date(end.getTime() + 86_400_000), capacity: 10 } });
   await p.timeOff.create({ data: { id: newId(), companyId, employeeId, startTime: end, endTime: new Date(end.getTime() + 3_600_000) } });
   await p.customer.create({ data: { id: customerId, companyId, name: 'Extra Customer', email: `c-${newId()}@example.com` } });
   await p.booking.create({

@@ -1,8 +1,9 @@
 // POST /bookings (API.md §5 Bookings). The checks here (working hours, time off, classes
 // taught) give clear answers; the database has the last word on what concurrency can break:
-// the `bookings_no_overlap` exclusion constraint (two live holds of one employee never
-// overlap, buffers included) and the `class_sessions_capacity` CHECK on the one UPDATE that
-// takes a place. Their violations become SLOT_UNAVAILABLE / CLASS_FULL, never a 500.
+// the `employee_blocks_no_overlap` exclusion constraint (an employee's live appointment blocks,
+// buffers included, and the class sessions they teach never overlap) and the
+// `class_sessions_capacity` CHECK on the one UPDATE that takes a place. Their violations
+// become SLOT_UNAVAILABLE / CLASS_FULL, never a 500.
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
@@ -10,7 +11,7 @@ import type { Booking, Company, Prisma } from '../../generated/prisma/client.js'
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from '../booking-events.js';
-import { isCheckViolation, isExclusionViolation, retryOnDeadlock } from '../db-errors.js';
+import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { fits, loadSchedules } from '../schedule.js';
 import { parseInput, text } from '../validation.js';
@@ -38,6 +39,10 @@ type Input = z.output<typeof input>;
 
 export const slotUnavailable = (message = 'The employee is booked, off, or outside working hours at that time') =>
   new AppError('SLOT_UNAVAILABLE', message);
+
+// The customer named by customerId was deleted after it was looked up (employees and services
+// are deactivated, never deleted): the booking's insert failed on its foreign key.
+const customerGone = (cause: unknown) => new AppError('NOT_FOUND', 'No such customer', { cause });
 
 /** Shuffled, so concurrent requests without an employee spread over the free ones. */
 export function shuffle<T>(list: T[]): T[] {
@@ -74,7 +79,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     if (session.status !== 'scheduled') throw slotUnavailable('The class session is cancelled');
     if (session.startTime.getTime() <= now.getTime()) throw slotUnavailable('The class session has already started');
     try {
-      return await retryOnDeadlock(() => db.$transaction(async (tx) => {
+      return await domainTransaction(db, async (tx) => {
         // The place is taken by one atomic UPDATE: the CHECK refuses bookedCount > capacity.
         const taken = await tx.classSession.updateMany({
           where: { id: session.id, status: 'scheduled', startTime: { gt: now } },
@@ -90,10 +95,11 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
         });
         await recordBookingEvent(tx, booking, 'booking.created');
         return booking;
-      }));
+      });
     } catch (err) {
       if (isCheckViolation(err)) throw new AppError('CLASS_FULL', 'No places left in this class session', { details: { classId: session.id, capacity: session.capacity } });
       if (isExclusionViolation(err)) throw new AppError('CONFLICT', 'This customer already holds a place in this class session', { details: { classId: session.id } });
+      if (isForeignKeyViolation(err)) throw customerGone(err);
       throw err;
     }
   }
@@ -109,17 +115,18 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   const candidates = await freeEmployees(db, { company: opts.company, service, employeeId: data.employeeId ?? undefined, start });
   for (const employeeId of candidates) {
     try {
-      return await retryOnDeadlock(() => db.$transaction(async (tx) => {
+      return await domainTransaction(db, async (tx) => {
         const customerId = await customerFor(tx, companyId, data);
         const booking = await tx.booking.create({
           data: { id: newId(), ...base, customerId, employeeId, startTime: new Date(start), endTime: new Date(end), blockStart, blockEnd },
         });
         await recordBookingEvent(tx, booking, 'booking.created');
         return booking;
-      }));
+      });
     } catch (err) {
       // Another request took this employee's time first: try the next free one.
       if (isExclusionViolation(err)) continue;
+      if (isForeignKeyViolation(err)) throw customerGone(err);
       throw err;
     }
   }

@@ -6,7 +6,7 @@ import type { Db } from '../../db/databases.js';
 import type { Customer, Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { isUniqueViolation } from '../db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
 import { recordEvent } from '../events.js';
 import { email, parseInput, phone, requiredText, text } from '../validation.js';
 import { findCustomer } from './find-records.js';
@@ -65,16 +65,20 @@ export async function updateCustomer(db: Db, opts: { companyId: string; customer
 
 /**
  * Deletes a customer who has no bookings. One with bookings is a CONFLICT: deleting would
- * take their booking and payment history with it.
+ * take their booking and payment history with it. The foreign key decides (bookings.customer_id
+ * is ON DELETE RESTRICT), so a booking made concurrently with the delete either commits first
+ * and the delete is refused, or finds the customer gone; never is it deleted with the customer.
  */
 export async function deleteCustomer(db: Db, opts: { companyId: string; customerId: string }) {
   const existing = await findCustomer(db, opts.companyId, opts.customerId);
-  return db.$transaction(async (tx) => {
-    const bookings = await tx.booking.count({ where: { customerId: existing.id } });
-    if (bookings > 0) {
-      throw new AppError('CONFLICT', 'This customer has bookings and cannot be deleted', { details: { bookings } });
-    }
-    await tx.customer.delete({ where: { id: existing.id } });
-    return existing;
-  });
+  let deleted: number;
+  try {
+    deleted = (await db.customer.deleteMany({ where: { id: existing.id, companyId: opts.companyId } })).count;
+  } catch (err) {
+    if (!isForeignKeyViolation(err)) throw err;
+    const bookings = await db.booking.count({ where: { customerId: existing.id } });
+    throw new AppError('CONFLICT', 'This customer has bookings and cannot be deleted', { details: { bookings }, cause: err });
+  }
+  if (deleted === 0) throw AppError.notFound('customer'); // deleted concurrently
+  return existing;
 }

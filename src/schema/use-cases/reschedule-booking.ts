@@ -7,7 +7,7 @@ import type { Db } from '../../db/databases.js';
 import type { Booking, Company } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { recordBookingEvent } from '../booking-events.js';
-import { isExclusionViolation, retryOnDeadlock } from '../db-errors.js';
+import { domainTransaction, isExclusionViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { parseInput } from '../validation.js';
 import { freeEmployees, slotUnavailable } from './create-booking.js';
@@ -38,7 +38,7 @@ export async function rescheduleBooking(db: Db, opts: { company: Company; bookin
   });
   for (const employeeId of candidates) {
     try {
-      return await retryOnDeadlock(() => db.$transaction(async (tx) => {
+      return await domainTransaction(db, async (tx) => {
         const changed = await tx.booking.updateMany({
           where: { id: booking.id, status: 'confirmed' },
           data: {
@@ -60,7 +60,7 @@ export async function rescheduleBooking(db: Db, opts: { company: Company; bookin
           ...(booking.employeeId !== employeeId ? { previousEmployeeId: booking.employeeId } : {}),
         });
         return after;
-      }));
+      });
     } catch (err) {
       if (isExclusionViolation(err)) continue;
       throw err;

@@ -8,8 +8,9 @@
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Booking, BookingStatus, Prisma } from '../../generated/prisma/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isAppError } from '../../errors.js';
 import { recordBookingEvent } from '../booking-events.js';
+import { domainTransaction } from '../db-errors.js';
 import type { EventType } from '../events.js';
 import { parseInput, text } from '../validation.js';
 import { findBooking } from './find-records.js';
@@ -90,5 +91,20 @@ export async function transitionBooking(
 ): Promise<Booking> {
   const booking = await findBooking(db, opts.companyId, opts.bookingId);
   const { reason } = opts.action === 'cancel' ? parseInput(cancelInput, opts.input ?? {}) : { reason: null };
-  return db.$transaction((tx) => applyTransition(tx, booking, opts.action, { reason, now: opts.now ?? new Date() }));
+  const now = opts.now ?? new Date();
+  if (opts.action === 'confirm' && holdHasPassed(booking, now)) {
+    // Its hold is over, so it is expired (API.md §5) even if the workers' sweep has not got to
+    // it yet: expire it now (booking.expired, the slot given back) and refuse the confirmation.
+    await domainTransaction(db, (tx) => applyTransition(tx, booking, 'expire', { now })).catch((err) => {
+      if (!(isAppError(err) && err.code === 'INVALID_STATE_TRANSITION')) throw err; // changed meanwhile
+    });
+    const current = await findBooking(db, opts.companyId, booking.id);
+    throw invalidTransition(current.status, 'confirmed', current.status === 'expired' ? `The booking's hold ended at ${booking.holdExpiresAt!.toISOString()}; it has expired` : undefined);
+  }
+  return domainTransaction(db, (tx) => applyTransition(tx, booking, opts.action, { reason, now }));
+}
+
+/** An unpaid pending booking whose hold has ended: expired, whether or not it has been swept. */
+export function holdHasPassed(b: Booking, now: Date): boolean {
+  return b.status === 'pending' && b.holdExpiresAt !== null && b.holdExpiresAt.getTime() <= now.getTime();
 }

@@ -1,0 +1,10 @@
+// Keeps the sandbox's sample class timetables running for the coming weeks (API.md §8), through
+// the booking domain's own use case. Scheduled by the runtime once per hour bucket (job id),
+// whichever worker runs it; it is idempotent, so a repeated run adds nothing.
+import { topUpSampleClasses } from '../schema/use-cases/top-up-sample-classes.js';
+import type { JobContext } from './job-catalog.js';
+
+export async function topUpSampleClassesJob(ctx: JobContext): Promise<void> {
+  const { companies, created } = await topUpSampleClasses(ctx.services.dbs.test.prisma);
+  if (created) ctx.services.logger.info({ companies, created }, 'sample class sessions topped up');
+}

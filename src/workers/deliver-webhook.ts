@@ -1,8 +1,10 @@
 // One delivery attempt (API.md §6). The delivery row is claimed with a lease first, so two
 // workers holding the same job (a duplicate enqueue, a stalled job handed on) never POST it
-// at the same time; a worker killed mid-attempt leaves the lease to run out and the relay's
-// sweep hands the delivery to another (at-least-once: receivers de-duplicate on X-Webhook-Id).
-import type { Prisma } from '../generated/prisma/client.js';
+// at the same time, and a manual retry is refused while the lease is held; a worker killed
+// mid-attempt leaves the lease to run out and the relay's sweep hands the delivery to another
+// (at-least-once: receivers de-duplicate on X-Webhook-Id). Whatever happens after the claim
+// ends as a recorded attempt, so no delivery stays pending without one.
+import type { Prisma, WebhookEndpoint } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 import type { JobContext } from './job-catalog.js';
 import { secretBox } from './secret-box.js';
@@ -29,6 +31,43 @@ export function nextAttemptDelayMs(schedule: readonly number[], attempt: number,
   return Math.round(retryAfterMs === null ? jittered : Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS)));
 }
 
+/**
+ * The signed headers of one attempt. Signed with the current secret and, during rotations,
+ * each previous secret until its own expiry (API.md §6: the old secret signs alongside for
+ * 24 h). A secret or token that cannot be decrypted (SECRET_KEY changed, a damaged row) is an
+ * error recorded on the attempt, not an exception that would leave the delivery pending.
+ */
+function signedHeaders(
+  ctx: JobContext,
+  endpoint: WebhookEndpoint,
+  event: { id: string; type: string },
+  body: string,
+): { headers: Record<string, string> } | { error: string } {
+  const box = secretBox(ctx.services.config);
+  // The rotation window is judged on the services' clock (tests move it); the signature's
+  // timestamp is the real time, which receivers check against theirs.
+  const now = ctx.services.now?.() ?? Date.now();
+  try {
+    const secrets = [box.open(endpoint.secretEnc)];
+    for (const [sealed, expiresAt] of [
+      [endpoint.previousSecretEnc, endpoint.previousSecretExpiresAt],
+      [endpoint.olderSecretEnc, endpoint.olderSecretExpiresAt],
+    ] as const) {
+      if (sealed && expiresAt && expiresAt.getTime() > now) secrets.push(box.open(sealed));
+    }
+    const headers = {
+      ...signatureHeaders({ eventId: event.id, body, timestamp: Math.floor(Date.now() / 1000), secrets }),
+      'x-webhook-token': box.open(endpoint.tokenEnc),
+      'x-webhook-id': event.id,
+      'x-webhook-event': event.type,
+    };
+    return { headers };
+  } catch (err) {
+    ctx.services.logger.error({ endpointId: endpoint.id, err: { message: (err as Error).message } }, 'webhook not sent: the endpoint secret cannot be decrypted');
+    return { error: `not sent: the endpoint's signing secret or token cannot be decrypted (${(err as Error).message}); was SECRET_KEY changed?` };
+  }
+}
+
 export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'; deliveryId: string; due: number; sweep?: number }): Promise<void> {
   const { config } = ctx.services;
   const db = ctx.services.dbs.forMode(p.mode);
@@ -36,40 +75,34 @@ export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'
   const t0 = performance.now();
   const leaseSeconds = Math.ceil(config.WEBHOOK_TIMEOUT_MS / 1000) + 3;
   // The claim. One second of tolerance absorbs clock skew between a worker and the database.
+  // next_attempt_at moves past the lease too, so the sweep finds the delivery if its worker dies.
   const claimed = await db.$queryRaw<{ id: string }[]>`
-    UPDATE webhook_deliveries SET next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
+    UPDATE webhook_deliveries
+    SET lease_until = now() + make_interval(secs => ${leaseSeconds}), next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
     WHERE id = ${p.deliveryId} AND status = 'pending' AND next_attempt_at <= now() + interval '1 second'
+      AND (lease_until IS NULL OR lease_until <= now())
     RETURNING id`;
   if (!claimed.length) return;
   const delivery = await db.webhookDelivery.findUnique({ where: { id: p.deliveryId }, include: { endpoint: true, event: true } });
   if (!delivery) return;
   const { endpoint, event } = delivery;
   if (!endpoint.enabled) {
-    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'failed', nextAttemptAt: null } });
+    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'failed', nextAttemptAt: null, leaseUntil: null } });
     return;
   }
   const t1 = performance.now();
-  const box = secretBox(config);
-  const now = Date.now();
-  const secrets = [box.open(endpoint.secretEnc)];
-  // During a rotation the old secret signs alongside for 24 h (API.md §6).
-  if (endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now) {
-    secrets.push(box.open(endpoint.previousSecretEnc));
-  }
   const body = webhookBody(event);
-  const headers = {
-    ...signatureHeaders({ eventId: event.id, body, timestamp: Math.floor(now / 1000), secrets }),
-    'x-webhook-token': box.open(endpoint.tokenEnc),
-    'x-webhook-id': event.id,
-    'x-webhook-event': event.type,
-  };
-  const result: SendResult = await sendWebhook({
-    url: endpoint.url,
-    body,
-    headers,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    policy: policyFor(p.mode, config),
-  });
+  const signed = signedHeaders(ctx, endpoint, event, body);
+  const result: SendResult =
+    'error' in signed
+      ? { ok: false, statusCode: null, durationMs: 0, responseExcerpt: null, error: signed.error, retryAfterMs: null }
+      : await sendWebhook({
+          url: endpoint.url,
+          body,
+          headers: signed.headers,
+          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          policy: policyFor(p.mode, config),
+        });
 
   const t2 = performance.now();
   const attempt = delivery.attemptCount + 1;
@@ -90,7 +123,7 @@ export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'
     }),
     db.webhookDelivery.update({
       where: { id: delivery.id },
-      data: { status, attemptCount: attempt, nextAttemptAt, lastStatusCode: result.statusCode },
+      data: { status, attemptCount: { increment: 1 }, nextAttemptAt, leaseUntil: null, lastStatusCode: result.statusCode },
     }),
   ];
   // 410 Gone: the receiver says the endpoint is no more; stop sending (API.md §6).

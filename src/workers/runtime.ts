@@ -4,6 +4,7 @@
 // `npm start` runs it beside the HTTP server unless RUN_WORKERS=0.
 import type { Database } from '../db/databases.js';
 import type { Services } from '../services.js';
+import { OUTBOX_CHANNEL, parseDueDelivery } from './outbox-channel.js';
 import { relayBatch, sweep } from './outbox-relay.js';
 import { createJobQueue, type JobQueue } from './queue.js';
 
@@ -15,8 +16,6 @@ export interface Workers {
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
-
-export const OUTBOX_CHANNEL = 'svc_outbox';
 
 export async function startWorkers(services: Services, opts: { consume?: boolean } = {}): Promise<Workers> {
   const { config, logger, dbs } = services;
@@ -70,7 +69,17 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
   };
 
   if (opts.consume !== false) await queue.start();
-  const unlisten = await Promise.all(databases.map((db) => db.listen(OUTBOX_CHANNEL, () => kick()).catch(() => async () => undefined)));
+  const onNotice = (db: Database, payload: string) => {
+    const due = parseDueDelivery(payload);
+    if (!due) return kick();
+    // A delivery made due by hand (test ping, retry): enqueued now, as the relay does. Both
+    // modes' listeners may share one PostgreSQL database; the schema says whose it is.
+    if (due.schema !== db.schema || stopped) return;
+    enqueue('deliver-webhook', { mode: db.mode, deliveryId: due.deliveryId, due: due.due }).catch((err: Error) =>
+      logger.warn({ mode: db.mode, err: { message: err.message } }, 'enqueue failed; the sweep will retry'),
+    );
+  };
+  const unlisten = await Promise.all(databases.map((db) => db.listen(OUTBOX_CHANNEL, (payload) => onNotice(db, payload)).catch(() => async () => undefined)));
   const poll = setInterval(kick, config.WORKER_POLL_MS);
   kick();
   logger.info({ queue: config.REDIS_URL ? 'bullmq' : 'in-process' }, 'workers started');

@@ -1,11 +1,13 @@
 // Delivery end to end on the real app, real PostgreSQL, real Redis (BullMQ) and a real local
 // receiver: the body and headers of API.md §6, signatures checked by hand and by the
 // `standardwebhooks` library, retries with the same X-Webhook-Id, Retry-After, 410, rotation.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent, type EventType } from '../../src/schema/events.js';
+import { rotateWebhookSecret } from '../../src/schema/use-cases/rotate-webhook-secret.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
+import { createSecretBox } from '../../src/workers/secret-box.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 import { FAST_WORKERS, ok, startReceiver, waitFor, type Receiver } from './receiver.js';
@@ -24,14 +26,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function createEndpoint(url: string, events: string[] = ['*']) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(w.testKey.key), payload: { url, events } });
+type World = Awaited<ReturnType<typeof createAccountWithKeys>>;
+
+async function createEndpoint(url: string, events: string[] = ['*'], world: World = w) {
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(world.testKey.key), payload: { url, events } });
   expect(res.statusCode).toBe(200);
   return res.json().data as { _id: string; secret: string; token: string };
 }
 
-async function emit(type: EventType, data: Record<string, unknown> = { bookingId: 'b1', status: 'confirmed' }) {
-  return t.dbs.test.prisma.$transaction((tx) => recordEvent(tx, { companyId: w.test.id, type, data }));
+async function emit(type: EventType, data: Record<string, unknown> = { bookingId: 'b1', status: 'confirmed' }, world: World = w) {
+  return t.dbs.test.prisma.$transaction((tx) => recordEvent(tx, { companyId: world.test.id, type, data }));
 }
 
 /** The receiver's side, written by hand as the README shows it. */
@@ -220,5 +224,140 @@ describe('routing', () => {
     expect(JSON.parse(a.received[1]!.body)).toMatchObject({ event: 'ping', data: { endpointId: epA._id } });
     expect(b.received.map((r) => r.headers['x-webhook-id'])).toEqual([e2.id]);
     await Promise.all([a.close(), b.close()]);
+  });
+});
+
+describe('by hand: the test button and retries', () => {
+  let own: World;
+  beforeAll(async () => {
+    // A company of its own: no endpoint of the other tests hears these events.
+    own = await createAccountWithKeys(t.dbs);
+  });
+  const retry = (id: string) => t.app.inject({ method: 'POST', url: `/api/v1/webhook-deliveries/${id}/retry`, headers: bearer(own.testKey.key) });
+
+  it('a test ping and a manual retry go out at once, not at the next sweep', async () => {
+    let status = 500;
+    const rx = await startReceiver((_r, res) => res.writeHead(status).end());
+    const ep = await createEndpoint(rx.url, ['booking.created'], own);
+    const sent = Date.now();
+    const ping = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-endpoints/${ep._id}/test`, headers: bearer(own.testKey.key) });
+    expect(ping.statusCode).toBe(200);
+    const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-event'] === 'ping'), { what: 'the ping' });
+    // The sweep only picks deliveries due 2 s ago or more: under a second means the job was
+    // enqueued on the commit.
+    expect(got.at - sent).toBeLessThan(1000);
+
+    // The ping failed (500) and waits for its scheduled retry; make it fail for good first.
+    const delivery = await waitFor(async () => {
+      const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: ping.json().data._id } });
+      return d.status === 'failed' ? d : null;
+    }, { what: 'the ping to fail for good', timeoutMs: 15_000 });
+    status = 200;
+    const before = rx.received.length;
+    const retried = Date.now();
+    const res = await retry(delivery.id);
+    expect(res.statusCode).toBe(200);
+    const again = await waitFor(() => rx.received[before], { what: 'the retried ping' });
+    expect(again.at - retried).toBeLessThan(1000);
+    expect(again.headers['x-webhook-id']).toBe(got.headers['x-webhook-id']);
+    await rx.close();
+  });
+
+  it('a retry while an attempt is in flight is a 409 CONFLICT: no second attempt beside it, every attempt counted', async () => {
+    // Slow but inside the timeout (1.5 s): the attempt holds its lease for a while.
+    const rx = await startReceiver((_r, res) => setTimeout(() => res.writeHead(200).end('slow ok'), 800));
+    await createEndpoint(rx.url, ['customer.created'], own);
+    const event = await emit('customer.created', { customerId: 'c-lease' }, own);
+    await waitFor(() => rx.received.length === 1, { what: 'the attempt to be in flight' });
+    const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
+    const res = await retry(delivery.id);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toMatchObject({ code: 'CONFLICT', details: { deliveryId: delivery.id, attemptInProgress: true } });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    const done = await waitFor(async () => {
+      const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
+      return d.status === 'succeeded' ? d : null;
+    }, { what: 'the attempt to be recorded' });
+    expect(done).toMatchObject({ attemptCount: 1, leaseUntil: null });
+    expect(done.attempts).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rx.received).toHaveLength(1);
+
+    // Once it is recorded, a retry is accepted and counted on top.
+    expect((await retry(delivery.id)).statusCode).toBe(200);
+    const after = await waitFor(async () => {
+      const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
+      return d.attemptCount === 2 && d.status === 'succeeded' ? d : null;
+    }, { what: 'the retry to be recorded' });
+    expect(after.attempts).toHaveLength(2);
+    expect(rx.received).toHaveLength(2);
+    await rx.close();
+  });
+});
+
+describe('faults', () => {
+  it('a secret that cannot be decrypted is a failed attempt with a visible error, not a delivery pending forever', async () => {
+    const own = await createAccountWithKeys(t.dbs);
+    const rx = await startReceiver();
+    const ep = await createEndpoint(rx.url, ['booking.created'], own);
+    // Sealed under another key, as after SECRET_KEY was changed.
+    await t.dbs.test.prisma.webhookEndpoint.update({ where: { id: ep._id }, data: { secretEnc: createSecretBox(randomBytes(32)).seal(ep.secret) } });
+    const event = await emit('booking.created', { bookingId: 'undecryptable' }, own);
+    const failed = await waitFor(async () => {
+      const d = await t.dbs.test.prisma.webhookDelivery.findFirst({ where: { eventId: event.id }, include: { attempts: true } });
+      return d?.status === 'failed' ? d : null;
+    }, { what: 'the delivery to fail on the schedule', timeoutMs: 15_000 });
+    expect(failed.attemptCount).toBe(6);
+    expect(failed.attempts).toHaveLength(6);
+    expect(failed.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/signing secret or token cannot be decrypted .*SECRET_KEY/) });
+    expect(rx.received).toHaveLength(0);
+    // The log says so through the API as well.
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/webhook-endpoints/${ep._id}/deliveries`, headers: bearer(own.testKey.key) });
+    expect(res.json().data[0].attempts[0].error).toMatch(/cannot be decrypted/);
+    await rx.close();
+  });
+});
+
+describe('rotating twice within 24 h', () => {
+  it('keeps each old secret signing until its own expiry, and none after (injected clock)', async () => {
+    const own = await createAccountWithKeys(t.dbs);
+    const rx = await startReceiver();
+    const first = await createEndpoint(rx.url, ['booking.completed'], own);
+    // The first rotation 23 h ago: its old secret has an hour left.
+    const second = await rotateWebhookSecret(t.dbs.test.prisma, { companyId: own.test.id, config: t.config, id: first._id, now: new Date(Date.now() - 23 * 3600_000) });
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-endpoints/${first._id}/rotate-secret`, headers: bearer(own.testKey.key) });
+    expect(res.statusCode).toBe(200);
+    const third: string = res.json().data.secret;
+    const secrets = [first.secret, second.secret, third];
+    expect(new Set(secrets).size).toBe(3);
+
+    const deliveryAt = async (offsetMs: number) => {
+      t.services.now = offsetMs ? () => Date.now() + offsetMs : undefined;
+      try {
+        const event = await emit('booking.completed', { bookingId: `rot-${offsetMs}` }, own);
+        const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), { what: 'the delivery' });
+        const header = String(got.headers['x-signature']);
+        return {
+          signatures: header.split(',').filter((p) => p.startsWith('v1=')).length,
+          verifies: secrets.map((s) => verifyByHand(header, got.body, s)),
+          library: secrets.map((s) => {
+            try {
+              return Boolean(new Webhook(s).verify(got.body, got.headers as Record<string, string>));
+            } catch {
+              return false;
+            }
+          }),
+        };
+      } finally {
+        t.services.now = undefined;
+      }
+    };
+    // Now: all three sign; the first rotation's overlap was not cut short by the second.
+    expect(await deliveryAt(0)).toEqual({ signatures: 3, verifies: [true, true, true], library: [true, true, true] });
+    // Two hours on, the oldest secret's 24 h are up; the second's are not.
+    expect(await deliveryAt(2 * 3600_000)).toEqual({ signatures: 2, verifies: [false, true, true], library: [false, true, true] });
+    // A day on, only the current secret signs.
+    expect(await deliveryAt(24 * 3600_000 + 60_000)).toEqual({ signatures: 1, verifies: [false, false, true], library: [false, false, true] });
+    await rx.close();
   });
 });

@@ -2,6 +2,8 @@ import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import type { WebhookDelivery } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
+import { dueDeliveryPayload, OUTBOX_CHANNEL } from '../../workers/outbox-channel.js';
+import type { Tx } from '../events.js';
 import { findWebhookEndpoint } from './update-webhook-endpoint.js';
 
 /** Asks the workers to look now (the same channel the events trigger uses). */
@@ -10,8 +12,19 @@ export async function wakeWorkers(db: Db): Promise<void> {
 }
 
 /**
+ * Tells the workers, when the transaction commits, that this delivery is due now: they enqueue
+ * its job at once (src/workers/outbox-channel.ts) instead of leaving it to the sweep.
+ */
+export async function announceDueDelivery(tx: Tx, delivery: { id: string; nextAttemptAt: Date | null }): Promise<void> {
+  const [{ schema }] = await tx.$queryRaw<[{ schema: string }]>`SELECT current_schema() AS schema`;
+  const payload = dueDeliveryPayload({ schema, deliveryId: delivery.id, due: (delivery.nextAttemptAt ?? new Date()).getTime() });
+  await tx.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, ${payload})`;
+}
+
+/**
  * The test button (API.md §6): a `ping` event delivered to this endpoint only, signed like
- * every other delivery. The event and its delivery are written together; the workers send it.
+ * every other delivery. The event and its delivery are written together; the workers send it
+ * as soon as they commit.
  */
 export async function sendTestWebhook(db: Db, opts: { companyId: string; id: string }): Promise<WebhookDelivery & { event: { id: string; type: string } }> {
   const endpoint = await findWebhookEndpoint(db, opts.companyId, opts.id);
@@ -21,7 +34,7 @@ export async function sendTestWebhook(db: Db, opts: { companyId: string; id: str
     });
   }
   const now = new Date();
-  const delivery = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const event = await tx.event.create({
       data: {
         id: newId(),
@@ -32,11 +45,11 @@ export async function sendTestWebhook(db: Db, opts: { companyId: string; id: str
         dispatchedAt: now,
       },
     });
-    return tx.webhookDelivery.create({
+    const delivery = await tx.webhookDelivery.create({
       data: { id: newId(), companyId: opts.companyId, endpointId: endpoint.id, eventId: event.id, status: 'pending', nextAttemptAt: now },
       include: { event: { select: { id: true, type: true } } },
     });
+    await announceDueDelivery(tx, delivery);
+    return delivery;
   });
-  await wakeWorkers(db);
-  return delivery;
 }

@@ -3,8 +3,9 @@
 // processes on one Redis. Real PostgreSQL, Redis, HTTP.
 //   npx tsx bench/webhook-latency.ts
 // Environment: BENCH_DATABASE_URL (dropped and recreated; default .../svc_bench_webhooks),
-// REDIS_URL (default redis://127.0.0.1:6379), BENCH_BOOKINGS (500), BENCH_RATE (50 per s).
-import { spawn } from 'node:child_process';
+// REDIS_URL (default redis://127.0.0.1:6379), BENCH_BOOKINGS (500), BENCH_RATE (50 per s),
+// BENCH_WAIT_SECONDS (60: the longest a phase waits for its last delivery before the run fails).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +22,25 @@ const url = env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_
 const REDIS_URL = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const N = Number(env.BENCH_BOOKINGS ?? 500);
 const RATE = Number(env.BENCH_RATE ?? 50);
+const WAIT_MS = Number(env.BENCH_WAIT_SECONDS ?? 60) * 1000;
+const kids: ChildProcess[] = [];
+
+/**
+ * Polls until `done`, or fails the run with `what` once WAIT_MS has passed: a lost event must
+ * end the benchmark with a message, not hang it. The worker processes are stopped first, so a
+ * failed run leaves none behind.
+ */
+async function waitUntil(done: () => boolean | Promise<boolean>, what: () => string, pollMs = 100): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!(await done())) {
+    if (Date.now() > deadline) {
+      for (const k of kids) k.kill('SIGKILL');
+      process.stderr.write(`webhook benchmark failed: ${what()} after waiting ${WAIT_MS / 1000} s (an event lost, or the workers stalled)\n`);
+      process.exit(1);
+    }
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
 const dbName = new URL(url).pathname.slice(1);
 const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
 await admin.connect();
@@ -78,7 +98,11 @@ for (let i = 0; i < N; i++) {
   if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
   await book();
 }
-while ([...(await eventCommits()).keys()].some((id) => !warm.has(id) && !arrivals.has(id))) await new Promise((r) => setTimeout(r, 100));
+let missing: string[] = [];
+await waitUntil(
+  async () => (missing = [...(await eventCommits()).keys()].filter((id) => !warm.has(id) && !arrivals.has(id))).length === 0,
+  () => `latency phase: ${missing.length} of ${N} booking.created events never reached the receiver (first: ${missing.slice(0, 3).join(', ')})`,
+);
 const commits = await eventCommits();
 const latencies = [...commits].filter(([id]) => !warm.has(id)).map(([id, at]) => arrivals.get(id)! - at);
 const latency = { bookings: latencies.length, rate: RATE, p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99), maxMs: pct(latencies, 100) };
@@ -91,8 +115,8 @@ const backlog = 1000;
 for (let i = 0; i < backlog; i++) await book();
 const childEnv = { PATH: env.PATH, HOME: env.HOME, DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
 const t0 = Date.now();
-const kids = [0, 1].map(() => spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], { env: childEnv, stdio: 'ignore' }));
-while (arrivals.size < backlog) await new Promise((r) => setTimeout(r, 50));
+kids.push(...[0, 1].map(() => spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], { env: childEnv, stdio: 'ignore' })));
+await waitUntil(() => arrivals.size >= backlog, () => `throughput phase: ${arrivals.size} of ${backlog} deliveries arrived`, 50);
 const seconds = (Date.now() - t0) / 1000;
 const times = [...arrivals.values()].sort((a, b) => a - b);
 const drain = (times[times.length - 1]! - times[0]!) / 1000;

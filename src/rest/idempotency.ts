@@ -5,6 +5,11 @@
 // IDEMPOTENCY_KEY_IN_USE. The record is inserted before the work starts, so the unique
 // (credential_id, key) index arbitrates between instances: exactly one request does the work.
 //
+// "Credential" for an OAuth client is its grant, not the access token: tokens live an hour
+// and are replaced by refresh, and a client retrying a POST with a fresh token after a
+// refresh must get the first result back, not a second booking. Every token of one grant
+// therefore shares one key space (as they share one rate-limit budget, rate-limit.ts).
+//
 // Requests refused before they start (401, 403, 429, body validation) are not recorded, so a
 // corrected retry with the same key runs. A 5xx is not kept either: the work did not happen,
 // and the client's retry with the same key should try again.
@@ -51,6 +56,11 @@ function storedBody(box: ReturnType<typeof secretBox>, stored: unknown): string 
   return text.startsWith('{') ? text : box.open(text);
 }
 
+/** Whose key space an Idempotency-Key lives in: an API key's own, or an OAuth grant's. */
+export function idempotencyScope(c: { id: string; grantId: string | null }): string {
+  return c.grantId ? `grant:${c.grantId}` : c.id;
+}
+
 export function registerIdempotency(app: FastifyInstance, services: Services): void {
   app.decorateRequest('idempotency', null);
   // Read on first use (the development key file is created only when needed).
@@ -64,7 +74,7 @@ export function registerIdempotency(app: FastifyInstance, services: Services): v
       throw AppError.validation([{ path: 'Idempotency-Key', message: 'must be 1–255 printable ASCII characters without spaces' }]);
     }
     const db = services.dbs.forMode(req.credential.mode);
-    const credentialId = req.credential.id;
+    const credentialId = idempotencyScope(req.credential);
     const hash = requestHash(req);
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = new Date();

@@ -115,6 +115,45 @@ describe('refresh_token', () => {
   });
 });
 
+describe('Idempotency-Key under OAuth', () => {
+  // A client retries a POST after its access token expired and was refreshed: the retry
+  // must get the first result back, not create a second record. Keys live per grant.
+  it('is kept per grant: a refreshed token replays, another grant does not', async () => {
+    const app = await createOAuthClient(t.dbs, { accountId: w.account.id, name: 'CRM sync', redirectUris: [REDIRECT], scopes: ['customers:write'], type: 'confidential' });
+    const creds = { client_id: app.client.clientId, client_secret: app.clientSecret! };
+    const grant = async () => {
+      const res = await new Browser(t.app).authorize({ response_type: 'code', client_id: creds.client_id, redirect_uri: REDIRECT, scope: 'customers:write' }, w, { company: `live:${w.live.id}` });
+      const tok = await tokenRequest(t.app, { grant_type: 'authorization_code', code: codeFrom(res).code, redirect_uri: REDIRECT, ...creds });
+      expect(tok.statusCode).toBe(200);
+      return tok.json() as { access_token: string; refresh_token: string };
+    };
+    const body = { name: 'Ada Lovelace', email: `ada.${Date.now()}@example.com` };
+    const create = (token: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/customers', headers: { ...bearer(token), 'idempotency-key': 'crm-sync-42' }, payload: body });
+
+    const first = await grant();
+    const created = await create(first.access_token);
+    expect(created.statusCode).toBe(200);
+    expect(created.headers['idempotent-replayed']).toBeUndefined();
+
+    const refreshed = await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: first.refresh_token, ...creds });
+    expect(refreshed.statusCode).toBe(200);
+    const retry = await create(refreshed.json().access_token);
+    expect(retry.statusCode).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.json().data._id).toBe(created.json().data._id);
+
+    // Another grant (another install of the app) has its own keys: the request runs, and
+    // the e-mail is taken by the first customer.
+    const other = await grant();
+    const elsewhere = await create(other.access_token);
+    expect(elsewhere.statusCode).toBe(409);
+    expect(elsewhere.json().error.code).toBe('CONFLICT');
+    expect(elsewhere.headers['idempotent-replayed']).toBeUndefined();
+    expect(await t.dbs.live.prisma.customer.count({ where: { companyId: w.live.id, email: body.email } })).toBe(1);
+  });
+});
+
 describe('client authentication and hostile forms', () => {
   it('client_secret_basic with form-url-encoded credentials', async () => {
     const first = await tokens();

@@ -25,6 +25,11 @@ export function connectRedis(url: string, opts: { forWorker?: boolean } = {}): R
   return new Redis(url, {
     // BullMQ workers need blocking commands to wait forever (STACK.md).
     maxRetriesPerRequest: opts.forWorker ? null : 2,
+    // A request must not hang on a Redis that is down or stuck: everything the API asks of
+    // Redis (rate limits, attempt counters, pub/sub, queue adds) fails open or reports its
+    // own error, so a command gives up after 2 s instead of waiting through reconnects.
+    // Workers block on purpose and keep no limit.
+    ...(opts.forWorker ? {} : { commandTimeout: 2000 }),
     enableOfflineQueue: true,
     lazyConnect: false,
   });

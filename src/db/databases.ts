@@ -41,14 +41,19 @@ export interface Databases {
   close(): Promise<void>;
 }
 
-type DbConfig = Pick<Config, 'DATABASE_URL' | 'SANDBOX_DATABASE_URL' | 'SANDBOX_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'>;
+type DbConfig = Pick<Config, 'DATABASE_URL' | 'SANDBOX_DATABASE_URL' | 'SANDBOX_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'> &
+  Partial<Pick<Config, 'DATABASE_POOL_TIMEOUT_MS'>>;
 
 // Named prepared statements let PostgreSQL plan each distinct Prisma query once per connection.
 const statementName = (q: { sql: string }) => `s${createHash('sha1').update(q.sql).digest('base64url').slice(0, 20)}`;
 
-function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: number): Database {
+function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: number, poolTimeoutMs: number): Database {
   const options = `-c search_path=${schema},public`;
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options });
+  // connectionTimeoutMillis bounds the wait for a connection, from the pool or a new one: an
+  // exhausted pool or an unanswering server becomes a 503 with Retry-After (the error table's
+  // "timeout exceeded when trying to connect"), not a request that hangs until the client
+  // gives up.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options, connectionTimeoutMillis: poolTimeoutMs });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Queries report their own errors.
   });
@@ -152,12 +157,14 @@ export async function openDatabases(config: DbConfig, opts: { pgliteSnapshot?: B
   let live: Database;
   let test: Database;
   if (config.DATABASE_URL) {
-    live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE);
+    const poolTimeoutMs = config.DATABASE_POOL_TIMEOUT_MS ?? 10_000;
+    live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, poolTimeoutMs);
     test = postgresDatabase(
       'test',
       config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL,
       config.SANDBOX_SCHEMA,
       config.DATABASE_POOL_SIZE,
+      poolTimeoutMs,
     );
   } else {
     [live, test] = await Promise.all([

@@ -66,6 +66,36 @@ describe('/healthz and /readyz', () => {
     }
   });
 
+  it.skipIf(!process.env.DATABASE_URL || !!process.env.TEST_EMBEDDED)('an exhausted connection pool is a 503 with Retry-After once DATABASE_POOL_TIMEOUT_MS passes, not a hang', async () => {
+    const url = (t as Awaited<ReturnType<typeof createTestApp>>).db.url!;
+    const config = { DATABASE_URL: url, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1, DATABASE_POOL_TIMEOUT_MS: 300, DATA_DIR: '.data' };
+    const small = await openDatabases(config);
+    const app = await createTestApp({ db: { dbs: small, url, drop: async () => undefined }, env: { DATABASE_POOL_SIZE: '1', DATABASE_POOL_TIMEOUT_MS: '300' } });
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // A transaction holds the pool's only connection until the request has been answered.
+    const holder = small.live.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1`;
+      await held;
+    }, { timeout: 30_000 });
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const me = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
+      expect(me.statusCode).toBe(503);
+      expect(me.json().error.code).toBe('SERVICE_UNAVAILABLE');
+      expect(me.headers['retry-after']).toBeDefined();
+      expect(me.body).not.toMatch(/timeout exceeded|postgres/i);
+    } finally {
+      release();
+      await holder;
+    }
+    // The pool is free again: the same request is served.
+    const again = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
+    expect(again.statusCode).toBe(200);
+    await app.close();
+    await small.close();
+  });
+
   // Needs a Redis of its own to stop; the machine's redis-server binary starts one.
   describe.skipIf(!redisUrl())('with a Redis that goes away', () => {
     let redis: ChildProcess | undefined;

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../src/auth/tokens.js';
 import { newId } from '../../src/ids.js';
+import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
 import { createOAuthClient } from '../../src/schema/use-cases/create-oauth-client.js';
 import { deleteApiKey } from '../../src/schema/use-cases/delete-api-key.js';
 import { deleteOAuthClient } from '../../src/schema/use-cases/delete-oauth-client.js';
@@ -53,6 +54,23 @@ describe('rollApiKey', () => {
     expect(await me(rolled.key)).toBe(200);
     expect(await me(later.key)).toBe(200);
     expect(later.previous.expiresAt!.getTime()).toBeGreaterThan(Date.now() + MAX_ROLL_GRACE_SECONDS * 1000 - 60_000);
+    // A key in its grace period has its successor already: rolling it again is refused and
+    // neither creates a key nor moves its end.
+    const keysBefore = await t.dbs.live.prisma.apiKey.count({ where: { companyId: w.live.id } });
+    await expect(rollApiKey(t.dbs.live.prisma, t.services.credentials, { companyId: w.live.id, keyId: rolled.apiKey.id, graceSeconds: 0 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await t.dbs.live.prisma.apiKey.count({ where: { companyId: w.live.id } })).toBe(keysBefore);
+    expect((await t.dbs.live.prisma.apiKey.findUniqueOrThrow({ where: { id: rolled.apiKey.id } })).expiresAt).toEqual(later.previous.expiresAt);
+    expect(await me(rolled.key)).toBe(200);
+  });
+
+  it('two rolls of one key at once make exactly one successor', async () => {
+    const created = await createApiKey(t.dbs.live.prisma, { companyId: w.live.id, name: 'raced' });
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => rollApiKey(t.dbs.live.prisma, t.services.credentials, { companyId: w.live.id, keyId: created.apiKey.id, graceSeconds: 3600 })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'CONFLICT' });
+    expect(await t.dbs.live.prisma.apiKey.count({ where: { companyId: w.live.id, name: 'raced' } })).toBe(2);
   });
 });
 

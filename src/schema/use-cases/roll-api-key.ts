@@ -12,7 +12,8 @@ export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 60 * 60;
  * Rolls a key (the spec: "Keys are rotated regularly; old keys are deleted"): a new key of the
  * same name and mode is created and shown once, and the old one keeps working for
  * `graceSeconds` (0–7 days), then stops: its expiresAt, which the credential resolver honours,
- * is set (never moved later than an expiry it already had). Both rows change in one
+ * is set. Only an active key without an end date can be rolled: a key in its grace period has
+ * a successor already (CONFLICT), so a roll never makes a third key. Both rows change in one
  * transaction; the old key's cached resolution is dropped on every instance so the new expiry
  * applies at once.
  */
@@ -30,11 +31,15 @@ export async function rollApiKey(
     const old = await tx.apiKey.findFirst({ where: { id: opts.keyId, companyId: opts.companyId } });
     if (!old) throw AppError.notFound('API key');
     if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new AppError('CONFLICT', 'This key is revoked or expired; create a new key instead');
-    const until = new Date(now.getTime() + opts.graceSeconds * 1000);
-    const previous = await tx.apiKey.update({
-      where: { id: old.id },
-      data: { expiresAt: old.expiresAt && old.expiresAt < until ? old.expiresAt : until },
+    if (old.expiresAt) throw new AppError('CONFLICT', 'This key has been rolled already and is in its grace period; roll its successor, or revoke it to stop it now');
+    // The condition makes the roll a compare-and-set: of two rolls of one key at once, one
+    // sets the end date and the other finds it set, so exactly one successor is created.
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: old.id, revokedAt: null, expiresAt: null },
+      data: { expiresAt: new Date(now.getTime() + opts.graceSeconds * 1000) },
     });
+    if (count !== 1) throw new AppError('CONFLICT', 'This key was rolled or revoked at the same moment; reload the list');
+    const previous = await tx.apiKey.findUniqueOrThrow({ where: { id: old.id } });
     const key = generateToken('sk', old.mode);
     const apiKey = await tx.apiKey.create({
       data: { id: newId(), companyId: old.companyId, name: old.name, mode: old.mode, keyHash: hashToken(key), prefix: tokenPrefix('sk', old.mode), last4: key.slice(-4) },

@@ -68,6 +68,17 @@ describe('the expiry job and a processing payment', () => {
     expect(await eventsFor('test', booking.id)).toEqual(['payment.succeeded', 'booking.confirmed']);
   });
 
+  it('a late /confirm while the payment processes says so, and leaves the booking and payment alone', async () => {
+    const { booking, paymentId } = await processingPastHold('test', { card: card('4242424242424242') });
+    const res = await t.app.inject({ method: 'POST', url: `/api/v1/bookings/${booking.id}/confirm`, headers: bearer(w.testKey.key), payload: {} });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'pending', to: 'confirmed', paymentId } });
+    expect(res.json().error.message).toMatch(/processing/);
+    expect((await bookingOf('test', booking.id)).status).toBe('pending');
+    expect(await paymentOf('test', paymentId)).toMatchObject({ status: 'processing' });
+    expect(await eventsFor('test', booking.id)).toEqual([]);
+  });
+
   it('expires the booking once its payment has failed', async () => {
     const { booking, paymentId } = await processingPastHold('test', { card: card('4000000000000002') });
     expect((await expirePendingBookings(t.dbs.test.prisma)).expired).not.toContain(booking.id);

@@ -95,10 +95,19 @@ export async function transitionBooking(
   if (opts.action === 'confirm' && holdHasPassed(booking, now)) {
     // Its hold is over, so it is expired (API.md §5) even if the workers' sweep has not got to
     // it yet: expire it now (booking.expired, the slot given back) and refuse the confirmation.
+    let paymentId: string | undefined;
     await domainTransaction(db, (tx) => applyTransition(tx, booking, 'expire', { now })).catch((err) => {
       if (!(isAppError(err) && err.code === 'INVALID_STATE_TRANSITION')) throw err; // changed meanwhile
+      paymentId = (err.details as { paymentId?: string } | undefined)?.paymentId;
     });
     const current = await findBooking(db, opts.companyId, booking.id);
+    if (current.status === 'pending' && paymentId) {
+      // Its hold is kept while a payment processes (refuseExpiryWhilePaying): the payment's
+      // outcome decides, not a manual confirmation.
+      throw new AppError('INVALID_STATE_TRANSITION', `The booking's hold ended at ${booking.holdExpiresAt!.toISOString()} while payment ${paymentId} was processing; the booking is confirmed if that payment succeeds and expires if it fails`, {
+        details: { from: 'pending', to: 'confirmed', paymentId },
+      });
+    }
     throw invalidTransition(current.status, 'confirmed', current.status === 'expired' ? `The booking's hold ended at ${booking.holdExpiresAt!.toISOString()}; it has expired` : undefined);
   }
   return domainTransaction(db, (tx) => applyTransition(tx, booking, opts.action, { reason, now }));

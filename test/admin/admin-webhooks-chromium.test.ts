@@ -140,6 +140,19 @@ describe('webhooks in Chromium', () => {
     expect(await first.textContent()).toMatch(/HTTP 500[\s\S]*HTTP 200/);
   }, 45_000);
 
+  it('Retry while an attempt is running says so and queues nothing', async () => {
+    const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({ where: { companyId: w.test.id }, orderBy: { id: 'desc' } });
+    // An attempt in flight holds the lease (as a worker's claim does).
+    await t.dbs.test.prisma.webhookDelivery.update({ where: { id: delivery.id }, data: { leaseUntil: new Date(Date.now() + 60_000) } });
+    const before = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
+    await page.goto(endpointUrl);
+    await deliveryRow('ping').first().getByRole('button', { name: /^Retry delivery of ping/ }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('being attempted right now');
+    expect(page.url()).toContain('done=retry-busy');
+    expect(await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toEqual(before);
+    await t.dbs.test.prisma.webhookDelivery.update({ where: { id: delivery.id }, data: { leaseUntil: null } });
+  });
+
   it('reveal shows the same secret and token; rotate gives a new secret', async () => {
     await page.goto(endpointUrl);
     expect(await page.content()).not.toContain(secret);

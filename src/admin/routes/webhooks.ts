@@ -6,6 +6,7 @@
 // of it runs the webhook use cases the API runs.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
+import { isAppError } from '../../errors.js';
 import type { WebhookEndpoint } from '../../generated/prisma/client.js';
 import { EVENT_TYPES } from '../../schema/events.js';
 import { createWebhookEndpoint } from '../../schema/use-cases/create-webhook-endpoint.js';
@@ -26,6 +27,7 @@ const DONE = {
   created: 'Endpoint created.',
   'test-sent': 'Test event queued: it appears in the deliveries below within seconds.',
   retried: 'Delivery queued for another attempt.',
+  'retry-busy': 'This delivery is being attempted right now; its result appears below in a moment.',
   enabled: 'Endpoint enabled.',
   disabled: 'Endpoint disabled: no deliveries are sent to it.',
   deleted: 'Endpoint deleted.',
@@ -184,7 +186,13 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     // The delivery must be this endpoint's (retryWebhookDelivery checks the company).
     const mine = await s.db.webhookDelivery.count({ where: { id: deliveryId, endpointId: e.id, companyId: s.company.id } });
     if (!mine) throw new AdminNotFound('delivery');
-    await retryWebhookDelivery(s.db, { companyId: s.company.id, id: deliveryId });
+    try {
+      await retryWebhookDelivery(s.db, { companyId: s.company.id, id: deliveryId });
+    } catch (err) {
+      // An attempt holds the delivery's lease: nothing to do but wait for its result.
+      if (isAppError(err) && err.code === 'CONFLICT') return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=retry-busy`), 303);
+      throw err;
+    }
     return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=retried`), 303);
   });
 

@@ -59,6 +59,15 @@ export function redisBus(publisher: Redis, prefix: string): Bus {
   subscriber.on('error', () => {
     // ioredis reconnects by itself; the TTL backstop covers messages missed meanwhile.
   });
+  // Subscriptions are (re)made whenever the connection becomes ready, so a process that starts
+  // while Redis is down serves at once and hears messages from the moment Redis is back
+  // (ioredis's own resubscribe covers only subscriptions that had succeeded). SUBSCRIBE is
+  // idempotent.
+  const subscribeAll = () => {
+    const channels = [...handlers.keys()];
+    if (channels.length) subscriber.subscribe(...channels).catch(() => undefined);
+  };
+  subscriber.on('ready', subscribeAll);
   return {
     async publish(channel, message) {
       const full = prefix + channel;
@@ -88,7 +97,9 @@ export function redisBus(publisher: Redis, prefix: string): Bus {
       const list = handlers.get(full) ?? [];
       list.push(handler);
       handlers.set(full, list);
-      if (list.length === 1) await subscriber.subscribe(full);
+      // Not awaited past the connection: when Redis is unreachable the 'ready' handler above
+      // subscribes once it is back, and the cache's TTL bounds what is missed meanwhile.
+      if (list.length === 1 && subscriber.status === 'ready') await subscriber.subscribe(full).catch(() => undefined);
     },
     async close() {
       subscriber.disconnect();

@@ -21,17 +21,34 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function connectRedis(url: string, opts: { forWorker?: boolean } = {}): Redis {
+/**
+ * `forWorker`: BullMQ workers block on purpose, so their commands wait forever.
+ * `failFast`: the API's own connection. A request must not hang on a Redis that is down or
+ * stuck, and everything it asks of Redis (rate limits, attempt counters, pub/sub) fails open
+ * or reports its own error: so while disconnected a command fails at once instead of queueing
+ * through reconnects, and a command that gets no answer gives up after 2 s.
+ */
+export function connectRedis(url: string, opts: { forWorker?: boolean; failFast?: boolean } = {}): Redis {
   return new Redis(url, {
-    // BullMQ workers need blocking commands to wait forever (STACK.md).
     maxRetriesPerRequest: opts.forWorker ? null : 2,
-    // A request must not hang on a Redis that is down or stuck: everything the API asks of
-    // Redis (rate limits, attempt counters, pub/sub, queue adds) fails open or reports its
-    // own error, so a command gives up after 2 s instead of waiting through reconnects.
-    // Workers block on purpose and keep no limit.
     ...(opts.forWorker ? {} : { commandTimeout: 2000 }),
-    enableOfflineQueue: true,
+    enableOfflineQueue: !opts.failFast,
     lazyConnect: false,
+  });
+}
+
+/** Resolves once `redis` is ready, or after `ms` (false): the process then starts without it. */
+function readyWithin(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ok);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    redis.on('ready', onReady);
   });
 }
 
@@ -45,8 +62,23 @@ export async function createServices(
     const applied = await dbs.migrate();
     if (applied.live.length || applied.test.length) logger.info({ applied }, 'migrations applied');
   }
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null;
-  redis?.on('error', (err) => logger.warn({ err: { message: err.message } }, 'redis error'));
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, { failFast: true }) : null;
+  // Once per outage, not once per reconnect attempt.
+  let redisDown = false;
+  redis?.on('error', (err) => {
+    if (!redisDown) logger.warn({ err: { message: err.message } }, 'redis error; reconnecting until it is back');
+    redisDown = true;
+  });
+  redis?.on('ready', () => {
+    if (redisDown) logger.info('redis reconnected');
+    redisDown = false;
+  });
+  // Commands fail while disconnected, so give the first connection a moment; a Redis that is
+  // down does not stop the start: /readyz reports it, limits fail open, and everything
+  // (pub/sub subscriptions included, bus.ts) connects when it is back.
+  if (redis && !(await readyWithin(redis, 5000))) {
+    logger.warn('Redis is unreachable: serving without it (rate limits fail open, /readyz is 503) until it is back');
+  }
   const bus = redis ? redisBus(redis, config.REDIS_PREFIX) : localBus();
   const credentials = new CredentialResolver(dbs, bus, { ttlMs: config.CREDENTIAL_CACHE_TTL_SECONDS * 1000, logger });
   await credentials.start();

@@ -41,6 +41,11 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error('enqueue timed out')), ms)))]).finally(() => clearTimeout(t));
 }
 
+const CONNECTION_ERRORS = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed|connect ETIMEDOUT/;
+function isConnectionError(err: Error): boolean {
+  return CONNECTION_ERRORS.test(err.message) || ('code' in err && typeof err.code === 'string' && CONNECTION_ERRORS.test(err.code));
+}
+
 export function bullQueue(services: Services): JobQueue {
   const { config, logger } = services;
   const url = config.REDIS_URL!;
@@ -85,7 +90,18 @@ export function bullQueue(services: Services): JobQueue {
           lockDuration: 30_000,
         });
         worker.on('failed', (job, err) => logger.warn({ job: job?.name, jobId: job?.id, err: { message: err.message } }, 'job failed'));
-        worker.on('error', (err) => logger.warn({ err: { message: err.message } }, 'worker error'));
+        // While Redis is away every retry of every worker errors: say so once per outage per
+        // queue (and again when it is back), not several lines a second.
+        let down = false;
+        worker.on('error', (err) => {
+          if (down && isConnectionError(err)) return;
+          down = isConnectionError(err);
+          logger.warn({ queue: q, err: { message: err.message } }, down ? 'worker lost Redis; retrying until it is back' : 'worker error');
+        });
+        connection.on('ready', () => {
+          if (down) logger.info({ queue: q }, 'worker reconnected to Redis');
+          down = false;
+        });
         workers.push({ worker, connection });
       }
     },

@@ -6,6 +6,8 @@ import { createServer } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabases } from '../../src/db/databases.js';
+import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
+import { revokeApiKey } from '../../src/schema/use-cases/revoke-api-key.js';
 import { createTestApp, redisUrl, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 
@@ -114,7 +116,7 @@ describe('/healthz and /readyz', () => {
       throw new Error('redis-server did not start');
     };
     const stopRedis = async () => {
-      if (!redis || redis.exitCode !== null) return;
+      if (!redis || redis.exitCode !== null || redis.signalCode !== null) return;
       const exited = new Promise((r) => redis!.once('exit', r));
       redis.kill('SIGKILL');
       await exited;
@@ -143,6 +145,46 @@ describe('/healthz and /readyz', () => {
         expect(status).toBe(200);
       } finally {
         await app.close();
+      }
+    });
+
+    it('starts while Redis is down, serves, and joins pub/sub once Redis is up', async () => {
+      port = await freePort();
+      const shared = (t as Awaited<ReturnType<typeof createTestApp>>).db;
+      // One deployment: the same Redis and prefix for both instances.
+      const env = { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: `late${port}:`, CREDENTIAL_CACHE_TTL_SECONDS: '300' };
+      const a = await createTestApp({ db: shared, env });
+      let b: Awaited<ReturnType<typeof createTestApp>> | undefined;
+      try {
+        expect((await a.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+        const ready = await a.app.inject({ method: 'GET', url: '/readyz' });
+        expect(ready.statusCode).toBe(503);
+        expect(ready.json().checks.redis).toMatch(/^error: /);
+        const { apiKey, key } = await createApiKey(a.dbs.live.prisma, { companyId: w.live.id, name: 'late redis' });
+        expect((await a.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key) })).statusCode).toBe(200); // cached for 300 s now
+
+        await startRedis();
+        let status = 0;
+        for (let i = 0; i < 100 && status !== 200; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          status = (await a.app.inject({ method: 'GET', url: '/readyz' })).statusCode;
+        }
+        expect(status).toBe(200);
+        // A revocation published by another instance reaches A at once, so A subscribed when
+        // Redis came (its cache would otherwise serve the key for 300 s).
+        b = await createTestApp({ db: shared, env });
+        let refused = false;
+        for (let i = 0; i < 50 && !refused; i++) {
+          // The subscription is made on 'ready'; the first publish may race it by a moment.
+          await revokeApiKey(b.dbs, b.services.credentials, { keyId: apiKey.id });
+          refused = (await a.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key) })).statusCode === 401;
+          if (!refused) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(refused).toBe(true);
+      } finally {
+        await b?.close();
+        await a.close();
+        await stopRedis();
       }
     });
   });

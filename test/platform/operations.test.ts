@@ -145,6 +145,7 @@ describe('/healthz and /readyz', () => {
         expect(status).toBe(200);
       } finally {
         await app.close();
+        await stopRedis();
       }
     });
 

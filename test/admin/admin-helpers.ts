@@ -26,12 +26,21 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Records every request that leaves the app's origin (there must be none) and page errors. */
-export function watch(page: Page, origin: string): { foreign: string[]; errors: string[] } {
-  const seen = { foreign: [] as string[], errors: [] as string[] };
+/**
+ * Records every request that leaves the app's origin (there must be none) and page errors.
+ * Newer Chromium builds report a request that the Content Security Policy refused as a
+ * request that then failed with "csp"; such a request never left the browser, so it moves
+ * from `foreign` to `blocked` (tests assert what was blocked, too).
+ */
+export function watch(page: Page, origin: string): { foreign: string[]; blocked: string[]; errors: string[] } {
+  const seen = { foreign: [] as string[], blocked: [] as string[], errors: [] as string[] };
   page.on('request', (r) => {
     const u = r.url();
     if (!u.startsWith(origin) && !u.startsWith('about:') && !u.startsWith('data:')) seen.foreign.push(u);
+  });
+  page.on('requestfailed', (r) => {
+    const i = seen.foreign.indexOf(r.url());
+    if (i >= 0 && /^(csp|net::ERR_BLOCKED_BY_CSP)$/.test(r.failure()?.errorText ?? '')) seen.blocked.push(...seen.foreign.splice(i, 1));
   });
   page.on('pageerror', (e) => seen.errors.push(e.message));
   page.on('console', (m) => {

@@ -56,10 +56,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
-    // fast-json-stringify picks a response union's branch (e.g. availability's slots|sessions,
-    // Nullable(Timestamp)) by running Ajv over the value; the formats are not what tells the
-    // branches apart, and checking date-time on every timestamp of a month of slots was ~10%
-    // of that route's CPU (bench: availability). Input validation keeps its formats.
+    // Routes outside /api/v1 keep Fastify's schema serializer (the /api/v1 ones write with
+    // JSON.stringify, src/rest/serialize.ts). It picks a response union's branch by running
+    // Ajv over the value; the formats are not what tells the branches apart, so they are not
+    // checked on the way out. Input validation keeps its formats.
     serializerOpts: { ajv: { validateFormats: false } },
     ...(config.TLS_CERT && config.TLS_KEY
       ? { https: { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } }

@@ -10,6 +10,7 @@ import type { Services } from '../services.js';
 import { success } from './envelope.js';
 import { compileOperation } from './operation.js';
 import { Envelope, errorResponses, ListEnvelope, NoBody } from './schemas.js';
+import { bodySerializer } from './serialize.js';
 import type { Pagination } from './envelope.js';
 
 export interface V1Deps {
@@ -47,6 +48,8 @@ export function graphqlRoute<TData>(app: FastifyInstance, deps: V1Deps, opts: Gr
     url: o.url,
     // The JSON parser reads an empty body as absent here, not as a malformed one (json-body.ts).
     ...(o.optionalBody ? { config: { optionalBody: true } } : {}),
+    // Bodies are written by JSON.stringify, checked against these schemas outside production.
+    serializerCompiler: ({ schema, httpStatus }) => bodySerializer(schema as unknown as TSchema, { route: `${o.method} ${o.url} ${httpStatus}`, check: !deps.services.config.isProduction }),
     schema: {
       summary: o.summary,
       description: `Requires the \`${o.scope}\` scope.`,

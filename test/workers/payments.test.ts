@@ -295,6 +295,22 @@ describe('live payments through the stripe client', () => {
     expect(payment).toMatchObject({ status: 'succeeded', attempts: 1, lastError: expect.stringMatching(/cannot be accessed right now/) });
   });
 
+  it('a processor refusing our own key (401) fails the payment at once, without passing on the key fragment Stripe quotes', async () => {
+    stripe.failNext(1, 'unauthorized');
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
+    const payment = await settled('live', res.json().data._id);
+    expect(payment).toMatchObject({ status: 'failed', failureCode: 'processor_authentication_error', attempts: 0 });
+    // Asked once: the same key gets the same answer, so it is not retried.
+    expect(stripe.calls.filter((c) => c.form.get('metadata[paymentId]') === payment.id)).toHaveLength(1);
+    const got = await t.app.inject({ method: 'GET', url: `/api/v1/payments/${payment.id}`, headers: bearer(w.liveKey.key) });
+    expect(got.json().data).toMatchObject({ status: 'failed', failureCode: 'processor_authentication_error' });
+    expect(JSON.stringify(got.json()) + JSON.stringify(payment)).not.toMatch(/sk_test|ndin|Invalid API Key/);
+    // The booking is free to be paid again once the key is fixed.
+    const again = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
+    expect(await settled('live', again.json().data._id)).toMatchObject({ status: 'succeeded' });
+  });
+
   it(`a processor that never answers fails the payment processor_unavailable after ${PROCESSOR_ATTEMPTS} attempts`, async () => {
     stripe.failNext(1_000_000);
     try {

@@ -19,7 +19,7 @@ export async function startStripeStandIn() {
   // PaymentMethods made from card Tokens: id → the test PaymentMethod it behaves as.
   const madeFrom = new Map<string, string>();
   let unavailable = 0;
-  let failure: 'outage' | 'lock_timeout' = 'outage';
+  let failure: 'outage' | 'lock_timeout' | 'unauthorized' = 'outage';
   let failing: string | undefined;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -33,6 +33,11 @@ export async function startStripeStandIn() {
         if (failure === 'lock_timeout') {
           // Stripe's answer when another request holds the object: 429, code lock_timeout.
           return json(429, { error: { type: 'invalid_request_error', code: 'lock_timeout', doc_url: 'https://stripe.com/docs/error-codes/lock-timeout', message: 'This object cannot be accessed right now because another API request or Stripe process is currently accessing it.' } });
+        }
+        if (failure === 'unauthorized') {
+          // Stripe's answer to a revoked or mistyped secret key: 401, quoting part of the key.
+          const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+          return json(401, { error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` } });
         }
         return json(500, { error: { type: 'api_error', message: 'stand-in outage' } });
       }
@@ -80,8 +85,8 @@ export async function startStripeStandIn() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
-    /** The next n requests (to `path` only, when given) fail: a 500 outage, or Stripe's 429 lock_timeout. */
-    failNext(n: number, kind: 'outage' | 'lock_timeout' = 'outage', path?: string) {
+    /** The next n requests (to `path` only, when given) fail: a 500 outage, Stripe's 429 lock_timeout, or a 401 for our key. */
+    failNext(n: number, kind: 'outage' | 'lock_timeout' | 'unauthorized' = 'outage', path?: string) {
       unavailable = n;
       failure = kind;
       failing = path;

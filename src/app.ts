@@ -15,6 +15,7 @@ import { registerErrorHandling, registerNotFoundHandler } from './rest/error-han
 import { BODY_LIMIT, registerJsonParser } from './rest/json-body.js';
 import apiV1 from './rest/v1/index.js';
 import { ErrorEnvelope } from './rest/schemas.js';
+import { schemaSerializerOptions } from './rest/serialize.js';
 import { validatorCompiler } from './rest/validation.js';
 import { schema } from './schema/index.js';
 import { createGraphQLServer } from './schema/yoga.js';
@@ -57,10 +58,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
     // Routes outside /api/v1 keep Fastify's schema serializer (the /api/v1 ones write with
-    // JSON.stringify, src/rest/serialize.ts). It picks a response union's branch by running
-    // Ajv over the value; the formats are not what tells the branches apart, so they are not
-    // checked on the way out. Input validation keeps its formats.
-    serializerOpts: { ajv: { validateFormats: false } },
+    // JSON.stringify, src/rest/serialize.ts), with the same options as that module's check.
+    serializerOpts: schemaSerializerOptions,
     ...(config.TLS_CERT && config.TLS_KEY
       ? { https: { cert: readFileSync(config.TLS_CERT), key: readFileSync(config.TLS_KEY) } }
       : {}),

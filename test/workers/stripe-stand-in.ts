@@ -14,12 +14,15 @@ export interface StripeCall {
 // Stripe's test card Tokens and the test PaymentMethods they stand for.
 const TOKENS: Record<string, string> = { tok_visa: 'pm_card_visa', tok_visa_chargeDeclinedInsufficientFunds: 'pm_card_visa_chargeDeclinedInsufficientFunds' };
 
+/** How a failing request is answered: a 500 outage, Stripe's 429 lock_timeout, or a 401 for our key. */
+type Failure = 'outage' | 'lock_timeout' | 'unauthorized';
+
 export async function startStripeStandIn() {
   const calls: StripeCall[] = [];
   // PaymentMethods made from card Tokens: id → the test PaymentMethod it behaves as.
   const madeFrom = new Map<string, string>();
   let unavailable = 0;
-  let failure: 'outage' | 'lock_timeout' | 'unauthorized' = 'outage';
+  let failure: Failure = 'outage';
   let failing: string | undefined;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -85,8 +88,8 @@ export async function startStripeStandIn() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     calls,
-    /** The next n requests (to `path` only, when given) fail: a 500 outage, Stripe's 429 lock_timeout, or a 401 for our key. */
-    failNext(n: number, kind: 'outage' | 'lock_timeout' | 'unauthorized' = 'outage', path?: string) {
+    /** The next n requests (to `path` only, when given) fail as `kind` says. */
+    failNext(n: number, kind: Failure = 'outage', path?: string) {
       unavailable = n;
       failure = kind;
       failing = path;

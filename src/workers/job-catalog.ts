@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { Services } from '../services.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import { expireBookings } from './expire-bookings.js';
+import { purgeExpiredRecordsJob } from './purge-expired-records.js';
 import { sendEmail } from './send-email.js';
 import { settlePayment } from './settle-payment.js';
 import { topUpSampleClassesJob } from './top-up-sample-classes.js';
@@ -101,6 +102,16 @@ export const JOBS = {
     backoffMs: 60_000,
     timeoutMs: () => 10 * 60_000,
     handler: topUpSampleClassesJob,
+  }),
+  'purge-expired-records': define({
+    queue: 'maintenance',
+    // One run per hour bucket: the retention rules of README "Retention", both databases.
+    payload: z.object({ bucket: z.number().int() }),
+    jobId: (p) => `purge.${p.bucket}`,
+    attempts: 3,
+    backoffMs: 60_000,
+    timeoutMs: () => 10 * 60_000,
+    handler: purgeExpiredRecordsJob,
   }),
 };
 

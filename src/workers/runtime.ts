@@ -26,7 +26,7 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
   let running: Promise<void> | null = null;
   let again = false;
   let lastMaintenance = 0;
-  let lastSampleTopUp = -1;
+  let lastHourly = -1;
 
   const cycle = async () => {
     for (const db of databases) {
@@ -45,11 +45,13 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
     if (Date.now() - lastMaintenance > 30_000) {
       lastMaintenance = Date.now();
       await enqueue('expire-bookings', { bucket: Math.floor(Date.now() / 60_000) }).catch(() => undefined);
-      // The sandbox's sample class timetables are topped up once an hour (API.md §8).
+      // The sandbox's sample class timetables are topped up once an hour (API.md §8), and the
+      // stale rows of both databases purged (README "Retention").
       const hour = Math.floor(Date.now() / 3_600_000);
-      if (hour !== lastSampleTopUp) {
-        lastSampleTopUp = hour;
+      if (hour !== lastHourly) {
+        lastHourly = hour;
         await enqueue('top-up-sample-classes', { bucket: hour }).catch(() => undefined);
+        await enqueue('purge-expired-records', { bucket: hour }).catch(() => undefined);
       }
     }
   };

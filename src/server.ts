@@ -4,6 +4,7 @@ import { checkServerConfig, ConfigError, loadConfig, type Config } from './confi
 import { ensureDemo, type DemoCredentials } from './demo.js';
 import { createServices } from './services.js';
 import { startWorkers, type Workers } from './workers/runtime.js';
+import { warnIfLiveEmailCannotBeSent } from './workers/send-email.js';
 
 function banner(origin: string, config: Config, demo: DemoCredentials | null): string {
   const lines = [
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
 
   const services = await createServices(config, { migrate: true });
   const demo = config.SEED_DEMO ? await ensureDemo(services) : null;
+  await warnIfLiveEmailCannotBeSent(services);
   const app = await buildApp(services);
   // Workers run in this process unless RUN_WORKERS=0 (then `svc worker` runs them).
   const workers: Workers | null = config.RUN_WORKERS ? await startWorkers(services) : null;

@@ -7,6 +7,7 @@
 // (at-least-once, like webhooks).
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import type { Services } from '../services.js';
 import type { JobContext } from './job-catalog.js';
 
 const transports = new WeakMap<Config, ReturnType<typeof nodemailer.createTransport>>();
@@ -62,4 +63,15 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
     throw err;
   }
   await db.email.update({ where: { id: email.id }, data: { status: 'sent', sentAt: new Date(), leaseUntil: null, lastError: null } });
+}
+
+/**
+ * Says once, at start-up, that live companies' e-mails will fail: without SMTP_URL each one is
+ * marked failed with that reason (the admin area shows it), which nobody sees until a customer
+ * asks where their confirmation went. The log names no company and no address.
+ */
+export async function warnIfLiveEmailCannotBeSent(services: Pick<Services, 'config' | 'dbs' | 'logger'>): Promise<void> {
+  if (services.config.SMTP_URL) return;
+  const live = await services.dbs.live.prisma.company.findFirst({ where: { mode: 'live' }, select: { id: true } });
+  if (live) services.logger.warn('SMTP_URL is not set: e-mails of live companies are not sent but marked failed; set SMTP_URL to an SMTP relay');
 }

@@ -17,6 +17,16 @@ const PAGE_SIZE = 50;
 const EMAIL_PAGE_CSP = ADMIN_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 const FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'";
 
+/**
+ * The status badge, with the reason when the e-mail failed or is being retried: "failed" alone
+ * leaves the owner guessing whether the relay, the address or the configuration is at fault.
+ * The reason comes from the SMTP server or our own sender, so it is escaped like any input.
+ */
+function statusOf(e: { status: string; lastError: string | null }): string {
+  const badge = `<span class="badge ${esc(e.status)}">${esc(e.status)}</span>`;
+  return e.lastError && e.status !== 'sent' ? `${badge} <span class="muted email-error">${esc(e.lastError)}</span>` : badge;
+}
+
 function headerRows(headers: unknown): string {
   const entries = headers && typeof headers === 'object' ? Object.entries(headers as Record<string, unknown>) : [];
   if (entries.length === 0) return '<tr><td colspan="2" class="muted">No headers recorded.</td></tr>';
@@ -31,12 +41,12 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
       where: { companyId: s.company.id, ...(isId(before) ? { id: { lt: before } } : {}) },
       orderBy: { id: 'desc' },
       take: PAGE_SIZE + 1,
-      select: { id: true, to: true, subject: true, status: true, createdAt: true },
+      select: { id: true, to: true, subject: true, status: true, lastError: true, createdAt: true },
     });
     const more = emails.length > PAGE_SIZE;
     const page = emails.slice(0, PAGE_SIZE);
     const title = s.mode === 'test' ? 'E-mail log' : 'E-mails';
-    const rows = page.map((e) => `<tr><td>${esc(e.to)}</td><td><a href="${companyPath(s.company, `/emails/${e.id}`)}">${esc(e.subject)}</a></td><td>${timeTag(e.createdAt, s.company.timezone)}</td><td><span class="badge ${esc(e.status)}">${esc(e.status)}</span></td></tr>`).join('');
+    const rows = page.map((e) => `<tr><td>${esc(e.to)}</td><td><a href="${companyPath(s.company, `/emails/${e.id}`)}">${esc(e.subject)}</a></td><td>${timeTag(e.createdAt, s.company.timezone)}</td><td>${statusOf(e)}</td></tr>`).join('');
     const body = `<h1>${title}</h1>
       <p class="muted">${s.mode === 'test' ? 'E-mails this test company would have sent to customers. They are logged here and never delivered.' : 'E-mails sent to this company’s customers.'}</p>
       ${page.length === 0 ? '<p class="empty">No e-mails yet. They appear when bookings are made, changed or cancelled.</p>' : `<table>
@@ -58,7 +68,7 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
         <dt>To</dt><dd id="email-to">${esc(email.to)}</dd>
         <dt>From</dt><dd>${esc(email.from)}</dd>
         <dt>Time</dt><dd>${timeTag(email.createdAt, s.company.timezone)}</dd>
-        <dt>Status</dt><dd><span class="badge ${esc(email.status)}">${esc(email.status)}</span>${email.sentAt ? ` sent ${timeTag(email.sentAt)}` : ''}</dd>
+        <dt>Status</dt><dd id="email-status">${statusOf(email)}${email.sentAt ? ` sent ${timeTag(email.sentAt)}` : ''}</dd>
       </dl></div>
       <h2>Headers</h2>
       <table aria-label="Headers"><tbody>${headerRows(email.headers)}</tbody></table>

@@ -11,7 +11,8 @@ import { registerDocs } from './http/docs.js';
 import { registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
 import { requestId } from './http/request-id.js';
-import { registerErrorHandling, registerNotFoundHandler } from './rest/error-handler.js';
+import { clientErrorHandler } from './http/client-error.js';
+import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './rest/error-handler.js';
 import { BODY_LIMIT, registerJsonParser } from './rest/json-body.js';
 import apiV1 from './rest/v1/index.js';
 import { ErrorEnvelope } from './rest/schemas.js';
@@ -57,6 +58,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
+    // What the router and Node's HTTP parser refuse before any route runs answers in the
+    // envelope too (API.md §2), not with Fastify's or Node's own bodies.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // Routes outside /api/v1 keep Fastify's schema serializer (the /api/v1 ones write with
     // JSON.stringify, src/rest/serialize.ts), with the same options as that module's check.
     serializerOpts: schemaSerializerOptions,

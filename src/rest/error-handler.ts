@@ -10,7 +10,10 @@ const FASTIFY_CODES: Record<string, () => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new AppError('BAD_REQUEST', 'Send the body as application/json'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError('BAD_REQUEST', 'Content-Length does not match the body'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('BAD_REQUEST', 'The body is not valid JSON'),
-  FST_ERR_BAD_URL: () => new AppError('BAD_REQUEST', 'The URL is malformed'),
+  // A path that is not valid percent-encoded UTF-8, or a segment longer than any route
+  // parameter, names no route and no record: the 404 of an unknown path or a malformed id.
+  FST_ERR_BAD_URL: () => new AppError('NOT_FOUND', 'No such path: it is not valid percent-encoded UTF-8'),
+  FST_ERR_MAX_PARAM_LENGTH: () => new AppError('NOT_FOUND', 'No such record: the path segment is longer than any id'),
   FST_ERR_ASYNC_CONSTRAINT: () => new AppError('BAD_REQUEST', 'The request is malformed'),
 };
 
@@ -49,6 +52,8 @@ export const serviceUnavailable = (cause?: unknown) =>
 export function toAppError(err: unknown): AppError {
   if (isAppError(err)) return err;
   const fe = err as FastifyError & PrismaLikeError;
+  // Every path parameter is a record id (PathId): one that cannot be an id names no record.
+  if (fe?.validation && fe.validationContext === 'params') return new AppError('NOT_FOUND', 'No such record');
   if (fe?.validation) return validationError(fe.validation as never, fe.validationContext ?? 'body');
   if (fe?.code && FASTIFY_CODES[fe.code]) return FASTIFY_CODES[fe.code]!();
   if (fe?.code === 'P2025') return new AppError('NOT_FOUND', 'No such record', { cause: err });
@@ -80,6 +85,15 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
   else if (appError.status >= 500) req.log.error({ err: appError.cause ?? appError, internal: appError.internal }, appError.message);
   if (appError.headers) reply.headers(appError.headers);
   return reply.status(appError.status).type('application/json; charset=utf-8').send(failure(appError, String(req.id)));
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs (a path
+ * that does not decode, an over-long parameter). No onRequest hook set X-Request-Id here.
+ */
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('x-request-id', req.id);
+  return sendError(req, reply, err);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

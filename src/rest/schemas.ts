@@ -60,8 +60,11 @@ export const PageQuery = {
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page' })),
 };
 
-/** A path parameter id: anything that is not one of the company's records is a 404. */
-export const PathId = Type.String({ minLength: 1, maxLength: 64 });
+/**
+ * A path parameter id. Anything that is not an id, whatever its length or bytes, fails this
+ * schema and is answered 404 NOT_FOUND like an id of no record (error-handler.ts).
+ */
+export const PathId = Id;
 
 /** The body of a POST action that takes no fields: absent, or `{}`; any field is a 400. */
 export const NoBody = Type.Object({}, { additionalProperties: false, title: 'No fields' });

@@ -3,7 +3,10 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
 export const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24 lowercase hex characters' });
-export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601 UTC, e.g. 2026-03-29T09:00:00.000Z' });
+export const Timestamp = Type.String({
+  format: 'date-time',
+  description: 'RFC 3339 with Z or a numeric offset, years 1970–9999 (e.g. 2026-03-29T11:00:00+02:00); answered in UTC: 2026-03-29T09:00:00.000Z',
+});
 
 const Meta = Type.Object({
   timestamp: Type.Integer({ description: 'Milliseconds since the epoch' }),

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { getDatamodel, type default as PrismaTypes } from '../generated/pothos-types.js';
 import type { Scope } from '../auth/scopes.js';
 import type { Context } from './context.js';
-import { toIsoTimestamp } from './iso-timestamp.js';
+import { parseIsoTimestamp, toIsoTimestamp } from './iso-timestamp.js';
 
 function requiredScope(failure: AuthFailure): string | undefined {
   switch (failure.kind) {
@@ -77,40 +77,23 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-// ISO 8601 UTC with Z, in and out (API.md §2); a time without an offset is refused.
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
-
-export function parseUtcTimestamp(value: unknown): Date {
-  if (typeof value !== 'string' || !ISO_UTC.test(value)) {
-    throw new AppError('VALIDATION_ERROR', 'must be an ISO 8601 UTC timestamp such as 2026-03-29T09:00:00.000Z');
-  }
-  const d = new Date(value);
-  // Date rolls impossible fields over (2026-02-31 becomes 3 March, 24:00 the next day): the
-  // instant must carry exactly the date and time that were written.
-  const [date, time] = value.slice(0, -1).split('T') as [string, string];
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  const [hour, minute] = time.split(':').map(Number) as [number, number];
-  if (
-    Number.isNaN(d.getTime()) ||
-    d.getUTCFullYear() !== year ||
-    d.getUTCMonth() + 1 !== month ||
-    d.getUTCDate() !== day ||
-    d.getUTCHours() !== hour ||
-    d.getUTCMinutes() !== minute
-  ) {
-    throw new AppError('VALIDATION_ERROR', 'is not a real date and time');
-  }
-  return d;
+/** A client's timestamp (parseIsoTimestamp), or a VALIDATION_ERROR saying why it is none. */
+export function parseTimestamp(value: unknown): Date {
+  const parsed = parseIsoTimestamp(value);
+  if (parsed.error !== undefined) throw new AppError('VALIDATION_ERROR', parsed.error);
+  return parsed.date;
 }
 
 builder.addScalarType(
   'DateTime',
   new GraphQLScalarType({
     name: 'DateTime',
-    description: 'ISO 8601 UTC timestamp with Z, e.g. 2026-03-29T09:00:00.000Z',
+    description:
+      'An instant. In: RFC 3339 with Z or a numeric offset and up to 9 fractional digits, years 1970–9999, ' +
+      'e.g. 2026-03-29T11:00:00+02:00. Out: UTC with Z and milliseconds, e.g. 2026-03-29T09:00:00.000Z',
     serialize: (v) => (v instanceof Date ? toIsoTimestamp(v) : String(v)),
-    parseValue: parseUtcTimestamp,
-    parseLiteral: (ast) => parseUtcTimestamp(ast.kind === Kind.STRING ? ast.value : undefined),
+    parseValue: parseTimestamp,
+    parseLiteral: (ast) => parseTimestamp(ast.kind === Kind.STRING ? ast.value : undefined),
   }),
 );
 

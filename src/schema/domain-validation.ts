@@ -3,20 +3,18 @@
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { isId } from '../ids.js';
-import { parseUtcTimestamp } from './builder.js';
+import { parseIsoTimestamp } from './iso-timestamp.js';
 
 export const id = z.string().regex(/^[0-9a-f]{24}$/, 'must be an id of 24 lowercase hex characters');
 
-/** An instant: a Date (GraphQL's DateTime scalar already parsed it) or an ISO 8601 UTC string. */
+/** An instant: a Date (GraphQL's DateTime scalar already parsed it) or an RFC 3339 string. */
 export const instant = z.union([
   z.date().refine((d) => !Number.isNaN(d.getTime()), 'is not a real date and time'),
   z.string().transform((s, ctx) => {
-    try {
-      return parseUtcTimestamp(s);
-    } catch (e) {
-      ctx.addIssue({ code: 'custom', message: (e as Error).message });
-      return z.NEVER;
-    }
+    const parsed = parseIsoTimestamp(s);
+    if (parsed.error === undefined) return parsed.date;
+    ctx.addIssue({ code: 'custom', message: parsed.error });
+    return z.NEVER;
   }),
 ]);
 

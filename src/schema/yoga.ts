@@ -6,22 +6,38 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { refusedCredential } from '../auth/authenticate.js';
-import { isAppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { createContext, type Context } from './context.js';
 import { schema } from './index.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
 
+/**
+ * The variable path a coercion error names. graphql-js writes `Variable "$i" got invalid value
+ * <value> at "i.startTime"; <reason>`, the reason being the wrapped error's message: the
+ * prefix is cut by that length rather than searched, as the value may hold `"` or `;`.
+ */
+function variablePath(error: GraphQLError): string | undefined {
+  const variable = /^Variable "\$(\w+)" got invalid value /.exec(error.message)?.[1];
+  if (!variable) return undefined;
+  const reason = error.originalError?.message;
+  const prefix = reason && error.message.endsWith(`; ${reason}`) ? error.message.slice(0, -reason.length - 2) : error.message;
+  return / at "([^"]+)"$/.exec(prefix)?.[1] ?? variable;
+}
+
 export function maskError(error: unknown, message: string): GraphQLError {
   let original = error instanceof GraphQLError ? error.originalError : error;
   // Variable coercion wraps a scalar's own error (an impossible DateTime) in another GraphQLError.
   while (original instanceof GraphQLError && original.originalError) original = original.originalError;
   if (isAppError(original)) {
-    return new GraphQLError(original.message, {
+    // A scalar refusing a variable cannot know where the value sat; the coercion error can.
+    const path = error instanceof GraphQLError && original.code === 'VALIDATION_ERROR' && original.details === undefined ? variablePath(error) : undefined;
+    const appError = path === undefined ? original : AppError.validation([{ path, message: original.message }]);
+    return new GraphQLError(appError.message, {
       nodes: error instanceof GraphQLError ? error.nodes : undefined,
       path: error instanceof GraphQLError ? error.path : undefined,
-      extensions: { code: original.code, ...(original.details !== undefined ? { details: original.details } : {}) },
+      extensions: { code: appError.code, ...(appError.details !== undefined ? { details: appError.details } : {}) },
     });
   }
   // Syntax and validation errors are the client's and carry no internals.
@@ -48,6 +64,19 @@ const refuseInvalidCredential: Plugin<Record<string, unknown>, ServerContext> = 
   },
 };
 
+/**
+ * A literal refused by a scalar (an impossible DateTime written into the document) fails
+ * validation, which error masking never sees: its code is the scalar's, as for a variable.
+ */
+const scalarCodesInValidation: Plugin<Record<string, unknown>, ServerContext> = {
+  onValidate: () => ({ result }) => {
+    for (const error of result) {
+      const original = error instanceof GraphQLError ? error.originalError : undefined;
+      if (isAppError(original)) Object.assign(error.extensions, { code: original.code });
+    }
+  },
+};
+
 export function createGraphQLServer(services: Services): YogaServerInstance<ServerContext, Context> {
   const armor = new EnvelopArmor({
     maxDepth: { n: 8 },
@@ -68,6 +97,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Serv
     maskedErrors: { maskError: (error, message) => maskError(error, message) },
     plugins: [
       refuseInvalidCredential,
+      scalarCodesInValidation,
       ...armor.protect().plugins,
       // Introspection: on outside production (GraphiQL, codegen). In production it is refused:
       // graphql-armor's depth and cost limits skip introspection fields, so nested

@@ -44,7 +44,8 @@ function raw(head: string, body = ''): Promise<RawResponse> {
       resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: text.slice(split + 4) });
     });
     const length = body ? `\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}` : '';
-    socket.end(`${head}\r\nHost: 127.0.0.1${length}\r\nConnection: close\r\n\r\n${body}`);
+    // write, not end: Node's server aborts a request whose client half-closes before the answer.
+    socket.write(`${head}\r\nHost: 127.0.0.1${length}\r\nConnection: close\r\n\r\n${body}`);
   });
 }
 

@@ -78,7 +78,7 @@ export const builder = new SchemaBuilder<{
 });
 
 /** A client's timestamp (parseIsoTimestamp), or a VALIDATION_ERROR saying why it is none. */
-export function parseTimestamp(value: unknown): Date {
+function parseTimestamp(value: unknown): Date {
   const parsed = parseIsoTimestamp(value);
   if (parsed.error !== undefined) throw new AppError('VALIDATION_ERROR', parsed.error);
   return parsed.date;

@@ -54,10 +54,10 @@ function readyWithin(redis: Redis, ms: number): Promise<boolean> {
 
 export async function createServices(
   config: Config,
-  opts: { logger?: Logger; dbs?: Databases; migrate?: boolean } = {},
+  opts: { logger?: Logger; dbs?: Databases; migrate?: boolean; holder?: string } = {},
 ): Promise<Services> {
   const logger = opts.logger ?? createLogger(config.LOG_LEVEL);
-  const dbs = opts.dbs ?? (await openDatabases(config));
+  const dbs = opts.dbs ?? (await openDatabases(config, { holder: opts.holder }));
   if (opts.migrate) {
     const applied = await dbs.migrate();
     if (applied.live.length || applied.test.length) logger.info({ applied }, 'migrations applied');

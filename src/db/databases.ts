@@ -13,6 +13,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Config } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
+import { lockDataDir, type DataDirLock } from './data-dir-lock.js';
 import { applyMigrations, type Migration } from './migrate.js';
 import { pgliteSession, pgSession, type SqlSession } from './sql.js';
 
@@ -152,10 +153,13 @@ async function pgliteDatabase(mode: Mode, dataDir: string, snapshot?: Blob): Pro
  * `pgliteSnapshot`: an embedded database's dumped data directory to start both embedded
  * databases from (tests: one migrated snapshot per run loads in well under a second, where
  * creating and migrating an embedded database takes seconds).
+ * `holder`: what opens an embedded DATA_DIR (`server`, `svc key create`), named to a second
+ * opener, which fails with DataDirLockedError (data-dir-lock.ts).
  */
-export async function openDatabases(config: DbConfig, opts: { pgliteSnapshot?: Blob } = {}): Promise<Databases> {
+export async function openDatabases(config: DbConfig, opts: { pgliteSnapshot?: Blob; holder?: string } = {}): Promise<Databases> {
   let live: Database;
   let test: Database;
+  let lock: DataDirLock | null = null;
   if (config.DATABASE_URL) {
     const poolTimeoutMs = config.DATABASE_POOL_TIMEOUT_MS ?? 10_000;
     live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, poolTimeoutMs);
@@ -167,10 +171,17 @@ export async function openDatabases(config: DbConfig, opts: { pgliteSnapshot?: B
       poolTimeoutMs,
     );
   } else {
-    [live, test] = await Promise.all([
-      pgliteDatabase('live', config.DATA_DIR, opts.pgliteSnapshot),
-      pgliteDatabase('test', config.DATA_DIR, opts.pgliteSnapshot),
-    ]);
+    // Before anything slow, so that a second opener fails at once.
+    if (!config.DATA_DIR.startsWith('memory://')) lock = await lockDataDir(config.DATA_DIR, opts.holder ?? 'a process');
+    try {
+      [live, test] = await Promise.all([
+        pgliteDatabase('live', config.DATA_DIR, opts.pgliteSnapshot),
+        pgliteDatabase('test', config.DATA_DIR, opts.pgliteSnapshot),
+      ]);
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
   }
   return {
     kind: config.DATABASE_URL ? 'postgres' : 'pglite',
@@ -187,7 +198,11 @@ export async function openDatabases(config: DbConfig, opts: { pgliteSnapshot?: B
       await Promise.all([live.prisma.$queryRawUnsafe('SELECT 1'), test.prisma.$queryRawUnsafe('SELECT 1')]);
     },
     async close() {
-      await Promise.all([live.close(), test.close()]);
+      try {
+        await Promise.all([live.close(), test.close()]);
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

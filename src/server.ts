@@ -2,7 +2,10 @@
 import { buildApp } from './app.js';
 import { checkServerConfig, ConfigError, loadConfig, type Config } from './config.js';
 import { ensureDemo, type DemoCredentials } from './demo.js';
-import { createServices } from './services.js';
+import { startCliBridge, type CliBridge } from './cli/bridge.js';
+import { newCredential, writeServerFile } from './cli/server-file.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
+import { createServices, type Services } from './services.js';
 import { startWorkers, type Workers } from './workers/runtime.js';
 import { warnIfLiveEmailCannotBeSent } from './workers/send-email.js';
 
@@ -54,7 +57,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
 
-  const services = await createServices(config, { migrate: true });
+  let services: Services;
+  try {
+    services = await createServices(config, { migrate: true, holder: 'server' });
+  } catch (err) {
+    // Another process holds the embedded data directory: say which, and what to do.
+    if (err instanceof DataDirLockedError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(75);
+    }
+    throw err;
+  }
   const demo = config.SEED_DEMO ? await ensureDemo(services) : null;
   await warnIfLiveEmailCannotBeSent(services);
   const app = await buildApp(services);
@@ -64,6 +77,15 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const origin = config.BASE_URL ?? `${config.TLS_CERT ? 'https' : 'http'}://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  // Embedded, this process is the only one that can open DATA_DIR: `svc` commands come to it
+  // through a loopback bridge, found in DATA_DIR/server.json (src/cli/server-file.ts).
+  let bridge: CliBridge | null = null;
+  let removeServerFile = () => {};
+  if (services.dbs.kind === 'pglite' && !config.DATA_DIR.startsWith('memory://')) {
+    const credential = newCredential();
+    bridge = await startCliBridge(services, credential.hash);
+    removeServerFile = writeServerFile(config.DATA_DIR, bridge.url, credential);
+  }
   // The banner goes to stderr so stdout stays pure JSON logs.
   process.stderr.write(banner(origin, config, demo));
 
@@ -78,7 +100,9 @@ async function main(): Promise<void> {
     }, 25_000);
     force.unref();
     try {
-      await app.close();
+      // CLI commands from now on open the directory themselves, once this process has let go.
+      removeServerFile();
+      await Promise.all([app.close(), bridge?.close()]);
       // After the HTTP server: in-flight jobs finish, nothing accepted is dropped.
       await workers?.stop();
       await services.close();

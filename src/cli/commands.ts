@@ -11,14 +11,21 @@ import { revokeApiKey } from '../schema/use-cases/revoke-api-key.js';
 import { wipeSandbox } from '../schema/use-cases/wipe-sandbox.js';
 import { startWorkers } from '../workers/runtime.js';
 
-type Values = Record<string, string | string[] | boolean | undefined>;
+export type Values = Record<string, string | string[] | boolean | undefined>;
 
 export interface Command {
   name: string;
   summary: string;
   options: NonNullable<ParseArgsConfig['options']>;
+  /**
+   * The command itself, run by `svc` in its own process or, while the server holds the
+   * embedded DATA_DIR, by the server for it (bridge.ts). Returns a JSON value: what is
+   * printed, and what the server sends back.
+   */
   run(services: Services, values: Values): Promise<unknown>;
   format?(result: any): string;
+  /** Set for a command that cannot be sent to a running server: why, and what to do instead. */
+  notThroughServer?: string;
 }
 
 function required(values: Values, name: string): string {
@@ -115,6 +122,8 @@ export const COMMANDS: Command[] = [
     name: 'worker',
     summary: 'run the workers alone (webhooks, payments, e-mail) until SIGTERM',
     options: {},
+    notThroughServer:
+      'the server already runs the workers on this embedded data directory, which one process at a time can open. To run workers apart, use PostgreSQL and Redis (DATABASE_URL, REDIS_URL) and RUN_WORKERS=0 on the server.',
     async run(services) {
       const workers = await startWorkers(services);
       // SIGTERM: stop taking jobs, finish those in flight, then exit (API.md §9).
@@ -174,3 +183,24 @@ export const COMMANDS: Command[] = [
     },
   },
 ];
+
+export function commandNamed(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}
+
+/** How a failed command is reported, the same whether it ran here or in the server. */
+export interface CommandFailure {
+  code?: string;
+  message: string;
+  details?: unknown;
+}
+
+export function describeFailure(err: unknown): CommandFailure {
+  if (err instanceof AppError) return { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
+  return { message: err instanceof Error ? err.message : String(err) };
+}
+
+export function failureLine(command: Command, f: CommandFailure): string {
+  const details = f.details ? ` ${JSON.stringify(f.details)}` : '';
+  return `svc ${command.name}: ${f.code ? `${f.code}: ` : ''}${f.message}${details}`;
+}

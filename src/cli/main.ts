@@ -3,10 +3,12 @@
 // with a non-zero exit.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { isAppError } from '../errors.js';
+import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { createLogger } from '../logger.js';
 import { createServices, type Services } from '../services.js';
-import { COMMANDS, type Command } from './commands.js';
+import { COMMANDS, describeFailure, failureLine, type Command, type CommandFailure } from './commands.js';
+import { readServerFile, removeServerFile } from './server-file.js';
+import { runThroughServer } from './through-server.js';
 
 function usage(): string {
   const lines = ['Usage: svc <command> [options] [--json]', '', 'Commands:'];
@@ -37,24 +39,42 @@ async function main(argv: string[]): Promise<number> {
     return 64;
   }
   const json = values.json === true;
+  delete values.json;
+  const print = (result: unknown) =>
+    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${command.format ? command.format(result) : JSON.stringify(result, null, 2)}\n`);
+  const printFailure = (failure: CommandFailure) => process.stderr.write(`${failureLine(command, failure)}\n`);
   let services: Services | undefined;
   try {
     const config = loadConfig();
+    // Embedded PGlite is one process's (src/db/data-dir-lock.ts): while the server holds the
+    // data directory, the command runs in the server instead.
+    const server = config.DATABASE_URL ? null : readServerFile(config.DATA_DIR);
+    if (server) {
+      if (command.notThroughServer) {
+        printFailure({ message: `the server (pid ${server.pid}) is running on ${config.DATA_DIR}: ${command.notThroughServer}` });
+        return 1;
+      }
+      const outcome = await runThroughServer(server, command, values);
+      if (!outcome.ok) {
+        printFailure(outcome.failure);
+        return 1;
+      }
+      print(outcome.result);
+      return 0;
+    }
     // CLI logs go to stderr so that stdout carries only the command's output.
     // `svc worker` is a long-running process: it logs at LOG_LEVEL like the server.
     const level = command.name === 'worker' ? config.LOG_LEVEL : json ? 'silent' : 'warn';
     const logger = createLogger(level, process.stderr as never);
-    services = await createServices(config, { logger, migrate: command.name !== 'migrate' });
-    const result = await command.run(services, values);
-    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${command.format ? command.format(result) : JSON.stringify(result, null, 2)}\n`);
+    services = await createServices(config, { logger, migrate: command.name !== 'migrate', holder: `svc ${command.name}` });
+    // This process holds the directory now, so a server.json left there by a killed server is stale.
+    if (services.dbs.kind === 'pglite') removeServerFile(config.DATA_DIR);
+    print(await command.run(services, values));
     return 0;
   } catch (err) {
-    if (err instanceof ConfigError) process.stderr.write(`${err.message}\n`);
-    else if (isAppError(err)) {
-      const details = err.details ? ` ${JSON.stringify(err.details)}` : '';
-      process.stderr.write(`svc ${command.name}: ${err.code}: ${err.message}${details}\n`);
-    } else process.stderr.write(`svc ${command.name}: ${(err as Error).message}\n`);
-    return 1;
+    if (err instanceof ConfigError || err instanceof DataDirLockedError) process.stderr.write(`${err.message}\n`);
+    else printFailure(describeFailure(err));
+    return err instanceof DataDirLockedError ? 75 : 1;
   } finally {
     await services?.close();
   }

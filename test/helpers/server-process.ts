@@ -92,3 +92,38 @@ export function runCli(args: string[], env: Record<string, string | undefined>):
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+export interface CliProcess {
+  child: ChildProcess;
+  stderr(): string;
+  /** Resolves once stderr matches (a log line of a long-running command such as `svc worker`). */
+  stderrMatches(pattern: RegExp): Promise<void>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `svc <args>` and leaves it running (`svc worker`). */
+export function startCli(args: string[], env: Record<string, string | undefined>): CliProcess {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/svc.mjs'), ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stdout!.resume();
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    stderr: () => err,
+    exited,
+    stderrMatches: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(err)) return;
+          child.stderr!.off('data', check);
+          resolve();
+        };
+        child.stderr!.on('data', check);
+        check();
+        void exited.then(({ code, signal }) => reject(new Error(`svc ${args.join(' ')} exited (${code ?? signal}) first:\n${err}`)));
+      }),
+  };
+}

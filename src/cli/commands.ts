@@ -123,7 +123,7 @@ export const COMMANDS: Command[] = [
     summary: 'run the workers alone (webhooks, payments, e-mail) until SIGTERM',
     options: {},
     notThroughServer:
-      'the server already runs the workers on this embedded data directory, which one process at a time can open. To run workers apart, use PostgreSQL and Redis (DATABASE_URL, REDIS_URL) and RUN_WORKERS=0 on the server.',
+      'it runs the workers itself, and an embedded data directory can be opened by one process at a time. To run workers apart, use PostgreSQL and Redis (DATABASE_URL, REDIS_URL) with RUN_WORKERS=0 on the server.',
     async run(services) {
       const workers = await startWorkers(services);
       // SIGTERM: stop taking jobs, finish those in flight, then exit (API.md §9).

@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     const logger = createLogger(level, process.stderr as never);
     services = await createServices(config, { logger, migrate: command.name !== 'migrate', holder: `svc ${command.name}` });
     // This process holds the directory now, so a server.json left there by a killed server is stale.
-    if (services.dbs.kind === 'pglite') removeServerFile(config.DATA_DIR);
+    if (services.dbs.kind === 'pglite' && !config.DATA_DIR.startsWith('memory://')) removeServerFile(config.DATA_DIR);
     print(await command.run(services, values));
     return 0;
   } catch (err) {

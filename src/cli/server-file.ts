@@ -43,13 +43,18 @@ export function writeServerFile(dataDir: string, url: string, credential: LocalC
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   writeFileSync(tmp, body, { flag: 'wx', mode: 0o600 });
   renameSync(tmp, path);
-  return () => {
+  const remove = () => {
+    process.off('exit', remove);
     try {
       if (readFileSync(path, 'utf8') === body) unlinkSync(path);
     } catch {
       // Already gone.
     }
   };
+  // Also when the process exits without its shutdown (process.exit on an error); after a kill
+  // the file stays, and its dead pid marks it stale.
+  process.on('exit', remove);
+  return remove;
 }
 
 /** The running server for this data directory, or null (none, or its file is stale). */

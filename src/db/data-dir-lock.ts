@@ -109,7 +109,7 @@ function lockedMessage(dataDir: string, holder: LockHolder | null, requester: st
     lines.push(
       requester === 'server'
         ? 'Stop it first (Ctrl-C or SIGTERM); several servers need PostgreSQL (DATABASE_URL).'
-        : 'While it runs, `svc` commands go through it: it is still starting, so run the command again once it listens. Or stop it first.',
+        : 'While it runs, `svc` commands go through it; it is starting or stopping now, so run the command again in a moment. Or stop it first.',
     );
   } else {
     lines.push(`Wait for ${who} to finish, or stop it (Ctrl-C or SIGTERM), then try again.`);

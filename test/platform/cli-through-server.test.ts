@@ -117,7 +117,7 @@ describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
     const res = await runCli(['worker'], env);
     expect(res.code).toBe(1);
     expect(res.stdout).toBe('');
-    expect(res.stderr).toMatch(/^svc worker: the server \(pid \d+\) is running on .+: the server already runs the workers/);
+    expect(res.stderr).toMatch(/^svc worker: the server \(pid \d+\) is running on .+: it runs the workers itself/);
   });
 
   it("server.json is the owner's alone; the bridge wants its credential, which no log shows", async () => {

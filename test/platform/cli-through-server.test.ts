@@ -48,7 +48,8 @@ describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
   ];
 
   const start = async () => {
-    const s = startServer({ PORT: '0', ...env });
+    // A first start migrates two PGlite databases: minutes on a loaded two-core machine.
+    const s = startServer({ PORT: '0', ...env }, 300_000);
     servers.push(s);
     origin = await s.ready;
     return s;
@@ -56,7 +57,7 @@ describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
 
   beforeAll(async () => {
     await start();
-  }, 300_000);
+  }, 400_000);
   afterAll(async () => {
     for (const s of servers) await s.stop('SIGKILL');
     dir.remove();

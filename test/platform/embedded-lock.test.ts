@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 function start(): ServerProcess {
-  const s = startServer(env);
+  // A first start migrates two PGlite databases: minutes on a loaded two-core machine.
+  const s = startServer(env, 300_000);
   running.push(s);
   return s;
 }
@@ -46,8 +47,7 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-// Embedded starts migrate PGlite: tens of seconds on a loaded machine.
-describe('one process per embedded data directory', { timeout: 300_000 }, () => {
+describe('one process per embedded data directory', { timeout: 600_000 }, () => {
   let first: { key: string };
 
   it('a second server on the same DATA_DIR fails at once, naming the first and what to do', async () => {

@@ -1,5 +1,6 @@
 // A Redis server of the test's own (the machine's redis-server binary), so a test can take
-// Redis away for real: stopped, its port refuses connections.
+// Redis away for real: stopped, its port refuses connections; paused (SIGSTOP), it accepts
+// connections and commands and answers nothing until it is continued.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -23,6 +24,10 @@ const listening = (port: number) =>
 
 export interface RedisServer {
   url: string;
+  /** SIGSTOP: the process freezes, its sockets stay open. */
+  pause(): void;
+  /** SIGCONT: it answers again, everything sent meanwhile included. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -33,6 +38,8 @@ export async function startRedisServer(): Promise<RedisServer> {
   if (!(await listening(port))) throw new Error('redis-server did not start');
   return {
     url: `redis://127.0.0.1:${port}`,
+    pause: () => void child.kill('SIGSTOP'),
+    resume: () => void child.kill('SIGCONT'),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

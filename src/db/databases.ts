@@ -43,18 +43,71 @@ export interface Databases {
 }
 
 type DbConfig = Pick<Config, 'DATABASE_URL' | 'SANDBOX_DATABASE_URL' | 'SANDBOX_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'> &
-  Partial<Pick<Config, 'DATABASE_POOL_TIMEOUT_MS'>>;
+  Partial<Pick<Config, 'DATABASE_POOL_TIMEOUT_MS' | 'DATABASE_QUERY_TIMEOUT_MS'>>;
+
+interface Timeouts {
+  /** The longest wait for a connection, from the pool or a new one. */
+  connectMs: number;
+  /** The longest wait for the answer to a query. */
+  queryMs: number;
+}
 
 // Named prepared statements let PostgreSQL plan each distinct Prisma query once per connection.
 const statementName = (q: { sql: string }) => `s${createHash('sha1').update(q.sql).digest('base64url').slice(0, 20)}`;
 
-function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: number, poolTimeoutMs: number): Database {
+// TCP keepalive finds the connections to a server that went away without a word (host down,
+// network cut): idle ones in the pool, and the workers' LISTEN connection, which only reads.
+const KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
+const QUERY_TIMED_OUT = 'Query read timeout';
+
+/**
+ * A pg client that ends its connection when a query gets no answer in time. pg's query_timeout
+ * answers the caller but leaves the query on the wire, and the client would go back to the
+ * pool: every later query on it would queue behind an answer that may never come (a stopped
+ * server, a dead network path). Ending it makes the pool drop it (a released client that is
+ * ending is never reused) and open a fresh one for the next caller; the server, once it runs
+ * again, sees the connection closed and rolls back whatever it held.
+ */
+class StallSafeClient extends pg.Client {
+  // pg's query() has a dozen overloads (text or config, values, callback or a promise); this
+  // wraps them all.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(config: any, values?: any, callback?: any): any {
+    const onError = (err: unknown) => {
+      if (err instanceof Error && err.message === QUERY_TIMED_OUT) this.end().catch(() => undefined);
+    };
+    if (typeof config?.submit === 'function') return super.query(config, values, callback);
+    if (typeof values === 'function') [values, callback] = [undefined, values];
+    if (typeof callback === 'function') {
+      return super.query(config, values, (err: Error | null, res: unknown) => {
+        if (err) onError(err);
+        callback(err, res);
+      });
+    }
+    return (super.query(config, values) as Promise<unknown>).catch((err: unknown) => {
+      onError(err);
+      throw err;
+    });
+  }
+}
+
+function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: number, timeouts: Timeouts): Database {
   const options = `-c search_path=${schema},public`;
   // connectionTimeoutMillis bounds the wait for a connection, from the pool or a new one: an
   // exhausted pool or an unanswering server becomes a 503 with Retry-After (the error table's
   // "timeout exceeded when trying to connect"), not a request that hangs until the client
-  // gives up.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, options, connectionTimeoutMillis: poolTimeoutMs });
+  // gives up. query_timeout does the same for a query whose answer does not come: a server
+  // that is stopped or cut off never fails it, and its own statement_timeout never fires.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    options,
+    connectionTimeoutMillis: timeouts.connectMs,
+    query_timeout: timeouts.queryMs,
+    ...KEEPALIVE,
+    Client: StallSafeClient,
+  });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Queries report their own errors.
   });
@@ -66,7 +119,8 @@ function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: num
     prisma,
     schema,
     async withSession(fn) {
-      const client = new pg.Client({ connectionString: url, options });
+      // No query timeout: migrations may rightly run long (an index on a big table).
+      const client = new pg.Client({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, ...KEEPALIVE });
       await client.connect();
       try {
         return await fn(pgSession(client));
@@ -74,7 +128,7 @@ function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: num
         await client.end();
       }
     },
-    listen: (channel, handler) => listenPostgres(url, options, channel, handler),
+    listen: (channel, handler) => listenPostgres(url, options, timeouts, channel, handler),
     async close() {
       await prisma.$disconnect();
       await pool.end();
@@ -84,30 +138,51 @@ function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: num
 
 /**
  * A dedicated connection that LISTENs and reconnects after a lost connection (a listener
- * misses nothing for good: the workers also poll, this only makes them prompt).
+ * misses nothing for good: the workers also poll, this only makes them prompt). A LISTEN
+ * connection only reads, so it would never notice a server that stopped answering, or a
+ * connection silently gone (a failover): it asks `SELECT 1` every query timeout, and one
+ * that goes unanswered ends it like any lost connection.
  */
-async function listenPostgres(url: string, options: string, channel: string, handler: (payload: string) => void) {
+async function listenPostgres(url: string, options: string, timeouts: Timeouts, channel: string, handler: (payload: string) => void) {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+  const reconnectSoon = () => {
+    retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+  };
+  const lost = (c: pg.Client) => {
+    if (stopped || client !== c) return;
+    client = null;
+    clearInterval(heartbeat);
+    c.end().catch(() => undefined);
+    reconnectSoon();
+  };
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url, options });
+    const c = new StallSafeClient({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs, ...KEEPALIVE });
     c.on('notification', (n) => n.channel === channel && handler(n.payload ?? ''));
-    c.on('error', () => {
-      if (stopped || client !== c) return;
-      client = null;
-      c.end().catch(() => undefined);
-      retry = setTimeout(() => void connect().catch(() => undefined), 1000);
-    });
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
     try {
       await c.connect();
       await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
       if (stopped) await c.end();
-      else client = c;
+      else {
+        client = c;
+        let pinging = false;
+        heartbeat = setInterval(() => {
+          if (pinging) return;
+          pinging = true;
+          c.query('SELECT 1').then(
+            () => void (pinging = false),
+            () => lost(c),
+          );
+        }, timeouts.queryMs);
+      }
     } catch (err) {
       await c.end().catch(() => undefined);
       if (stopped) return;
-      retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+      reconnectSoon();
       throw err;
     }
   };
@@ -115,6 +190,7 @@ async function listenPostgres(url: string, options: string, channel: string, han
   return async () => {
     stopped = true;
     clearTimeout(retry);
+    clearInterval(heartbeat);
     await client?.end().catch(() => undefined);
   };
 }
@@ -161,15 +237,9 @@ export async function openDatabases(config: DbConfig, opts: { pgliteSnapshot?: B
   let test: Database;
   let lock: DataDirLock | null = null;
   if (config.DATABASE_URL) {
-    const poolTimeoutMs = config.DATABASE_POOL_TIMEOUT_MS ?? 10_000;
-    live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, poolTimeoutMs);
-    test = postgresDatabase(
-      'test',
-      config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL,
-      config.SANDBOX_SCHEMA,
-      config.DATABASE_POOL_SIZE,
-      poolTimeoutMs,
-    );
+    const timeouts = { connectMs: config.DATABASE_POOL_TIMEOUT_MS ?? 10_000, queryMs: config.DATABASE_QUERY_TIMEOUT_MS ?? 10_000 };
+    live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, timeouts);
+    test = postgresDatabase('test', config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL, config.SANDBOX_SCHEMA, config.DATABASE_POOL_SIZE, timeouts);
   } else {
     // Before anything slow, so that a second opener fails at once.
     if (!config.DATA_DIR.startsWith('memory://')) lock = await lockDataDir(config.DATA_DIR, opts.holder ?? 'a process');

@@ -27,9 +27,10 @@ interface PrismaLikeError {
 const UNREACHABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const UNREACHABLE_DRIVER = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseUnavailable']);
 const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
-// node-postgres reports a connection dropped under a query, and a pool wait that timed out, as
-// plain Errors without a code; these are its messages.
-const PG_CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect)/;
+// node-postgres reports a connection dropped under a query, a pool wait that timed out, a query
+// whose answer did not come within DATABASE_QUERY_TIMEOUT_MS, and a query on a connection ended
+// for that reason, as plain Errors without a code; these are its messages.
+const PG_CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client (was closed|has encountered a connection error) and is not queryable)/;
 
 function isDependencyDown(err: PrismaLikeError): boolean {
   const cause = err.meta?.driverAdapterError?.cause;

@@ -70,6 +70,9 @@ export const envSchema = z.object({
   REDIS_URL: url(['redis:', 'rediss:']).optional(),
   // Prefix for every Redis key, so several deployments (or test files) can share one Redis.
   REDIS_PREFIX: z.string().max(64).default('svc:'),
+  // The longest a request-side Redis command (rate limits, pub/sub, enqueueing) waits for an
+  // answer before it gives up; the workers' blocking commands are not bounded by it.
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   // 32 bytes, base64 or hex: encrypts webhook secrets at rest. Generated and kept under
   // DATA_DIR when not given, which suits development only.
   SECRET_KEY: z.string().optional(),

@@ -22,16 +22,31 @@ export interface Services {
 }
 
 /**
- * `forWorker`: BullMQ workers block on purpose, so their commands wait forever.
+ * `forWorker`: BullMQ workers block on purpose (BZPOPMIN waits up to a few seconds for the
+ * next job), so their commands have no time limit, which would cut that wait short, and are
+ * retried across reconnects (BullMQ requires `maxRetriesPerRequest: null`). A stopped Redis
+ * only pauses them, and they carry on when it continues; a blocking read that outlives its
+ * own timeout by a second is abandoned and its connection remade by BullMQ itself.
  * `failFast`: the API's own connection. A request must not hang on a Redis that is down or
  * stuck, and everything it asks of Redis (rate limits, attempt counters, pub/sub) fails open
  * or reports its own error: so while disconnected a command fails at once instead of queueing
- * through reconnects, and a command that gets no answer gives up after 2 s.
+ * through reconnects.
+ * Every connection but a worker's gives a command `commandTimeoutMs` (REDIS_COMMAND_TIMEOUT_MS)
+ * for its answer, and drops a connection that has heard nothing for that long while a command
+ * waits (`socketTimeout`): a stopped Redis keeps its sockets open and never fails a command, so
+ * without this every later command would queue behind the first. The reconnect that follows
+ * is bounded the same way (its handshake is a command), and while it lasts the fail-fast
+ * connection refuses commands at once.
  */
-export function connectRedis(url: string, opts: { forWorker?: boolean; failFast?: boolean } = {}): Redis {
+export function connectRedis(url: string, opts: { forWorker?: boolean; failFast?: boolean; commandTimeoutMs?: number } = {}): Redis {
+  const timeout = opts.commandTimeoutMs ?? 2000;
   return new Redis(url, {
     maxRetriesPerRequest: opts.forWorker ? null : 2,
-    ...(opts.forWorker ? {} : { commandTimeout: 2000 }),
+    ...(opts.forWorker ? {} : { commandTimeout: timeout, socketTimeout: timeout }),
+    // A TCP connect that gets no answer (a host gone, packets dropped) is given up and retried.
+    connectTimeout: Math.max(timeout, 1000),
+    // Finds a connection to a host that went away without a word; idle ones included.
+    keepAlive: 10_000,
     enableOfflineQueue: !opts.failFast,
     lazyConnect: false,
   });
@@ -62,7 +77,7 @@ export async function createServices(
     const applied = await dbs.migrate();
     if (applied.live.length || applied.test.length) logger.info({ applied }, 'migrations applied');
   }
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, { failFast: true }) : null;
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, { failFast: true, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS }) : null;
   // Once per outage, not once per reconnect attempt.
   let redisDown = false;
   redis?.on('error', (err) => {

@@ -35,7 +35,10 @@ async function runHandler(services: Services, enqueue: Enqueue, name: JobName, d
   }
 }
 
-/** Enqueue must not hang while Redis is down: the row stays due and a later sweep re-enqueues. */
+/**
+ * Enqueue must not hang while Redis is down or stopped: the row stays due and a later sweep
+ * re-enqueues. (An add may take two commands, a script load and its call.)
+ */
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout;
   return Promise.race([p, new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error('enqueue timed out')), ms)))]).finally(() => clearTimeout(t));
@@ -50,7 +53,7 @@ export function bullQueue(services: Services): JobQueue {
   const { config, logger } = services;
   const url = config.REDIS_URL!;
   const prefix = `${config.REDIS_PREFIX}bull`;
-  const producer = connectRedis(url);
+  const producer = connectRedis(url, { commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS });
   producer.on('error', () => undefined);
   const queues = new Map(
     QUEUES.map((q) => {
@@ -73,7 +76,7 @@ export function bullQueue(services: Services): JobQueue {
         removeOnComplete: def.releaseWhenFinished ? true : { age: 3600, count: 10_000 },
         removeOnFail: def.releaseWhenFinished ? true : { age: 24 * 3600, count: 10_000 },
       }),
-      3000,
+      2 * config.REDIS_COMMAND_TIMEOUT_MS,
     );
   };
   return {

@@ -5,13 +5,17 @@
 // once the dependency continues, without a restart. PostgreSQL is frozen through the TCP
 // relay in front of this file's own database (never the shared server), Redis is a private
 // redis-server that is stopped and continued for real.
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabases, type Databases } from '../../src/db/databases.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createLogger } from '../../src/logger.js';
+import { startWorkers, type Workers } from '../../src/workers/runtime.js';
+import { createTestApp, redisUrl, type TestApp } from '../helpers/app.js';
 import { createTestDatabases, embedded, type TestDatabases } from '../helpers/db.js';
 import { bearer, createAccountWithKeys, unique } from '../helpers/factories.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { waitFor } from '../workers/receiver.js';
+import { FAST_WORKERS, startReceiver, waitFor, type Receiver } from '../workers/receiver.js';
 
 type World = Awaited<ReturnType<typeof createAccountWithKeys>>;
 type Answer = Awaited<ReturnType<TestApp['app']['inject']>>;
@@ -125,6 +129,87 @@ describe.skipIf(embedded())('a frozen PostgreSQL', () => {
       );
     } finally {
       await unlisten();
+    }
+  });
+});
+
+describe.skipIf(!redisUrl())('a frozen Redis', () => {
+  let redis: RedisServer;
+  let rx: Receiver;
+  let t: TestApp;
+  let w: World;
+  let workers: Workers;
+  // The log says when an enqueue met the stopped Redis.
+  const logged: Array<{ msg?: string }> = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logged.push(JSON.parse(line));
+      cb();
+    },
+  });
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    rx = await startReceiver();
+    t = await createTestApp({ env: { ...FAST_WORKERS, REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '500' }, logger: createLogger('warn', sink) });
+    w = await createAccountWithKeys(t.dbs);
+    workers = await startWorkers(t.services);
+    const ep = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(w.testKey.key), payload: { url: rx.url, events: ['customer.created'] } });
+    expect(ep.statusCode).toBe(200);
+  });
+  afterAll(async () => {
+    redis?.resume();
+    await workers?.stop();
+    await t?.close();
+    await rx?.close();
+    await redis?.stop();
+  });
+
+  it('requests are served while it is stopped (limits fail open), and work enqueued then is done once it continues', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) })).statusCode).toBe(200);
+    redis.pause();
+    try {
+      // The rate limiter's count, the credential invalidation a profile change publishes, and
+      // the enqueueing of the webhook a new customer causes all meet the stopped Redis.
+      const me = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) });
+      expect(me.statusCode, me.body).toBe(200);
+      const renamed = await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(w.testKey.key), payload: { name: `Frozen Redis ${unique()}` } });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      const created = await t.app.inject({ method: 'POST', url: '/api/v1/customers', headers: bearer(w.testKey.key), payload: { name: 'Queued', email: `queued-${unique()}@example.com` } });
+      expect(created.statusCode, created.body).toBe(200);
+      const customerId = created.json().data._id as string;
+      const event = await waitFor(() => t.dbs.test.prisma.event.findFirst({ where: { type: 'customer.created', data: { path: ['customerId'], equals: customerId } } }), {
+        what: 'the event',
+      });
+      // The relay wrote the delivery and failed to enqueue its job.
+      await waitFor(() => t.dbs.test.prisma.webhookDelivery.findFirst({ where: { eventId: event.id } }), { what: 'the delivery row' });
+      await waitFor(() => logged.some((l) => l.msg === 'enqueue failed; the sweep will retry'), { what: 'an enqueue to give up' });
+      redis.resume();
+      await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), { timeoutMs: 25_000, what: 'the webhook after the thaw' });
+    } finally {
+      redis.resume();
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) })).statusCode).toBe(200);
+  });
+
+  it('drops a connection that stopped answering: after a failover the API process reconnects by itself', async () => {
+    const proxy = await startTcpProxy(new URL(redis.url));
+    const env = { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_COMMAND_TIMEOUT_MS: '500' };
+    const app = await createTestApp({ db: (t as Awaited<ReturnType<typeof createTestApp>>).db, env });
+    const ready = () => app.app.inject({ method: 'GET', url: '/readyz' });
+    try {
+      expect((await ready()).statusCode).toBe(200);
+      proxy.freeze();
+      // Every connection open until now stays silent for good; new ones work.
+      proxy.thaw({ strand: true });
+      await waitFor(async () => (await ready()).statusCode === 200, { timeoutMs: 15_000, what: '/readyz to see Redis again' });
+      // The rate limiter counts again (it answers without RateLimit-* headers while Redis fails).
+      const me = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) });
+      expect(me.statusCode).toBe(200);
+      expect(me.headers['ratelimit-limit']).toBe('100');
+    } finally {
+      await app.close();
+      await proxy.close();
     }
   });
 });

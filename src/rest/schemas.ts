@@ -29,7 +29,7 @@ export const ErrorEnvelope = Type.Object(
   {
     status: Type.Literal(false),
     error: Type.Object({
-      code: Type.String({ description: 'Machine-readable code, see API.md §3' }),
+      code: Type.String({ description: 'Machine-readable code from the error table (an open set: treat an unknown code by its HTTP status)' }),
       message: Type.String(),
       details: Type.Optional(Type.Unknown()),
     }),

@@ -8,7 +8,7 @@ import { Id, PageQuery, PathId, Timestamp } from '../schemas.js';
 const Event = Type.Object(
   {
     _id: Id,
-    type: Type.String({ description: 'booking.created, customer.updated, ... (API.md §6)' }),
+    type: Type.String({ description: 'The event type: booking.created, customer.updated, ... (an open set)' }),
     data: Type.Record(Type.String(), Type.Unknown()),
     createdAt: Timestamp,
   },

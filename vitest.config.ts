@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
-// One graphql module for Pothos, yoga and the tests (STACK.md: "another module or realm").
+// One graphql module for Pothos, yoga and the tests (two copies fail with graphql's "another module or realm" error).
 const graphql = require.resolve('graphql/index.js');
 
 // With DATABASE_URL (CI), everything runs on PostgreSQL and the core suite runs a second time

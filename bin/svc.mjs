@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `svc` CLI (API.md §9): runs the TypeScript sources through tsx.
+// The `svc` CLI (docs/cli.md): runs the TypeScript sources through tsx.
 import { register } from 'tsx/esm/api';
 
 register();

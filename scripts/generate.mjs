@@ -1,7 +1,7 @@
 // Runs `prisma generate` where Prisma's CLI cannot download its native schema engine.
 // Generation does not need that engine, but the CLI insists that the binary exists, so point
-// it at any executable (STACK.md, "Prisma 7 here"). Skips the work when the schema has not
-// changed since the last generation.
+// it at any executable (Prisma 7's engines cannot be downloaded here). Skips the work when
+// the schema has not changed since the last generation.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
-// buildApp: the whole HTTP surface as one Fastify instance (STYLE.md: the yoga example and
-// fastify/demo). server.ts only listens; tests build the app the same way.
+// buildApp: the whole HTTP surface as one Fastify instance (as in the graphql-yoga
+// examples and fastify/demo). server.ts only listens; tests build the app the same way.
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from "fastify";
 import { authenticateRequest } from './auth/authenticate.js';
@@ -59,7 +59,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
     // What the router and Node's HTTP parser refuse before any route runs answers in the
-    // envelope too (API.md §2), not with Fastify's or Node's own bodies.
+    // envelope too (docs/api.md), not with Fastify's or Node's own bodies.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
     // Routes outside /api/v1 keep Fastify's schema serializer (the /api/v1 ones write with
@@ -103,7 +103,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   await registerRateLimit(app, services);
   registerNotFoundHandler(app, app.rateLimit());
-  // After the rate limiter: its routes get RateLimit-* like every other (API.md §4).
+  // After the rate limiter: its routes get RateLimit-* like every other (docs/api.md).
   registerMetrics(app);
   await registerDocs(app, config.BASE_URL);
   registerHealth(app, services);

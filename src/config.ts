@@ -1,4 +1,4 @@
-// The one place that reads process.env (STYLE.md: trigger.dev env.server.ts). Parsed once at
+// The one place that reads process.env (after trigger.dev's env.server.ts). Parsed once at
 // start-up; a bad variable stops the process with a message that names it.
 import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -53,11 +53,11 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  // Public origins. Both default to the server's own origin (API.md §1).
+  // Public origins. Both default to the server's own origin (docs/scaling.md).
   BASE_URL: url(['http:', 'https:']).optional(),
   AUTH_URL: url(['http:', 'https:']).optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
-  // The sandbox database: by default the `sandbox` schema of DATABASE_URL (API.md §4).
+  // The sandbox database: by default the `sandbox` schema of DATABASE_URL (docs/sandbox.md).
   SANDBOX_DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   SANDBOX_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('sandbox'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
@@ -94,14 +94,14 @@ export const envSchema = z.object({
   // Workers (src/workers). The relay polls the outbox this often besides its NOTIFY wake-up.
   WORKER_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
-  // API.md §6: success is a 2xx within 10 s; retries at about these delays (seconds, with
+  // docs/webhooks.md: success is a 2xx within 10 s; retries at about these delays (seconds, with
   // jitter). Tests shorten the schedule here rather than waiting hours.
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be comma-separated seconds, e.g. 5,60,300')
     .default('5,60,300,1800,7200,21600,43200,86400'),
-  // SSRF policy (API.md §6, src/workers/ssrf-guard.ts): live endpoints must be https and
+  // SSRF policy (docs/webhooks.md, src/workers/ssrf-guard.ts): live endpoints must be https and
   // public; development allows them http and loopback. The sandbox allows http and loopback.
   // Private, link-local (cloud metadata), unique-local, CGNAT and reserved addresses are
   // refused everywhere unless explicitly opted into: WEBHOOK_LIVE_ALLOW_PRIVATE opens them (and

@@ -1,6 +1,6 @@
-// One error type for every surface (STYLE.md: documenso app-error). The code picks the HTTP
+// One error type for every surface (after documenso's AppError). The code picks the HTTP
 // status for REST and is the GraphQL `extensions.code`; `message` is safe to show a client,
-// `internal` is for logs only. The table is API.md §3.
+// `internal` is for logs only. The table, with when each code happens, is in docs/api.md (Errors).
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,

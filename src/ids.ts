@@ -1,4 +1,4 @@
-// Record ids: 24 lowercase hex characters in MongoDB ObjectId layout (API.md §2): 4 bytes of
+// Record ids: 24 lowercase hex characters in MongoDB ObjectId layout (docs/api.md): 4 bytes of
 // seconds, 5 random bytes chosen once per process, a 3-byte counter. Ids made by one process
 // sort by creation, which keeps cursor pagination on `id` stable under inserts.
 import { randomBytes, randomInt } from 'node:crypto';

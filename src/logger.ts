@@ -1,4 +1,4 @@
-// JSON logs (pino) that never carry a secret (API.md §9: "keys, tokens, secrets, passwords and
+// JSON logs (pino) that never carry a secret (docs/scaling.md: "keys, tokens, secrets, passwords and
 // card numbers never appear in logs"). Two layers, because a secret can sit anywhere:
 // - by key: any property whose name says credential, password, secret, token, key or card is
 //   replaced at any depth of a logged object (pino's `redact` paths only reach fixed depths);

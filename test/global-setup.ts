@@ -1,5 +1,5 @@
 // Migrates a template database once per run; each test file then clones its own from it
-// (STYLE.md: trigger.dev testcontainers). Embedded runs likewise start every file's PGlite
+// (as trigger.dev does with testcontainers). Embedded runs likewise start every file's PGlite
 // pair from one migrated snapshot.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

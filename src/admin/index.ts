@@ -1,4 +1,4 @@
-// The admin area (API.md §8, issue 6) as one encapsulated Fastify plugin, registered with the
+// The admin area (docs/admin.md, issue 6) as one encapsulated Fastify plugin, registered with the
 // prefix /admin (route paths below are relative to it):
 // server-rendered HTML forms over the same use cases the API runs (see README, "Admin area").
 // Form bodies and cookies are parsed only here. One guard serves every route: no session →
@@ -77,7 +77,7 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
     return sendAdmin(reply, 404, messagePage(ctx, 404, 'Not found', 'There is nothing here, or it is not yours to see.'));
   });
 
-  // The same login form as OAuth's (API.md §7); it posts to /oauth/login, which returns here.
+  // The same login form as OAuth's (docs/oauth.md); it posts to /oauth/login, which returns here.
   app.get('/login', { schema: { hide: true } }, async (req, reply) => {
     const q = req.query as Record<string, unknown>;
     const next = isSafeNext(q.next) ? q.next : '/admin';

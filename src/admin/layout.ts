@@ -1,4 +1,4 @@
-// The admin area's page shell (API.md §8): a top bar with the live/test switch (Stripe's
+// The admin area's page shell (docs/admin.md): a top bar with the live/test switch (Stripe's
 // toggle: the same pages, over the other database), the company picker and sign-out; a side
 // navigation; and the content. Plain server-rendered HTML: every page works without scripts,
 // is keyboard-navigable (skip link, native controls, visible focus) and loads only the

@@ -1,6 +1,6 @@
 // What a signed-in request may see: only its own account's companies, looked up in the
 // database of the mode in the URL with the account id in the query itself. Another account's
-// id, a malformed id or a company of the other mode are all the same 404 (API.md §4: tenants and
+// id, a malformed id or a company of the other mode are all the same 404 (docs/api.md: tenants and
 // modes are isolated), so the admin area cannot be used to probe which ids exist.
 import type { FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../auth/sessions.js';

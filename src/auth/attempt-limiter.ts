@@ -1,5 +1,5 @@
 // Counts attempts (password logins, client authentications) per key in fixed windows and
-// refuses an attempt once one of its keys is over its limit (API.md §7: "Repeated failed client
+// refuses an attempt once one of its keys is over its limit (docs/oauth.md: "Repeated failed client
 // authentication is rate limited"; issue 4: login attempts rate limited).
 //
 // An attempt is counted *before* it is judged, atomically (one Lua script in Redis, synchronous

@@ -1,6 +1,6 @@
-// Reads the bearer credential of a request (spec: Authentication). Never throws: the result is
+// Reads the bearer credential of a request (docs/api.md, Authentication). Never throws: the result is
 // kept on the request, so the rate limiter can count failed attempts per IP before the 401 is
-// given (API.md §4: "keys cannot be guessed at speed").
+// given (docs/api.md: "keys cannot be guessed at speed").
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';

@@ -1,5 +1,5 @@
 // 100 requests per credential in each fixed one-second window, shared by every instance through
-// Redis; 20 per IP for requests without a valid credential (API.md §4). RateLimit-* headers on
+// Redis; 20 per IP for requests without a valid credential (docs/api.md). RateLimit-* headers on
 // every response, Retry-After on 429s.
 import { createRequire } from 'node:module';
 import rateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
@@ -61,7 +61,7 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
     global: true,
     hook: 'onRequest',
     timeWindow: 1000,
-    // API.md §4: "Every response carries RateLimit-*", so every path is counted. Pages and
+    // docs/api.md: "Every response carries RateLimit-*", so every path is counted. Pages and
     // operational endpoints (admin, docs, health, metrics) have a per-IP bucket of their own
     // with the per-credential limit: browsing never eats into the API's budgets.
     max: async (req: FastifyRequest) =>

@@ -1,4 +1,4 @@
-// The complete scope list (API.md §4). API keys carry all of them; OAuth tokens the granted ones.
+// The complete scope list (docs/oauth.md). API keys carry all of them; OAuth tokens the granted ones.
 export const SCOPES = [
   'company:read',
   'company:write',

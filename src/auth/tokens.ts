@@ -1,7 +1,7 @@
 // Secret strings the platform hands out: API keys (svc_sk_), OAuth access and refresh tokens
 // (svc_at_, svc_rt_). Each is a prefix naming its kind and mode, 32 random base62 characters
 // and a 6-character base62 CRC32 checksum, so secret scanners can recognise a leaked key and
-// a mistyped or truncated one is refused without touching the database (API.md §4).
+// a mistyped or truncated one is refused without touching the database (docs/api.md).
 import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Mode } from '../generated/prisma/enums.js';
@@ -66,7 +66,7 @@ export function parseToken(token: string): ParsedToken | null {
   return { kind: m[1] as TokenKind, mode: m[2] as Mode, prefix: `svc_${m[1]}_${m[2]}_` };
 }
 
-/** Only this hash is stored (API.md §4); the token itself is shown once. */
+/** Only this hash is stored (docs/api.md); the token itself is shown once. */
 export function hashToken(token: string): string {
   // One-shot hash (Node >= 20.12): no Hash object per request on the credential path.
   return hash('sha256', token, 'hex');

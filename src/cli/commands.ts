@@ -126,7 +126,7 @@ export const COMMANDS: Command[] = [
       'it runs the workers itself, and an embedded data directory can be opened by one process at a time. To run workers apart, use PostgreSQL and Redis (DATABASE_URL, REDIS_URL) with RUN_WORKERS=0 on the server.',
     async run(services) {
       const workers = await startWorkers(services);
-      // SIGTERM: stop taking jobs, finish those in flight, then exit (API.md §9).
+      // SIGTERM: stop taking jobs, finish those in flight, then exit (docs/cli.md).
       const signal = await new Promise<string>((resolve) => {
         process.once('SIGTERM', () => resolve('SIGTERM'));
         process.once('SIGINT', () => resolve('SIGINT'));

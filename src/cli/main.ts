@@ -1,4 +1,4 @@
-// `svc`: the operator's CLI (API.md §9). Reads the same configuration as the server. With
+// `svc`: the operator's CLI (docs/cli.md). Reads the same configuration as the server. With
 // --json each command prints one JSON object on stdout and nothing else; errors go to stderr
 // with a non-zero exit.
 import { parseArgs } from 'node:util';

@@ -1,4 +1,4 @@
-// The two databases of API.md §4: live data, and the sandbox with the same tables. With
+// The two databases (docs/sandbox.md): live data, and the sandbox with the same tables. With
 // DATABASE_URL they are PostgreSQL schemas (`public` and SANDBOX_SCHEMA, the latter on
 // SANDBOX_DATABASE_URL when given); without it, two embedded PGlite directories under DATA_DIR.
 // A credential's mode picks the database, so sandbox requests cannot reach live rows.

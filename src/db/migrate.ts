@@ -1,6 +1,6 @@
 // Applies prisma/migrations in order and records them in `_prisma_migrations` exactly as
 // `prisma migrate deploy` does, so someone with the real CLI sees the same history. Prisma's
-// CLI cannot run migrations on these machines (STACK.md, "Prisma 7 here").
+// CLI cannot run migrations on these machines (its engine cannot be downloaded here).
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

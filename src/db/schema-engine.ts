@@ -1,5 +1,5 @@
 // Prisma's schema engine, WebAssembly build, driven through an embedded PGlite: the one way to
-// diff schemas on these machines (STACK.md: the native engine cannot be downloaded, and the
+// diff schemas on these machines (the native engine cannot be downloaded, and the
 // engine's introspection through adapter-pg fails). Used by scripts/migration-diff.ts to write
 // migrations and by the drift test to prove migrations and schema.prisma agree.
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 // Node's HTTP parser refuses some requests before Fastify sees them (an oversized header block,
 // a request line that is not HTTP, a client too slow to send its headers). The server's
 // `clientError` handler answers those on the raw socket; this one writes the error envelope
-// (API.md §2: every answer carries it) instead of Node's or Fastify's bare bodies. There is no
+// (docs/api.md: every answer carries it) instead of Node's or Fastify's bare bodies. There is no
 // request to take an X-Request-Id from, so the id is always a new one.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';

@@ -1,4 +1,4 @@
-// Liveness and readiness (API.md §1). Readiness checks what requests need: both databases and,
+// Liveness and readiness (docs/scaling.md). Readiness checks what requests need: both databases and,
 // when configured, Redis.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';

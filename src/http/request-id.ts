@@ -1,4 +1,4 @@
-// Request ids (API.md §2: meta.requestId and X-Request-Id). A caller's X-Request-Id is kept
+// Request ids (docs/api.md: meta.requestId and X-Request-Id). A caller's X-Request-Id is kept
 // when it is sane, so their logs and ours line up; otherwise `req_` + 24 hex characters.
 //
 // Randomness is drawn 4 KiB at a time: randomBytes(12) per request was a getrandom call and

@@ -1,4 +1,4 @@
-// The sandbox's payment simulator (spec, Sandbox rules 4; API.md §5): a payment processor's
+// The sandbox's payment simulator (docs/sandbox.md, Test cards): a payment processor's
 // published test cards for the three scenarios. Any future expiry, any 3-digit CVC; any other
 // number, a past expiry or a bad CVC is a 400. Only the brand and last four digits are kept.
 import { AppError, type FieldError } from '../errors.js';

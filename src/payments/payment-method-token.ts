@@ -1,4 +1,4 @@
-// What a live payment may be paid with (API.md §5): a token the processor issued to the
+// What a live payment may be paid with (docs/api.md): a token the processor issued to the
 // integration's front end, never card data. A card number sent where a token belongs would be
 // stored on the payment and sent on to the processor in clear, so anything that looks like one
 // is refused before any other check, with a message that does not repeat it.

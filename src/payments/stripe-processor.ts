@@ -1,4 +1,4 @@
-// Live payments through the `stripe` client (API.md §5): the integration sends a payment-method
+// Live payments through the `stripe` client (docs/api.md): the integration sends a payment-method
 // token it got from the processor's own front-end library; raw card numbers never reach us.
 // STRIPE_API_URL points the client elsewhere (tests run a local stand-in of the API).
 import Stripe from 'stripe';

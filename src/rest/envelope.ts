@@ -1,4 +1,4 @@
-// The spec's envelope ("Response envelope (all responses)") plus meta.requestId (API.md §2).
+// The envelope of every /api/v1 answer, meta.requestId included (docs/api.md, The envelope).
 import type { AppError } from '../errors.js';
 
 export const API_VERSION = 'v1';

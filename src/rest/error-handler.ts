@@ -1,4 +1,4 @@
-// Every error leaves through here as the spec's error envelope: one table (src/errors.ts) from
+// Every error leaves through here as the error envelope (docs/api.md): one table (src/errors.ts) from
 // cause to code and status. Nothing unknown reaches the client; it is logged and answered 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError, isAppError } from '../errors.js';
@@ -23,7 +23,7 @@ interface PrismaLikeError {
 }
 
 // A database that cannot be reached, is shutting down or has no connection to spare is a
-// dependency outage: 503 SERVICE_UNAVAILABLE with Retry-After (API.md §3), not a 500.
+// dependency outage: 503 SERVICE_UNAVAILABLE with Retry-After (docs/api.md), not a 500.
 const UNREACHABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const UNREACHABLE_DRIVER = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseUnavailable']);
 const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
@@ -104,7 +104,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 /**
  * Unknown paths answer the 404 envelope. Fastify runs no route hooks for them, so the rate
  * limiter is passed in as a preHandler: probing unknown /api paths is counted and answered
- * with RateLimit-* headers like any other /api request (API.md §4: "every response").
+ * with RateLimit-* headers like any other /api request (docs/api.md: "every response").
  */
 export function registerNotFoundHandler(app: FastifyInstance, preHandler: preHandlerAsyncHookHandler): void {
   app.setNotFoundHandler({ preHandler }, (req, reply) =>

@@ -1,4 +1,4 @@
-// Idempotency-Key on every POST of /api/v1 (API.md §2, after Stripe's design): the first
+// Idempotency-Key on every POST of /api/v1 (docs/api.md, after Stripe's design): the first
 // result (status and body) is kept 24 h per credential and replayed with
 // `Idempotent-Replayed: true`; the same key with another request is 409
 // IDEMPOTENCY_KEY_REUSED; the same key while the first request still runs is 409

@@ -1,6 +1,6 @@
 // The JSON body parser for every route: refuses an empty body, prototype-poisoning keys, bodies
 // nested deeper than MAX_DEPTH and strings with NUL characters (which PostgreSQL cannot store)
-// as 400 BAD_REQUEST (API.md §3: a malformed body), and text that is not Unicode (bytes that are
+// as 400 BAD_REQUEST (docs/api.md: a malformed body), and text that is not Unicode (bytes that are
 // not UTF-8, unpaired surrogates) as a VALIDATION_ERROR naming the field, before any handler runs.
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 // Declares an /api/v1 route that runs one GraphQL operation and wraps its result in the
-// envelope (STYLE.md: each route with its request and response schema and its operation).
+// envelope (each route declares its request and response schema and its operation).
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { GraphQLSchema } from 'graphql';

@@ -57,7 +57,7 @@ export function errorResponses(...extra: number[]) {
 /** `T | null` for optional fields that are present in every response. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-/** ?limit= (1–100, default 20) and ?cursor= of every list (API.md §2). */
+/** ?limit= (1–100, default 20) and ?cursor= of every list (docs/api.md). */
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1–100' })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page' })),

@@ -1,5 +1,5 @@
 // Request validation. Bodies are validated strictly: no type coercion, and an unknown field is
-// an error naming the field, never silently dropped (API.md §2). Query strings and path
+// an error naming the field, never silently dropped (docs/api.md). Query strings and path
 // parameters arrive as text, so those are coerced to the declared types.
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';

@@ -1,4 +1,4 @@
-// Availability (API.md §5): `slots` for appointment services, `sessions` for class services.
+// Availability (docs/api.md): `slots` for appointment services, `sessions` for class services.
 // Scope: availability:read.
 import { builder } from './builder.js';
 import type { Slot } from './schedule.js';

@@ -1,4 +1,4 @@
-// The data of booking events (API.md §6): the spec's bookingId, customerId, startTime,
+// The data of booking events (docs/webhooks.md): bookingId, customerId, startTime,
 // endTime, status, plus serviceId and employeeId, and previousStartTime/previousEndTime on a
 // reschedule or reason on a cancellation.
 import type { Booking } from '../generated/prisma/client.js';

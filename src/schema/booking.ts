@@ -1,4 +1,4 @@
-// Bookings (API.md §5 Bookings): create, read, list with filters, and the transitions.
+// Bookings (docs/api.md): create, read, list with filters, and the transitions.
 // Scopes: bookings:read / bookings:write.
 import type { Booking, BookingStatus, Prisma } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';

@@ -1,5 +1,5 @@
-// The Pothos builder: plugins and SchemaTypes (STYLE.md, Pothos app-layout). Scopes are the
-// OAuth scopes of API.md §4; every field that touches company data names the scope it needs.
+// The Pothos builder: plugins and SchemaTypes (Pothos' recommended app layout). Scopes are the
+// OAuth scopes of docs/oauth.md; every field that touches company data names the scope it needs.
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';

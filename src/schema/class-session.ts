@@ -1,5 +1,5 @@
-// Class sessions (API.md §5 classes). Classes are sessions of services, so they use the
-// services:read / services:write scopes (API.md §4 has no classes scope).
+// Class sessions (docs/api.md). Classes are sessions of services, so they use the
+// services:read / services:write scopes (the scope list, docs/oauth.md, has no classes scope).
 import type { ClassSession, Prisma } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 import { builder } from './builder.js';

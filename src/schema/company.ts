@@ -1,4 +1,4 @@
-// The company profile (spec: "Company profile") as `me` and `updateMe`.
+// The company profile (docs/api.md, Company) as `me` and `updateMe`.
 import { updateCompany } from './use-cases/update-company.js';
 import { builder } from './builder.js';
 

@@ -1,5 +1,5 @@
 // What every resolver sees. Resolvers reach the database only through `db`, the database of
-// the credential's mode (API.md §4), so a sandbox request cannot touch live rows.
+// the credential's mode (docs/sandbox.md), so a sandbox request cannot touch live rows.
 import type { Credential } from '../auth/credentials.js';
 import type { Config } from '../config.js';
 import type { Db, Databases } from '../db/databases.js';

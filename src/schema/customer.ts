@@ -1,4 +1,4 @@
-// Customers (API.md §5). Scopes: customers:read / customers:write.
+// Customers (docs/api.md). Scopes: customers:read / customers:write.
 import type { Customer } from '../generated/prisma/client.js';
 import { builder } from './builder.js';
 import { pageType, paginate } from './pagination.js';

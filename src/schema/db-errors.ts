@@ -1,5 +1,5 @@
 // PostgreSQL errors that are answers, not failures: the exclusion constraints and CHECKs of the
-// migrations (no double booking, class capacity) enforce the rules of API.md §5 under any
+// migrations (no double booking, class capacity) enforce the rules of docs/api.md under any
 // concurrency, and the use cases turn their violations into SLOT_UNAVAILABLE / CLASS_FULL.
 // Prisma 7 with a driver adapter carries the SQLSTATE in meta.driverAdapterError.cause.
 import type { Db } from '../db/databases.js';
@@ -67,7 +67,7 @@ export async function retryOnDeadlock<T>(fn: () => Promise<T>, attempts = 4): Pr
 /**
  * Options of the booking domain's interactive transactions. Prisma's default maxWait (how long
  * $transaction waits for a pooled connection before failing with P2028) is 2 s; bursts of
- * bookings on one slot (API.md §5: 100 clients contending) queue longer than that on a pool of
+ * bookings on one slot (docs/api.md: 100 clients contending) queue longer than that on a pool of
  * ten, and each of their transactions is a few short statements, so they wait up to 5 s
  * for a connection (then 503, retry shortly) and may run up to 10 s.
  */
@@ -76,7 +76,7 @@ export const DOMAIN_TRANSACTION = { maxWait: 5_000, timeout: 10_000 } as const;
 /**
  * P2028: Prisma could not start the transaction in maxWait (the pool had no connection to
  * spare) or the transaction outlived its timeout. Nothing was committed; the database is
- * saturated, a dependency outage (API.md §3: 503 SERVICE_UNAVAILABLE with Retry-After).
+ * saturated, a dependency outage (docs/api.md: 503 SERVICE_UNAVAILABLE with Retry-After).
  */
 export const isTransactionTimeout = (err: unknown) => (err as { code?: string })?.code === 'P2028';
 

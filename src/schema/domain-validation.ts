@@ -1,4 +1,4 @@
-// Field rules of the booking domain (API.md §5), shared by every use case so REST, GraphQL
+// Field rules of the booking domain (docs/api.md), shared by every use case so REST, GraphQL
 // and the CLI refuse the same input with the same words.
 import { z } from 'zod';
 import { AppError } from '../errors.js';

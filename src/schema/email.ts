@@ -1,4 +1,4 @@
-// The sandbox's e-mail log (API.md §5, spec "Live versus sandbox": logged, not sent, viewable
+// The sandbox's e-mail log (docs/sandbox.md: logged, not sent, viewable
 // with recipient, full headers and body). Live companies' e-mail is really sent and not
 // readable through the API: FORBIDDEN. Scope: emails:read.
 import type { Email } from '../generated/prisma/client.js';

@@ -1,5 +1,5 @@
 // Employees, their working hours, the services they perform, and their time off
-// (API.md §5). Scopes: employees:read / employees:write.
+// (docs/api.md). Scopes: employees:read / employees:write.
 import type { Employee, TimeOff } from '../generated/prisma/client.js';
 import { builder } from './builder.js';
 import { pageType } from './pagination.js';

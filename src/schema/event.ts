@@ -1,4 +1,4 @@
-// Events (API.md §5, §6): every event ever emitted for the company, so a client that missed
+// Events (docs/api.md, docs/webhooks.md): every event ever emitted for the company, so a client that missed
 // webhooks can re-sync. Scope: events:read.
 import type { Event, Prisma } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';

@@ -1,4 +1,4 @@
-// Events (API.md §6): every change of a booking, customer, class session or payment writes its
+// Events (docs/webhooks.md): every change of a booking, customer, class session or payment writes its
 // event in the same transaction as the change. The events table is the outbox the webhook
 // workers read, and GET /events lets a client that missed webhooks re-sync.
 import type { Prisma } from '../generated/prisma/client.js';

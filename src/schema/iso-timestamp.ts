@@ -2,7 +2,7 @@
 // (REST's JSON Schema format, GraphQL's DateTime scalar, the use cases' zod rules), so they
 // all accept and refuse the same strings with the same words.
 //
-// Out: the DateTime scalar's output (API.md: ISO 8601 UTC with Z and milliseconds), the same
+// Out: the DateTime scalar's output (docs/api.md, Times: ISO 8601 UTC with Z and milliseconds), the same
 // string Date.prototype.toISOString gives, built without it: on Node 20 toISOString costs
 // ~0.36 µs, and a month of availability serialises ~1600 instants (0.6 ms a response, the
 // largest single cost left in that route's GraphQL execution by its CPU profile). Instants of

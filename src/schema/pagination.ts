@@ -1,4 +1,4 @@
-// Cursor pagination for every list (API.md §2): `limit` 1–100 (default 20) and an opaque
+// Cursor pagination for every list (docs/api.md): `limit` 1–100 (default 20) and an opaque
 // `cursor`. Lists are ordered by id, newest first. Ids are time-ordered ObjectIds made by the
 // application (src/ids.ts), so "every record with an id below the cursor" is a fixed set: rows
 // inserted while a client walks the pages get larger ids and land before the cursor, never

@@ -1,4 +1,4 @@
-// Payments (API.md §5) in GraphQL: payments, payment, createPayment, refundPayment.
+// Payments (docs/api.md) in GraphQL: payments, payment, createPayment, refundPayment.
 // Scopes: payments:read / payments:write.
 import type { Payment } from '../generated/prisma/client.js';
 import { builder } from './builder.js';

@@ -1,4 +1,4 @@
-// The sandbox's sample companies (spec "Sandbox rules" 1, API.md §8). The booking-domain
+// The sandbox's sample companies (docs/sandbox.md). The booking-domain
 // templates fill in their staff, services and classes.
 export const SAMPLE_TEMPLATES = {
   hair_salon: { name: 'Sample Hair Salon', timezone: 'Europe/Berlin', currency: 'EUR', email: 'salon@example.com', phone: '+493012345678', address: 'Torstraße 1, 10119 Berlin, Germany' },

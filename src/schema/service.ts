@@ -1,4 +1,4 @@
-// Services (API.md §5). Scopes: services:read / services:write.
+// Services (docs/api.md). Scopes: services:read / services:write.
 import type { Service } from '../generated/prisma/client.js';
 import { builder } from './builder.js';
 import { pageType, paginate } from './pagination.js';

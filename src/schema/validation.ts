@@ -27,7 +27,7 @@ export const email = z
   .pipe(z.email('must be an e-mail address'))
   .transform((s) => s.toLowerCase());
 
-/** E.164, with the leading + (spec: "international format with leading +"). */
+/** E.164, with the leading + (international format with the leading +). */
 export const phone = z
   .string()
   .max(32, 'must be at most 32 characters')

@@ -1,4 +1,4 @@
-// Webhook endpoints, their deliveries and attempts (API.md §6) in GraphQL; the REST routes of
+// Webhook endpoints, their deliveries and attempts (docs/webhooks.md) in GraphQL; the REST routes of
 // src/rest/v1/webhook-endpoints.ts run these operations. Scopes: webhooks:read / webhooks:write.
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../generated/prisma/client.js';
 import { isId } from '../ids.js';

@@ -1,4 +1,4 @@
-// Weekly working hours (API.md §5 employees): all seven weekday keys, each a list of
+// Weekly working hours (docs/api.md): all seven weekday keys, each a list of
 // { start: "HH:MM", end: "HH:MM" } in the company's IANA time zone. Turning them into instants
 // is Luxon's job, never hand-made offset arithmetic: on a spring-forward day a local time in
 // the gap does not exist (Luxon moves it forward by the shift, so an interval inside the gap

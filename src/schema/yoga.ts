@@ -1,4 +1,4 @@
-// GraphQL for internal dashboards at /graphql (API.md §1): the same credentials and scopes as
+// GraphQL for internal dashboards at /graphql (docs/graphql.md): the same credentials and scopes as
 // REST. Error masking stays on: only AppErrors reach clients, with their code. Depth, cost,
 // alias and token limits refuse abusive documents before execution.
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
@@ -89,7 +89,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Serv
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    // API.md §1: GraphiQL in development only.
+    // docs/graphql.md: GraphiQL in development only.
     graphiql: services.config.NODE_ENV === 'development',
     landingPage: false,
     cors: false,

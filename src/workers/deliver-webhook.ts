@@ -1,4 +1,4 @@
-// One delivery attempt (API.md §6). The delivery row is claimed with a lease first, so two
+// One delivery attempt (docs/webhooks.md). The delivery row is claimed with a lease first, so two
 // workers holding the same job (a duplicate enqueue, a stalled job handed on) never POST it
 // at the same time, and a manual retry is refused while the lease is held; a worker killed
 // mid-attempt leaves the lease to run out and the relay's sweep hands the delivery to another
@@ -12,7 +12,7 @@ import { policyFor } from './ssrf-guard.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
 import { signatureHeaders } from './webhook-signature.js';
 
-/** The body: exactly { event, timestamp, data } (spec, "Event body shape"). */
+/** The body: exactly { event, timestamp, data } (docs/webhooks.md, A delivery). */
 export function webhookBody(event: { type: string; createdAt: Date; data: Prisma.JsonValue }): string {
   return JSON.stringify({ event: event.type, timestamp: event.createdAt.getTime(), data: event.data });
 }
@@ -33,7 +33,7 @@ export function nextAttemptDelayMs(schedule: readonly number[], attempt: number,
 
 /**
  * The signed headers of one attempt. Signed with the current secret and, during rotations,
- * each previous secret until its own expiry (API.md §6: the old secret signs alongside for
+ * each previous secret until its own expiry (docs/webhooks.md: the old secret signs alongside for
  * 24 h). A secret or token that cannot be decrypted (SECRET_KEY changed, a damaged row) is an
  * error recorded on the attempt, not an exception that would leave the delivery pending.
  */
@@ -126,7 +126,7 @@ export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'
       data: { status, attemptCount: { increment: 1 }, nextAttemptAt, leaseUntil: null, lastStatusCode: result.statusCode },
     }),
   ];
-  // 410 Gone: the receiver says the endpoint is no more; stop sending (API.md §6).
+  // 410 Gone: the receiver says the endpoint is no more; stop sending (docs/webhooks.md).
   if (gone) {
     writes.push(
       db.webhookEndpoint.update({

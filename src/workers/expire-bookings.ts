@@ -1,4 +1,4 @@
-// Unpaid pending bookings expire after their hold (API.md §5: "pending → expired, the system,
+// Unpaid pending bookings expire after their hold (docs/api.md: "pending → expired, the system,
 // after the hold"), with booking.expired, through the booking domain's own use case, for both
 // databases. Scheduled by the runtime once per minute bucket (job id), whichever worker runs it.
 import { expirePendingBookings } from '../schema/use-cases/expire-pending-bookings.js';

@@ -1,4 +1,4 @@
-// The typed job catalog (STYLE.md "Jobs"): each job has a name, the queue it runs on, a payload
+// The typed job catalog (one declaration per job): each job has a name, the queue it runs on, a payload
 // schema, an idempotent job id, its retry and timeout policy, and its handler. The same
 // catalog runs on BullMQ (REDIS_URL) or in process (queue.ts).
 //
@@ -57,7 +57,7 @@ export const JOBS = {
     // `due` is the delivery's nextAttemptAt: a new attempt (or a lease that ran out) is new work.
     payload: z.object({ mode, deliveryId: id, due: z.number().int(), sweep: z.number().int().optional() }),
     jobId: (p) => `wh.${p.mode}.${p.deliveryId}.${p.due}${p.sweep === undefined ? '' : `.s${p.sweep}`}`,
-    // Retries follow API.md §6's schedule, kept on the delivery row, not the queue's backoff.
+    // Retries follow docs/webhooks.md's schedule, kept on the delivery row, not the queue's backoff.
     attempts: 1,
     backoffMs: 0,
     timeoutMs: (s) => s.config.WEBHOOK_TIMEOUT_MS + 5_000,

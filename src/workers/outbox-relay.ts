@@ -1,4 +1,4 @@
-// The outbox relay (API.md §6: "the event is written in the same transaction as the change
+// The outbox relay (docs/webhooks.md: "the event is written in the same transaction as the change
 // that caused it, then delivered by workers over Redis"). Events with dispatchedAt NULL are
 // claimed with FOR UPDATE SKIP LOCKED, so several worker processes share the work without
 // taking the same event, and fanned out in one transaction into a WebhookDelivery per

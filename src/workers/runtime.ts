@@ -40,12 +40,12 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
         logger.warn({ mode: db.mode, err: { message: (err as Error).message } }, 'outbox relay cycle failed; retrying at the next poll');
       }
     }
-    // Unpaid pending bookings expire after their hold (API.md §5): checked every 30 s, run once
+    // Unpaid pending bookings expire after their hold (docs/api.md): checked every 30 s, run once
     // per minute bucket whichever worker gets there first.
     if (Date.now() - lastMaintenance > 30_000) {
       lastMaintenance = Date.now();
       await enqueue('expire-bookings', { bucket: Math.floor(Date.now() / 60_000) }).catch(() => undefined);
-      // The sandbox's sample class timetables are topped up once an hour (API.md §8), and the
+      // The sandbox's sample class timetables are topped up once an hour (docs/sandbox.md), and the
       // stale rows of both databases purged (README "Retention").
       const hour = Math.floor(Date.now() / 3_600_000);
       if (hour !== lastHourly) {

@@ -1,4 +1,4 @@
-// The payments worker (API.md §5): settles a `processing` payment to succeeded or failed and
+// The payments worker (docs/api.md): settles a `processing` payment to succeeded or failed and
 // emits payment.succeeded / payment.failed; a succeeded payment confirms its pending booking
 // (booking.confirmed), all in one transaction with the payment's change.
 //
@@ -37,7 +37,7 @@ async function confirmPendingBooking(tx: Tx, bookingId: string): Promise<void> {
 
 async function verdict(ctx: JobContext, mode: 'live' | 'test', payment: Payment): Promise<ChargeResult> {
   if (mode === 'test') {
-    // The simulator judged the test card at creation; no money moves (spec: sandbox).
+    // The simulator judged the test card at creation; no money moves (docs/sandbox.md).
     const ok = payment.outcome === 'succeeded';
     const failureCode = ok ? null : (payment.outcome ?? 'processing_error');
     const failureMessage = failureCode ? (SANDBOX_MESSAGES[failureCode] ?? 'The payment could not be processed.') : null;

@@ -1,4 +1,4 @@
-// SSRF guard for webhook URLs (API.md §6): live endpoints must be https and must not reach
+// SSRF guard for webhook URLs (docs/webhooks.md): live endpoints must be https and must not reach
 // loopback, private, link-local, unique-local or otherwise internal addresses. The check runs
 // after DNS resolution, on every attempt, inside the connection's own lookup: the socket
 // connects to exactly the address that was checked, so DNS rebinding between a check and the
@@ -29,13 +29,13 @@ export interface UrlPolicy {
 
 export function policyFor(mode: Mode, config: Config): UrlPolicy {
   if (mode === 'live') {
-    // Development relaxes http and loopback only (API.md §6), so a local receiver works; the
+    // Development relaxes http and loopback only (docs/webhooks.md), so a local receiver works; the
     // opt-in opens internal addresses too (an on-premises receiver, say).
     const open = config.WEBHOOK_LIVE_ALLOW_PRIVATE;
     const local = open || config.NODE_ENV === 'development';
     return { requireHttps: !local, allowLoopback: local, allowPrivate: open };
   }
-  // The sandbox allows http and loopback (API.md §6); internal ranges only when opted into.
+  // The sandbox allows http and loopback (docs/webhooks.md); internal ranges only when opted into.
   return { requireHttps: false, allowLoopback: config.WEBHOOK_SANDBOX_ALLOW_LOOPBACK, allowPrivate: config.WEBHOOK_SANDBOX_ALLOW_PRIVATE };
 }
 

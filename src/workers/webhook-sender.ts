@@ -74,7 +74,7 @@ export async function sendWebhook(o: SendOptions): Promise<SendResult> {
       ok,
       statusCode: res.statusCode,
       responseExcerpt: excerpt,
-      // A redirect is a failure: following it could lead anywhere (API.md §6).
+      // A redirect is a failure: following it could lead anywhere (docs/webhooks.md).
       error: ok ? null : res.statusCode >= 300 && res.statusCode < 400 ? `redirect to ${String(res.headers.location ?? '?').slice(0, 200)} not followed` : `HTTP ${res.statusCode}`,
       retryAfterMs: parseRetryAfter(res.headers['retry-after']),
     });

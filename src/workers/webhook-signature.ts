@@ -1,4 +1,4 @@
-// Signing of webhook deliveries (API.md §6). Two header sets over the same secret:
+// Signing of webhook deliveries (docs/webhooks.md). Two header sets over the same secret:
 // - X-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret bytes, "<t>.<raw body>")>, with one
 //   more v1= for each previous secret still in its 24 h rotation overlap;
 // - the Standard Webhooks trio (standardwebhooks.com): webhook-id, webhook-timestamp and

@@ -33,7 +33,7 @@ async function confidentialCode(extra: Record<string, string | undefined> = {}, 
   return codeFrom(res);
 }
 
-describe('authorization_code as the spec documents it (confidential client, secret in the form)', () => {
+describe('authorization_code as docs/oauth.md documents it (confidential client, secret in the form)', () => {
   it('issues tokens that work on REST and GraphQL, with the granted scopes only', async () => {
     const { code, location } = await confidentialCode({}, `live:${w.live.id}`);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);

@@ -1,5 +1,5 @@
 // The login and consent pages driven by a real headless Chromium, found by their accessible
-// names (API.md §7: labels Email, Password, Company; buttons Sign in, Approve, Deny). The
+// names (docs/oauth.md: labels Email, Password, Company; buttons Sign in, Approve, Deny). The
 // browser follows the redirect to a real local HTTP server standing in for the client's
 // loopback callback.
 import { createServer, type Server } from 'node:http';

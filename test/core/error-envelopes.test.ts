@@ -1,4 +1,4 @@
-// The error envelope of API.md §3 for the classes a client must handle besides 400/401/404
+// The error envelope of docs/api.md for the classes a client must handle besides 400/401/404
 // (test/core/me.test.ts): each forced through a real path and compared whole, headers
 // included. Errors a resolver throws go through the same table as every other error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ describe('403', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/emails', headers: bearer(w.liveKey.key) });
     expectEnvelope(res, 403, { code: 'FORBIDDEN', message: 'The e-mail log exists for sandbox (test) companies only; live e-mail is sent, not logged' });
   });
-  // INSUFFICIENT_SCOPE (the spec's own GET /me case) is in test/core/me.test.ts.
+  // INSUFFICIENT_SCOPE (the GET /me case) is in test/core/me.test.ts.
 });
 
 describe('409', () => {

@@ -1,5 +1,5 @@
 // What Fastify's router and Node's HTTP parser refuse before a route runs still answers in the
-// envelope (API.md §2–3): over-long path parameters, paths that are not valid percent-encoded
+// envelope (docs/api.md): over-long path parameters, paths that are not valid percent-encoded
 // UTF-8, an oversized header block. And an id that cannot be an id is 404 NOT_FOUND on every
 // route with a path id, whatever its length or bytes, with nothing written.
 // Raw requests go over a real socket: an HTTP client library would refuse or re-encode them.

@@ -1,4 +1,4 @@
-// API.md §4: lastUsedAt is kept without a database write per request. The resolver notes uses
+// docs/api.md: lastUsedAt is kept without a database write per request. The resolver notes uses
 // in memory and writes them in one statement per flush (src/auth/credentials.ts).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';

@@ -1,4 +1,4 @@
-// GET/PATCH /api/v1/me: the spec's envelope field by field, every 401 case, modes isolated,
+// GET/PATCH /api/v1/me: the envelope field by field, every 401 case, modes isolated,
 // and hostile input that must get a 4xx envelope and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../src/schema/use-cases/revoke-api-key.js';
@@ -121,7 +121,7 @@ describe('GET /api/v1/me', () => {
     expect(Math.abs(res.json().meta.timestamp - Date.now())).toBeLessThan(60_000);
   });
 
-  it('403 INSUFFICIENT_SCOPE for an OAuth token without company:read (spec: GET /me)', async () => {
+  it('403 INSUFFICIENT_SCOPE for an OAuth token without company:read (GET /me needs it)', async () => {
     const token = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.live.id, mode: 'live', scope: 'bookings:read bookings:write' });
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
     expect(res.statusCode).toBe(403);

@@ -1,6 +1,6 @@
 // A JSON body must be Unicode text: bytes that are not valid UTF-8, and strings with an unpaired
 // surrogate (`"\ud800"`, which JSON allows and no database can store), are 400
-// VALIDATION_ERROR naming the field (API.md §3), wherever they sit (values, keys, arrays,
+// VALIDATION_ERROR naming the field (docs/api.md), wherever they sit (values, keys, arrays,
 // nested objects), and nothing is stored. Before, both were stored as U+FFFD.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';

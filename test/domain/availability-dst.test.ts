@@ -1,4 +1,4 @@
-// Availability across daylight-saving changes (API.md §2, §5): on a spring-forward day no slot
+// Availability across daylight-saving changes (docs/api.md): on a spring-forward day no slot
 // falls in the missing hour, on a fall-back day the repeated hour gives no duplicate slot, and
 // every slot's UTC time is right. Expected instants are written from the zones' known UTC
 // offsets (CET +1/CEST +2, EST -5/EDT -4), not computed by the code under test.

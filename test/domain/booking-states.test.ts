@@ -1,4 +1,4 @@
-// Every (from, to) pair of the booking state machine (API.md §5): the allowed ones work and
+// Every (from, to) pair of the booking state machine (docs/api.md): the allowed ones work and
 // emit their event, every other one is 409 INVALID_STATE_TRANSITION with details { from, to }
 // and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// No double booking under any concurrency (API.md §5): the database decides, not a
+// No double booking under any concurrency (docs/api.md): the database decides, not a
 // read-then-write check. Real sockets, two app instances over one PostgreSQL database, each
 // with its own connection pools (its own Databases); requests race with fetch. Embedded PGlite
 // is one connection that runs one transaction at a time, so nothing could race there and a

@@ -1,4 +1,4 @@
-// The booking domain's resources through /api/v1 (API.md §5, §6): availability minus existing
+// The booking domain's resources through /api/v1 (docs/api.md, docs/webhooks.md): availability minus existing
 // bookings and their buffers, never in the past; the booking list's filters; services and
 // customers read, changed and deleted; the data of customer.* and booking.created events; and
 // the event log's type and from filters.
@@ -155,7 +155,7 @@ describe('customers', () => {
 });
 
 describe('events', () => {
-  it('customer.created, customer.updated and booking.created carry the data of API.md §6', async () => {
+  it('customer.created, customer.updated and booking.created carry the data of docs/webhooks.md', async () => {
     const c = await blankCompany(t.dbs, w);
     const e = await post(t.app, '/api/v1/employees', c.auth, { name: 'Mo', workingHours: EVERY_DAY('00:00', '24:00') });
     const s = await post(t.app, '/api/v1/services', c.auth, { name: 'Cut', durationMinutes: 60, employeeIds: [e._id] });

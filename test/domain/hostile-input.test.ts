@@ -201,7 +201,7 @@ const freshBooking = async (opts: { paid?: boolean } = {}) => {
 let slotSeq = 0;
 const freshSession = () => made('/api/v1/classes', { serviceId: ids.yoga, employeeId: ids.employee, startTime: later(700 + slotSeq++), capacity: 3 });
 
-// Every booking-domain route, the scope API.md §4 gives it, and a request that would succeed
+// Every booking-domain route, the scope docs/oauth.md gives it, and a request that would succeed
 // (and write, for the write routes) if the scope were not checked.
 const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]> = {
   'GET /api/v1/employees': ['employees:read', async () => ({ url: '/api/v1/employees' })],

@@ -1,4 +1,4 @@
-// The domain routes appear in the generated OpenAPI document (API.md §1).
+// The domain routes appear in the generated OpenAPI document (docs/api.md).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createDomainApp } from '../helpers/domain.js';

@@ -1,4 +1,4 @@
-// An employee is never in two places (API.md §5), class sessions included: a session overlapping
+// An employee is never in two places (docs/api.md), class sessions included: a session overlapping
 // the instructor's appointments (buffers included), another session they teach or their time
 // off is 409 SLOT_UNAVAILABLE, on create and on PATCH; changing a session's instructor or times
 // moves its bookings with a booking.rescheduled event each; a session cannot move into the

@@ -1,4 +1,4 @@
-// Factories return the whole created graph with unique values (STYLE.md).
+// Factories return the whole created graph with unique values, so tests never collide.
 import { randomBytes } from 'node:crypto';
 import { generateToken, hashToken } from '../../src/auth/tokens.js';
 import type { Databases } from '../../src/db/databases.js';

@@ -1,4 +1,4 @@
-// The `svc` CLI (API.md §9) as a child process against this file's own PostgreSQL database:
+// The `svc` CLI (docs/cli.md) as a child process against this file's own PostgreSQL database:
 // with --json, stdout is exactly one JSON object of the tabled shape; errors go to stderr with
 // a non-zero exit; a key revoked by the CLI is refused over HTTP.
 import pg from 'pg';

@@ -1,4 +1,4 @@
-// The credential cache (issue 2, "revocation effective at once on every instance"; API.md §4):
+// The credential cache (issue 2, "revocation effective at once on every instance"; docs/api.md):
 // revocations and profile changes reach other instances over Redis pub/sub, not by the TTL;
 // an expired entry is refreshed by one query, not by every waiting request; lastUsedAt is
 // written in batches, never once per request.

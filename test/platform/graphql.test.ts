@@ -1,4 +1,4 @@
-// GraphQL at /graphql (API.md §1, issue 2 point 6): the same credentials and scopes as REST;
+// GraphQL at /graphql (docs/graphql.md, issue 2 point 6): the same credentials and scopes as REST;
 // AppErrors carry extensions.code, anything else is masked; abusive documents are refused
 // before execution; no CORS headers.
 import { TEST_SECRET_KEY } from '../helpers/app.js';
@@ -73,7 +73,7 @@ describe('/graphql', () => {
     expect(JSON.stringify(body)).not.toContain(w.test.name);
   });
 
-  // As on REST (API.md §3): a credential that was sent but is not valid is a 401 with
+  // As on REST (docs/api.md): a credential that was sent but is not valid is a 401 with
   // WWW-Authenticate: Bearer error="invalid_token", the body in GraphQL's error shape.
   const invalid: Array<[string, () => Promise<Record<string, string>>]> = [
     ['an unknown key', async () => bearer('svc_sk_test_000000000000000000000000000000000000000000')],

@@ -1,4 +1,4 @@
-// Logs (API.md §9, issue 2 point 13): JSON lines (pino) carrying the request id; keys, tokens,
+// Logs (docs/scaling.md, issue 2 point 13): JSON lines (pino) carrying the request id; keys, tokens,
 // secrets, passwords and card numbers never appear, wherever a request put them (headers,
 // query string, body, GraphQL variables) and whatever our own code logs, at debug level.
 import { Writable } from 'node:stream';

@@ -1,4 +1,4 @@
-// The operational surfaces (API.md §1): /healthz, /readyz (database and Redis, 503 when one is
+// The operational surfaces (docs/scaling.md): /healthz, /readyz (database and Redis, 503 when one is
 // down), /metrics (Prometheus, by route pattern and status), /openapi.json (a valid OpenAPI
 // 3.1 document covering every /api/v1 route) and /docs (served entirely by the app itself).
 import { spawn, type ChildProcess } from 'node:child_process';

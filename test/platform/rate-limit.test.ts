@@ -1,4 +1,4 @@
-// Rate limits (API.md §4): 100 requests per credential in each fixed one-second window, shared
+// Rate limits (docs/api.md): 100 requests per credential in each fixed one-second window, shared
 // by every instance through Redis; 20/s per IP without a valid credential; RateLimit-* headers
 // on every response, Retry-After and the RATE_LIMITED envelope on 429s.
 import { randomBytes } from 'node:crypto';
@@ -84,7 +84,7 @@ describe('RateLimit headers', () => {
     expectRateLimitHeaders(gql, 100);
   });
 
-  it('are on every other response as well (API.md §4: "every response"), counted apart from the API', async () => {
+  it('are on every other response as well (docs/api.md: "every response"), counted apart from the API', async () => {
     const ip = freshIp();
     for (const url of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/admin/login', '/.well-known/oauth-authorization-server', '/nothing-here']) {
       const res = await a.app.inject({ method: 'GET', url, remoteAddress: ip });

@@ -1,4 +1,4 @@
-// HTTPS (API.md §9; spec "Security rules for clients"): TLS at the server (TLS_CERT/TLS_KEY) or
+// HTTPS (docs/scaling.md): TLS at the server (TLS_CERT/TLS_KEY) or
 // at a trusted proxy (TRUST_PROXY); production refuses plain-HTTP API requests except from
 // loopback and sends HSTS.
 import { TEST_SECRET_KEY } from '../helpers/app.js';

@@ -1,4 +1,4 @@
-// The gym's class sessions are wall times in Europe/London (API.md §5: local times in the
+// The gym's class sessions are wall times in Europe/London (docs/api.md: local times in the
 // company's zone). Seeded with a clock just before each daylight-saving change, a 07:00 class
 // must start at 07:00 local on both sides of it, so its UTC instant moves by an hour. The
 // expectations are literal instants and a schedule computed here with Luxon's ISO parser.

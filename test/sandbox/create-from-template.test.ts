@@ -1,4 +1,4 @@
-// Creating a test company from a sample template or blank (API.md §8, the admin's "create a
+// Creating a test company from a sample template or blank (docs/sandbox.md, the admin's "create a
 // test company"): the template fills the profile fields not given, the graph is written in
 // the company's own transaction, and a template is refused for live companies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The start's demo (API.md §9: "it prints ... a sandbox test key") after `svc sandbox wipe`:
+// The start's demo (docs/sandbox.md: "it prints ... a sandbox test key") after `svc sandbox wipe`:
 // the saved key died with its company, so a later start must not print it. It reports no key
 // while the sandbox is empty, and mints a working one on the restored samples.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

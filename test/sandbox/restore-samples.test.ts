@@ -1,4 +1,4 @@
-// Restoring the sample companies (API.md §8): by default only the missing templates are
+// Restoring the sample companies (docs/sandbox.md): by default only the missing templates are
 // recreated and existing samples keep their ids, keys and data; with `reset` the samples are
 // rebuilt from scratch (their keys stop), while blank test companies and live data stay.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The sample test companies every account starts with (spec "Sandbox rules" 1, API.md §8):
+// The sample test companies every account starts with (docs/sandbox.md):
 // the whole seeded graph read back from the sandbox database, checked against rules written
 // here independently of the seeding code (Luxon for local times, the API's field rules).
 import { DateTime } from 'luxon';
@@ -31,7 +31,7 @@ const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3));
 
-/** API.md §5: all seven keys, "HH:MM" local times, start before end, intervals in order and apart. */
+/** docs/api.md: all seven keys, "HH:MM" local times, start before end, intervals in order and apart. */
 function expectValidWorkingHours(wh: unknown) {
   expect(Object.keys(wh as object).sort()).toEqual([...DAYS].sort());
   let workingDays = 0;

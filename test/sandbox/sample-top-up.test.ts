@@ -1,4 +1,4 @@
-// A sample fitness center always has classes for the coming weeks (API.md §8): seeding schedules
+// A sample fitness center always has classes for the coming weeks (docs/sandbox.md): seeding schedules
 // SAMPLE_SCHEDULE_DAYS local days once, and the workers' `top-up-sample-classes` job extends
 // the timetable as days pass. The job adds exactly the timetable's missing sessions, never
 // twice, never one a client cancelled, and skips a session whose instructor is busy.

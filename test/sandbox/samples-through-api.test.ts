@@ -1,4 +1,4 @@
-// The samples as an integrator meets them (spec "Sandbox rules" 1): through /api/v1 with a
+// The samples as an integrator meets them (docs/sandbox.md): through /api/v1 with a
 // test key of each sample company, the staff, services and classes are listed, availability
 // has slots inside the staff's local hours, and bookings work, paid services going `pending`.
 import { DateTime } from 'luxon';

@@ -1,4 +1,4 @@
-// `svc sandbox wipe` and `svc sandbox restore` (API.md §9) as an operator runs them: the real
+// `svc sandbox wipe` and `svc sandbox restore` (docs/cli.md) as an operator runs them: the real
 // bin as a child process over this file's own database. With --json, stdout is exactly one
 // JSON object; errors go to stderr with a non-zero exit and nothing on stdout.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// "Wipe test data" (spec "Sandbox rules" 3, API.md §4): the account's test companies and all
+// "Wipe test data" (docs/sandbox.md): the account's test companies and all
 // under them go; live rows (of the same account too), and other accounts' sandboxes, stay
 // byte for byte; the wiped companies' keys stop working at once despite the credential cache.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Customer e-mail (API.md §5): sandbox companies' e-mail is logged with recipient, every
+// Customer e-mail (docs/sandbox.md): sandbox companies' e-mail is logged with recipient, every
 // header, text and HTML, in the company's time zone, and never sent; GET /emails shows it and
 // is FORBIDDEN for live companies. Live companies' e-mail goes out over SMTP, to a real local
 // SMTP server (smtp-server) started by this test.

@@ -1,4 +1,4 @@
-// A customer is never charged for a booking that does not hold its slot (API.md §5). A pending
+// A customer is never charged for a booking that does not hold its slot (docs/api.md). A pending
 // booking whose payment is processing is not expired by the 15-minute job until the payment
 // settles; a payment cannot start once the hold has ended; and a charge that succeeds for a
 // booking cancelled (or expired) meanwhile confirms nothing and is refunded at once, through

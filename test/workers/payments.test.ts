@@ -1,4 +1,4 @@
-// Payments (API.md §5): the sandbox simulator's three test cards, hostile card input, refunds,
+// Payments (docs/api.md): the sandbox simulator's three test cards, hostile card input, refunds,
 // a succeeded payment confirming its pending booking, unpaid bookings expiring, and live
 // payments through the real `stripe` client against a local stand-in of the processor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

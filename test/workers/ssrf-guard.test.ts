@@ -1,4 +1,4 @@
-// SSRF (API.md §6): live endpoints must be https and must not reach internal addresses,
+// SSRF (docs/webhooks.md): live endpoints must be https and must not reach internal addresses,
 // checked after DNS resolution on every attempt, with the connection pinned to the checked
 // address; redirects are not followed. Real sockets, a resolver replaced only where a name
 // must resolve to a private address without touching the machine's DNS.

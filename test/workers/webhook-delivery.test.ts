@@ -1,5 +1,5 @@
 // Delivery end to end on the real app, real PostgreSQL, real Redis (BullMQ) and a real local
-// receiver: the body and headers of API.md §6, signatures checked by hand and by the
+// receiver: the body and headers of docs/webhooks.md, signatures checked by hand and by the
 // `standardwebhooks` library, retries with the same X-Webhook-Id, Retry-After, 410, rotation.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';

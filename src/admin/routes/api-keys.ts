@@ -1,4 +1,4 @@
-// Integrations > API Keys (spec "API keys": created by name in the admin area, test keys under
+// Integrations > API Keys (docs/admin.md: created by name in the admin area, test keys under
 // the Test Keys section, shown for copying at creation, revoked/deleted there; "keys are rotated
 // regularly"). A new or rolled key is rendered in the answer to the POST that made it and never
 // again: only its SHA-256 is stored. Revoke, delete and roll go through a confirmation page.

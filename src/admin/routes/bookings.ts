@@ -1,4 +1,4 @@
-// Bookings of a company as a week view (API.md §8): one row per employee, one column per day
+// Bookings of a company as a week view (docs/admin.md): one row per employee, one column per day
 // of the week in the company's time zone (DST-correct through luxon), each booking coloured by
 // status; and one booking with its events (the same events the API and webhooks carry).
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 // Companies: the list of one mode (the company picker's page), creating one, and a company's
-// profile with its edit form (API.md §8 "Company profile"). Editing runs updateCompany, the
+// profile with its edit form (docs/admin.md). Editing runs updateCompany, the
 // use case behind PATCH /api/v1/me, and drops the company's cached credentials as the API does.
 import type { FastifyInstance } from 'fastify';
 import { esc } from '../../auth/pages/html.js';

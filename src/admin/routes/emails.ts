@@ -1,4 +1,4 @@
-// The e-mail log (spec "Live versus sandbox": sandbox e-mail is "logged, not sent; viewable in
+// The e-mail log (docs/sandbox.md: sandbox e-mail is "logged, not sent; viewable in
 // an email log in the admin area (full body, headers, recipient)"). The list shows recipient,
 // subject and time; one e-mail shows every header, the text body and the HTML body rendered in
 // a sandboxed frame: an opaque origin with no scripts, forms or navigation, under its own CSP

@@ -1,4 +1,4 @@
-// OAuth apps (API.md §7 and §8): the account's registered clients. Registering runs
+// OAuth apps (docs/oauth.md, docs/admin.md): the account's registered clients. Registering runs
 // createOAuthClient (the same use case as `svc oauth-client create`): exact redirect URIs, the
 // scopes it may ask for, public (PKCE, no secret) or confidential (a secret shown once).
 // Deleting revokes everything the client holds (deleteOAuthClient).

@@ -1,4 +1,4 @@
-// Sandbox tools (spec "Sandbox rules" 1 and 3, API.md §8): the account's test companies,
+// Sandbox tools (docs/sandbox.md): the account's test companies,
 // creating one from a template or blank, restoring the samples, and "Wipe test data". Whatever
 // deletes (the wipe, and restoring with "reset") goes through a confirmation page that names
 // every company and counts what goes; the confirmation carries those companies' ids and exactly

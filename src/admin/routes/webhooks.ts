@@ -1,4 +1,4 @@
-// Integrations > Webhooks (API.md §6 and §8): the company's endpoints; creating one (the
+// Integrations > Webhooks (docs/webhooks.md, docs/admin.md): the company's endpoints; creating one (the
 // signing secret and verification token shown once); revealing them again on request (a
 // CSRF-protected POST, so they never sit in a cached or shared page); rotating the secret (the
 // old one keeps signing for 24 h); a test event; enabling, disabling, deleting; and the

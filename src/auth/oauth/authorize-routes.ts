@@ -1,4 +1,4 @@
-// GET/POST /oauth/authorize and the login form behind it (API.md §7). GET validates the
+// GET/POST /oauth/authorize and the login form behind it (docs/oauth.md). GET validates the
 // request, then shows the login page (no session) or the consent page; the consent form posts
 // back here, is validated again (it may have been tampered with), checked against the
 // session's CSRF token, and answered with a 303 to the client's redirect URI carrying `code`,
@@ -17,7 +17,7 @@ import { buildRedirect } from './redirect-uri.js';
 type Form = Record<string, unknown>;
 type Company = { id: string; mode: 'live' | 'test'; name: string };
 
-// Where the login form may return to: this endpoint, or the admin area (same form, API.md §7).
+// Where the login form may return to: this endpoint, or the admin area (same form, docs/oauth.md).
 const SAFE_NEXT = /^\/(oauth\/authorize(\?[^\\#]*)?|admin(\/[^\\#?]*)?(\?[^\\#]*)?)$/;
 
 // No dot segments (also percent-encoded, which URL parsers resolve too): /admin/../x leaves /admin.
@@ -35,7 +35,7 @@ async function companiesOf(services: Services, accountId: string): Promise<Array
     services.dbs.live.prisma.company.findMany({ where: { accountId, mode: 'live' }, orderBy: { createdAt: 'asc' } }),
     services.dbs.test.prisma.company.findMany({ where: { accountId, mode: 'test' }, orderBy: { createdAt: 'asc' } }),
   ]);
-  // A token's mode is its company's: test companies give svc_at_test_ tokens (API.md §4).
+  // A token's mode is its company's: test companies give svc_at_test_ tokens (docs/oauth.md).
   return [...live, ...test].map((c) => ({ value: `${c.mode}:${c.id}`, label: `${c.name} (${c.mode === 'live' ? 'live' : 'test'})`, company: c }));
 }
 

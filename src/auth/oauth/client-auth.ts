@@ -3,7 +3,7 @@
 // they are decoded here (the library does not) — or client_secret_post, never both; public
 // clients send only client_id. Attempts on confidential clients are counted per client and IP
 // and per IP, and refused with 429 beyond the limits before the secret is even compared
-// (API.md §7); a success takes its count back.
+// (docs/oauth.md); a success takes its count back.
 import type { FastifyRequest } from 'fastify';
 import type { OAuthClient } from '../../generated/prisma/client.js';
 import type { Services } from '../../services.js';

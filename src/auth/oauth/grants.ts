@@ -12,7 +12,7 @@ import { generateToken, hashToken } from '../tokens.js';
 
 export const CODE_TTL_MS = 10 * 60 * 1000; // spec, Limits: 10 minutes
 export const ACCESS_TOKEN_TTL_S = 3600; // spec, Limits: 1 hour
-export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600; // API.md §4: 30 days
+export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600; // docs/oauth.md: 30 days
 
 export interface GrantSubject {
   grantId: string;

@@ -1,4 +1,4 @@
-// The OAuth 2.1 authorization server (API.md §7) as one encapsulated Fastify plugin: form
+// The OAuth 2.1 authorization server (docs/oauth.md) as one encapsulated Fastify plugin: form
 // bodies and cookies are parsed only here, and errors answer in the endpoint's own format —
 // RFC 6749 JSON on the token, revocation and introspection endpoints, an HTML page on the
 // pages — never the /api/v1 envelope.

@@ -1,4 +1,4 @@
-// Errors of the OAuth endpoints in the format of their RFCs (API.md §2: "the OAuth endpoints
+// Errors of the OAuth endpoints in the format of their RFCs (docs/api.md: "the OAuth endpoints
 // answer in the formats of their RFCs, which stock OAuth clients require"): RFC 6749 §5.2
 // `{ error, error_description }` JSON, never the /api/v1 envelope, never cached.
 import type { FastifyReply, FastifyRequest } from 'fastify';

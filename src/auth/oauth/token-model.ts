@@ -1,7 +1,7 @@
 // The storage model @node-oauth/oauth2-server's grants run against (the customer's design:
 // the library does the authorization_code and refresh_token grants). One model per token
 // request, so it knows the already-authenticated client and the request's parameters, and
-// adds the OAuth 2.1 rules the library lacks (STACK.md, "OAuth libraries"):
+// adds the OAuth 2.1 rules the library lacks:
 // - a replayed code, when presented by its client with a valid PKCE verifier, revokes every
 //   token of its grant (OAuth 2.1 §4.1.3); a replay with a wrong verifier revokes nothing;
 // - the code is spent in the transaction that issues its tokens (not before PKCE and the

@@ -1,4 +1,4 @@
-// The consent page (API.md §7): names the client and lists the scopes it asks for, a select
+// The consent page (docs/oauth.md): names the client and lists the scopes it asks for, a select
 // labelled Company when the user has several, and the buttons Approve and Deny. The request's
 // parameters travel in hidden fields and are validated again when the form comes back.
 import type { Scope } from '../scopes.js';

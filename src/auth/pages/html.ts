@@ -1,5 +1,5 @@
 // The page shell shared by the login, consent and error pages (and later the admin area):
-// plain, accessible HTML with no scripts and no external assets (API.md §7), served with
+// plain, accessible HTML with no scripts and no external assets (docs/oauth.md), served with
 // headers that keep it out of frames and caches.
 import type { FastifyReply } from 'fastify';
 

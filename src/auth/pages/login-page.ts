@@ -1,4 +1,4 @@
-// The one login form (API.md §7: inputs labelled Email and Password, a button Sign in; "the
+// The one login form (docs/oauth.md: inputs labelled Email and Password, a button Sign in; "the
 // admin area's login is the same form"). It posts to `action` with the CSRF token of the
 // pre-session cookie and `next`, the local path to return to.
 import { esc, hiddenInputs, page } from './html.js';

@@ -1,4 +1,4 @@
-// GET /api/v1/availability (API.md §5).
+// GET /api/v1/availability (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';

@@ -1,4 +1,4 @@
-// /api/v1/bookings and its transitions (API.md §5 Bookings).
+// /api/v1/bookings and its transitions (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';

@@ -1,4 +1,4 @@
-// /api/v1/classes: sessions of class services (API.md §5), under the services:* scopes.
+// /api/v1/classes: sessions of class services (docs/api.md), under the services:* scopes.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';

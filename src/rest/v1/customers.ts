@@ -1,4 +1,4 @@
-// /api/v1/customers (API.md §5).
+// /api/v1/customers (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';

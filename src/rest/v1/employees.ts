@@ -1,4 +1,4 @@
-// /api/v1/employees and their time off (API.md §5). DELETE deactivates (see README, Domain).
+// /api/v1/employees and their time off (docs/api.md). DELETE deactivates.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';

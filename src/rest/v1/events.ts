@@ -1,4 +1,4 @@
-// GET /api/v1/events and /api/v1/events/:id (API.md §5): the company's event log, newest first.
+// GET /api/v1/events and /api/v1/events/:id (docs/api.md): the company's event log, newest first.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { EVENT_TYPES } from '../../schema/events.js';

@@ -1,4 +1,4 @@
-// The /api/v1 prefix: one hook authenticates it all (STYLE.md, Fastify Plugins Guide).
+// The /api/v1 prefix: one hook authenticates it all (an encapsulated plugin, as in the Fastify Plugins Guide).
 import type { FastifyInstance } from 'fastify';
 import { requireCredential } from '../../auth/authenticate.js';
 import { registerIdempotency } from '../idempotency.js';
@@ -20,7 +20,7 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
     requireCredential(req);
   });
   const { services, schema } = deps;
-  // Every POST below honours Idempotency-Key (API.md §2).
+  // Every POST below honours Idempotency-Key (docs/api.md).
   registerIdempotency(app, services);
   await app.register(meRoutes, { services, schema });
   await app.register(webhookRoutes, { services, schema });

@@ -1,4 +1,4 @@
-// GET /api/v1/me and PATCH /api/v1/me (spec: "GET /api/v1/me"; API.md §5 company).
+// GET /api/v1/me and PATCH /api/v1/me (docs/api.md, Company).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';

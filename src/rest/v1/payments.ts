@@ -1,4 +1,4 @@
-// /api/v1/payments (API.md §5) and /api/v1/emails (the sandbox e-mail log).
+// /api/v1/payments (docs/api.md) and /api/v1/emails (the sandbox e-mail log).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { PAYMENT_METHOD_TOKEN_PATTERN } from '../../payments/payment-method-token.js';

@@ -1,4 +1,4 @@
-// /api/v1/services (API.md §5). DELETE deactivates (see README, Domain).
+// /api/v1/services (docs/api.md). DELETE deactivates.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';

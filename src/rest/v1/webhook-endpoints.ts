@@ -1,4 +1,4 @@
-// /api/v1/webhook-endpoints and /api/v1/webhook-deliveries (API.md §5 table, §6).
+// /api/v1/webhook-endpoints and /api/v1/webhook-deliveries (docs/api.md, docs/webhooks.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Pagination } from '../envelope.js';

@@ -1,4 +1,4 @@
-// The contents of each sample template (spec "Sandbox rules" 1, API.md §8); the company
+// The contents of each sample template (docs/sandbox.md); the company
 // profiles (name, zone, currency) are in ../samples.ts.
 import type { SampleTemplate } from '../samples.js';
 import { CLINIC } from './clinic.js';

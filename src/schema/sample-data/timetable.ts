@@ -11,7 +11,7 @@ export interface DatedSession {
   endTime: Date;
 }
 
-/** How far ahead the samples schedule classes (API.md §8: "scheduled sessions for the coming weeks"). */
+/** How far ahead the samples schedule classes (docs/sandbox.md: "scheduled sessions for the coming weeks"). */
 export const SAMPLE_SCHEDULE_DAYS = 28;
 
 export function datedSessions(opts: {

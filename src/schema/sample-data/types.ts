@@ -1,4 +1,4 @@
-// The shape of a sample company's contents (spec "Sandbox rules" 1, API.md §8): declarative
+// The shape of a sample company's contents (docs/sandbox.md): declarative
 // data that `seedSampleCompany` turns into rows. Employees and services refer to each other by
 // a short key so the data reads like a staff sheet, not like a set of foreign keys.
 

@@ -10,7 +10,7 @@ const input = z.object({ companyId: z.string().regex(/^[0-9a-f]{24}$/), name: re
 
 /**
  * Creates an API key for a company, of the company's mode. Returns the key itself, which is
- * never stored and cannot be shown again (API.md §4).
+ * never stored and cannot be shown again (docs/api.md).
  */
 export async function createApiKey(db: Db, opts: { companyId: string; name: string }): Promise<{ apiKey: ApiKey; key: string }> {
   const data = parseInput(input, opts);

@@ -1,4 +1,4 @@
-// POST /bookings (API.md §5 Bookings). The checks here (working hours, time off, classes
+// POST /bookings (docs/api.md). The checks here (working hours, time off, classes
 // taught) give clear answers; the database has the last word on what concurrency can break:
 // the `employee_blocks_no_overlap` exclusion constraint (an employee's live appointment blocks,
 // buffers included, and the class sessions they teach never overlap) and the
@@ -18,7 +18,7 @@ import { parseInput, text } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from './find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from './manage-customers.js';
 
-/** How long an unpaid pending booking holds its slot (API.md §5: expired after 15 minutes). */
+/** How long an unpaid pending booking holds its slot (docs/api.md: expired after 15 minutes). */
 export const HOLD_MINUTES = 15;
 
 const input = z

@@ -20,7 +20,7 @@ const createCompanyInput = z
     template: z.enum(SAMPLE_ORDER as [SampleTemplate, ...SampleTemplate[]]).nullish(),
   })
   .strict()
-  // Sample staff and customers are made-up data: they belong in the sandbox only (API.md §8).
+  // Sample staff and customers are made-up data: they belong in the sandbox only (docs/sandbox.md).
   .refine((c) => !c.template || c.mode === 'test', { path: ['template'], message: 'templates are for test companies only' });
 
 // `name` may be left out when a template gives it; otherwise its absence is a VALIDATION_ERROR.
@@ -52,7 +52,7 @@ export async function insertCompany(tx: Tx, data: ParsedCompanyInput, opts: { no
 }
 
 /**
- * Creates a company in the database of its mode (API.md §4: test companies are the sandbox).
+ * Creates a company in the database of its mode (docs/sandbox.md: test companies are the sandbox).
  * With a `template`, the company is a test company made from that sample: the template's
  * profile fills the fields not given, and its staff, services, classes and customers are
  * written in the same transaction, so a company never exists half-seeded.

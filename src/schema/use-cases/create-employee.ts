@@ -20,7 +20,7 @@ const input = z
   .partial({ workingHours: true, serviceIds: true, active: true, email: true, phone: true })
   .strict();
 
-/** A member of staff with weekly working hours and the services they perform (API.md §5). */
+/** A member of staff with weekly working hours and the services they perform (docs/api.md). */
 export async function createEmployee(db: Db, opts: { companyId: string; input: unknown }) {
   const data = parseInput(input, opts.input);
   const serviceIds = data.serviceIds ?? [];

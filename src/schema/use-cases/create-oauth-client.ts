@@ -32,7 +32,7 @@ const input = z
 export const CLIENT_SECRET_PREFIX = 'svc_cs_';
 
 /**
- * Registers an OAuth client (API.md §7): exact redirect URIs, the scopes it may ask for (all by
+ * Registers an OAuth client (docs/oauth.md): exact redirect URIs, the scopes it may ask for (all by
  * default), confidential with a secret shown only in this result, or public (PKCE, no secret).
  */
 export async function createOAuthClient(

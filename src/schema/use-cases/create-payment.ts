@@ -1,4 +1,4 @@
-// POST /payments (API.md §5): a `processing` payment for a booking's price; the payments
+// POST /payments (docs/api.md): a `processing` payment for a booking's price; the payments
 // worker settles it (src/workers/settle-payment.ts). Sandbox: a test card, judged by the
 // simulator now, of which only brand and last4 are kept. Live: a processor token only.
 import { z } from 'zod';
@@ -30,7 +30,7 @@ const liveInput = z.object({ bookingId, paymentMethod }).strict();
 
 /**
  * A pending booking holding its slot, or a confirmed one. A pending booking whose hold has ended
- * is expired (API.md §5) even before the expiry job gets to it, so it can no longer be paid.
+ * is expired (docs/api.md) even before the expiry job gets to it, so it can no longer be paid.
  */
 function assertPayable(b: Pick<Booking, 'status' | 'holdExpiresAt'>, now: Date): void {
   if (b.status !== 'pending' && b.status !== 'confirmed') {
@@ -45,7 +45,7 @@ function assertPayable(b: Pick<Booking, 'status' | 'holdExpiresAt'>, now: Date):
 
 export async function createPayment(db: Db, opts: { companyId: string; mode: Mode; config: Config; input: unknown; now?: Date }): Promise<Payment> {
   const raw = (opts.input ?? {}) as Record<string, unknown>;
-  // PCI: a raw card number must never reach a live company's API (API.md §5); in live mode
+  // PCI: a raw card number must never reach a live company's API (docs/api.md); in live mode
   // a card's mere presence is refused, before anything else is judged.
   if (opts.mode === 'live' && raw.card !== undefined) {
     throw AppError.validation([{ path: 'card', message: 'raw card numbers are refused in live mode; send a paymentMethod token' }]);
@@ -75,7 +75,7 @@ export async function createPayment(db: Db, opts: { companyId: string; mode: Mod
           id: newId(),
           companyId: opts.companyId,
           bookingId: booking.id,
-          // Amount = the service price, fixed on the booking when it was made (API.md §5).
+          // Amount = the service price, fixed on the booking when it was made (docs/api.md).
           amount: booking.price,
           currency: booking.currency,
           status: 'processing',

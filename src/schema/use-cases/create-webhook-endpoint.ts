@@ -29,7 +29,7 @@ export const endpointEvents = z
 
 export const endpointUrl = z.string().min(1, 'is required').max(2048, 'must be at most 2048 characters');
 
-/** URL rules of API.md §6 for the company's mode, as a field error. */
+/** URL rules of docs/webhooks.md for the company's mode, as a field error. */
 export function assertEndpointUrl(url: string, mode: Mode, config: Config): string {
   try {
     return checkUrl(url, policyFor(mode, config)).toString();

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 
 /**
- * Deletes a key of a company (API.md §8: "revoke, delete"): the row goes, so it no longer
+ * Deletes a key of a company (docs/admin.md: "revoke, delete"): the row goes, so it no longer
  * shows in the list, and the key stops at once on every instance. A key of another company
  * is NOT_FOUND.
  */

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 
 /**
- * Deletes an account's OAuth client (API.md §8 "OAuth apps") and ends everything it was
+ * Deletes an account's OAuth client (docs/admin.md) and ends everything it was
  * given: its grants and tokens are revoked and its unused codes deleted in one transaction, so
  * a refresh or code exchange racing the delete finds the grant revoked (issuing locks the grant
  * row, see OAuthGrant); then the access tokens still within their lifetime are dropped from the

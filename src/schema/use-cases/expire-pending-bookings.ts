@@ -1,4 +1,4 @@
-// pending → expired (API.md §5): an unpaid pending booking gives its slot back once its hold
+// pending → expired (docs/api.md): an unpaid pending booking gives its slot back once its hold
 // (holdExpiresAt, 15 minutes after creation) has passed. The workers run this on a schedule
 // for each database (live and sandbox); each booking expires in its own transaction with its
 // booking.expired event, and a booking confirmed meanwhile is left alone (conditional UPDATE).

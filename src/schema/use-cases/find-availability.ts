@@ -1,4 +1,4 @@
-// GET /availability (API.md §5): for an appointment service, the free slots between `from`
+// GET /availability (docs/api.md): for an appointment service, the free slots between `from`
 // and `to` with the employees free for each; for a class service, its scheduled sessions with
 // the places left. Never in the past; at most 31 days per call. Slot rules: src/schema/schedule.ts.
 import { z } from 'zod';

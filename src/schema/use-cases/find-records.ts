@@ -1,4 +1,4 @@
-// Lookups scoped to one company. A record of another company is simply not found (API.md §3);
+// Lookups scoped to one company. A record of another company is simply not found (docs/api.md);
 // records of the other mode are in another database and cannot be found at all.
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/databases.js';

@@ -1,4 +1,4 @@
-// Class sessions (API.md §5 classes): one session of a class service with an instructor,
+// Class sessions (docs/api.md): one session of a class service with an instructor,
 // times, a capacity and the places taken (bookedCount, kept by the booking use cases in the
 // same statement that takes or gives back a place; a CHECK keeps it within 0..capacity).
 //

@@ -1,6 +1,6 @@
-// Customers (API.md §5): name and email required, email unique in the company (stored
+// Customers (docs/api.md): name and email required, email unique in the company (stored
 // lower-cased; a second one is CONFLICT), phone in E.164. Every change writes its event in the
-// same transaction (customer.created / customer.updated, API.md §6).
+// same transaction (customer.created / customer.updated, docs/webhooks.md).
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Customer, Prisma } from '../../generated/prisma/client.js';

@@ -1,4 +1,4 @@
-// Services (API.md §5): what can be booked, its duration, buffers around it, price in minor
+// Services (docs/api.md): what can be booked, its duration, buffers around it, price in minor
 // units, whether it must be paid for up front, and the employees qualified to perform it.
 // `kind` (appointment or class) is fixed at creation: class sessions and bookings depend on it.
 // DELETE deactivates, like employees: history stays, new bookings are refused.

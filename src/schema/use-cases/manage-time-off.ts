@@ -1,4 +1,4 @@
-// Time off (API.md §5): GET/POST /employees/:id/time-off, DELETE /employees/:id/time-off/:id.
+// Time off (docs/api.md): GET/POST /employees/:id/time-off, DELETE /employees/:id/time-off/:id.
 // Availability leaves it out; a booking inside it is SLOT_UNAVAILABLE. Existing bookings in a
 // new time off are kept: the business decides whether to cancel or move them.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// POST /payments/:id/refund (API.md §5): succeeded → refunded, with payment.refunded. Live
+// POST /payments/:id/refund (docs/api.md): succeeded → refunded, with payment.refunded. Live
 // payments are refunded at the processor first (idempotent on the payment id).
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/databases.js';

@@ -1,4 +1,4 @@
-// confirmed → confirmed by POST /bookings/:id/reschedule { startTime, employeeId? } (API.md §5):
+// confirmed → confirmed by POST /bookings/:id/reschedule { startTime, employeeId? } (docs/api.md):
 // the same booking at new times. Without employeeId the current employee is kept when free,
 // else another free qualified employee is picked. The exclusion constraint guards the new
 // times exactly as it guards a new booking.

@@ -1,4 +1,4 @@
-// "Restore the samples" (API.md §8; `svc sandbox restore`). A test company counts as an
+// "Restore the samples" (docs/sandbox.md; `svc sandbox restore`). A test company counts as an
 // account's sample when it was made from a sample template (Company.template).
 // - By default the restore is gentle: it recreates only the templates the account has no
 //   company of (after a wipe, or after deleting one), and leaves existing samples, their keys

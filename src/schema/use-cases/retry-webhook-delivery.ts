@@ -5,7 +5,7 @@ import { isId } from '../../ids.js';
 import { announceDueDelivery } from './send-test-webhook.js';
 
 /**
- * Retry by hand (API.md §6): the delivery becomes due now, whatever its state, and keeps its
+ * Retry by hand (docs/webhooks.md): the delivery becomes due now, whatever its state, and keeps its
  * event id, so the receiver sees the same X-Webhook-Id. Its attempts so far stay on record.
  * The workers enqueue it as soon as this commits. A delivery a worker is attempting right now
  * (its lease is held) is a CONFLICT: a second attempt would run beside it and the two would

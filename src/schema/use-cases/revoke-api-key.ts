@@ -6,7 +6,7 @@ import { isId } from '../../ids.js';
 
 /**
  * Revokes a key at once: the row is marked and every instance drops it from its credential
- * cache through the bus (API.md §4, "Revocation is immediate (also across instances)").
+ * cache through the bus (docs/api.md, "Revocation is immediate (also across instances)").
  * A key is looked up in both databases, since its id does not say its mode. When the bus cannot
  * carry the message the revocation still stands (invalidateToken logs and never throws); other
  * instances then re-check the key within CREDENTIAL_CACHE_TTL_SECONDS.

@@ -9,7 +9,7 @@ import { isId, newId } from '../../ids.js';
 export const MAX_ROLL_GRACE_SECONDS = 7 * 24 * 60 * 60;
 
 /**
- * Rolls a key (the spec: "Keys are rotated regularly; old keys are deleted"): a new key of the
+ * Rolls a key (docs/admin.md: keys should be rotated regularly and old ones deleted): a new key of the
  * same name and mode is created and shown once, and the old one keeps working for
  * `graceSeconds` (0–7 days), then stops: its expiresAt, which the credential resolver honours,
  * is set. Only an active key without an end date can be rolled: a key in its grace period has

@@ -1,5 +1,5 @@
 // Fills a freshly created test company with a sample template's staff, services, weekly
-// hours, class sessions and customers (spec "Sandbox rules" 1, API.md §8). It runs for every
+// hours, class sessions and customers (docs/sandbox.md). It runs for every
 // new account (three times), so it writes with one createMany per table inside the caller's
 // transaction: a handful of statements whatever the template's size.
 //

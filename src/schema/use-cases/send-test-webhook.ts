@@ -22,7 +22,7 @@ export async function announceDueDelivery(tx: Tx, delivery: { id: string; nextAt
 }
 
 /**
- * The test button (API.md §6): a `ping` event delivered to this endpoint only, signed like
+ * The test button (docs/webhooks.md): a `ping` event delivered to this endpoint only, signed like
  * every other delivery. The event and its delivery are written together; the workers send it
  * as soon as they commit.
  */

@@ -1,4 +1,4 @@
-// Keeps the sample companies' class timetables running (API.md §8: "Sample Fitness Center"
+// Keeps the sample companies' class timetables running (docs/sandbox.md: "Sample Fitness Center"
 // with classes and scheduled sessions for the coming weeks). Seeding schedules the next
 // SAMPLE_SCHEDULE_DAYS local days once; without this the sandbox's classes would run out four
 // weeks after the account was made. The workers run it on a schedule (job

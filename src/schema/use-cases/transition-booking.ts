@@ -1,4 +1,4 @@
-// The booking state machine of API.md §5:
+// The booking state machine of docs/api.md:
 //   pending → confirmed (payment or POST /confirm) · pending → expired (the system, after the
 //   hold) · pending|confirmed → cancelled · confirmed → completed|no_show (once startTime has
 //   passed). confirmed → confirmed by reschedule lives in reschedule-booking.ts.
@@ -93,7 +93,7 @@ export async function transitionBooking(
   const { reason } = opts.action === 'cancel' ? parseInput(cancelInput, opts.input ?? {}) : { reason: null };
   const now = opts.now ?? new Date();
   if (opts.action === 'confirm' && holdHasPassed(booking, now)) {
-    // Its hold is over, so it is expired (API.md §5) even if the workers' sweep has not got to
+    // Its hold is over, so it is expired (docs/api.md) even if the workers' sweep has not got to
     // it yet: expire it now (booking.expired, the slot given back) and refuse the confirmation.
     let paymentId: string | undefined;
     await domainTransaction(db, (tx) => applyTransition(tx, booking, 'expire', { now })).catch((err) => {

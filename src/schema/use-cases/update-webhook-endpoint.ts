@@ -14,7 +14,7 @@ const input = z
   .strict();
 
 export async function findWebhookEndpoint(db: Db, companyId: string, id: string): Promise<WebhookEndpoint> {
-  // Other companies' and the other mode's endpoints are "not found" alike (API.md §3).
+  // Other companies' and the other mode's endpoints are "not found" alike (docs/api.md).
   const endpoint = isId(id) ? await db.webhookEndpoint.findFirst({ where: { id, companyId } }) : null;
   if (!endpoint) throw AppError.notFound('webhook endpoint');
   return endpoint;

@@ -1,4 +1,4 @@
-// "Wipe test data" (spec "Sandbox rules" 3, API.md §4 and §8; `svc sandbox wipe`): deletes
+// "Wipe test data" (docs/sandbox.md; `svc sandbox wipe`): deletes
 // every test company of an account and, through the foreign keys' ON DELETE CASCADE, all that
 // lives under them (keys, staff, services, classes, customers, bookings, payments, webhooks,
 // events, e-mails). It runs on the sandbox database only (dbs.test), which holds no live rows,

@@ -1,4 +1,4 @@
-// Which events send which customer e-mail (API.md §5), composed inside the relay's
+// Which events send which customer e-mail (docs/sandbox.md), composed inside the relay's
 // transaction so an event's e-mail exists exactly once (emails.event_id is unique).
 // Sandbox companies' e-mails are logged, never sent; live ones are queued for SMTP.
 import { randomBytes } from 'node:crypto';
@@ -101,7 +101,7 @@ export async function composeEmails(tx: Tx, o: { mode: Mode; events: EventRow[];
       headers,
       kind,
       eventId: e.id,
-      // Sandbox: kept in the e-mail log, not sent (spec, "Live versus sandbox").
+      // Sandbox: kept in the e-mail log, not sent (docs/sandbox.md).
       status: o.mode === 'test' ? 'logged' : 'queued',
     });
   }

@@ -1,4 +1,4 @@
-// The customer e-mails of API.md §5 (booking confirmed, rescheduled, cancelled; payment
+// The customer e-mails of docs/sandbox.md (booking confirmed, rescheduled, cancelled; payment
 // receipt), as text and HTML, with times in the company's time zone (Luxon, DST-correct).
 import { DateTime } from 'luxon';
 

@@ -61,10 +61,12 @@ export const envSchema = z.object({
   SANDBOX_DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   SANDBOX_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('sandbox'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  // The pool wait and the query wait together bound how long a request can wait on a stalled
+  // database before it is a 503: 5 s + 5 s keeps the promise of an answer within 10 s.
+  DATABASE_POOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   // The longest a query may wait for its answer before the request is a 503 and the connection
   // is dropped: a stopped or cut-off server never fails a query by itself.
-  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   // Embedded PGlite's directory when DATABASE_URL is not set.
   DATA_DIR: z.string().min(1).default('./.data'),
   REDIS_URL: url(['redis:', 'rediss:']).optional(),

@@ -237,7 +237,7 @@ export async function openDatabases(config: DbConfig, opts: { pgliteSnapshot?: B
   let test: Database;
   let lock: DataDirLock | null = null;
   if (config.DATABASE_URL) {
-    const timeouts = { connectMs: config.DATABASE_POOL_TIMEOUT_MS ?? 10_000, queryMs: config.DATABASE_QUERY_TIMEOUT_MS ?? 10_000 };
+    const timeouts = { connectMs: config.DATABASE_POOL_TIMEOUT_MS ?? 5_000, queryMs: config.DATABASE_QUERY_TIMEOUT_MS ?? 5_000 };
     live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, timeouts);
     test = postgresDatabase('test', config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL, config.SANDBOX_SCHEMA, config.DATABASE_POOL_SIZE, timeouts);
   } else {

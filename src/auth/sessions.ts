@@ -6,11 +6,10 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hashPassword, verifyPassword } from '../crypto/password.js';
 import type { Account, Session } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
-import { ARGON2_OPTIONS } from '../schema/use-cases/create-account.js';
 import type { Services } from '../services.js';
 import { createAttemptLimiter, type AttemptLimiter } from './attempt-limiter.js';
 import { hashToken } from './tokens.js';
@@ -107,7 +106,7 @@ export async function endSession(services: Services, req: FastifyRequest, reply:
 // An unknown e-mail costs the same argon2 work as a wrong password, so timing does not tell
 // which accounts exist.
 let dummyHash: Promise<string> | undefined;
-const getDummyHash = () => (dummyHash ??= argonHash(randomToken(), ARGON2_OPTIONS));
+const getDummyHash = () => (dummyHash ??= hashPassword(randomToken()));
 
 export type LoginResult =
   | { ok: true; account: Account }
@@ -136,7 +135,7 @@ export class LoginChecker {
     const wait = await this.limiter.hit({ email, ip });
     if (wait > 0) return { ok: false, reason: 'rate_limited', retryAfter: wait };
     const account = email ? await this.services.dbs.live.prisma.account.findUnique({ where: { email } }) : null;
-    const valid = await argonVerify(account?.passwordHash ?? (await getDummyHash()), password).catch(() => false);
+    const valid = await verifyPassword(account?.passwordHash ?? (await getDummyHash()), password);
     if (!account || !valid) return { ok: false, reason: 'invalid' };
     await Promise.all([this.limiter.reset({ email }), this.limiter.undo({ ip })]);
     return { ok: true, account };

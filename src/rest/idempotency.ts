@@ -20,11 +20,11 @@
 // the same for all responses: no per-route list of secret fields to keep up to date.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { secretBox } from '../crypto/secret-box.js';
 import type { Db } from '../db/databases.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Services } from '../services.js';
-import { secretBox } from '../workers/secret-box.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** An in-flight record older than this belongs to a process that died: a retry takes it over. */

@@ -4,10 +4,10 @@
 // mid-attempt leaves the lease to run out and the relay's sweep hands the delivery to another
 // (at-least-once: receivers de-duplicate on X-Webhook-Id). Whatever happens after the claim
 // ends as a recorded attempt, so no delivery stays pending without one.
+import { secretBox } from '../crypto/secret-box.js';
 import type { Prisma, WebhookEndpoint } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 import type { JobContext } from './job-catalog.js';
-import { secretBox } from './secret-box.js';
 import { policyFor } from './ssrf-guard.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
 import { signatureHeaders } from './webhook-signature.js';

@@ -1,10 +1,9 @@
 // GET /oauth/authorize and the code exchange under hostile input: PKCE missing, plain,
 // wrong or downgraded; redirect URIs that are almost right; expired and replayed codes.
 import { randomBytes } from 'node:crypto';
-import { hash } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/crypto/password.js';
 import { newId } from '../../src/ids.js';
-import { ARGON2_OPTIONS } from '../../src/schema/use-cases/create-account.js';
 import { bearer } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { Browser, codeFrom, createWorld, form, pkce, REDIRECT, tokenRequest, type World } from './oauth-helpers.js';
@@ -129,7 +128,7 @@ describe('errors redirected to the client with state and iss', () => {
   it('a user without any company → access_denied with state and iss (RFC 6749 §4.1.2.1), not a dead end', async () => {
     const email = `nobody-${randomBytes(4).toString('hex')}@example.com`;
     const password = 'a long enough password';
-    await t.dbs.live.prisma.account.create({ data: { id: newId(), email, passwordHash: await hash(password, ARGON2_OPTIONS) } });
+    await t.dbs.live.prisma.account.create({ data: { id: newId(), email, passwordHash: await hashPassword(password) } });
     const res = await new Browser(t.app).authorize(publicQuery({ code_challenge: 'a'.repeat(43), code_challenge_method: 'S256' }), { email, password });
     const params = redirectParams(res);
     expect(params).toMatchObject({ error: 'access_denied', state: 'xyz', iss });

@@ -4,10 +4,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../../src/crypto/secret-box.js';
 import { recordEvent, type EventType } from '../../src/schema/events.js';
 import { rotateWebhookSecret } from '../../src/schema/use-cases/rotate-webhook-secret.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
-import { createSecretBox } from '../../src/workers/secret-box.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 import { FAST_WORKERS, ok, startReceiver, waitFor, type Receiver } from './receiver.js';

@@ -6,6 +6,7 @@
 // of it runs the webhook use cases the API runs.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
+import { secretBox as sealedSecrets } from '../../crypto/secret-box.js';
 import { isAppError } from '../../errors.js';
 import type { WebhookEndpoint } from '../../generated/prisma/client.js';
 import { EVENT_TYPES } from '../../schema/events.js';
@@ -14,7 +15,6 @@ import { retryWebhookDelivery } from '../../schema/use-cases/retry-webhook-deliv
 import { rotateWebhookSecret } from '../../schema/use-cases/rotate-webhook-secret.js';
 import { sendTestWebhook } from '../../schema/use-cases/send-test-webhook.js';
 import { deleteWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../../schema/use-cases/update-webhook-endpoint.js';
-import { secretBox as sealedSecrets } from '../../workers/secret-box.js';
 import type { Services } from '../../services.js';
 import { AdminNotFound, describedBy, doneNotice, errorText, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';

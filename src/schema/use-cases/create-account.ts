@@ -1,5 +1,5 @@
-import { hash } from '@node-rs/argon2';
 import { z } from 'zod';
+import { hashPassword } from '../../crypto/password.js';
 import type { Databases } from '../../db/databases.js';
 import type { Account, Company } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
@@ -14,16 +14,13 @@ const createAccountInput = z
   })
   .strict();
 
-// OWASP's argon2id recommendation (19 MiB, 2 iterations, 1 lane).
-export const ARGON2_OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
-
 /** A person's account (control plane, live database) with its sample test companies. */
 export async function createAccount(
   dbs: Databases,
   input: { email: string; password: string },
 ): Promise<{ account: Account; testCompanies: Company[] }> {
   const data = parseInput(createAccountInput, input);
-  const passwordHash = await hash(data.password, ARGON2_OPTIONS);
+  const passwordHash = await hashPassword(data.password);
   let account: Account;
   try {
     account = await dbs.live.prisma.account.create({ data: { id: newId(), email: data.email, passwordHash } });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { Config } from '../../config.js';
+import { secretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import type { WebhookEndpoint } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
-import { secretBox } from '../../workers/secret-box.js';
 import { checkUrl, policyFor, UrlRefused } from '../../workers/ssrf-guard.js';
 import { generateVerificationToken, generateWebhookSecret } from '../../workers/webhook-signature.js';
 import { EVENT_TYPES } from '../events.js';

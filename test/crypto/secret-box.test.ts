@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { createSecretBox } from '../../src/workers/secret-box.js';
+import { createSecretBox } from '../../src/crypto/secret-box.js';
 import { generateWebhookSecret } from '../../src/workers/webhook-signature.js';
 
 describe('SECRET_KEY', () => {

@@ -103,7 +103,7 @@ export const envSchema = z.object({
     .string()
     .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be comma-separated seconds, e.g. 5,60,300')
     .default('5,60,300,1800,7200,21600,43200,86400'),
-  // SSRF policy (docs/webhooks.md, src/workers/ssrf-guard.ts): live endpoints must be https and
+  // SSRF policy (docs/webhooks.md, src/webhooks/ssrf-guard.ts): live endpoints must be https and
   // public; development allows them http and loopback. The sandbox allows http and loopback.
   // Private, link-local (cloud metadata), unique-local, CGNAT and reserved addresses are
   // refused everywhere unless explicitly opted into: WEBHOOK_LIVE_ALLOW_PRIVATE opens them (and

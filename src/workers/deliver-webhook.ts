@@ -7,10 +7,10 @@
 import { secretBox } from '../crypto/secret-box.js';
 import type { Prisma, WebhookEndpoint } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
+import { signatureHeaders } from '../webhooks/signature.js';
+import { policyFor } from '../webhooks/ssrf-guard.js';
 import type { JobContext } from './job-catalog.js';
-import { policyFor } from './ssrf-guard.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
-import { signatureHeaders } from './webhook-signature.js';
 
 /** The body: exactly { event, timestamp, data } (docs/webhooks.md, A delivery). */
 export function webhookBody(event: { type: string; createdAt: Date; data: Prisma.JsonValue }): string {

@@ -1,8 +1,9 @@
 // One HTTP attempt of a webhook delivery: POST with a timeout, redirects not followed, through
-// a connection whose DNS lookup is the SSRF guard (ssrf-guard.ts). Never throws: the outcome
-// (status, duration, response excerpt, error) is what gets recorded as a WebhookAttempt.
+// a connection whose DNS lookup is the SSRF guard (src/webhooks/ssrf-guard.ts). Never throws:
+// the outcome (status, duration, response excerpt, error) is what gets recorded as a
+// WebhookAttempt.
 import { Agent, request } from 'undici';
-import { checkUrl, guardedLookup, UrlRefused, type UrlPolicy } from './ssrf-guard.js';
+import { checkUrl, guardedLookup, UrlRefused, type UrlPolicy } from '../webhooks/ssrf-guard.js';
 
 export interface SendResult {
   ok: boolean;

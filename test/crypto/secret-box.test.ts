@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { createSecretBox } from '../../src/crypto/secret-box.js';
-import { generateWebhookSecret } from '../../src/workers/webhook-signature.js';
+import { generateWebhookSecret } from '../../src/webhooks/signature.js';
 
 describe('SECRET_KEY', () => {
   it('is required in production and must be 32 bytes', () => {

@@ -6,8 +6,8 @@ import { AppError } from '../../errors.js';
 import type { WebhookEndpoint } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
-import { checkUrl, policyFor, UrlRefused } from '../../workers/ssrf-guard.js';
-import { generateVerificationToken, generateWebhookSecret } from '../../workers/webhook-signature.js';
+import { generateVerificationToken, generateWebhookSecret } from '../../webhooks/signature.js';
+import { checkUrl, policyFor, UrlRefused } from '../../webhooks/ssrf-guard.js';
 import { EVENT_TYPES } from '../events.js';
 import { parseInput, text } from '../validation.js';
 

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import { secretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
-import { generateWebhookSecret } from '../../workers/webhook-signature.js';
+import { generateWebhookSecret } from '../../webhooks/signature.js';
 import type { EndpointWithSecrets } from './create-webhook-endpoint.js';
 import { findWebhookEndpoint } from './update-webhook-endpoint.js';
 

@@ -2,7 +2,7 @@
 // loopback, private, link-local, unique-local or otherwise internal addresses. The check runs
 // after DNS resolution, on every attempt, inside the connection's own lookup: the socket
 // connects to exactly the address that was checked, so DNS rebinding between a check and the
-// connect cannot slip through. Redirects are never followed (webhook-sender.ts).
+// connect cannot slip through. Redirects are never followed (src/workers/webhook-sender.ts).
 //
 // Addresses are classified with ipaddr.js's table of special-purpose ranges (RFC 6890 and
 // successors): only its `unicast` (public) class is reachable by default. IPv6 forms that carry

@@ -4,11 +4,11 @@
 // must resolve to a private address without touching the machine's DNS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { guardedLookup, policyFor, refusalFor, type UrlPolicy } from '../../src/workers/ssrf-guard.js';
+import { guardedLookup, policyFor, refusalFor, type UrlPolicy } from '../../src/webhooks/ssrf-guard.js';
 import { sendWebhook } from '../../src/workers/webhook-sender.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { startReceiver, type Receiver } from './receiver.js';
+import { startReceiver, type Receiver } from '../workers/receiver.js';
 
 const live: UrlPolicy = policyFor('live', loadConfig({ NODE_ENV: 'test' }));
 const sandbox: UrlPolicy = policyFor('test', loadConfig({ NODE_ENV: 'test' }));

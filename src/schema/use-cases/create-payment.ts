@@ -10,8 +10,8 @@ import type { Mode } from '../../generated/prisma/enums.js';
 import { isId, newId } from '../../ids.js';
 import { simulateCard } from '../../payments/card-simulator.js';
 import { isPaymentMethodToken, looksLikeCardNumber } from '../../payments/payment-method-token.js';
+import { wakeWorkers } from '../outbox.js';
 import { parseInput } from '../validation.js';
-import { wakeWorkers } from './send-test-webhook.js';
 
 const bookingId = z.string().refine(isId, 'must be a booking id (24 hex characters)');
 const card = z

@@ -2,24 +2,8 @@ import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import type { WebhookDelivery } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { dueDeliveryPayload, OUTBOX_CHANNEL } from '../../workers/outbox-channel.js';
-import type { Tx } from '../events.js';
+import { announceDueDelivery } from '../outbox.js';
 import { findWebhookEndpoint } from './update-webhook-endpoint.js';
-
-/** Asks the workers to look now (the same channel the events trigger uses). */
-export async function wakeWorkers(db: Db): Promise<void> {
-  await db.$executeRaw`SELECT pg_notify('svc_outbox', current_schema())`;
-}
-
-/**
- * Tells the workers, when the transaction commits, that this delivery is due now: they enqueue
- * its job at once (src/workers/outbox-channel.ts) instead of leaving it to the sweep.
- */
-export async function announceDueDelivery(tx: Tx, delivery: { id: string; nextAttemptAt: Date | null }): Promise<void> {
-  const [{ schema }] = await tx.$queryRaw<[{ schema: string }]>`SELECT current_schema() AS schema`;
-  const payload = dueDeliveryPayload({ schema, deliveryId: delivery.id, due: (delivery.nextAttemptAt ?? new Date()).getTime() });
-  await tx.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, ${payload})`;
-}
 
 /**
  * The test button (docs/webhooks.md): a `ping` event delivered to this endpoint only, signed like

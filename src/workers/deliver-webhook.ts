@@ -9,7 +9,7 @@ import type { Prisma, WebhookEndpoint } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 import { signatureHeaders } from '../webhooks/signature.js';
 import { policyFor } from '../webhooks/ssrf-guard.js';
-import type { JobContext } from './job-catalog.js';
+import type { JobContext } from './job-types.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
 
 /** The body: exactly { event, timestamp, data } (docs/webhooks.md, A delivery). */

@@ -2,7 +2,7 @@
 // after the hold"), with booking.expired, through the booking domain's own use case, for both
 // databases. Scheduled by the runtime once per minute bucket (job id), whichever worker runs it.
 import { expirePendingBookings } from '../schema/use-cases/expire-pending-bookings.js';
-import type { JobContext } from './job-catalog.js';
+import type { JobContext } from './job-types.js';
 
 export async function expireBookings(ctx: JobContext): Promise<void> {
   for (const db of [ctx.services.dbs.live, ctx.services.dbs.test]) {

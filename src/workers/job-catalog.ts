@@ -14,23 +14,18 @@
 // the attempt (`due`): `sweep` marks a job re-made for an overdue attempt, whose job may be
 // held by a worker that died (BullMQ hands such a job on only after its stall check); the
 // delivery's lease keeps a second job from attempting it twice.
-import { z } from 'zod';
+//
+// The payload schemas, JobContext and Enqueue live in job-types.ts, which the handlers import;
+// this file imports the handlers, so nothing here may be imported by them.
+import type { z } from 'zod';
 import type { Services } from '../services.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import { expireBookings } from './expire-bookings.js';
+import { JOB_PAYLOADS, type JobContext, type JobName } from './job-types.js';
 import { purgeExpiredRecordsJob } from './purge-expired-records.js';
 import { sendEmail } from './send-email.js';
 import { settlePayment } from './settle-payment.js';
 import { topUpSampleClassesJob } from './top-up-sample-classes.js';
-
-const mode = z.enum(['live', 'test']);
-const id = z.string().regex(/^[0-9a-f]{24}$/);
-
-export interface JobContext {
-  services: Services;
-  enqueue: Enqueue;
-  signal: AbortSignal;
-}
 
 export interface JobDefinition<P> {
   queue: 'webhooks' | 'payments' | 'emails' | 'maintenance';
@@ -54,8 +49,7 @@ const define = <P>(d: JobDefinition<P>) => d;
 export const JOBS = {
   'deliver-webhook': define({
     queue: 'webhooks',
-    // `due` is the delivery's nextAttemptAt: a new attempt (or a lease that ran out) is new work.
-    payload: z.object({ mode, deliveryId: id, due: z.number().int(), sweep: z.number().int().optional() }),
+    payload: JOB_PAYLOADS['deliver-webhook'],
     jobId: (p) => `wh.${p.mode}.${p.deliveryId}.${p.due}${p.sweep === undefined ? '' : `.s${p.sweep}`}`,
     // Retries follow docs/webhooks.md's schedule, kept on the delivery row, not the queue's backoff.
     attempts: 1,
@@ -65,7 +59,7 @@ export const JOBS = {
   }),
   'settle-payment': define({
     queue: 'payments',
-    payload: z.object({ mode, paymentId: id }),
+    payload: JOB_PAYLOADS['settle-payment'],
     jobId: (p) => `pay.${p.mode}.${p.paymentId}`,
     attempts: 6,
     backoffMs: 2_000,
@@ -75,7 +69,7 @@ export const JOBS = {
   }),
   'send-email': define({
     queue: 'emails',
-    payload: z.object({ mode, emailId: id }),
+    payload: JOB_PAYLOADS['send-email'],
     jobId: (p) => `mail.${p.mode}.${p.emailId}`,
     attempts: 6,
     backoffMs: 5_000,
@@ -85,8 +79,7 @@ export const JOBS = {
   }),
   'expire-bookings': define({
     queue: 'maintenance',
-    // One run per minute bucket, however many workers schedule it.
-    payload: z.object({ bucket: z.number().int() }),
+    payload: JOB_PAYLOADS['expire-bookings'],
     jobId: (p) => `expire.${p.bucket}`,
     attempts: 3,
     backoffMs: 5_000,
@@ -95,8 +88,7 @@ export const JOBS = {
   }),
   'top-up-sample-classes': define({
     queue: 'maintenance',
-    // One run per hour bucket: the sample timetables stay scheduled SAMPLE_SCHEDULE_DAYS ahead.
-    payload: z.object({ bucket: z.number().int() }),
+    payload: JOB_PAYLOADS['top-up-sample-classes'],
     jobId: (p) => `samples.${p.bucket}`,
     attempts: 3,
     backoffMs: 60_000,
@@ -105,17 +97,13 @@ export const JOBS = {
   }),
   'purge-expired-records': define({
     queue: 'maintenance',
-    // One run per hour bucket: the retention rules of README "Retention", both databases.
-    payload: z.object({ bucket: z.number().int() }),
+    payload: JOB_PAYLOADS['purge-expired-records'],
     jobId: (p) => `purge.${p.bucket}`,
     attempts: 3,
     backoffMs: 60_000,
     timeoutMs: () => 10 * 60_000,
     handler: purgeExpiredRecordsJob,
   }),
-};
+} satisfies Record<JobName, unknown>;
 
-export type JobName = keyof typeof JOBS;
-export type JobPayload<N extends JobName> = z.input<(typeof JOBS)[N]['payload']>;
-export type Enqueue = <N extends JobName>(name: N, payload: JobPayload<N>, opts?: { delayMs?: number }) => Promise<void>;
 export const QUEUES = [...new Set(Object.values(JOBS).map((j) => j.queue))];

@@ -15,7 +15,7 @@ import { newId } from '../ids.js';
 import type { Tx } from '../schema/events.js';
 import type { Services } from '../services.js';
 import { composeEmails } from './email/compose-emails.js';
-import type { Enqueue } from './job-catalog.js';
+import type { Enqueue } from './job-types.js';
 
 const BATCH = 200;
 const SWEEP_BUCKET_MS = 5_000;

@@ -2,7 +2,7 @@
 // use case. Scheduled by the runtime once per hour bucket (job id), whichever worker runs it;
 // a run cut short by its timeout leaves the rest to the next one.
 import { purgeExpiredRecords } from '../schema/use-cases/purge-expired-records.js';
-import type { JobContext } from './job-catalog.js';
+import type { JobContext } from './job-types.js';
 
 export async function purgeExpiredRecordsJob(ctx: JobContext): Promise<void> {
   for (const db of [ctx.services.dbs.live, ctx.services.dbs.test]) {

@@ -4,7 +4,8 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Services } from '../services.js';
 import { connectRedis } from '../services.js';
-import { JOBS, QUEUES, type Enqueue, type JobName } from './job-catalog.js';
+import { JOBS, QUEUES } from './job-catalog.js';
+import type { Enqueue, JobName } from './job-types.js';
 
 export interface JobQueue {
   enqueue: Enqueue;

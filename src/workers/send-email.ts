@@ -8,7 +8,7 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
-import type { JobContext } from './job-catalog.js';
+import type { JobContext } from './job-types.js';
 
 const transports = new WeakMap<Config, ReturnType<typeof nodemailer.createTransport>>();
 

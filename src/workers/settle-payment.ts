@@ -12,7 +12,7 @@ import { chargeWithStripe, isAlreadyRefunded, isPermanentProcessorError, refundW
 import { recordEvent, type Tx } from '../schema/events.js';
 import { paymentEventData } from '../schema/use-cases/refund-payment.js';
 import { applyTransition } from '../schema/use-cases/transition-booking.js';
-import type { JobContext } from './job-catalog.js';
+import type { JobContext } from './job-types.js';
 
 /**
  * Charge attempts without a verdict (network, 5xx, 429) before a payment fails

@@ -2,7 +2,7 @@
 // the booking domain's own use case. Scheduled by the runtime once per hour bucket (job id),
 // whichever worker runs it; it is idempotent, so a repeated run adds nothing.
 import { topUpSampleClasses } from '../schema/use-cases/top-up-sample-classes.js';
-import type { JobContext } from './job-catalog.js';
+import type { JobContext } from './job-types.js';
 
 export async function topUpSampleClassesJob(ctx: JobContext): Promise<void> {
   const { companies, created } = await topUpSampleClasses(ctx.services.dbs.test.prisma);

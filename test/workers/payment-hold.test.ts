@@ -6,7 +6,7 @@
 // process), so a payment stays processing exactly as long as the test wants.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expirePendingBookings } from '../../src/schema/use-cases/expire-pending-bookings.js';
-import type { Enqueue, JobContext } from '../../src/workers/job-catalog.js';
+import type { Enqueue, JobContext } from '../../src/workers/job-types.js';
 import { settlePayment } from '../../src/workers/settle-payment.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';

@@ -8,6 +8,7 @@ import { registerRateLimit } from './auth/rate-limit.js';
 import adminArea from './admin/index.js';
 import { AppError } from './errors.js';
 import { registerDocs } from './http/docs.js';
+import { createGraphQLServer } from './http/graphql.js';
 import { registerHealth } from './http/health.js';
 import { registerMetrics } from './http/metrics.js';
 import { requestId } from './http/request-id.js';
@@ -19,7 +20,6 @@ import { ErrorEnvelope } from './rest/schemas.js';
 import { schemaSerializerOptions } from './rest/serialize.js';
 import { validatorCompiler } from './rest/validation.js';
 import { schema } from './schema/index.js';
-import { createGraphQLServer } from './schema/yoga.js';
 import type { Services } from './services.js';
 import type { Config } from './config.js';
 

@@ -119,7 +119,7 @@ describe('/graphql', () => {
   });
 
   it('masks internal errors: no internals, code INTERNAL_ERROR; AppErrors keep their code', async () => {
-    const { maskError } = await import('../../src/schema/yoga.js');
+    const { maskError } = await import('../../src/http/graphql.js');
     const { GraphQLError } = await import('graphql');
     const { AppError } = await import('../../src/errors.js');
     const internal = maskError(new GraphQLError('boom', { originalError: new Error('relation "api_keys" at 10.0.0.5 password=x') }), 'Unexpected error.');

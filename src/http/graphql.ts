@@ -7,9 +7,9 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { refusedCredential } from '../auth/authenticate.js';
 import { AppError, isAppError } from '../errors.js';
+import { createContext, type Context } from '../schema/context.js';
+import { schema } from '../schema/index.js';
 import type { Services } from '../services.js';
-import { createContext, type Context } from './context.js';
-import { schema } from './index.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
 

@@ -7,8 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loginPage } from '../auth/pages/login-page.js';
 import { sendPage } from '../auth/pages/html.js';
-import { endSession, loginCsrfToken, readSession, sameSecret, registerPageSupport } from '../auth/sessions.js';
-import { isSafeNext } from '../auth/oauth/authorize-routes.js';
+import { endSession, isSafeNext, loginCsrfToken, readSession, sameSecret, registerPageSupport } from '../auth/sessions.js';
 import { isAppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { registerAssets } from './assets.js';

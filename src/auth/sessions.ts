@@ -28,6 +28,20 @@ export const nowOf = (services: Services) => (services.now ? services.now() : Da
 
 const randomToken = () => randomBytes(32).toString('base64url');
 
+// Where the login form may return to: the OAuth authorize endpoint, or the admin area (the same
+// login form serves both, docs/oauth.md).
+const SAFE_NEXT = /^\/(oauth\/authorize(\?[^\\#]*)?|admin(\/[^\\#?]*)?(\?[^\\#]*)?)$/;
+
+// No dot segments (also percent-encoded, which URL parsers resolve too): /admin/../x leaves /admin.
+const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
+
+// Printable ASCII only: it becomes a Location header, where a control character (CR LF) or
+// one beyond Latin-1 would make Node throw — a 500 instead of a redirect.
+const PRINTABLE = /^[\x21-\x7e]*$/;
+
+export const isSafeNext = (next: unknown): next is string =>
+  typeof next === 'string' && next.length <= 4000 && PRINTABLE.test(next) && SAFE_NEXT.test(next) && !DOT_SEGMENT.test(next);
+
 /** Form bodies and cookies, for an encapsulated context that serves pages (OAuth, admin). */
 export async function registerPageSupport(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { bodyLimit: 64 * 1024 });

@@ -8,7 +8,7 @@ import type { Services } from '../../services.js';
 import { consentPage, type CompanyChoice } from '../pages/consent-page.js';
 import { errorPage, sendPage } from '../pages/html.js';
 import { loginPage } from '../pages/login-page.js';
-import { checkLoginCsrf, LoginChecker, loginCsrfToken, readSession, sameSecret, startSession, endSession, type ActiveSession } from '../sessions.js';
+import { checkLoginCsrf, isSafeNext, LoginChecker, loginCsrfToken, readSession, sameSecret, startSession, endSession, type ActiveSession } from '../sessions.js';
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, CONTROL_CHARS, type AuthorizeCheck } from './authorize-request.js';
 import { issueCode } from './grants.js';
 import { issuerOf } from './metadata.js';
@@ -16,19 +16,6 @@ import { buildRedirect } from './redirect-uri.js';
 
 type Form = Record<string, unknown>;
 type Company = { id: string; mode: 'live' | 'test'; name: string };
-
-// Where the login form may return to: this endpoint, or the admin area (same form, docs/oauth.md).
-const SAFE_NEXT = /^\/(oauth\/authorize(\?[^\\#]*)?|admin(\/[^\\#?]*)?(\?[^\\#]*)?)$/;
-
-// No dot segments (also percent-encoded, which URL parsers resolve too): /admin/../x leaves /admin.
-const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
-
-// Printable ASCII only: it becomes a Location header, where a control character (CR LF) or
-// one beyond Latin-1 would make Node throw — a 500 instead of a redirect.
-const PRINTABLE = /^[\x21-\x7e]*$/;
-
-export const isSafeNext = (next: unknown): next is string =>
-  typeof next === 'string' && next.length <= 4000 && PRINTABLE.test(next) && SAFE_NEXT.test(next) && !DOT_SEGMENT.test(next);
 
 async function companiesOf(services: Services, accountId: string): Promise<Array<CompanyChoice & { company: Company }>> {
   const [live, test] = await Promise.all([

@@ -6,8 +6,7 @@ import { startCliBridge, type CliBridge } from './cli/bridge.js';
 import { newCredential, writeServerFile } from './cli/server-file.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { createServices, type Services } from './services.js';
-import { startWorkers, type Workers } from './workers/runtime.js';
-import { warnIfLiveEmailCannotBeSent } from './workers/send-email.js';
+import { startWorkers, warnIfLiveEmailCannotBeSent, type Workers } from './workers/runtime.js';
 
 function banner(origin: string, config: Config, demo: DemoCredentials | null): string {
   const lines = [

@@ -8,6 +8,10 @@ import type { Services } from '../services.js';
 import { relayBatch, sweep } from './outbox-relay.js';
 import { createJobQueue, type JobQueue } from './queue.js';
 
+// runtime.ts is the workers' one way in (ARCHITECTURE.md): what the process entry points need
+// of them besides starting them is passed on from here.
+export { warnIfLiveEmailCannotBeSent } from './send-email.js';
+
 export interface Workers {
   queue: JobQueue;
   /** Runs the relay and the sweeps now (coalesced with a run in progress). */

@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
-import { failure } from '../rest/envelope.js';
+import { failure } from './envelope.js';
 import { newRequestId } from './request-id.js';
 
 // The HTTP status keeps the parser's precise answer (RFC 6585's 431, RFC 9110's 408); the code

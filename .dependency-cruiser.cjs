@@ -1,0 +1,145 @@
+// The layers of ARCHITECTURE.md ("Layers and invariants"), as import rules. Each rule's name
+// is the invariant's name there; change both together. `npm run lint:deps` runs these and CI
+// fails on any violation. Type-only imports count: a layer that needs another's types depends
+// on it as much as one that calls it.
+
+// Bottom to top. A layer may import its own layer and the ones below it, never one above.
+const PRIMITIVES = '^src/(crypto|webhooks|generated)/|^src/(config|errors|ids|logger|bus)[.]ts$';
+// The credential model: what an API key, a token, a scope and a redirect URI are, and the
+// cached resolution of a bearer credential. The rest of src/auth is the OAuth transport.
+const CREDENTIAL_MODEL = '^src/auth/(scopes|tokens|credentials)[.]ts$|^src/auth/oauth/redirect-uri[.]ts$';
+const PLATFORM = `^src/(db|payments)/|^src/services[.]ts$|${CREDENTIAL_MODEL}`;
+const DOMAIN = '^src/schema/';
+const TRANSPORT_FOLDERS = 'rest|admin|cli|workers|http';
+// The assembly: the HTTP app builder, the process, the embedded start's demo seed.
+const ASSEMBLY = '^src/(app|server|demo)[.]ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'primitives-import-only-primitives',
+      comment: 'Primitives (crypto, webhooks, config, errors, ids, logger, bus, the generated client) import nothing of ours but other primitives.',
+      severity: 'error',
+      from: { path: PRIMITIVES },
+      to: { path: '^src/', pathNot: PRIMITIVES },
+    },
+    {
+      name: 'platform-imports-no-domain-or-transport',
+      comment: 'The platform (db, payments, the credential model, services.ts) imports only itself and the primitives.',
+      severity: 'error',
+      from: { path: PLATFORM },
+      to: { path: '^src/', pathNot: `${PLATFORM}|${PRIMITIVES}` },
+    },
+    {
+      name: 'domain-imports-no-transport',
+      comment: 'The domain (src/schema) never imports a transport, the workers, the auth transport or the entry points.',
+      severity: 'error',
+      from: { path: DOMAIN },
+      to: { path: '^src/', pathNot: `${DOMAIN}|${PLATFORM}|${PRIMITIVES}` },
+    },
+    {
+      name: 'transports-do-not-import-each-other',
+      comment: 'rest, admin, cli, workers and http each call the domain, never one another sideways (who may start the workers: next rules).',
+      severity: 'error',
+      from: { path: `^src/(${TRANSPORT_FOLDERS})/` },
+      to: { path: '^src/(rest|admin|cli|http)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'workers-started-only-by-entry-points',
+      comment: 'Only src/server.ts and the CLI start the workers, and only through src/workers/runtime.ts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/workers/|^src/server[.]ts$|^src/cli/' },
+      to: { path: '^src/workers/' },
+    },
+    {
+      name: 'workers-entered-through-runtime',
+      comment: 'Whoever starts the workers imports src/workers/runtime.ts, nothing deeper.',
+      severity: 'error',
+      from: { path: '^src/server[.]ts$|^src/cli/' },
+      to: { path: '^src/workers/', pathNot: '^src/workers/runtime[.]ts$' },
+    },
+    {
+      name: 'auth-transport-imports-no-other-transport',
+      comment: 'The OAuth server and the shared sessions, pages and hooks import no other transport and nothing of the assembly.',
+      severity: 'error',
+      from: { path: '^src/auth/' },
+      to: { path: `^src/(${TRANSPORT_FOLDERS})/|${ASSEMBLY}` },
+    },
+    {
+      name: 'oauth-endpoints-are-not-shared',
+      comment: "Other transports share auth's sessions, pages, bearer hook and rate limits, not the OAuth endpoints in src/auth/oauth.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/auth/|^src/app[.]ts$' },
+      to: { path: '^src/auth/oauth/', pathNot: CREDENTIAL_MODEL },
+    },
+    {
+      name: 'auth-http-is-for-http-transports',
+      comment: "The workers and the CLI serve no HTTP requests: of src/auth they use only the credential model.",
+      severity: 'error',
+      from: { path: '^src/(workers|cli)/' },
+      to: { path: '^src/auth/', pathNot: CREDENTIAL_MODEL },
+    },
+    {
+      name: 'only-the-app-imports-admin',
+      comment: 'The admin area is one encapsulated plugin: nothing imports it but the app builder.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/admin/|^src/app[.]ts$' },
+      to: { path: '^src/admin/' },
+    },
+    {
+      name: 'only-the-server-imports-the-assembly',
+      comment: 'src/app.ts and src/demo.ts are assembled by src/server.ts alone; no layer reaches up to them.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/server[.]ts$' },
+      to: { path: ASSEMBLY },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles anywhere in src.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-orphans',
+      comment: 'Every module in src is imported or imports something; a lone file is dead code.',
+      severity: 'error',
+      // The admin area's browser script is served as a file, not imported.
+      from: { orphan: true, path: '^src/', pathNot: '[.]d[.]ts$|^src/generated/|^src/admin/assets/' },
+      to: {},
+    },
+    {
+      name: 'src-imports-no-test-code',
+      comment: 'Production code never imports tests, benchmarks or build scripts.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+    {
+      name: 'src-imports-no-dev-dependency',
+      comment: 'A production install leaves devDependencies out, so src must not need them.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'Every import resolves to a file or an installed package.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // The generated Prisma client and Pothos types are leaves: imported, not cruised into.
+    doNotFollow: { path: 'node_modules|^src/generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Packages' export maps, as Node resolves them (`nodemailer/lib/mime-funcs`).
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};

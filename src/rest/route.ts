@@ -1,79 +1,115 @@
 // Declares an /api/v1 route that runs one GraphQL operation and wraps its result in the
 // envelope (each route declares its request and response schema and its operation).
+// One TypeBox object per part does three jobs: it validates the request (validation.ts), types
+// the handler's `req.body`, `req.query` and `req.params` (Fastify's TypeBox type provider, so a
+// route needs no casts), and is what the OpenAPI document publishes. The GraphQL document is
+// derived from the response schema and the GraphQL field (selection.ts).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HTTPMethods, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Scope } from '../auth/scopes.js';
 import { insufficientScope } from '../schema/builder.js';
 import { createContext } from '../schema/context.js';
 import type { Services } from '../services.js';
-import { success } from './envelope.js';
+import { success, type Pagination } from './envelope.js';
+import type { OptionalBodyConfig } from './json-body.js';
 import { compileOperation } from './operation.js';
 import { Envelope, errorResponses, ListEnvelope, NoBody } from './schemas.js';
+import { operationFor, type OperationKind } from './selection.js';
 import { bodySerializer } from './serialize.js';
-import type { Pagination } from './envelope.js';
 
 export interface V1Deps {
   services: Services;
   schema: GraphQLSchema;
 }
 
-export interface GraphQLRouteOptions<TData> {
+/** The request parts a route validates; a part left out is `undefined` here. */
+export interface RequestSchemas {
+  body?: TSchema;
+  querystring?: TSchema;
+  params?: TSchema;
+}
+
+/** A request as its route's schemas validated it: body, query and params typed by them. */
+export type RouteRequest<S extends RequestSchemas> = FastifyRequest<Reply, RawServerDefault, RawRequestDefaultExpression, S, TypeBoxTypeProvider, OptionalBodyConfig>;
+
+/** Every route answers with the success envelope (errors go through the error handler). */
+type Reply = { Reply: ReturnType<typeof success> };
+
+/** The GraphQL field a route runs: one of the Query type or one of the Mutation type. */
+type Field = { query: string; mutation?: never } | { mutation: string; query?: never };
+
+export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
   method: HTTPMethods;
   url: string;
   summary: string;
   tags: string[];
   /** The scope the operation needs, for the reference (GraphQL enforces it). */
   scope: string;
-  body?: TSchema;
-  querystring?: TSchema;
-  params?: TSchema;
+  /** The body, query string and path parameters the route accepts. */
+  request?: S;
+  /** The response's `data` (of a list: one item). Its properties are the GraphQL selection. */
   response: TSchema;
-  operation: string;
-  variables?: (req: FastifyRequest) => Record<string, unknown>;
-  select: (data: TData) => unknown;
-  /** A list: `select` returns `{ data, pagination }` and `response` is the item schema. */
+  /** The field's arguments by name, from the validated request. */
+  variables?: (req: RouteRequest<S>) => Record<string, unknown>;
+  /** What of the field's value goes into `data` (default: all of it). */
+  select?: (value: TValue) => unknown;
+  /** A list: the field is a page (`data` and `pagination`) and `response` is the item schema. */
   list?: boolean;
   /** POST actions whose body may be left out entirely (treated as `{}`). */
   optionalBody?: boolean;
+};
+
+// Before validation an absent body of a POST action that may leave it out becomes `{}`, so it
+// is judged (and hashed for Idempotency-Key) like an empty object.
+async function absentBodyIsEmpty(req: FastifyRequest): Promise<void> {
+  if (req.body === undefined || req.body === null) req.body = {};
 }
 
-export function graphqlRoute<TData>(app: FastifyInstance, deps: V1Deps, opts: GraphQLRouteOptions<TData>): void {
+export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TValue = unknown>(app: FastifyInstance, deps: V1Deps, opts: GraphQLRouteOptions<S, TValue>): void {
   // A POST action that declares no body takes none: absent or `{}`, and any field is a 400.
-  const o = opts.method === 'POST' && !opts.body ? { ...opts, body: NoBody, optionalBody: true } : opts;
-  const op = compileOperation<TData>(deps.schema, o.operation);
-  const write = o.method !== 'GET';
-  app.route({
-    method: o.method,
-    url: o.url,
+  const noBody = opts.method === 'POST' && !opts.request?.body;
+  const optionalBody = noBody || opts.optionalBody === true;
+  const [kind, field]: [OperationKind, string] = opts.query !== undefined ? ['query', opts.query] : ['mutation', opts.mutation];
+  const op = compileOperation<Record<string, unknown>>(deps.schema, operationFor(deps.schema, kind, field, opts.response, { list: opts.list }));
+  const write = opts.method !== 'GET';
+  const route = `${opts.method} ${opts.url}`;
+  app.withTypeProvider<TypeBoxTypeProvider>().route<Reply, OptionalBodyConfig, S>({
+    method: opts.method,
+    url: opts.url,
     // The JSON parser reads an empty body as absent here, not as a malformed one (json-body.ts).
-    ...(o.optionalBody ? { config: { optionalBody: true } } : {}),
+    ...(optionalBody ? { config: { optionalBody: true } } : {}),
     // Bodies are written by JSON.stringify, checked against these schemas outside production.
-    serializerCompiler: ({ schema, httpStatus }) => bodySerializer(schema as unknown as TSchema, { route: `${o.method} ${o.url} ${httpStatus}`, check: !deps.services.config.isProduction }),
+    serializerCompiler: ({ schema, httpStatus }) => bodySerializer(schema as unknown as TSchema, { route: `${route} ${httpStatus}`, check: !deps.services.config.isProduction }),
     schema: {
-      summary: o.summary,
-      description: `Requires the \`${o.scope}\` scope.`,
-      tags: o.tags,
-      ...(o.body ? { body: o.body } : {}),
-      ...(o.querystring ? { querystring: o.querystring } : {}),
-      ...(o.params ? { params: o.params } : {}),
+      // Absent, the request takes nothing: S is then its default, the empty object.
+      ...(opts.request ?? ({} as S)),
+      ...(noBody ? { body: NoBody } : {}),
+      summary: opts.summary,
+      description: `Requires the \`${opts.scope}\` scope.`,
+      tags: opts.tags,
       // 409: conflicts and Idempotency-Key answers of writes; 413: bodies over the limit.
-      response: { 200: o.list ? ListEnvelope(o.response) : Envelope(o.response), ...errorResponses(...(write ? [409] : []), ...(o.body ? [413] : [])) },
+      response: { 200: opts.list ? ListEnvelope(opts.response) : Envelope(opts.response), ...errorResponses(...(write ? [409] : []), ...(opts.request?.body || noBody ? [413] : [])) },
     },
-    // The scope is checked before the body is judged (GraphQL checks it again on the field),
-    // so a token without it learns nothing about the route's validation.
-    preValidation: async (req) => {
-      if (o.optionalBody && (req.body === undefined || req.body === null)) req.body = {};
-      if (req.credential && !req.credential.scopes.has(o.scope as Scope)) throw insufficientScope(o.scope);
-    },
+    preValidation: [
+      ...(optionalBody ? [absentBodyIsEmpty] : []),
+      // The scope is checked before the body is judged (GraphQL checks it again on the field),
+      // so a token without it learns nothing about the route's validation.
+      async (req) => {
+        if (req.credential && !req.credential.scopes.has(opts.scope as Scope)) throw insufficientScope(opts.scope);
+      },
+    ],
     handler: async (req) => {
       const ctx = createContext({ credential: req.credential, services: deps.services, requestId: String(req.id) });
-      const data = await op.run(ctx, o.variables?.(req));
-      if (o.list) {
-        const page = o.select(data) as { data: unknown[]; pagination: Pagination };
+      const data = await op.run(ctx, opts.variables?.(req));
+      const value = data[field];
+      if (opts.list) {
+        // The operation selected `data` and `pagination` of the page type (selection.ts).
+        const page = value as { data: unknown[]; pagination: Pagination };
         return success(page.data, String(req.id), page.pagination);
       }
-      return success(o.select(data), String(req.id));
+      return success(opts.select ? opts.select(value as TValue) : value, String(req.id));
     },
   });
 }

@@ -1,9 +1,9 @@
 // /api/v1/bookings and its transitions (docs/api.md).
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, NoBody, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
-import { CustomerFields } from './customers.js';
+import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
+import { CreateCustomer } from './customers.js';
 
 const Status = Type.Union(['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired'].map((s) => Type.Literal(s)));
 
@@ -35,56 +35,47 @@ const CreateBooking = Type.Object(
     employeeId: Type.Optional(Id),
     classId: Type.Optional(Id),
     customerId: Type.Optional(Id),
-    customer: Type.Optional(
-      Type.Object(
-        { name: CustomerFields.name, email: CustomerFields.email, phone: Type.Optional(CustomerFields.phone), notes: Type.Optional(CustomerFields.notes) },
-        { additionalProperties: false },
-      ),
-    ),
+    customer: Type.Optional(CreateCustomer),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   },
   { additionalProperties: false, description: 'startTime for appointment services, classId for class services; customerId or customer' },
 );
 
-const FIELDS = '_id serviceId employeeId customerId classId startTime endTime status notes cancelReason price currency holdExpiresAt createdAt updatedAt';
-const params = (req: FastifyRequest) => req.params as Record<string, string>;
+const ById = Type.Object({ id: PathId });
 const tags = ['Bookings'];
 
 export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
-  graphqlRoute<{ bookings: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/bookings', summary: 'List bookings, newest first; from/to filter on startTime', tags, scope: 'bookings:read', list: true,
-    querystring: Type.Object(
-      {
-        ...PageQuery,
-        status: Type.Optional(Status),
-        from: Type.Optional(Timestamp),
-        to: Type.Optional(Timestamp),
-        employeeId: Type.Optional(Id),
-        customerId: Type.Optional(Id),
-        serviceId: Type.Optional(Id),
-      },
-      { additionalProperties: false },
-    ),
+    request: {
+      querystring: Type.Object(
+        {
+          ...PageQuery,
+          status: Type.Optional(Status),
+          from: Type.Optional(Timestamp),
+          to: Type.Optional(Timestamp),
+          employeeId: Type.Optional(Id),
+          customerId: Type.Optional(Id),
+          serviceId: Type.Optional(Id),
+        },
+        { additionalProperties: false },
+      ),
+    },
     response: Booking,
-    operation: `query($limit: Int, $cursor: String, $status: String, $from: DateTime, $to: DateTime, $employeeId: String, $customerId: String, $serviceId: String) {
-      bookings(limit: $limit, cursor: $cursor, status: $status, from: $from, to: $to, employeeId: $employeeId, customerId: $customerId, serviceId: $serviceId) {
-        data { ${FIELDS} } pagination { limit hasMore nextCursor } } }`,
-    variables: (req) => req.query as Record<string, unknown>,
-    select: (d) => d.bookings,
+    query: 'bookings',
+    variables: (req) => req.query,
   });
-  graphqlRoute<{ createBooking: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/bookings', summary: 'Book a slot (picks a free qualified employee when none is named) or a class place', tags, scope: 'bookings:write',
-    body: CreateBooking, response: Booking,
-    operation: `mutation($input: CreateBookingInput!) { createBooking(input: $input) { ${FIELDS} } }`,
+    request: { body: CreateBooking }, response: Booking,
+    mutation: 'createBooking',
     variables: (req) => ({ input: req.body }),
-    select: (d) => d.createBooking,
   });
-  graphqlRoute<{ booking: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/bookings/:id', summary: 'Get a booking', tags, scope: 'bookings:read',
-    params: Type.Object({ id: PathId }), response: Booking,
-    operation: `query($id: String!) { booking(id: $id) { ${FIELDS} } }`,
-    variables: params,
-    select: (d) => d.booking,
+    request: { params: ById }, response: Booking,
+    query: 'booking',
+    variables: (req) => req.params,
   });
   const simple: Array<[string, string, string]> = [
     ['confirm', 'confirmBooking', 'pending → confirmed'],
@@ -92,31 +83,26 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     ['no-show', 'markBookingNoShow', 'confirmed → no_show (once startTime has passed)'],
   ];
   for (const [path, field, summary] of simple) {
-    graphqlRoute<Record<string, unknown>>(app, deps, {
+    graphqlRoute(app, deps, {
       method: 'POST', url: `/bookings/:id/${path}`, summary, tags, scope: 'bookings:write',
-      params: Type.Object({ id: PathId }), body: NoBody, optionalBody: true, response: Booking,
-      operation: `mutation($id: String!) { ${field}(id: $id) { ${FIELDS} } }`,
-      variables: params,
-      select: (d) => d[field],
+      request: { params: ById }, response: Booking,
+      mutation: field,
+      variables: (req) => req.params,
     });
   }
-  graphqlRoute<{ cancelBooking: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/bookings/:id/cancel', summary: 'pending or confirmed → cancelled', tags, scope: 'bookings:write',
-    params: Type.Object({ id: PathId }),
-    body: Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) }, { additionalProperties: false }),
+    request: { params: ById, body: Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) }, { additionalProperties: false }) },
     optionalBody: true,
     response: Booking,
-    operation: `mutation($id: String!, $reason: String) { cancelBooking(id: $id, reason: $reason) { ${FIELDS} } }`,
-    variables: (req) => ({ id: params(req).id, reason: (req.body as { reason?: string } | undefined)?.reason ?? null }),
-    select: (d) => d.cancelBooking,
+    mutation: 'cancelBooking',
+    variables: (req) => ({ id: req.params.id, reason: req.body.reason ?? null }),
   });
-  graphqlRoute<{ rescheduleBooking: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/bookings/:id/reschedule', summary: 'confirmed → confirmed at new times (same booking)', tags, scope: 'bookings:write',
-    params: Type.Object({ id: PathId }),
-    body: Type.Object({ startTime: Timestamp, employeeId: Type.Optional(Id) }, { additionalProperties: false }),
+    request: { params: ById, body: Type.Object({ startTime: Timestamp, employeeId: Type.Optional(Id) }, { additionalProperties: false }) },
     response: Booking,
-    operation: `mutation($id: String!, $startTime: DateTime!, $employeeId: String) { rescheduleBooking(id: $id, startTime: $startTime, employeeId: $employeeId) { ${FIELDS} } }`,
-    variables: (req) => ({ id: params(req).id, ...(req.body as object) }),
-    select: (d) => d.rescheduleBooking,
+    mutation: 'rescheduleBooking',
+    variables: (req) => ({ id: req.params.id, ...req.body }),
   });
 }

@@ -1,6 +1,6 @@
 // /api/v1/employees and their time off (docs/api.md). DELETE deactivates.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
@@ -12,7 +12,7 @@ const WorkingHours = Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, Type
   description: 'All seven weekdays; several intervals a day allowed; an empty list is a day off',
 });
 
-export const Employee = Type.Object(
+const Employee = Type.Object(
   {
     _id: Id,
     name: Type.String(),
@@ -50,69 +50,57 @@ const CreateTimeOff = Type.Object(
   { additionalProperties: false },
 );
 
-const FIELDS = `_id name email phone active serviceIds createdAt updatedAt workingHours { ${WEEKDAYS.map((d) => `${d} { start end }`).join(' ')} }`;
-const TIME_OFF = '_id employeeId startTime endTime reason createdAt';
-const PAGE = 'pagination { limit hasMore nextCursor }';
-const params = (req: FastifyRequest) => req.params as Record<string, string>;
-const query = (req: FastifyRequest) => req.query as Record<string, unknown>;
+const ById = Type.Object({ id: PathId });
 const tags = ['Employees'];
 
 export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
-  graphqlRoute<{ employees: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/employees', summary: 'List employees, newest first', tags, scope: 'employees:read', list: true,
-    querystring: Type.Object({ ...PageQuery, active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    request: { querystring: Type.Object({ ...PageQuery, active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) },
     response: Employee,
-    operation: `query($limit: Int, $cursor: String, $active: Boolean) { employees(limit: $limit, cursor: $cursor, active: $active) { data { ${FIELDS} } ${PAGE} } }`,
-    variables: query,
-    select: (d) => d.employees,
+    query: 'employees',
+    variables: (req) => req.query,
   });
-  graphqlRoute<{ createEmployee: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/employees', summary: 'Create an employee', tags, scope: 'employees:write',
-    body: CreateEmployee, response: Employee,
-    operation: `mutation($input: CreateEmployeeInput!) { createEmployee(input: $input) { ${FIELDS} } }`,
+    request: { body: CreateEmployee }, response: Employee,
+    mutation: 'createEmployee',
     variables: (req) => ({ input: req.body }),
-    select: (d) => d.createEmployee,
   });
-  graphqlRoute<{ employee: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/employees/:id', summary: 'Get an employee', tags, scope: 'employees:read',
-    params: Type.Object({ id: PathId }), response: Employee,
-    operation: `query($id: String!) { employee(id: $id) { ${FIELDS} } }`,
-    variables: params,
-    select: (d) => d.employee,
+    request: { params: ById }, response: Employee,
+    query: 'employee',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ updateEmployee: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'PATCH', url: '/employees/:id', summary: 'Change an employee; serviceIds replaces the set', tags, scope: 'employees:write',
-    params: Type.Object({ id: PathId }), body: UpdateEmployee, response: Employee,
-    operation: `mutation($id: String!, $input: UpdateEmployeeInput!) { updateEmployee(id: $id, input: $input) { ${FIELDS} } }`,
-    variables: (req) => ({ id: params(req).id, input: req.body }),
-    select: (d) => d.updateEmployee,
+    request: { params: ById, body: UpdateEmployee }, response: Employee,
+    mutation: 'updateEmployee',
+    variables: (req) => ({ id: req.params.id, input: req.body }),
   });
-  graphqlRoute<{ deactivateEmployee: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'DELETE', url: '/employees/:id', summary: 'Deactivate an employee (kept with their history, no longer bookable)', tags, scope: 'employees:write',
-    params: Type.Object({ id: PathId }), response: Employee,
-    operation: `mutation($id: String!) { deactivateEmployee(id: $id) { ${FIELDS} } }`,
-    variables: params,
-    select: (d) => d.deactivateEmployee,
+    request: { params: ById }, response: Employee,
+    mutation: 'deactivateEmployee',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ employeeTimeOff: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/employees/:id/time-off', summary: "List an employee's time off, newest first", tags, scope: 'employees:read', list: true,
-    params: Type.Object({ id: PathId }), querystring: Type.Object(PageQuery, { additionalProperties: false }), response: TimeOff,
-    operation: `query($id: String!, $limit: Int, $cursor: String) { employeeTimeOff(employeeId: $id, limit: $limit, cursor: $cursor) { data { ${TIME_OFF} } ${PAGE} } }`,
-    variables: (req) => ({ ...query(req), id: params(req).id }),
-    select: (d) => d.employeeTimeOff,
+    request: { params: ById, querystring: Type.Object(PageQuery, { additionalProperties: false }) }, response: TimeOff,
+    query: 'employeeTimeOff',
+    variables: (req) => ({ ...req.query, employeeId: req.params.id }),
   });
-  graphqlRoute<{ createTimeOff: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/employees/:id/time-off', summary: 'Add time off for an employee', tags, scope: 'employees:write',
-    params: Type.Object({ id: PathId }), body: CreateTimeOff, response: TimeOff,
-    operation: `mutation($id: String!, $input: CreateTimeOffInput!) { createTimeOff(employeeId: $id, input: $input) { ${TIME_OFF} } }`,
-    variables: (req) => ({ id: params(req).id, input: req.body }),
-    select: (d) => d.createTimeOff,
+    request: { params: ById, body: CreateTimeOff }, response: TimeOff,
+    mutation: 'createTimeOff',
+    variables: (req) => ({ employeeId: req.params.id, input: req.body }),
   });
-  graphqlRoute<{ deleteTimeOff: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'DELETE', url: '/employees/:id/time-off/:timeOffId', summary: 'Remove time off; returns what was removed', tags, scope: 'employees:write',
-    params: Type.Object({ id: PathId, timeOffId: PathId }), response: TimeOff,
-    operation: `mutation($id: String!, $timeOffId: String!) { deleteTimeOff(employeeId: $id, id: $timeOffId) { ${TIME_OFF} } }`,
-    variables: params,
-    select: (d) => d.deleteTimeOff,
+    request: { params: Type.Object({ id: PathId, timeOffId: PathId }) }, response: TimeOff,
+    mutation: 'deleteTimeOff',
+    variables: (req) => ({ employeeId: req.params.id, id: req.params.timeOffId }),
   });
 }

@@ -2,11 +2,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Timestamp } from '../schemas.js';
+import { Id, Nullable, Timestamp } from '../schemas.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-
-export const CompanyProfile = Type.Object(
+const CompanyProfile = Type.Object(
   {
     _id: Id,
     name: Type.String(),
@@ -34,29 +32,25 @@ const UpdateCompany = Type.Object(
 );
 const UpdateCompanyBody = Type.Partial(UpdateCompany, { additionalProperties: false, title: 'Company profile changes' });
 
-const FIELDS = '_id name email phone address timezone currency mode createdAt';
-
 export default async function meRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
-  graphqlRoute<{ me: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET',
     url: '/me',
     summary: 'The profile of the company the credential belongs to',
     tags: ['Company'],
     scope: 'company:read',
     response: CompanyProfile,
-    operation: `query Me { me { ${FIELDS} } }`,
-    select: (d) => d.me,
+    query: 'me',
   });
-  graphqlRoute<{ updateMe: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/me',
     summary: "Change the company's profile; absent fields stay, null clears an optional one",
     tags: ['Company'],
     scope: 'company:write',
-    body: UpdateCompanyBody,
+    request: { body: UpdateCompanyBody },
     response: CompanyProfile,
-    operation: `mutation UpdateMe($input: UpdateCompanyInput!) { updateMe(input: $input) { ${FIELDS} } }`,
+    mutation: 'updateMe',
     variables: (req) => ({ input: req.body }),
-    select: (d) => d.updateMe,
   });
 }

@@ -2,13 +2,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { PAYMENT_METHOD_TOKEN_PATTERN } from '../../payments/payment-method-token.js';
-import type { Pagination } from '../envelope.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Timestamp } from '../schemas.js';
+import { Id, Nullable, Timestamp } from '../schemas.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
-
-export const Payment = Type.Object(
+const Payment = Type.Object(
   {
     _id: Id,
     bookingId: Id,
@@ -76,53 +73,41 @@ const PaymentListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const P = '_id bookingId amount currency status failureCode failureMessage brand last4 refundedAt createdAt updatedAt';
-const M = '_id to from subject text html headers kind createdAt';
-const PAGE = 'pagination { limit hasMore nextCursor }';
-type PageOf = { data: unknown[]; pagination: Pagination };
-
 export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
-  const id = (req: { params: unknown }) => (req.params as { id: string }).id;
-  graphqlRoute<{ payments: PageOf }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/payments', summary: 'Payments, newest first', tags: ['Payments'], scope: 'payments:read', list: true,
-    querystring: PaymentListQuery, response: Payment,
-    operation: `query($limit: Int, $cursor: String, $bookingId: String) { payments(limit: $limit, cursor: $cursor, bookingId: $bookingId) { data { ${P} } ${PAGE} } }`,
-    variables: (req) => req.query as Record<string, unknown>,
-    select: (d) => d.payments,
+    request: { querystring: PaymentListQuery }, response: Payment,
+    query: 'payments',
+    variables: (req) => req.query,
   });
-  graphqlRoute<{ createPayment: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/payments', summary: 'Pay for a booking; the payment is processing until the payments worker settles it', tags: ['Payments'], scope: 'payments:write',
-    body: CreatePayment, response: Payment,
-    operation: `mutation($input: CreatePaymentInput!) { createPayment(input: $input) { ${P} } }`,
+    request: { body: CreatePayment }, response: Payment,
+    mutation: 'createPayment',
     variables: (req) => ({ input: req.body }),
-    select: (d) => d.createPayment,
   });
-  graphqlRoute<{ payment: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/payments/:id', summary: 'One payment', tags: ['Payments'], scope: 'payments:read',
-    params: Params, response: Payment,
-    operation: `query($id: ID!) { payment(id: $id) { ${P} } }`,
-    variables: (req) => ({ id: id(req) }),
-    select: (d) => d.payment,
+    request: { params: Params }, response: Payment,
+    query: 'payment',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ refundPayment: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/payments/:id/refund', summary: 'Refund a succeeded payment', tags: ['Payments'], scope: 'payments:write',
-    params: Params, response: Payment,
-    operation: `mutation($id: ID!) { refundPayment(id: $id) { ${P} } }`,
-    variables: (req) => ({ id: id(req) }),
-    select: (d) => d.refundPayment,
+    request: { params: Params }, response: Payment,
+    mutation: 'refundPayment',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ emails: PageOf }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/emails', summary: 'The sandbox e-mail log, newest first (test companies only)', tags: ['E-mail'], scope: 'emails:read', list: true,
-    querystring: ListQuery, response: Email,
-    operation: `query($limit: Int, $cursor: String) { emails(limit: $limit, cursor: $cursor) { data { ${M} } ${PAGE} } }`,
-    variables: (req) => req.query as Record<string, unknown>,
-    select: (d) => d.emails,
+    request: { querystring: ListQuery }, response: Email,
+    query: 'emails',
+    variables: (req) => req.query,
   });
-  graphqlRoute<{ email: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/emails/:id', summary: 'One logged e-mail with recipient, headers, text and HTML', tags: ['E-mail'], scope: 'emails:read',
-    params: Params, response: Email,
-    operation: `query($id: ID!) { email(id: $id) { ${M} } }`,
-    variables: (req) => ({ id: id(req) }),
-    select: (d) => d.email,
+    request: { params: Params }, response: Email,
+    query: 'email',
+    variables: (req) => req.params,
   });
 }

@@ -1,12 +1,12 @@
 // /api/v1/services (docs/api.md). DELETE deactivates.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
 const Kind = Type.Union([Type.Literal('appointment'), Type.Literal('class')]);
 
-export const Service = Type.Object(
+const Service = Type.Object(
   {
     _id: Id,
     name: Type.String(),
@@ -43,45 +43,39 @@ const CreateService = Type.Object(
 );
 const UpdateService = Type.Partial(Type.Object(Fields), { additionalProperties: false, description: 'kind is fixed at creation' });
 
-const FIELDS = '_id name description kind durationMinutes price bufferBeforeMinutes bufferAfterMinutes employeeIds requiresPayment active createdAt updatedAt';
-const params = (req: FastifyRequest) => req.params as Record<string, string>;
+const ById = Type.Object({ id: PathId });
 const tags = ['Services'];
 
 export default async function serviceRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
-  graphqlRoute<{ services: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/services', summary: 'List services, newest first', tags, scope: 'services:read', list: true,
-    querystring: Type.Object({ ...PageQuery, active: Type.Optional(Type.Boolean()), kind: Type.Optional(Kind) }, { additionalProperties: false }),
+    request: { querystring: Type.Object({ ...PageQuery, active: Type.Optional(Type.Boolean()), kind: Type.Optional(Kind) }, { additionalProperties: false }) },
     response: Service,
-    operation: `query($limit: Int, $cursor: String, $active: Boolean, $kind: String) { services(limit: $limit, cursor: $cursor, active: $active, kind: $kind) { data { ${FIELDS} } pagination { limit hasMore nextCursor } } }`,
-    variables: (req) => req.query as Record<string, unknown>,
-    select: (d) => d.services,
+    query: 'services',
+    variables: (req) => req.query,
   });
-  graphqlRoute<{ createService: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/services', summary: 'Create a service', tags, scope: 'services:write',
-    body: CreateService, response: Service,
-    operation: `mutation($input: CreateServiceInput!) { createService(input: $input) { ${FIELDS} } }`,
+    request: { body: CreateService }, response: Service,
+    mutation: 'createService',
     variables: (req) => ({ input: req.body }),
-    select: (d) => d.createService,
   });
-  graphqlRoute<{ service: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/services/:id', summary: 'Get a service', tags, scope: 'services:read',
-    params: Type.Object({ id: PathId }), response: Service,
-    operation: `query($id: String!) { service(id: $id) { ${FIELDS} } }`,
-    variables: params,
-    select: (d) => d.service,
+    request: { params: ById }, response: Service,
+    query: 'service',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ updateService: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'PATCH', url: '/services/:id', summary: 'Change a service; employeeIds replaces the set', tags, scope: 'services:write',
-    params: Type.Object({ id: PathId }), body: UpdateService, response: Service,
-    operation: `mutation($id: String!, $input: UpdateServiceInput!) { updateService(id: $id, input: $input) { ${FIELDS} } }`,
-    variables: (req) => ({ id: params(req).id, input: req.body }),
-    select: (d) => d.updateService,
+    request: { params: ById, body: UpdateService }, response: Service,
+    mutation: 'updateService',
+    variables: (req) => ({ id: req.params.id, input: req.body }),
   });
-  graphqlRoute<{ deactivateService: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'DELETE', url: '/services/:id', summary: 'Deactivate a service (kept with its history, no longer bookable)', tags, scope: 'services:write',
-    params: Type.Object({ id: PathId }), response: Service,
-    operation: `mutation($id: String!) { deactivateService(id: $id) { ${FIELDS} } }`,
-    variables: params,
-    select: (d) => d.deactivateService,
+    request: { params: ById }, response: Service,
+    mutation: 'deactivateService',
+    variables: (req) => req.params,
   });
 }

@@ -1,11 +1,8 @@
 // /api/v1/webhook-endpoints and /api/v1/webhook-deliveries (docs/api.md, docs/webhooks.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Pagination } from '../envelope.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Timestamp } from '../schemas.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+import { Id, Nullable, Timestamp } from '../schemas.js';
 
 const endpointProps = {
   _id: Id,
@@ -18,7 +15,7 @@ const endpointProps = {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 };
-export const WebhookEndpoint = Type.Object(endpointProps, { $id: 'WebhookEndpoint', title: 'Webhook endpoint' });
+const WebhookEndpoint = Type.Object(endpointProps, { $id: 'WebhookEndpoint', title: 'Webhook endpoint' });
 const WebhookEndpointWithSecret = Type.Object(
   {
     ...endpointProps,
@@ -35,7 +32,7 @@ const WebhookAttempt = Type.Object({
   error: Nullable(Type.String()),
   createdAt: Timestamp,
 });
-export const WebhookDelivery = Type.Object(
+const WebhookDelivery = Type.Object(
   {
     _id: Id,
     endpointId: Id,
@@ -76,76 +73,60 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const E = '_id url events description enabled disabledReason previousSecretExpiresAt createdAt updatedAt';
-const D = `_id endpointId eventId event status attemptCount nextAttemptAt lastStatusCode createdAt attempts { _id statusCode durationMs responseExcerpt error createdAt }`;
-const PAGE = 'pagination { limit hasMore nextCursor }';
-
-type PageOf = { data: unknown[]; pagination: Pagination };
-
 export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const tags = ['Webhooks'];
-  const id = (req: { params: unknown }) => (req.params as { id: string }).id;
-  graphqlRoute<{ webhookEndpoints: PageOf }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/webhook-endpoints', summary: "The company's webhook endpoints, newest first", tags, scope: 'webhooks:read', list: true,
-    querystring: ListQuery, response: WebhookEndpoint,
-    operation: `query($limit: Int, $cursor: String) { webhookEndpoints(limit: $limit, cursor: $cursor) { data { ${E} } ${PAGE} } }`,
-    variables: (req) => req.query as Record<string, unknown>,
-    select: (d) => d.webhookEndpoints,
+    request: { querystring: ListQuery }, response: WebhookEndpoint,
+    query: 'webhookEndpoints',
+    variables: (req) => req.query,
   });
-  graphqlRoute<{ createWebhookEndpoint: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/webhook-endpoints', summary: 'Create an endpoint; the response carries its secret and token, shown this once', tags, scope: 'webhooks:write',
-    body: CreateBody, response: WebhookEndpointWithSecret,
-    operation: `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { ${E} secret token } }`,
+    request: { body: CreateBody }, response: WebhookEndpointWithSecret,
+    mutation: 'createWebhookEndpoint',
     variables: (req) => ({ input: req.body }),
-    select: (d) => d.createWebhookEndpoint,
   });
-  graphqlRoute<{ webhookEndpoint: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/webhook-endpoints/:id', summary: 'One endpoint', tags, scope: 'webhooks:read',
-    params: Params, response: WebhookEndpoint,
-    operation: `query($id: ID!) { webhookEndpoint(id: $id) { ${E} } }`,
-    variables: (req) => ({ id: id(req) }),
-    select: (d) => d.webhookEndpoint,
+    request: { params: Params }, response: WebhookEndpoint,
+    query: 'webhookEndpoint',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ updateWebhookEndpoint: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'PATCH', url: '/webhook-endpoints/:id', summary: 'Change an endpoint; enabling it again clears disabledReason', tags, scope: 'webhooks:write',
-    params: Params, body: UpdateBody, response: WebhookEndpoint,
-    operation: `mutation($id: ID!, $input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) { ${E} } }`,
-    variables: (req) => ({ id: id(req), input: req.body }),
-    select: (d) => d.updateWebhookEndpoint,
+    request: { params: Params, body: UpdateBody }, response: WebhookEndpoint,
+    mutation: 'updateWebhookEndpoint',
+    variables: (req) => ({ id: req.params.id, input: req.body }),
   });
-  graphqlRoute<{ deleteWebhookEndpoint: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'DELETE', url: '/webhook-endpoints/:id', summary: 'Delete an endpoint and its delivery log', tags, scope: 'webhooks:write',
-    params: Params, response: WebhookEndpoint,
-    operation: `mutation($id: ID!) { deleteWebhookEndpoint(id: $id) { ${E} } }`,
-    variables: (req) => ({ id: id(req) }),
-    select: (d) => d.deleteWebhookEndpoint,
+    request: { params: Params }, response: WebhookEndpoint,
+    mutation: 'deleteWebhookEndpoint',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ rotateWebhookEndpointSecret: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/webhook-endpoints/:id/rotate-secret', summary: 'New signing secret; the old one keeps signing alongside for 24 h', tags, scope: 'webhooks:write',
-    params: Params, response: WebhookEndpointWithSecret,
-    operation: `mutation($id: ID!) { rotateWebhookEndpointSecret(id: $id) { ${E} secret token } }`,
-    variables: (req) => ({ id: id(req) }),
-    select: (d) => d.rotateWebhookEndpointSecret,
+    request: { params: Params }, response: WebhookEndpointWithSecret,
+    mutation: 'rotateWebhookEndpointSecret',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ sendTestWebhook: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/webhook-endpoints/:id/test', summary: 'Send a signed `ping` event to this endpoint', tags, scope: 'webhooks:write',
-    params: Params, response: WebhookDelivery,
-    operation: `mutation($id: ID!) { sendTestWebhook(id: $id) { ${D} } }`,
-    variables: (req) => ({ id: id(req) }),
-    select: (d) => d.sendTestWebhook,
+    request: { params: Params }, response: WebhookDelivery,
+    mutation: 'sendTestWebhook',
+    variables: (req) => req.params,
   });
-  graphqlRoute<{ webhookDeliveries: PageOf }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'GET', url: '/webhook-endpoints/:id/deliveries', summary: "An endpoint's deliveries, newest first, with every attempt", tags, scope: 'webhooks:read', list: true,
-    params: Params, querystring: ListQuery, response: WebhookDelivery,
-    operation: `query($id: ID!, $limit: Int, $cursor: String) { webhookDeliveries(endpointId: $id, limit: $limit, cursor: $cursor) { data { ${D} } ${PAGE} } }`,
-    variables: (req) => ({ id: id(req), ...(req.query as object) }),
-    select: (d) => d.webhookDeliveries,
+    request: { params: Params, querystring: ListQuery }, response: WebhookDelivery,
+    query: 'webhookDeliveries',
+    variables: (req) => ({ endpointId: req.params.id, ...req.query }),
   });
-  graphqlRoute<{ retryWebhookDelivery: unknown }>(app, deps, {
+  graphqlRoute(app, deps, {
     method: 'POST', url: '/webhook-deliveries/:id/retry', summary: 'Deliver again now, with the same X-Webhook-Id', tags, scope: 'webhooks:write',
-    params: Params, response: WebhookDelivery,
-    operation: `mutation($id: ID!) { retryWebhookDelivery(id: $id) { ${D} } }`,
-    variables: (req) => ({ id: id(req) }),
-    select: (d) => d.retryWebhookDelivery,
+    request: { params: Params }, response: WebhookDelivery,
+    mutation: 'retryWebhookDelivery',
+    variables: (req) => req.params,
   });
 }

@@ -1,0 +1,47 @@
+// A REST route's GraphQL document is derived (src/rest/selection.ts): the selection from the
+// route's response schema, the variables from the GraphQL field's arguments. A response field
+// the GraphQL type does not have must stop the server at start-up, not fail a request.
+import { Type } from '@sinclair/typebox';
+import { describe, expect, it } from 'vitest';
+import { compileOperation } from '../../src/rest/operation.js';
+import { Nullable, Timestamp } from '../../src/rest/schemas.js';
+import { operationFor, selectionOf } from '../../src/rest/selection.js';
+import { schema } from '../../src/schema/index.js';
+
+describe('selectionOf', () => {
+  it('names every property; objects in arrays and in either branch of a union get their own selection', () => {
+    const Range = Type.Object({ start: Type.String(), end: Type.String() });
+    const s = Type.Object({
+      _id: Type.String(),
+      at: Nullable(Timestamp),
+      hours: Type.Object({ monday: Type.Array(Range) }),
+      last: Nullable(Type.Object({ code: Type.Integer() })),
+      headers: Type.Record(Type.String(), Type.String()),
+    });
+    expect(selectionOf(s)).toBe('_id at hours { monday { start end } } last { code } headers');
+  });
+
+  it('merges the properties of a union of objects', () => {
+    const s = Type.Union([Type.Object({ slots: Type.Array(Type.Object({ a: Type.String() })) }), Type.Object({ sessions: Type.Array(Type.Object({ b: Type.String() })) })]);
+    expect(selectionOf(s)).toBe('slots { a } sessions { b }');
+  });
+});
+
+describe('operationFor', () => {
+  it("declares each of the field's arguments as a variable of its own type", () => {
+    const Profile = Type.Object({ _id: Type.String(), name: Type.String() });
+    expect(operationFor(schema, 'mutation', 'updateMe', Profile)).toBe('mutation($input: UpdateCompanyInput!) { updateMe(input: $input) { _id name } }');
+    expect(operationFor(schema, 'query', 'me', Profile)).toBe('query { me { _id name } }');
+  });
+
+  it('a list selects the page: data and pagination', () => {
+    const source = operationFor(schema, 'query', 'customers', Type.Object({ _id: Type.String() }), { list: true });
+    expect(source).toMatch(/\{ customers\([^)]*\) \{ data \{ _id \} pagination \{ limit hasMore nextCursor \} \} \}$/);
+  });
+
+  it('a response field the GraphQL type lacks, or an unknown field, fails when the route is built', () => {
+    const withExtra = Type.Object({ _id: Type.String(), notAField: Type.String() });
+    expect(() => compileOperation(schema, operationFor(schema, 'query', 'me', withExtra))).toThrow(/notAField/);
+    expect(() => operationFor(schema, 'query', 'noSuchField', withExtra)).toThrow(/no query field noSuchField/);
+  });
+});

@@ -9,6 +9,7 @@ import { loginPage } from '../auth/pages/login-page.js';
 import { sendPage } from '../auth/pages/html.js';
 import { endSession, isSafeNext, loginCsrfToken, readSession, sameSecret, registerPageSupport } from '../auth/sessions.js';
 import { isAppError } from '../errors.js';
+import { fieldsOf } from '../auth/pages/request-fields.js';
 import type { Services } from '../services.js';
 import { registerAssets } from './assets.js';
 import { AdminNotFound, messagePage, sendAdmin } from './http.js';
@@ -46,7 +47,7 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
       if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
         return sendAdmin(reply, 415, messagePage(null, 415, 'Unsupported form', 'This page accepts HTML form posts only.'));
       }
-      const given = ((req.body ?? {}) as Record<string, unknown>).csrf_token;
+      const given = fieldsOf(req.body).csrf_token;
       if (!sameSecret(active.session.csrfToken, given)) {
         req.log.warn({ accountId: active.account.id, url: req.url }, 'admin form without a valid CSRF token');
         return sendAdmin(reply, 403, messagePage(null, 403, 'Form expired', 'This form is no longer valid. Reload the page and try again.'));
@@ -78,8 +79,8 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
 
   // The same login form as OAuth's (docs/oauth.md); it posts to /oauth/login, which returns here.
   app.get('/login', { schema: { hide: true } }, async (req, reply) => {
-    const q = req.query as Record<string, unknown>;
-    const next = isSafeNext(q.next) ? q.next : '/admin';
+    const given = fieldsOf(req.query).next;
+    const next = isSafeNext(given) ? given : '/admin';
     if (await readSession(services, req)) return reply.redirect(next, 303);
     return sendPage(reply, 200, loginPage({ action: '/oauth/login', csrfToken: loginCsrfToken(req, reply), next, intro: 'Sign in to the admin area.' }));
   });

@@ -4,6 +4,7 @@
 // modes are isolated), so the admin area cannot be used to probe which ids exist.
 import type { FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../auth/sessions.js';
+import { fieldsOf, stringFieldsOf } from '../auth/pages/request-fields.js';
 import type { Db } from '../db/databases.js';
 import type { Company } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
@@ -59,7 +60,7 @@ export interface CompanyScope {
 
 /** The company of `/admin/:mode/companies/:companyId/…`, if it is the session's own. */
 export async function companyScope(services: Services, req: FastifyRequest, section: string): Promise<CompanyScope> {
-  const params = req.params as { mode?: string; companyId?: string };
+  const params = paramsOf(req);
   const mode = parseMode(params.mode);
   const { account } = activeSession(req);
   if (!isId(params.companyId)) throw new AdminNotFound('company');
@@ -71,18 +72,22 @@ export async function companyScope(services: Services, req: FastifyRequest, sect
 
 /** A form's fields as strings (a repeated field's first value); anything else is absent. */
 export function formOf(req: FastifyRequest): Record<string, string> {
-  const out: Record<string, string> = {};
-  const body = (req.body ?? {}) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(body)) {
-    const s = Array.isArray(v) ? v[0] : v;
-    if (typeof s === 'string') out[k] = s;
-  }
-  return out;
+  return stringFieldsOf(req.body, { firstOfRepeated: true });
 }
 
 /** A repeated form field (checkboxes) as a list of strings. */
 export function formList(req: FastifyRequest, name: string): string[] {
-  const v = ((req.body ?? {}) as Record<string, unknown>)[name];
-  const list = Array.isArray(v) ? v : v === undefined ? [] : [v];
+  const v = fieldsOf(req.body)[name];
+  const list: unknown[] = Array.isArray(v) ? v : v === undefined ? [] : [v];
   return list.filter((s): s is string => typeof s === 'string');
+}
+
+/** The query string's single-valued fields; a repeated one is absent (no page sends one). */
+export function queryOf(req: FastifyRequest): Record<string, string> {
+  return stringFieldsOf(req.query);
+}
+
+/** The route's path parameters (`:mode`, `:companyId`, …), each a string when present. */
+export function paramsOf(req: FastifyRequest): Record<string, string> {
+  return stringFieldsOf(req.params);
 }

@@ -13,7 +13,7 @@ import { MAX_ROLL_GRACE_SECONDS, rollApiKey } from '../../schema/use-cases/roll-
 import type { Services } from '../../services.js';
 import { AdminNotFound, doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
-import { companyScope, formOf, type CompanyScope } from '../scope.js';
+import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
 const GRACE_CHOICES: Array<[number, string]> = [
   [0, 'Stop the old key now'],
@@ -99,7 +99,7 @@ async function listPage(services: Services, reply: FastifyReply, s: CompanyScope
 }
 
 async function findKey(s: CompanyScope, req: FastifyRequest): Promise<ApiKey> {
-  const keyId = (req.params as { keyId?: string }).keyId;
+  const keyId = paramsOf(req).keyId;
   const key = isId(keyId) ? await s.db.apiKey.findFirst({ where: { id: keyId, companyId: s.company.id } }) : null;
   if (!key) throw new AdminNotFound('API key');
   return key;
@@ -125,7 +125,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
 
   app.get(base, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'api-keys');
-    return listPage(services, reply, s, { top: doneNotice((req.query as { done?: string }).done, DONE) });
+    return listPage(services, reply, s, { top: doneNotice(queryOf(req).done, DONE) });
   });
 
   app.post(base, { schema: { hide: true } }, async (req, reply) => {

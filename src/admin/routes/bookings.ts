@@ -9,7 +9,7 @@ import { isId } from '../../ids.js';
 import type { Services } from '../../services.js';
 import { AdminNotFound, formatTime, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
-import { companyScope } from '../scope.js';
+import { companyScope, paramsOf, queryOf } from '../scope.js';
 
 const STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show', 'expired'] as const;
 const STATUS_LABELS: Record<string, string> = { pending: 'Pending', confirmed: 'Confirmed', completed: 'Completed', cancelled: 'Cancelled', no_show: 'No-show', expired: 'Expired' };
@@ -24,7 +24,7 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
   app.get('/:mode/companies/:companyId/bookings', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'bookings');
     const zone = s.company.timezone;
-    const q = req.query as { week?: string; employee?: string };
+    const q = queryOf(req);
     const start = weekStart(q.week, zone);
     const days = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }));
     const end = start.plus({ weeks: 1 });
@@ -76,7 +76,7 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
 
   app.get('/:mode/companies/:companyId/bookings/:bookingId', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'bookings');
-    const id = (req.params as { bookingId: string }).bookingId;
+    const id = paramsOf(req).bookingId;
     const b = isId(id)
       ? await s.db.booking.findFirst({ where: { id, companyId: s.company.id }, include: { customer: true, service: true, employee: true, payments: true } })
       : null;

@@ -12,7 +12,7 @@ import { updateCompany } from '../../schema/use-cases/update-company.js';
 import type { Services } from '../../services.js';
 import { doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField, type LayoutContext } from '../layout.js';
-import { activeSession, companiesOf, companyScope, formOf, layoutFor, parseMode } from '../scope.js';
+import { activeSession, companiesOf, companyScope, formOf, layoutFor, paramsOf, parseMode, queryOf } from '../scope.js';
 
 const TIMEZONES = Intl.supportedValuesOf('timeZone');
 const PROFILE_FIELDS = ['name', 'email', 'phone', 'address', 'timezone', 'currency'] as const;
@@ -83,7 +83,7 @@ function editForm(ctx: LayoutContext, c: Company, values: Record<string, string>
 
 export function registerCompanyRoutes(app: FastifyInstance, services: Services): void {
   app.get('/:mode', { schema: { hide: true } }, async (req, reply) => {
-    const mode = parseMode((req.params as { mode: string }).mode);
+    const mode = parseMode(paramsOf(req).mode);
     const ctx = await layoutFor(services, req, mode, 'companies');
     const body = `<h1>${mode === 'test' ? 'Test companies' : 'Companies'}</h1>
       ${mode === 'test' ? '<p class="muted">Test companies live in the sandbox: use a test key (<code>svc_sk_test_…</code>) with them. <a href="/admin/test/sandbox">Sandbox tools</a></p>' : ''}
@@ -94,14 +94,14 @@ export function registerCompanyRoutes(app: FastifyInstance, services: Services):
 
   // The company picker's target (a GET form, so it works without scripts).
   app.get('/:mode/open', { schema: { hide: true } }, async (req, reply) => {
-    const mode = parseMode((req.params as { mode: string }).mode);
-    const id = (req.query as { company?: unknown }).company;
+    const mode = parseMode(paramsOf(req).mode);
+    const id = queryOf(req).company;
     const mine = isId(id) && (await companiesOf(services, activeSession(req).account.id, mode)).some((c) => c.id === id);
-    return reply.redirect(mine ? `/admin/${mode}/companies/${id as string}` : `/admin/${mode}`, 303);
+    return reply.redirect(mine ? `/admin/${mode}/companies/${id}` : `/admin/${mode}`, 303);
   });
 
   app.post('/:mode/companies', { schema: { hide: true } }, async (req, reply) => {
-    const mode = parseMode((req.params as { mode: string }).mode);
+    const mode = parseMode(paramsOf(req).mode);
     const form = formOf(req);
     const input = {
       accountId: activeSession(req).account.id,
@@ -124,7 +124,7 @@ export function registerCompanyRoutes(app: FastifyInstance, services: Services):
 
   app.get('/:mode/companies/:companyId', { schema: { hide: true } }, async (req, reply) => {
     const { company, ctx } = await companyScope(services, req, 'profile');
-    const done = doneNotice((req.query as { done?: string }).done, { created: 'Company created.', saved: 'Profile saved.' });
+    const done = doneNotice(queryOf(req).done, { created: 'Company created.', saved: 'Profile saved.' });
     const body = `<h1>${esc(company.name)} ${company.mode === 'test' ? '<span class="badge test">Test</span>' : ''}</h1>${done}
       <div class="panel">${profileView(company)}<p><a class="button" href="${companyPath(company, '/edit')}">Edit profile</a></p></div>`;
     return sendAdmin(reply, 200, adminPage(ctx, company.name, body));

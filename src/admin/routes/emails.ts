@@ -9,7 +9,7 @@ import { isId } from '../../ids.js';
 import type { Services } from '../../services.js';
 import { ADMIN_CSP, AdminNotFound, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
-import { companyScope } from '../scope.js';
+import { companyScope, paramsOf, queryOf } from '../scope.js';
 
 const PAGE_SIZE = 50;
 // The frame's document inherits this page's policy, so inline styles (e-mail HTML is styled
@@ -36,7 +36,7 @@ function headerRows(headers: unknown): string {
 export function registerEmailRoutes(app: FastifyInstance, services: Services): void {
   app.get('/:mode/companies/:companyId/emails', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'emails');
-    const before = (req.query as { before?: string }).before;
+    const before = queryOf(req).before;
     const emails = await s.db.email.findMany({
       where: { companyId: s.company.id, ...(isId(before) ? { id: { lt: before } } : {}) },
       orderBy: { id: 'desc' },
@@ -58,7 +58,7 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
 
   app.get('/:mode/companies/:companyId/emails/:emailId', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'emails');
-    const id = (req.params as { emailId: string }).emailId;
+    const id = paramsOf(req).emailId;
     const email = isId(id) ? await s.db.email.findFirst({ where: { id, companyId: s.company.id } }) : null;
     if (!email) throw new AdminNotFound('e-mail');
     const frameDoc = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${esc(FRAME_CSP)}"><base target="_blank"></head><body>${email.html}</body></html>`;

@@ -13,7 +13,7 @@ import { deleteOAuthClient } from '../../schema/use-cases/delete-oauth-client.js
 import type { Services } from '../../services.js';
 import { AdminNotFound, describedBy, doneNotice, errorText, field, fieldErrors, formError, hintText, sendAdmin, timeTag } from '../http.js';
 import { accountPath, adminPage, csrfField, type LayoutContext } from '../layout.js';
-import { activeSession, formList, formOf, layoutFor, modeOfRequest } from '../scope.js';
+import { activeSession, formList, formOf, layoutFor, modeOfRequest, paramsOf, queryOf } from '../scope.js';
 import { shownOnceBox } from './api-keys.js';
 
 interface FormState {
@@ -76,7 +76,7 @@ async function listPage(services: Services, req: FastifyRequest, reply: FastifyR
 }
 
 async function findClient(services: Services, req: FastifyRequest): Promise<OAuthClient> {
-  const id = (req.params as { id?: string }).id;
+  const id = paramsOf(req).id;
   const client = isId(id) ? await services.dbs.live.prisma.oAuthClient.findFirst({ where: { id, accountId: activeSession(req).account.id } }) : null;
   if (!client) throw new AdminNotFound('app');
   return client;
@@ -84,7 +84,7 @@ async function findClient(services: Services, req: FastifyRequest): Promise<OAut
 
 export function registerOAuthAppRoutes(app: FastifyInstance, services: Services): void {
   app.get('/oauth-apps', { schema: { hide: true } }, async (req, reply) =>
-    listPage(services, req, reply, { top: doneNotice((req.query as { done?: string }).done, { deleted: 'The app was deleted and all its tokens revoked.' }) }));
+    listPage(services, req, reply, { top: doneNotice(queryOf(req).done, { deleted: 'The app was deleted and all its tokens revoked.' }) }));
 
   app.post('/oauth-apps', { schema: { hide: true } }, async (req, reply) => {
     const form = formOf(req);

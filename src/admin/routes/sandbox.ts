@@ -14,7 +14,7 @@ import { forgetCompanies } from '../../schema/use-cases/wipe-sandbox.js';
 import type { Services } from '../../services.js';
 import { doneNotice, sendAdmin } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
-import { activeSession, formList, formOf, layoutFor } from '../scope.js';
+import { activeSession, formList, formOf, layoutFor, queryOf } from '../scope.js';
 import { createCompanyForm, TEMPLATE_LABELS } from './companies.js';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -62,7 +62,7 @@ async function deleteNamed(services: Services, accountId: string, ids: string[],
 export function registerSandboxRoutes(app: FastifyInstance, services: Services): void {
   app.get('/test/sandbox', { schema: { hide: true } }, async (req, reply) => {
     const ctx = await layoutFor(services, req, 'test', 'sandbox');
-    const q = req.query as { done?: string; n?: string; d?: string; kept?: string };
+    const q = queryOf(req);
     const num = (v: string | undefined) => (/^\d{1,4}$/.test(v ?? '') ? Number(v) : 0);
     const [n, d, kept] = [num(q.n), num(q.d), num(q.kept)];
     const done = doneNotice(q.done, {

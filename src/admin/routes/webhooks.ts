@@ -18,7 +18,7 @@ import { deleteWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } fro
 import type { Services } from '../../services.js';
 import { AdminNotFound, describedBy, doneNotice, errorText, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
-import { companyScope, formList, formOf, type CompanyScope } from '../scope.js';
+import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import { shownOnceBox } from './api-keys.js';
 
 const SUBSCRIBABLE = EVENT_TYPES.filter((t) => t !== 'ping');
@@ -111,7 +111,7 @@ async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top = ''): Prom
 
 async function endpointOf(s: CompanyScope, req: FastifyRequest): Promise<WebhookEndpoint> {
   try {
-    return await findWebhookEndpoint(s.db, s.company.id, (req.params as { endpointId: string }).endpointId);
+    return await findWebhookEndpoint(s.db, s.company.id, paramsOf(req).endpointId ?? '');
   } catch {
     throw new AdminNotFound('webhook endpoint');
   }
@@ -119,7 +119,7 @@ async function endpointOf(s: CompanyScope, req: FastifyRequest): Promise<Webhook
 
 export function registerWebhookRoutes(app: FastifyInstance, services: Services): void {
   const base = '/:mode/companies/:companyId/webhooks';
-  const done = (req: FastifyRequest) => doneNotice((req.query as { done?: string }).done, DONE);
+  const done = (req: FastifyRequest) => doneNotice(queryOf(req).done, DONE);
 
   app.get(base, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'webhooks');
@@ -182,7 +182,7 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
   app.post(`${base}/:endpointId/deliveries/:deliveryId/retry`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'webhooks');
     const e = await endpointOf(s, req);
-    const deliveryId = (req.params as { deliveryId: string }).deliveryId;
+    const deliveryId = paramsOf(req).deliveryId ?? '';
     // The delivery must be this endpoint's (retryWebhookDelivery checks the company).
     const mine = await s.db.webhookDelivery.count({ where: { id: deliveryId, endpointId: e.id, companyId: s.company.id } });
     if (!mine) throw new AdminNotFound('delivery');

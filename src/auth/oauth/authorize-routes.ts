@@ -4,6 +4,7 @@
 // session's CSRF token, and answered with a 303 to the client's redirect URI carrying `code`,
 // `state` and `iss` — or `error=access_denied`, `state` and `iss` when the user says no.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fieldsOf } from '../pages/request-fields.js';
 import type { Services } from '../../services.js';
 import { consentPage, type CompanyChoice } from '../pages/consent-page.js';
 import { errorPage, sendPage } from '../pages/html.js';
@@ -78,12 +79,12 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
   }
 
   app.get('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
-    const check = await checkAuthorizeRequest(services, req.query as Form);
+    const check = await checkAuthorizeRequest(services, fieldsOf(req.query));
     return answer(req, reply, check, check.kind === 'ok' ? await readSession(services, req) : null, 302);
   });
 
   app.post('/oauth/authorize', { schema: { hide: true } }, async (req, reply) => {
-    const form = (req.body ?? {}) as Form;
+    const form = fieldsOf(req.body);
     const check = await checkAuthorizeRequest(services, pickParams(form));
     if (check.kind !== 'ok') return answer(req, reply, check, null, 303);
     const active = await readSession(services, req);
@@ -114,7 +115,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
   });
 
   app.post('/oauth/login', { schema: { hide: true } }, async (req, reply) => {
-    const form = (req.body ?? {}) as Form;
+    const form = fieldsOf(req.body);
     const next = isSafeNext(form.next) ? form.next : '/oauth/authorize';
     if (!checkLoginCsrf(req, form.csrf_token)) {
       return showLogin(req, reply, next, { status: 403, error: 'The form expired; please sign in again.' });
@@ -139,7 +140,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
   });
 
   app.post('/oauth/logout', { schema: { hide: true } }, async (req, reply) => {
-    const form = (req.body ?? {}) as Form;
+    const form = fieldsOf(req.body);
     const active = await readSession(services, req);
     if (active && !sameSecret(active.session.csrfToken, form.csrf_token)) {
       return sendPage(reply, 403, errorPage('Form expired', 'This form is no longer valid.'));

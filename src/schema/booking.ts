@@ -25,6 +25,7 @@ export const BookingType = builder.objectRef<Booking>('Booking').implement({
     status: t.exposeString('status', { description: STATUSES.join(' | ') }),
     notes: t.exposeString('notes', { nullable: true }),
     cancelReason: t.exposeString('cancelReason', { nullable: true }),
+    customerTimeZone: t.exposeString('customerTimeZone', { nullable: true, description: "The customer's IANA time zone, when given" }),
     price: t.exposeInt('price'),
     currency: t.exposeString('currency'),
     holdExpiresAt: t.expose('holdExpiresAt', { type: 'DateTime', nullable: true, description: 'When an unpaid pending booking expires' }),
@@ -44,6 +45,7 @@ const CreateBookingInput = builder.inputType('CreateBookingInput', {
     customerId: t.string(),
     customer: t.field({ type: CustomerInput }),
     notes: t.string(),
+    customerTimeZone: t.string({ description: 'IANA time zone of the customer, e.g. America/New_York' }),
   }),
 });
 

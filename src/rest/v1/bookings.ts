@@ -19,6 +19,7 @@ const Booking = Type.Object(
     status: Status,
     notes: Nullable(Type.String()),
     cancelReason: Nullable(Type.String()),
+    customerTimeZone: Nullable(Type.String({ description: "The customer's IANA time zone, when given" })),
     price: Type.Integer({ description: 'Minor units of currency' }),
     currency: Type.String(),
     holdExpiresAt: Nullable(Timestamp),
@@ -37,6 +38,7 @@ const CreateBooking = Type.Object(
     customerId: Type.Optional(Id),
     customer: Type.Optional(CreateCustomer),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
+    customerTimeZone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'IANA time zone of the customer, e.g. America/New_York' }))),
   },
   { additionalProperties: false, description: 'startTime for appointment services, classId for class services; customerId or customer' },
 );

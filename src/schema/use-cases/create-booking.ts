@@ -14,7 +14,7 @@ import { recordBookingEvent } from '../booking-events.js';
 import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { fits, loadSchedules } from '../schedule.js';
-import { parseInput, text } from '../validation.js';
+import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from './find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from './manage-customers.js';
 
@@ -30,6 +30,7 @@ const input = z
     customerId: id.nullish(),
     customer: createCustomerInput.nullish(),
     notes: text(5000).nullish(),
+    customerTimeZone: timezone.nullish(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -68,7 +69,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   if (data.customerId) await findCustomer(db, companyId, data.customerId);
   const status = service.requiresPayment ? 'pending' : 'confirmed';
   const holdExpiresAt = service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null;
-  const base = { companyId, serviceId: service.id, status, holdExpiresAt, price: service.price, currency: opts.company.currency, notes: data.notes ?? null } as const;
+  const base = { companyId, serviceId: service.id, status, holdExpiresAt, price: service.price, currency: opts.company.currency, notes: data.notes ?? null, customerTimeZone: data.customerTimeZone ?? null } as const;
 
   if (service.kind === 'class') {
     if (!data.classId) throw AppError.validation([{ path: 'classId', message: 'is required to book a class service' }]);

@@ -173,13 +173,21 @@ describe('hostile input', () => {
     expect(await before()).toBe(n);
   });
 
+  // A path id that cannot be an id is answered like a missing record (docs/api.md), whatever its bytes.
   it.each([
     ['GET', '/webhook-endpoints/nothex'],
+    ['POST', '/webhook-deliveries/nothex/retry'],
+  ])('%s %s → 404 NOT_FOUND', async (method, url) => {
+    const res = await api(method, url, w.testKey.key);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('NOT_FOUND');
+  });
+
+  it.each([
     ['GET', '/webhook-endpoints?limit=0'],
     ['GET', '/webhook-endpoints?limit=101'],
     ['GET', '/webhook-endpoints?cursor=bogus'],
     ['GET', '/webhook-endpoints?cursor=MDAwMDAwMDAwMDAwMDAwMDAwMDAwMDAw%27'],
-    ['POST', '/webhook-deliveries/nothex/retry'],
   ])('%s %s → 400', async (method, url) => {
     const res = await api(method, url, w.testKey.key);
     expect(res.statusCode).toBe(400);

@@ -293,3 +293,27 @@ describe('hostile input', () => {
     expect(await t.dbs.test.prisma.company.count({ where: { accountId: a.account.id } })).toBe(3);
   });
 });
+
+describe('the sandbox tools are the CLI’s use cases', () => {
+  it('a confirmed reset that fails half-way deletes nothing: the samples go and come back in one transaction', async () => {
+    const c = await createAccountWithKeys(t.dbs);
+    const sc = await signIn(c);
+    const ids = c.testCompanies.map((x) => x.id);
+    // A real fault in the middle of the reset: the database refuses this account's new companies.
+    await t.dbs.test.prisma.$executeRawUnsafe(`
+      CREATE FUNCTION refuse_company() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.account_id = '${c.account.id}' THEN RAISE EXCEPTION 'no new companies today'; END IF; RETURN NEW; END $$`);
+    await t.dbs.test.prisma.$executeRawUnsafe('CREATE TRIGGER refuse_company BEFORE INSERT ON companies FOR EACH ROW EXECUTE FUNCTION refuse_company()');
+    try {
+      const res = await post(sc, '/admin/test/sandbox/restore', { reset: '1', confirm: '1', company: ids });
+      expect(res.statusCode).toBe(500);
+      expect(res.body).not.toContain('no new companies today');
+    } finally {
+      await t.dbs.test.prisma.$executeRawUnsafe('DROP TRIGGER refuse_company ON companies');
+      await t.dbs.test.prisma.$executeRawUnsafe('DROP FUNCTION refuse_company()');
+    }
+    const after = await t.dbs.test.prisma.company.findMany({ where: { accountId: c.account.id }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+    expect(after.map((x) => x.id).sort()).toEqual([...ids].sort());
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${c.testKey.key}` } })).statusCode).toBe(200);
+  });
+});

@@ -78,6 +78,34 @@ describe('restoreSampleCompanies', () => {
     expect((await me(w.liveKey.key)).json().data._id).toBe(w.live.id);
   });
 
+  it('a reset of the samples a confirmation named deletes exactly those, and recreates what is missing', async () => {
+    const before = (await restore()).testCompanies;
+    // The confirmation named the salon and the clinic; the gym (made later, say) was not shown.
+    const named = [before[0]!.id, before[1]!.id];
+    const r = await restoreSampleCompanies(t.dbs, t.services.credentials, { accountId: w.account.id, reset: true, companyIds: [...named, w.live.id] });
+    expect(r).toMatchObject({ created: 2, deleted: 2 });
+    expect(names(r.testCompanies)).toEqual(SAMPLE_NAMES);
+    expect(r.testCompanies[2]!.id).toBe(before[2]!.id);
+    expect(await t.dbs.test.prisma.company.count({ where: { id: { in: named } } })).toBe(0);
+    expect((await me(w.liveKey.key)).json().data._id).toBe(w.live.id);
+  });
+
+  it('a reset that fails half-way deletes nothing: deleting and recreating are one transaction', async () => {
+    const before = (await restore()).testCompanies;
+    // A real fault in the middle of the reset: the database refuses the new companies.
+    await t.dbs.test.prisma.$executeRawUnsafe(`
+      CREATE FUNCTION refuse_company() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'no new companies today'; END $$`);
+    await t.dbs.test.prisma.$executeRawUnsafe('CREATE TRIGGER refuse_company BEFORE INSERT ON companies FOR EACH ROW EXECUTE FUNCTION refuse_company()');
+    try {
+      await expect(restoreSampleCompanies(t.dbs, t.services.credentials, { accountId: w.account.id, reset: true, companyIds: before.map((c) => c.id) })).rejects.toThrow(/no new companies today/);
+    } finally {
+      await t.dbs.test.prisma.$executeRawUnsafe('DROP TRIGGER refuse_company ON companies');
+      await t.dbs.test.prisma.$executeRawUnsafe('DROP FUNCTION refuse_company()');
+    }
+    expect((await restore()).testCompanies.map((c) => c.id)).toEqual(before.map((c) => c.id));
+  });
+
   it('concurrent restores after a wipe create each sample once', async () => {
     await wipeSandbox(t.dbs, t.services.credentials, { accountId: w.account.id });
     const results = await Promise.all(Array.from({ length: 5 }, () => restore()));

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/databases.js';
 import { AppError } from '../../src/errors.js';
 import { newId } from '../../src/ids.js';
+import { createCompany } from '../../src/schema/use-cases/create-company.js';
 import { wipeSandbox } from '../../src/schema/use-cases/wipe-sandbox.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
@@ -143,6 +144,30 @@ describe('wipeSandbox', () => {
   it('is idempotent, and an account without a sandbox has nothing to wipe', async () => {
     expect(await wipeSandbox(t.dbs, t.services.credentials, { accountId: a.account.id })).toEqual({ deletedCompanies: 0, companyIds: [] });
     expect(await wipeSandbox(t.dbs, t.services.credentials, { accountId: newId() })).toEqual({ deletedCompanies: 0, companyIds: [] });
+  });
+
+  it('with the ids a confirmation named, deletes exactly those that are still the account’s test companies', async () => {
+    // The admin area's confirmation page named these; then, before the post, another company
+    // was made (another tab, the API) and one named company was deleted already.
+    const named = [await createCompany(t.dbs, { accountId: a.account.id, mode: 'test', name: 'Named 1' }), await createCompany(t.dbs, { accountId: a.account.id, mode: 'test', name: 'Named 2' })];
+    const gone = await createCompany(t.dbs, { accountId: a.account.id, mode: 'test', name: 'Deleted meanwhile' });
+    await t.dbs.test.prisma.company.delete({ where: { id: gone.id } });
+    const meanwhile = await createCompany(t.dbs, { accountId: a.account.id, mode: 'test', name: 'Made meanwhile' });
+    const liveBefore = await snapshot(t.dbs.live);
+    const bBefore = await rowsOf(t.dbs.test, b.testCompanies.map((c) => c.id));
+    // A form may name anything: another account's company, a live one, a malformed id.
+    const result = await wipeSandbox(t.dbs, t.services.credentials, {
+      accountId: a.account.id,
+      companyIds: [...named.map((c) => c.id), gone.id, b.test.id, a.live.id, 'not-an-id'],
+    });
+    expect(result).toEqual({ deletedCompanies: 2, companyIds: expect.arrayContaining(named.map((c) => c.id)) });
+    expect(await t.dbs.test.prisma.company.findMany({ where: { accountId: a.account.id }, select: { id: true } })).toEqual([{ id: meanwhile.id }]);
+    expect(await rowsOf(t.dbs.test, b.testCompanies.map((c) => c.id))).toEqual(bBefore);
+    expect(await snapshot(t.dbs.live)).toEqual(liveBefore);
+    // Naming nothing deletes nothing (it is not "everything").
+    expect(await wipeSandbox(t.dbs, t.services.credentials, { accountId: a.account.id, companyIds: [] })).toEqual({ deletedCompanies: 0, companyIds: [] });
+    expect(await t.dbs.test.prisma.company.count({ where: { accountId: a.account.id } })).toBe(1);
+    await wipeSandbox(t.dbs, t.services.credentials, { accountId: a.account.id });
   });
 
   it.each([['not-an-id'], [''], ["' OR 1=1 --"], ['A'.repeat(24)]])('refuses the account id %j as NOT_FOUND, deleting nothing', async (accountId) => {

@@ -2,15 +2,17 @@
 // creating one from a template or blank, restoring the samples, and "Wipe test data". Whatever
 // deletes (the wipe, and restoring with "reset") goes through a confirmation page that names
 // every company and counts what goes; the confirmation carries those companies' ids and exactly
-// they are deleted, so a company created meanwhile (another tab, the API) is left alone. All of
-// it runs on the sandbox database only; live data cannot be reached from here.
+// they are deleted, so a company created meanwhile (another tab, the API) is left alone. The
+// deleting itself is the CLI's: wipeSandbox and restoreSampleCompanies, on the sandbox
+// database only; live data cannot be reached from here.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
 import type { Company } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
 import { SAMPLE_ORDER } from '../../schema/samples.js';
+import { countCompanyContents, listAccountCompanies } from '../../schema/use-cases/list-companies.js';
 import { restoreSampleCompanies } from '../../schema/use-cases/restore-sample-companies.js';
-import { forgetCompanies } from '../../schema/use-cases/wipe-sandbox.js';
+import { wipeSandbox } from '../../schema/use-cases/wipe-sandbox.js';
 import type { Services } from '../../services.js';
 import { doneNotice, sendAdmin } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
@@ -21,15 +23,14 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** One list item per company with the counts of what goes with it. */
 async function whatGoes(services: Services, companies: Company[]): Promise<string> {
-  const ids = companies.map((c) => c.id);
-  const db = services.dbs.test.prisma;
-  const count = async (model: 'booking' | 'customer' | 'apiKey' | 'email' | 'webhookEndpoint') => {
-    const rows = await (db[model] as unknown as { groupBy: (a: unknown) => Promise<Array<{ companyId: string; _count: { _all: number } }>> }).groupBy({ by: ['companyId'], where: { companyId: { in: ids } }, _count: { _all: true } });
-    return new Map(rows.map((r) => [r.companyId, r._count._all]));
-  };
-  const [bookings, customers, keys, emails, hooks] = await Promise.all([count('booking'), count('customer'), count('apiKey'), count('email'), count('webhookEndpoint')]);
-  const n = (m: Map<string, number>, id: string, one: string) => plural(m.get(id) ?? 0, one, `${one}s`);
-  return companies.map((c) => `<li><strong>${esc(c.name)}</strong>: ${n(bookings, c.id, 'booking')}, ${n(customers, c.id, 'customer')}, ${n(keys, c.id, 'test key')}, ${n(hooks, c.id, 'webhook endpoint')}, ${n(emails, c.id, 'logged e-mail')}, and its staff, services and events</li>`).join('');
+  const counts = await countCompanyContents(services.dbs, { mode: 'test', companyIds: companies.map((c) => c.id) });
+  return companies
+    .map((c) => {
+      const n = counts.get(c.id);
+      const count = (k: number | undefined, one: string) => plural(k ?? 0, one, `${one}s`);
+      return `<li><strong>${esc(c.name)}</strong>: ${count(n?.bookings, 'booking')}, ${count(n?.customers, 'customer')}, ${count(n?.apiKeys, 'test key')}, ${count(n?.webhookEndpoints, 'webhook endpoint')}, ${count(n?.emails, 'logged e-mail')}, and its staff, services and events</li>`;
+    })
+    .join('');
 }
 
 /** The ids a confirmation page named (hidden `company` fields). */
@@ -38,26 +39,6 @@ function namedIds(req: FastifyRequest): string[] {
 }
 
 const namedFields = (companies: Company[]) => companies.map((c) => `<input type="hidden" name="company" value="${esc(c.id)}">`).join('');
-
-/**
- * Deletes exactly the named companies that are still this account's test companies (narrowed
- * to the sample templates for a reset), with everything under them through the foreign keys'
- * ON DELETE CASCADE, as wipeSandbox does; their keys and tokens stop at once on every instance.
- */
-async function deleteNamed(services: Services, accountId: string, ids: string[], opts: { samplesOnly?: boolean } = {}): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const deleted = await services.dbs.test.prisma.$transaction(async (tx) => {
-    const rows = await tx.company.findMany({
-      where: { id: { in: ids }, accountId, mode: 'test', ...(opts.samplesOnly ? { template: { in: SAMPLE_ORDER } } : {}) },
-      select: { id: true },
-    });
-    const found = rows.map((r) => r.id);
-    if (found.length) await tx.company.deleteMany({ where: { id: { in: found } } });
-    return found;
-  });
-  await forgetCompanies(services.credentials, deleted);
-  return deleted;
-}
 
 export function registerSandboxRoutes(app: FastifyInstance, services: Services): void {
   app.get('/test/sandbox', { schema: { hide: true } }, async (req, reply) => {
@@ -108,10 +89,11 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
           return sendAdmin(reply, 200, adminPage(ctx, 'Reset the samples', body));
         }
       } else {
-        const deleted = await deleteNamed(services, accountId, namedIds(req), { samplesOnly: true });
-        const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId });
-        req.log.info({ accountId, deletedCompanies: deleted.length, created: result.created }, 'admin reset the sample companies');
-        return reply.redirect(`/admin/test/sandbox?done=reset&d=${deleted.length}&n=${result.created}`, 303);
+        // Exactly the samples the confirmation named go, and the missing ones come back, in
+        // one transaction.
+        const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId, reset: true, companyIds: namedIds(req) });
+        req.log.info({ accountId, deletedCompanies: result.deleted, created: result.created }, 'admin reset the sample companies');
+        return reply.redirect(`/admin/test/sandbox?done=reset&d=${result.deleted}&n=${result.created}`, 303);
       }
     }
     const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId });
@@ -138,9 +120,9 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
     const named = namedIds(req);
     // A post that names nothing (not from the confirmation page) gets that page.
     if (named.length === 0) return reply.redirect('/admin/test/sandbox/wipe', 303);
-    const deleted = await deleteNamed(services, account.id, named);
-    const kept = await services.dbs.test.prisma.company.count({ where: { accountId: account.id, mode: 'test' } });
-    req.log.info({ accountId: account.id, deletedCompanies: deleted.length, kept }, 'admin wiped test data');
-    return reply.redirect(`/admin/test/sandbox?done=wiped&n=${deleted.length}&kept=${kept}`, 303);
+    const { deletedCompanies } = await wipeSandbox(services.dbs, services.credentials, { accountId: account.id, companyIds: named });
+    const kept = (await listAccountCompanies(services.dbs, { accountId: account.id, mode: 'test' })).length;
+    req.log.info({ accountId: account.id, deletedCompanies, kept }, 'admin wiped test data');
+    return reply.redirect(`/admin/test/sandbox?done=wiped&n=${deletedCompanies}&kept=${kept}`, 303);
   });
 }

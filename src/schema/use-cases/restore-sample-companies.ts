@@ -6,6 +6,10 @@
 // - With `reset`, it first deletes the account's companies made from the templates (keys
 //   included, as a wipe would) and creates all three afresh: back to the starting data, with
 //   class sessions for the coming weeks again. Test companies made blank are never touched.
+//   A reset a person confirmed on a page naming the samples passes their ids (`companyIds`):
+//   exactly those go, so a sample made after the page was shown stays, as the wipe does.
+// Deleting and recreating are one transaction (the CLI and the admin area alike): a failure
+// half-way leaves the samples as they were, never deleted and not recreated.
 // It answers the account's samples in template order (the oldest company of each template).
 import type { CredentialResolver } from '../../auth/credentials.js';
 import type { Databases } from '../../db/databases.js';
@@ -25,7 +29,7 @@ export interface RestoreResult {
 export async function restoreSampleCompanies(
   dbs: Databases,
   credentials: Pick<CredentialResolver, 'invalidateCompany'>,
-  opts: { accountId: string; reset?: boolean; now?: Date },
+  opts: { accountId: string; reset?: boolean; companyIds?: string[]; now?: Date },
 ): Promise<RestoreResult> {
   // The account is control plane (live database): no samples for an account that is not there.
   const account = isId(opts.accountId) ? await dbs.live.prisma.account.findUnique({ where: { id: opts.accountId } }) : null;
@@ -35,7 +39,7 @@ export async function restoreSampleCompanies(
     // One restore per account at a time: two concurrent restores would both see a template
     // missing and create it twice. The lock is released when the transaction ends.
     await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${`restore-samples:${account.id}`}))) AS l`;
-    const deletedIds = opts.reset ? await deleteTestCompanies(tx, { accountId: account.id, templates: SAMPLE_ORDER }) : [];
+    const deletedIds = opts.reset ? await deleteTestCompanies(tx, { accountId: account.id, templates: SAMPLE_ORDER, companyIds: opts.companyIds }) : [];
     const existing = await tx.company.findMany({
       where: { accountId: account.id, mode: 'test', template: { in: SAMPLE_ORDER } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

@@ -8,9 +8,9 @@
 // charge was on its way) is not confirmed: the charge is refunded at once, through the same
 // processor, and the payment ends refunded with payment.refunded.
 import type { BookingStatus, Payment } from '../generated/prisma/client.js';
-import { chargeWithStripe, isAlreadyRefunded, isPermanentProcessorError, refundWithStripe, type ChargeResult } from '../payments/stripe-processor.js';
+import { chargeWithStripe, type ChargeResult } from '../payments/stripe-processor.js';
 import { recordEvent, type Tx } from '../schema/events.js';
-import { paymentEventData } from '../schema/use-cases/refund-payment.js';
+import { paymentEventData, refundCharge } from '../schema/use-cases/refund-payment.js';
 import { applyTransition } from '../schema/use-cases/transition-booking.js';
 import type { JobContext } from './job-types.js';
 
@@ -125,35 +125,24 @@ export async function settlePayment(ctx: JobContext, p: { mode: 'live' | 'test';
 }
 
 /**
- * Refunds a charge whose booking stopped holding its slot while it was processing: at the
- * processor (idempotent on the payment id, like POST /payments/:id/refund) or, in the sandbox,
- * in the simulator, where no money moved. A processor that cannot answer is retried by the
- * queue (the money is owed, so there is no bound); one that refuses for good leaves the payment
+ * Refunds a charge whose booking stopped holding its slot while it was processing, through
+ * refundCharge (the refund endpoint's own core): at the processor, or in the sandbox only on
+ * the row, where no money moved. A processor that cannot answer is retried by the queue (the
+ * money is owed, so there is no bound); one that refuses for good leaves the payment
  * succeeded, for a person to refund, and says so in the log.
  */
 async function refundUnheldBooking(ctx: JobContext, mode: 'live' | 'test', paymentId: string): Promise<void> {
   const db = ctx.services.dbs.forMode(mode);
   const payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
   if (payment.status !== 'processing') return;
-  let refunded = true;
-  if (mode === 'live' && payment.processorRef) {
-    try {
-      await refundWithStripe(ctx.services.config, { id: payment.id, processorRef: payment.processorRef });
-    } catch (err) {
-      if (!isAlreadyRefunded(err)) {
-        if (!isPermanentProcessorError(err)) throw err;
-        refunded = false;
-        ctx.services.logger.error({ mode, paymentId, err: { message: (err as Error).message } }, 'automatic refund refused by the processor; refund this payment by hand');
-      }
-    }
-  }
+  const result = await refundCharge(db, { config: ctx.services.config, mode, payment, from: 'processing' });
+  if (result.outcome === 'unanswered') throw result.error;
+  if (result.outcome !== 'refused') return;
+  ctx.services.logger.error({ mode, paymentId, err: { message: result.error instanceof Error ? result.error.message : String(result.error) } }, 'automatic refund refused by the processor; refund this payment by hand');
   await db.$transaction(async (tx) => {
-    const { count } = await tx.payment.updateMany({
-      where: { id: payment.id, status: 'processing' },
-      data: refunded ? { status: 'refunded', refundedAt: new Date() } : { status: 'succeeded' },
-    });
+    const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: 'processing' }, data: { status: 'succeeded' } });
     if (!count) return;
     const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
-    await recordEvent(tx, { companyId: after.companyId, type: refunded ? 'payment.refunded' : 'payment.succeeded', data: paymentEventData(after) });
+    await recordEvent(tx, { companyId: after.companyId, type: 'payment.succeeded', data: paymentEventData(after) });
   });
 }

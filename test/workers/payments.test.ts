@@ -251,6 +251,29 @@ describe('live payments through the stripe client', () => {
     expect(r.headers['idempotency-key']).toBe(`refund-${payment.id}`);
   });
 
+  it('a charge the processor has refunded already (in its dashboard) is refunded here too, as the worker’s refund treats it', async () => {
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const payment = await settled('live', (await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' })).json().data._id);
+    expect(payment.status).toBe('succeeded');
+    stripe.failNext(1, 'already_refunded', '/v1/refunds');
+    const refund = await t.app.inject({ method: 'POST', url: `/api/v1/payments/${payment.id}/refund`, headers: bearer(w.liveKey.key) });
+    expect([refund.statusCode, refund.json().data?.status]).toEqual([200, 'refunded']);
+    const events = (await eventsOf('live', w.live.id)).filter((e) => (e.data as { paymentId?: string }).paymentId === payment.id);
+    expect(events.map((e) => e.type)).toEqual(['payment.succeeded', 'payment.refunded']);
+  });
+
+  it('a refund the processor cannot answer is a 503 with Retry-After and changes nothing', async () => {
+    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const payment = await settled('live', (await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' })).json().data._id);
+    // Three 500s: the client's own two retries give up.
+    stripe.failNext(3, 'outage', '/v1/refunds');
+    const refund = await t.app.inject({ method: 'POST', url: `/api/v1/payments/${payment.id}/refund`, headers: bearer(w.liveKey.key) });
+    expect([refund.statusCode, refund.json().error.code, refund.headers['retry-after']]).toEqual([503, 'SERVICE_UNAVAILABLE', '5']);
+    expect(await t.dbs.live.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({ status: 'succeeded', refundedAt: null });
+    const again = await t.app.inject({ method: 'POST', url: `/api/v1/payments/${payment.id}/refund`, headers: bearer(w.liveKey.key) });
+    expect(again.json().data.status).toBe('refunded');
+  });
+
   it('a declined token fails with the processor’s code; a processor outage is retried, not failed', async () => {
     const a = (await createBooking(t.dbs.live.prisma, { companyId: w.live.id })).booking;
     const declined = await settled('live', (await pay(w.liveKey.key, { bookingId: a.id, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds' })).json().data._id);

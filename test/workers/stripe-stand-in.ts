@@ -14,8 +14,11 @@ export interface StripeCall {
 // Stripe's test card Tokens and the test PaymentMethods they stand for.
 const TOKENS: Record<string, string> = { tok_visa: 'pm_card_visa', tok_visa_chargeDeclinedInsufficientFunds: 'pm_card_visa_chargeDeclinedInsufficientFunds' };
 
-/** How a failing request is answered: a 500 outage, Stripe's 429 lock_timeout, or a 401 for our key. */
-type Failure = 'outage' | 'lock_timeout' | 'unauthorized';
+/**
+ * How a failing request is answered: a 500 outage, Stripe's 429 lock_timeout, a 401 for our
+ * key, or (for a refund) Stripe's 400 charge_already_refunded.
+ */
+type Failure = 'outage' | 'lock_timeout' | 'unauthorized' | 'already_refunded';
 
 export async function startStripeStandIn() {
   const calls: StripeCall[] = [];
@@ -41,6 +44,10 @@ export async function startStripeStandIn() {
           // Stripe's answer to a revoked or mistyped secret key: 401, quoting part of the key.
           const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
           return json(401, { error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${key.slice(0, 8)}****${key.slice(-4)}` } });
+        }
+        if (failure === 'already_refunded') {
+          // Stripe's answer when the charge was refunded before (by us, or in its dashboard).
+          return json(400, { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: `Charge for ${form.get('payment_intent')} has already been refunded.` } });
         }
         return json(500, { error: { type: 'api_error', message: 'stand-in outage' } });
       }

@@ -8,7 +8,7 @@ import { fieldsOf, stringFieldsOf } from '../auth/pages/request-fields.js';
 import type { Db } from '../db/databases.js';
 import type { Company } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
-import { isId } from '../ids.js';
+import { findAccountCompany, listAccountCompanies } from '../schema/use-cases/list-companies.js';
 import type { Services } from '../services.js';
 import { AdminNotFound } from './http.js';
 import type { LayoutContext } from './layout.js';
@@ -42,7 +42,7 @@ export function modeOfRequest(req: FastifyRequest): Mode {
 }
 
 export async function companiesOf(services: Services, accountId: string, mode: Mode): Promise<Company[]> {
-  return services.dbs.forMode(mode).company.findMany({ where: { accountId, mode }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  return listAccountCompanies(services.dbs, { accountId, mode });
 }
 
 export async function layoutFor(services: Services, req: FastifyRequest, mode: Mode, section?: string, company?: Company | null): Promise<LayoutContext> {
@@ -63,11 +63,9 @@ export async function companyScope(services: Services, req: FastifyRequest, sect
   const params = paramsOf(req);
   const mode = parseMode(params.mode);
   const { account } = activeSession(req);
-  if (!isId(params.companyId)) throw new AdminNotFound('company');
-  const db = services.dbs.forMode(mode);
-  const company = await db.company.findFirst({ where: { id: params.companyId, accountId: account.id, mode } });
-  if (!company) throw new AdminNotFound('company');
-  return { company, db, mode, accountId: account.id, ctx: await layoutFor(services, req, mode, section, company) };
+  // NOT_FOUND (another account's, the other mode's, a malformed id) is the admin area's 404.
+  const company = await findAccountCompany(services.dbs, { accountId: account.id, mode, id: params.companyId });
+  return { company, db: services.dbs.forMode(mode), mode, accountId: account.id, ctx: await layoutFor(services, req, mode, section, company) };
 }
 
 /** A form's fields as strings (a repeated field's first value); anything else is absent. */

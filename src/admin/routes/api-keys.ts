@@ -5,13 +5,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
-import { isId } from '../../ids.js';
 import { createApiKey } from '../../schema/use-cases/create-api-key.js';
 import { deleteApiKey } from '../../schema/use-cases/delete-api-key.js';
+import { findApiKey } from '../../schema/use-cases/find-records.js';
+import { listApiKeys } from '../../schema/use-cases/list-api-keys.js';
 import { revokeApiKey } from '../../schema/use-cases/revoke-api-key.js';
 import { MAX_ROLL_GRACE_SECONDS, rollApiKey } from '../../schema/use-cases/roll-api-key.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
+import { doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
@@ -77,7 +78,7 @@ export function shownOnceBox(title: string, value: string, id: string, warning: 
 }
 
 async function listPage(services: Services, reply: FastifyReply, s: CompanyScope, extra: { top?: string; name?: string; errors?: Record<string, string> | null; status?: number } = {}) {
-  const keys = await s.db.apiKey.findMany({ where: { companyId: s.company.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const keys = await listApiKeys(s.db, s.company.id);
   const test = s.mode === 'test';
   const body = `<h1>API Keys</h1>
     ${extra.top ?? ''}
@@ -98,11 +99,9 @@ async function listPage(services: Services, reply: FastifyReply, s: CompanyScope
   return sendAdmin(reply, extra.status ?? 200, adminPage(s.ctx, 'API Keys', body, { crumbs: 'Integrations' }));
 }
 
+/** The key of the URL, if it is this company's (NOT_FOUND is the admin area's 404). */
 async function findKey(s: CompanyScope, req: FastifyRequest): Promise<ApiKey> {
-  const keyId = paramsOf(req).keyId;
-  const key = isId(keyId) ? await s.db.apiKey.findFirst({ where: { id: keyId, companyId: s.company.id } }) : null;
-  if (!key) throw new AdminNotFound('API key');
-  return key;
+  return findApiKey(s.db, s.company.id, paramsOf(req).keyId);
 }
 
 function confirmPage(s: CompanyScope, key: ApiKey, action: 'revoke' | 'delete'): string {

@@ -4,10 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import { esc } from '../../auth/pages/html.js';
-import { Prisma } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
+import { findBookingWithDetails } from '../../schema/use-cases/find-records.js';
+import { listBookingEvents, listBookingsStarting } from '../../schema/use-cases/list-bookings.js';
+import { listEmployeesByName } from '../../schema/use-cases/list-employees.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, formatTime, sendAdmin, timeTag } from '../http.js';
+import { formatTime, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 
@@ -28,14 +30,9 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
     const start = weekStart(q.week, zone);
     const days = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }));
     const end = start.plus({ weeks: 1 });
-    const employees = await s.db.employee.findMany({ where: { companyId: s.company.id }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+    const employees = await listEmployeesByName(s.db, s.company.id);
     const only = isId(q.employee) && employees.some((e) => e.id === q.employee) ? q.employee : null;
-    const bookings = await s.db.booking.findMany({
-      where: { companyId: s.company.id, startTime: { gte: start.toJSDate(), lt: end.toJSDate() }, ...(only ? { employeeId: only } : {}) },
-      include: { customer: { select: { name: true } }, service: { select: { name: true } } },
-      orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
-      take: 2000,
-    });
+    const bookings = await listBookingsStarting(s.db, { companyId: s.company.id, from: start.toJSDate(), to: end.toJSDate(), employeeId: only, limit: 2000 });
     const today = DateTime.now().setZone(zone).toISODate();
     const shown = only ? employees.filter((e) => e.id === only) : employees;
     const rows = shown.map((e) => {
@@ -77,16 +74,8 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
   app.get('/:mode/companies/:companyId/bookings/:bookingId', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'bookings');
     const id = paramsOf(req).bookingId;
-    const b = isId(id)
-      ? await s.db.booking.findFirst({ where: { id, companyId: s.company.id }, include: { customer: true, service: true, employee: true, payments: true } })
-      : null;
-    if (!b) throw new AdminNotFound('booking');
-    // Booking events carry data.bookingId (booking-events.ts).
-    const events = await s.db.event.findMany({
-      where: { companyId: s.company.id, data: { path: ['bookingId'], equals: b.id } as Prisma.JsonFilter<'Event'> },
-      orderBy: { id: 'asc' },
-      take: 200,
-    });
+    const b = await findBookingWithDetails(s.db, s.company.id, id);
+    const events = await listBookingEvents(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
     const zone = s.company.timezone;
     const row = (label: string, value: string) => `<dt>${esc(label)}</dt><dd>${value}</dd>`;
     const week = DateTime.fromJSDate(b.startTime).setZone(zone).toISODate();

@@ -5,9 +5,10 @@
 // that loads nothing (no remote images, so no tracking pixel fires from the admin area).
 import type { FastifyInstance } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
-import { isId } from '../../ids.js';
+import { findEmail } from '../../schema/use-cases/find-records.js';
+import { listEmails } from '../../schema/use-cases/list-emails.js';
 import type { Services } from '../../services.js';
-import { ADMIN_CSP, AdminNotFound, sendAdmin, timeTag } from '../http.js';
+import { ADMIN_CSP, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 
@@ -37,14 +38,7 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
   app.get('/:mode/companies/:companyId/emails', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'emails');
     const before = queryOf(req).before;
-    const emails = await s.db.email.findMany({
-      where: { companyId: s.company.id, ...(isId(before) ? { id: { lt: before } } : {}) },
-      orderBy: { id: 'desc' },
-      take: PAGE_SIZE + 1,
-      select: { id: true, to: true, subject: true, status: true, lastError: true, createdAt: true },
-    });
-    const more = emails.length > PAGE_SIZE;
-    const page = emails.slice(0, PAGE_SIZE);
+    const { emails: page, hasMore: more } = await listEmails(s.db, { companyId: s.company.id, before, limit: PAGE_SIZE });
     const title = s.mode === 'test' ? 'E-mail log' : 'E-mails';
     const rows = page.map((e) => `<tr><td>${esc(e.to)}</td><td><a href="${companyPath(s.company, `/emails/${e.id}`)}">${esc(e.subject)}</a></td><td>${timeTag(e.createdAt, s.company.timezone)}</td><td>${statusOf(e)}</td></tr>`).join('');
     const body = `<h1>${title}</h1>
@@ -59,8 +53,7 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
   app.get('/:mode/companies/:companyId/emails/:emailId', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'emails');
     const id = paramsOf(req).emailId;
-    const email = isId(id) ? await s.db.email.findFirst({ where: { id, companyId: s.company.id } }) : null;
-    if (!email) throw new AdminNotFound('e-mail');
+    const email = await findEmail(s.db, s.company.id, id);
     const frameDoc = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${esc(FRAME_CSP)}"><base target="_blank"></head><body>${email.html}</body></html>`;
     const body = `<p><a href="${companyPath(s.company, '/emails')}">← ${s.mode === 'test' ? 'E-mail log' : 'E-mails'}</a></p>
       <h1>${esc(email.subject)}</h1>

@@ -7,11 +7,11 @@ import { SCOPE_DESCRIPTIONS } from '../../auth/pages/consent-page.js';
 import { esc } from '../../auth/pages/html.js';
 import { SCOPES } from '../../auth/scopes.js';
 import type { OAuthClient } from '../../generated/prisma/client.js';
-import { isId } from '../../ids.js';
 import { createOAuthClient } from '../../schema/use-cases/create-oauth-client.js';
 import { deleteOAuthClient } from '../../schema/use-cases/delete-oauth-client.js';
+import { findOAuthClient, listOAuthClients } from '../../schema/use-cases/list-oauth-clients.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, describedBy, doneNotice, errorText, field, fieldErrors, formError, hintText, sendAdmin, timeTag } from '../http.js';
+import { describedBy, doneNotice, errorText, field, fieldErrors, formError, hintText, sendAdmin, timeTag } from '../http.js';
 import { accountPath, adminPage, csrfField, type LayoutContext } from '../layout.js';
 import { activeSession, formList, formOf, layoutFor, modeOfRequest, paramsOf, queryOf } from '../scope.js';
 import { shownOnceBox } from './api-keys.js';
@@ -67,7 +67,7 @@ async function oauthLayout(services: Services, req: FastifyRequest): Promise<Lay
 
 async function listPage(services: Services, req: FastifyRequest, reply: FastifyReply, extra: { top?: string; state?: FormState; status?: number } = {}) {
   const ctx = await oauthLayout(services, req);
-  const clients = await services.dbs.live.prisma.oAuthClient.findMany({ where: { accountId: activeSession(req).account.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  const clients = await listOAuthClients(services.dbs, activeSession(req).account.id);
   const body = `<h1>OAuth apps</h1>${extra.top ?? ''}
     <p class="muted">Apps that act for other businesses' companies with their consent (OAuth 2.1, authorization code with PKCE). An app is registered once for the account and is the same in live and test mode.</p>
     ${clientTable(ctx, clients)}
@@ -76,10 +76,7 @@ async function listPage(services: Services, req: FastifyRequest, reply: FastifyR
 }
 
 async function findClient(services: Services, req: FastifyRequest): Promise<OAuthClient> {
-  const id = paramsOf(req).id;
-  const client = isId(id) ? await services.dbs.live.prisma.oAuthClient.findFirst({ where: { id, accountId: activeSession(req).account.id } }) : null;
-  if (!client) throw new AdminNotFound('app');
-  return client;
+  return findOAuthClient(services.dbs, { accountId: activeSession(req).account.id, id: paramsOf(req).id });
 }
 
 export function registerOAuthAppRoutes(app: FastifyInstance, services: Services): void {

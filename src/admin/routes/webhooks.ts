@@ -11,12 +11,13 @@ import { isAppError } from '../../errors.js';
 import type { WebhookEndpoint } from '../../generated/prisma/client.js';
 import { EVENT_TYPES } from '../../schema/events.js';
 import { createWebhookEndpoint } from '../../schema/use-cases/create-webhook-endpoint.js';
+import { listWebhookDeliveries, listWebhookEndpoints } from '../../schema/use-cases/list-webhook-deliveries.js';
 import { retryWebhookDelivery } from '../../schema/use-cases/retry-webhook-delivery.js';
 import { rotateWebhookSecret } from '../../schema/use-cases/rotate-webhook-secret.js';
 import { sendTestWebhook } from '../../schema/use-cases/send-test-webhook.js';
 import { deleteWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../../schema/use-cases/update-webhook-endpoint.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, describedBy, doneNotice, errorText, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
+import { describedBy, doneNotice, errorText, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import { shownOnceBox } from './api-keys.js';
@@ -59,7 +60,7 @@ function endpointStatus(e: WebhookEndpoint): string {
 }
 
 async function listPage(s: CompanyScope, extra: { top?: string; values?: Record<string, string>; events?: string[]; errors?: Record<string, string> | null } = {}) {
-  const endpoints = await s.db.webhookEndpoint.findMany({ where: { companyId: s.company.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const endpoints = await listWebhookEndpoints(s.db, s.company.id);
   const rows = endpoints.map((e) => `<tr><td><a href="${companyPath(s.company, `/webhooks/${e.id}`)}"><code>${esc(e.url)}</code></a>${e.description ? `<br><span class="muted">${esc(e.description)}</span>` : ''}</td>
       <td>${e.events.map((x) => `<code>${esc(x)}</code>`).join(' ')}</td><td>${endpointStatus(e)}</td><td>${timeTag(e.createdAt)}</td></tr>`).join('');
   const body = `<h1>Webhooks</h1>${extra.top ?? ''}
@@ -70,12 +71,7 @@ async function listPage(s: CompanyScope, extra: { top?: string; values?: Record<
 }
 
 async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top = ''): Promise<string> {
-  const deliveries = await s.db.webhookDelivery.findMany({
-    where: { companyId: s.company.id, endpointId: e.id },
-    orderBy: { id: 'desc' },
-    take: DELIVERIES_SHOWN,
-    include: { event: { select: { type: true, id: true } }, attempts: { orderBy: { createdAt: 'asc' } } },
-  });
+  const deliveries = await listWebhookDeliveries(s.db, { companyId: s.company.id, endpointId: e.id, limit: DELIVERIES_SHOWN });
   const base = companyPath(s.company, `/webhooks/${e.id}`);
   const post = (path: string, label: string, cls = '') => `<form method="post" action="${base}${path}" class="inline-form">${csrfField(s.ctx.csrfToken)}<button type="submit"${cls ? ` class="${cls}"` : ''}>${label}</button></form>`;
   const rows = deliveries.map((d) => {
@@ -109,12 +105,9 @@ async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top = ''): Prom
   return adminPage(s.ctx, 'Webhook endpoint', body, { crumbs });
 }
 
+/** The endpoint of the URL, if it is this company's (NOT_FOUND is the admin area's 404). */
 async function endpointOf(s: CompanyScope, req: FastifyRequest): Promise<WebhookEndpoint> {
-  try {
-    return await findWebhookEndpoint(s.db, s.company.id, paramsOf(req).endpointId ?? '');
-  } catch {
-    throw new AdminNotFound('webhook endpoint');
-  }
+  return findWebhookEndpoint(s.db, s.company.id, paramsOf(req).endpointId ?? '');
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, services: Services): void {
@@ -183,11 +176,9 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     const s = await companyScope(services, req, 'webhooks');
     const e = await endpointOf(s, req);
     const deliveryId = paramsOf(req).deliveryId ?? '';
-    // The delivery must be this endpoint's (retryWebhookDelivery checks the company).
-    const mine = await s.db.webhookDelivery.count({ where: { id: deliveryId, endpointId: e.id, companyId: s.company.id } });
-    if (!mine) throw new AdminNotFound('delivery');
     try {
-      await retryWebhookDelivery(s.db, { companyId: s.company.id, id: deliveryId });
+      // Only this endpoint's deliveries: another's is NOT_FOUND, the admin area's 404.
+      await retryWebhookDelivery(s.db, { companyId: s.company.id, endpointId: e.id, id: deliveryId });
     } catch (err) {
       // An attempt holds the delivery's lease: nothing to do but wait for its result.
       if (isAppError(err) && err.code === 'CONFLICT') return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=retry-busy`), 303);

@@ -40,6 +40,25 @@ export async function findBooking(db: Client, companyId: string, id: unknown) {
   return b;
 }
 
+/** A booking with what a page about it shows: its customer, service, employee and payments. */
+export async function findBookingWithDetails(db: Client, companyId: string, id: unknown) {
+  const b = isId(id) ? await db.booking.findFirst({ where: { id, companyId }, include: { customer: true, service: true, employee: true, payments: true } }) : null;
+  if (!b) throw AppError.notFound('booking');
+  return b;
+}
+
+export async function findApiKey(db: Client, companyId: string, id: unknown) {
+  const k = isId(id) ? await db.apiKey.findFirst({ where: { id, companyId } }) : null;
+  if (!k) throw AppError.notFound('API key');
+  return k;
+}
+
+export async function findEmail(db: Client, companyId: string, id: unknown) {
+  const e = isId(id) ? await db.email.findFirst({ where: { id, companyId } }) : null;
+  if (!e) throw AppError.notFound('e-mail');
+  return e;
+}
+
 /** Every id must be a record of this company, else NOT_FOUND naming the first missing one. */
 export async function requireAll(
   count: (ids: string[]) => Promise<Array<{ id: string }>>,

@@ -9,11 +9,15 @@ import { announceDueDelivery } from '../outbox.js';
  * event id, so the receiver sees the same X-Webhook-Id. Its attempts so far stay on record.
  * The workers enqueue it as soon as this commits. A delivery a worker is attempting right now
  * (its lease is held) is a CONFLICT: a second attempt would run beside it and the two would
- * race to record theirs.
+ * race to record theirs. `endpointId`, when given, must be the delivery's (a page about one
+ * endpoint retries only its own deliveries); otherwise the delivery is NOT_FOUND.
  */
-export async function retryWebhookDelivery(db: Db, opts: { companyId: string; id: string }): Promise<WebhookDelivery> {
+export async function retryWebhookDelivery(db: Db, opts: { companyId: string; id: string; endpointId?: string }): Promise<WebhookDelivery> {
   const delivery = isId(opts.id)
-    ? await db.webhookDelivery.findFirst({ where: { id: opts.id, companyId: opts.companyId }, include: { endpoint: true } })
+    ? await db.webhookDelivery.findFirst({
+        where: { id: opts.id, companyId: opts.companyId, ...(opts.endpointId !== undefined ? { endpointId: opts.endpointId } : {}) },
+        include: { endpoint: true },
+      })
     : null;
   if (!delivery) throw AppError.notFound('webhook delivery');
   if (!delivery.endpoint.enabled) {

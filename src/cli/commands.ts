@@ -6,6 +6,8 @@ import { createAccount } from '../schema/use-cases/create-account.js';
 import { createApiKey } from '../schema/use-cases/create-api-key.js';
 import { createCompany } from '../schema/use-cases/create-company.js';
 import { createOAuthClient } from '../schema/use-cases/create-oauth-client.js';
+import { findAccountByEmail } from '../schema/use-cases/find-account.js';
+import { findCompanyInEitherMode } from '../schema/use-cases/list-companies.js';
 import { restoreSampleCompanies } from '../schema/use-cases/restore-sample-companies.js';
 import { revokeApiKey } from '../schema/use-cases/revoke-api-key.js';
 import { wipeSandbox } from '../schema/use-cases/wipe-sandbox.js';
@@ -39,11 +41,7 @@ function optional(values: Values, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-async function accountByEmail(services: Services, email: string) {
-  const account = await services.dbs.live.prisma.account.findUnique({ where: { email: email.toLowerCase() } });
-  if (!account) throw new AppError('NOT_FOUND', `No account with e-mail ${email}`);
-  return account;
-}
+const accountByEmail = (services: Services, email: string) => findAccountByEmail(services.dbs, email);
 
 export const COMMANDS: Command[] = [
   {
@@ -100,13 +98,9 @@ export const COMMANDS: Command[] = [
     options: { company: { type: 'string' }, name: { type: 'string' } },
     async run(services, v) {
       const companyId = required(v, 'company');
-      for (const db of [services.dbs.live.prisma, services.dbs.test.prisma]) {
-        if (await db.company.findUnique({ where: { id: companyId } }).catch(() => null)) {
-          const { apiKey, key } = await createApiKey(db, { companyId, name: required(v, 'name') });
-          return { _id: apiKey.id, key, mode: apiKey.mode };
-        }
-      }
-      throw new AppError('NOT_FOUND', `No company ${companyId}`);
+      const company = await findCompanyInEitherMode(services.dbs, companyId);
+      const { apiKey, key } = await createApiKey(services.dbs.forMode(company.mode), { companyId: company.id, name: required(v, 'name') });
+      return { _id: apiKey.id, key, mode: apiKey.mode };
     },
   },
   {

@@ -4,6 +4,7 @@
 // session's CSRF token, and answered with a 303 to the client's redirect URI carrying `code`,
 // `state` and `iss` — or `error=access_denied`, `state` and `iss` when the user says no.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { listAccountCompanies } from '../../schema/use-cases/list-companies.js';
 import { fieldsOf } from '../pages/request-fields.js';
 import type { Services } from '../../services.js';
 import { consentPage, type CompanyChoice } from '../pages/consent-page.js';
@@ -20,8 +21,8 @@ type Company = { id: string; mode: 'live' | 'test'; name: string };
 
 async function companiesOf(services: Services, accountId: string): Promise<Array<CompanyChoice & { company: Company }>> {
   const [live, test] = await Promise.all([
-    services.dbs.live.prisma.company.findMany({ where: { accountId, mode: 'live' }, orderBy: { createdAt: 'asc' } }),
-    services.dbs.test.prisma.company.findMany({ where: { accountId, mode: 'test' }, orderBy: { createdAt: 'asc' } }),
+    listAccountCompanies(services.dbs, { accountId, mode: 'live' }),
+    listAccountCompanies(services.dbs, { accountId, mode: 'test' }),
   ]);
   // A token's mode is its company's: test companies give svc_at_test_ tokens (docs/oauth.md).
   return [...live, ...test].map((c) => ({ value: `${c.mode}:${c.id}`, label: `${c.name} (${c.mode === 'live' ? 'live' : 'test'})`, company: c }));

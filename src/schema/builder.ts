@@ -2,7 +2,6 @@
 // OAuth scopes of docs/oauth.md; every field that touches company data names the scope it needs.
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
-import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind } from 'graphql';
 import { AppError } from '../errors.js';
@@ -53,7 +52,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin],
   scopeAuth: {
     authScopes: (ctx) => ({
       authenticated: ctx.credential !== null,
@@ -68,12 +67,7 @@ export const builder = new SchemaBuilder<{
   prisma: {
     client: (ctx) => ctx.db,
     dmmf: getDatamodel(),
-    filterConnectionTotalCount: true,
     onUnusedQuery: null,
-  },
-  relay: {
-    clientMutationId: 'omit',
-    cursorType: 'String',
   },
 });
 

@@ -2,7 +2,7 @@
 // endTime, status, plus serviceId and employeeId, and previousStartTime/previousEndTime on a
 // reschedule or reason on a cancellation.
 import type { Booking } from '../generated/prisma/client.js';
-import { recordEvent, type EventType, type Tx } from './events.js';
+import { recordEvent, type OutboxEventType, type Tx } from './events.js';
 
 export function bookingEventData(b: Booking, extra: Record<string, unknown> = {}) {
   return {
@@ -18,6 +18,6 @@ export function bookingEventData(b: Booking, extra: Record<string, unknown> = {}
   };
 }
 
-export function recordBookingEvent(tx: Tx, b: Booking, type: EventType, extra: Record<string, unknown> = {}) {
+export function recordBookingEvent(tx: Tx, b: Booking, type: OutboxEventType, extra: Record<string, unknown> = {}) {
   return recordEvent(tx, { companyId: b.companyId, type, data: bookingEventData(b, extra) });
 }

@@ -24,6 +24,13 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * The events the outbox relay fans out to subscribed endpoints. A `ping` is not one: it is
+ * meant for the one endpoint whose test button made it, so sendTestWebhook writes it already
+ * dispatched, together with its delivery.
+ */
+export type OutboxEventType = Exclude<EventType, 'ping'>;
+
 /** Anything that can run Prisma model calls: the client or an interactive transaction. */
 export type Tx = Prisma.TransactionClient;
 
@@ -31,7 +38,7 @@ export type Tx = Prisma.TransactionClient;
  * Records one event. Call it with the transaction that makes the change, so the event exists
  * if and only if the change does (the transactional outbox).
  */
-export async function recordEvent(tx: Tx, opts: { companyId: string; type: EventType; data: Record<string, unknown> }): Promise<Event> {
+export async function recordEvent(tx: Tx, opts: { companyId: string; type: OutboxEventType; data: Record<string, unknown> }): Promise<Event> {
   return tx.event.create({
     data: { id: newId(), companyId: opts.companyId, type: opts.type, data: opts.data as Prisma.InputJsonValue },
   });

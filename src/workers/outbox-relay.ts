@@ -65,12 +65,11 @@ async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
 /** Writes the deliveries and e-mails of some events (unique keys make a rerun add nothing). */
 async function fanOut(tx: Tx, o: { mode: Mode; from: string; events: OutboxRow[]; endpoints: Endpoint[]; now: Date }): Promise<FanOut> {
   const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
+  // No `ping` reaches here: the test button writes its event already dispatched, with its one
+  // delivery (send-test-webhook.ts), and recordEvent cannot record one (OutboxEventType).
   for (const e of o.events) {
-    const target = e.type === 'ping' ? (e.data as { endpointId?: string } | null)?.endpointId : undefined;
     for (const ep of o.endpoints) {
-      if (ep.companyId !== e.companyId) continue;
-      // A ping goes to the endpoint whose test button made it, and only there.
-      if (e.type === 'ping' ? ep.id !== target : !subscribes(ep.events, e.type)) continue;
+      if (ep.companyId !== e.companyId || !subscribes(ep.events, e.type)) continue;
       deliveries.push({ id: newId(), companyId: e.companyId, endpointId: ep.id, eventId: e.id, status: 'pending', nextAttemptAt: o.now });
     }
   }

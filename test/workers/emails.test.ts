@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import addressparser from 'nodemailer/lib/addressparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent, type EventType } from '../../src/schema/events.js';
+import { recordEvent, type OutboxEventType } from '../../src/schema/events.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
@@ -52,7 +52,7 @@ afterAll(async () => {
   await new Promise<void>((r) => smtp.close(() => r()));
 });
 
-async function emit(db: 'test' | 'live', companyId: string, type: EventType, data: Record<string, unknown>) {
+async function emit(db: 'test' | 'live', companyId: string, type: OutboxEventType, data: Record<string, unknown>) {
   return t.dbs[db].prisma.$transaction((tx) => recordEvent(tx, { companyId, type, data }));
 }
 

@@ -5,7 +5,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/crypto/secret-box.js';
-import { recordEvent, type EventType } from '../../src/schema/events.js';
+import { recordEvent, type OutboxEventType } from '../../src/schema/events.js';
 import { rotateWebhookSecret } from '../../src/schema/use-cases/rotate-webhook-secret.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -34,7 +34,7 @@ async function createEndpoint(url: string, events: string[] = ['*'], world: Worl
   return res.json().data as { _id: string; secret: string; token: string };
 }
 
-async function emit(type: EventType, data: Record<string, unknown> = { bookingId: 'b1', status: 'confirmed' }, world: World = w) {
+async function emit(type: OutboxEventType, data: Record<string, unknown> = { bookingId: 'b1', status: 'confirmed' }, world: World = w) {
   return t.dbs.test.prisma.$transaction((tx) => recordEvent(tx, { companyId: world.test.id, type, data }));
 }
 

@@ -11,13 +11,13 @@ import type { Booking, BookingStatus, Prisma } from '../../generated/prisma/clie
 import { AppError, isAppError } from '../../errors.js';
 import { recordBookingEvent } from '../booking-events.js';
 import { domainTransaction } from '../db-errors.js';
-import type { EventType } from '../events.js';
+import type { OutboxEventType } from '../events.js';
 import { parseInput, text } from '../validation.js';
 import { findBooking } from './find-records.js';
 
 export type BookingAction = 'confirm' | 'cancel' | 'complete' | 'no_show' | 'expire';
 
-export const TRANSITIONS: Record<BookingAction, { from: BookingStatus[]; to: BookingStatus; event: EventType }> = {
+export const TRANSITIONS: Record<BookingAction, { from: BookingStatus[]; to: BookingStatus; event: OutboxEventType }> = {
   confirm: { from: ['pending'], to: 'confirmed', event: 'booking.confirmed' },
   cancel: { from: ['pending', 'confirmed'], to: 'cancelled', event: 'booking.cancelled' },
   complete: { from: ['confirmed'], to: 'completed', event: 'booking.completed' },

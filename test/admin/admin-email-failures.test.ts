@@ -2,11 +2,10 @@
 // SMTP_URL the real e-mail worker marks it failed with its reason, and the list and the e-mail's
 // own page show that reason next to "failed", escaped like every other input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent } from '../../src/schema/events.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { createBooking } from '../workers/booking-factory.js';
+import { bookThroughUseCase } from '../helpers/bookings.js';
 import { FAST_WORKERS, waitFor } from '../workers/receiver.js';
 
 let t: TestApp;
@@ -39,14 +38,9 @@ const page = (path: string) => t.app.inject({ method: 'GET', url: `/admin/live/c
 
 describe('a live e-mail that failed', () => {
   it('shows its reason in the list and on its own page', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, status: 'confirmed' });
-    const event = await t.dbs.live.prisma.$transaction((tx) =>
-      recordEvent(tx, {
-        companyId: w.live.id,
-        type: 'booking.created',
-        data: { bookingId: booking.id, customerId: booking.customerId, startTime: booking.startTime.toISOString(), endTime: booking.endTime.toISOString(), status: 'confirmed', serviceId: booking.serviceId, employeeId: booking.employeeId },
-      }),
-    );
+    // A booking confirmed at once: its booking.created sends the customer a confirmation.
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live, { requiresPayment: false });
+    const event = await t.dbs.live.prisma.event.findFirstOrThrow({ where: { type: 'booking.created', data: { path: ['bookingId'], equals: booking.id } } });
     const email = await waitFor(async () => {
       const e = await t.dbs.live.prisma.email.findUnique({ where: { eventId: event.id } });
       return e?.status === 'failed' ? e : null;
@@ -64,7 +58,7 @@ describe('a live e-mail that failed', () => {
   });
 
   it('shows an SMTP server’s words escaped, and no reason once the e-mail is sent', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, status: 'confirmed' });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live, { requiresPayment: false });
     const base = { companyId: w.live.id, to: 'dana@example.com', from: 'shop@example.com', subject: `Booking ${booking.id}`, text: 't', html: '<p>t</p>', headers: {} };
     const hostile = await t.dbs.live.prisma.email.create({
       data: { ...base, id: '0'.repeat(23) + '1', status: 'failed', lastError: '550 <img src=x onerror="alert(1)"> & "quotes"' },

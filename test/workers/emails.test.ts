@@ -6,11 +6,15 @@ import type { AddressInfo } from 'node:net';
 import addressparser from 'nodemailer/lib/addressparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordEvent, type OutboxEventType } from '../../src/schema/events.js';
+import { DateTime } from 'luxon';
+import type { OutboxEventType } from '../../src/schema/events.js';
+import { createPayment } from '../../src/schema/use-cases/create-payment.js';
+import { rescheduleBooking } from '../../src/schema/use-cases/reschedule-booking.js';
+import { transitionBooking } from '../../src/schema/use-cases/transition-booking.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
-import { createBooking } from './booking-factory.js';
+import { bookThroughUseCase, cancelledBooking } from '../helpers/bookings.js';
 import { FAST_WORKERS, waitFor } from './receiver.js';
 
 interface Mail {
@@ -52,30 +56,41 @@ afterAll(async () => {
   await new Promise<void>((r) => smtp.close(() => r()));
 });
 
-async function emit(db: 'test' | 'live', companyId: string, type: OutboxEventType, data: Record<string, unknown>) {
-  return t.dbs[db].prisma.$transaction((tx) => recordEvent(tx, { companyId, type, data }));
-}
+type Db = 'test' | 'live';
 
-function bookingData(b: { id: string; customerId: string; startTime: Date; endTime: Date; serviceId: string; employeeId: string }, status: string, extra = {}) {
-  return { bookingId: b.id, customerId: b.customerId, startTime: b.startTime.toISOString(), endTime: b.endTime.toISOString(), status, serviceId: b.serviceId, employeeId: b.employeeId, ...extra };
+/** The event a use case wrote for this booking (in the same transaction as the booking's change). */
+const eventOf = (db: Db, bookingId: string, type: OutboxEventType) =>
+  t.dbs[db].prisma.event.findFirstOrThrow({ where: { type, data: { path: ['bookingId'], equals: bookingId } }, orderBy: { id: 'desc' } });
+
+/**
+ * The next last Sunday of March (Berlin springs forward at 01:00 UTC) or of October (it falls
+ * back), at least a week ahead, so a booking on it can be made today.
+ */
+function nextLastSunday(month: 3 | 10): DateTime {
+  for (let year = DateTime.utc().year; ; year++) {
+    const last = DateTime.utc(year, month, 1).endOf('month').startOf('day');
+    const sunday = last.minus({ days: last.weekday % 7 });
+    if (sunday > DateTime.utc().plus({ weeks: 1 })) return sunday.setLocale('en-GB');
+  }
 }
+const day = (d: DateTime) => d.toFormat('cccc d LLLL yyyy');
 
 describe('sandbox e-mail log', () => {
   it('logs the confirmation with recipient, headers, text and HTML in the company time zone, and sends nothing', async () => {
-    // 29 March 2026 is the spring-forward day in Berlin: 09:00Z is 11:00 CEST.
-    const { booking, customer, employee } = await createBooking(t.dbs.test.prisma, {
-      companyId: w.test.id, status: 'confirmed', startTime: new Date('2026-03-29T09:00:00.000Z'), customerName: 'Dana <script>',
-    });
-    const event = await emit('test', w.test.id, 'booking.created', bookingData(booking, 'confirmed'));
+    // Spring-forward day in Berlin: 09:00Z is 11:00 CEST.
+    const spring = nextLastSunday(3).set({ hour: 9 });
+    const { booking, customer, employee } = await bookThroughUseCase(t.dbs.test.prisma, w.test, { requiresPayment: false, startTime: spring.toJSDate(), customerName: 'Dana <script>' });
+    const event = await eventOf('test', booking.id, 'booking.created');
+    expect(event.data).toMatchObject({ status: 'confirmed' });
     const email = await waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: event.id } }), { what: 'the e-mail' });
     expect(email).toMatchObject({ to: customer.email, from: 'Bookings <no-reply@bookings.example>', status: 'logged', kind: 'booking_confirmed', sentAt: null });
     expect(email.subject).toBe(`Your booking at ${w.test.name} is confirmed`);
     expect(email.text).toContain('Hello Dana <script>,');
     expect(email.text).toContain(`Your Haircut & Style with ${employee.name} is confirmed.`);
-    expect(email.text).toContain('When: Sunday 29 March 2026, 11:00–12:00 GMT+2 (Europe/Berlin)');
+    expect(email.text).toContain(`When: ${day(spring)}, 11:00–12:00 GMT+2 (Europe/Berlin)`);
     expect(email.html).toContain('Hello Dana &lt;script&gt;,');
     expect(email.html).not.toContain('<script>');
-    expect(email.html).toContain('Sunday 29 March 2026, 11:00–12:00 GMT+2');
+    expect(email.html).toContain(`${day(spring)}, 11:00–12:00 GMT+2`);
     expect(email.headers).toMatchObject({
       From: 'Bookings <no-reply@bookings.example>',
       // RFC 5322: a display name with specials goes out as a quoted-string.
@@ -101,16 +116,24 @@ describe('sandbox e-mail log', () => {
   });
 
   it('writes rescheduled, cancelled and receipt e-mails; a relayed event never writes two', async () => {
-    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id, status: 'confirmed', startTime: new Date('2026-10-25T08:30:00.000Z') });
-    const moved = { ...booking, startTime: new Date('2026-10-26T08:30:00.000Z'), endTime: new Date('2026-10-26T09:30:00.000Z') };
-    const e1 = await emit('test', w.test.id, 'booking.rescheduled', bookingData(moved, 'confirmed', { previousStartTime: booking.startTime.toISOString(), previousEndTime: booking.endTime.toISOString() }));
-    const e2 = await emit('test', w.test.id, 'booking.cancelled', bookingData(moved, 'cancelled', { reason: 'Stylist ill' }));
-    const payment = await t.dbs.test.prisma.payment.create({ data: { id: '0000000000000000000000aa', companyId: w.test.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'succeeded', brand: 'visa', last4: '4242' } });
-    const e3 = await emit('test', w.test.id, 'payment.succeeded', { paymentId: payment.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'succeeded' });
+    // Berlin leaves summer time on the last Sunday of October at 01:00Z: 08:30Z is 09:30 CET.
+    const autumn = nextLastSunday(10).set({ hour: 8, minute: 30 });
+    const moved = autumn.plus({ days: 1 });
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test, { requiresPayment: false, startTime: autumn.toJSDate() });
+    await rescheduleBooking(t.dbs.test.prisma, { company: w.test, bookingId: booking.id, input: { startTime: moved.toJSDate().toISOString() } });
+    await transitionBooking(t.dbs.test.prisma, { companyId: w.test.id, bookingId: booking.id, action: 'cancel', input: { reason: 'Stylist ill' } });
+    // A receipt: another booking, paid with the sandbox's test card and settled by the payments worker.
+    const paid = (await bookThroughUseCase(t.dbs.test.prisma, w.test)).booking;
+    const payment = await createPayment(t.dbs.test.prisma, {
+      companyId: w.test.id, mode: 'test', config: t.config,
+      input: { bookingId: paid.id, card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' } },
+    });
+    const e1 = await eventOf('test', booking.id, 'booking.rescheduled');
+    const e2 = await eventOf('test', booking.id, 'booking.cancelled');
+    const e3 = await waitFor(() => t.dbs.test.prisma.event.findFirst({ where: { type: 'payment.succeeded', data: { path: ['paymentId'], equals: payment.id } } }), { what: 'the payment to settle' });
     const [r, c, p] = await Promise.all([e1, e2, e3].map((e) => waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: e.id } }))));
-    // Berlin leaves summer time on 25 October 2026: 08:30Z is 10:30 before, 09:30 after.
-    expect(r!.text).toContain('New time: Monday 26 October 2026, 09:30–10:30 GMT+1');
-    expect(r!.text).toContain('Was: Sunday 25 October 2026, 09:30–10:30 GMT+1');
+    expect(r!.text).toContain(`New time: ${day(moved)}, 09:30–10:30 GMT+1`);
+    expect(r!.text).toContain(`Was: ${day(autumn)}, 09:30–10:30 GMT+1`);
     expect(c!.subject).toMatch(/is cancelled$/);
     expect(c!.text).toContain('Reason: Stylist ill');
     expect(p!.kind).toBe('payment_receipt');
@@ -124,8 +147,10 @@ describe('sandbox e-mail log', () => {
   });
 
   it('other events write no e-mail', async () => {
-    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
-    const e = await emit('test', w.test.id, 'booking.created', bookingData(booking, 'pending'));
+    // A booking that waits for payment is pending: its booking.created is no confirmation.
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test);
+    const e = await eventOf('test', booking.id, 'booking.created');
+    expect(e.data).toMatchObject({ status: 'pending' });
     await waitFor(async () => (await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: e.id } })).dispatchedAt !== null);
     expect(await t.dbs.test.prisma.email.count({ where: { eventId: e.id } })).toBe(0);
   });
@@ -157,8 +182,8 @@ describe('live e-mail over SMTP', () => {
     ['Dana\r\nBcc: attacker@evil.example', '"Dana Bcc: attacker@evil.example"'],
     ['Zoë <attacker@evil.example>', /^=\?UTF-8\?[BQ]\?[^?\s]+\?=$/],
   ])('a customer named %j gets the e-mail, and nobody else', async (name, quoted) => {
-    const { booking, customer } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, status: 'confirmed', customerName: name });
-    const event = await emit('live', w.live.id, 'booking.created', bookingData(booking, 'confirmed'));
+    const { booking, customer } = await bookThroughUseCase(t.dbs.live.prisma, w.live, { requiresPayment: false, customerName: name });
+    const event = await eventOf('live', booking.id, 'booking.created');
     const mail = await waitFor(() => inbox.find((m) => m.raw.includes(event.id)), { what: 'the SMTP delivery' });
     // The SMTP envelope: RCPT TO is the customer's stored address and nothing else.
     expect(mail.to).toEqual([customer.email]);
@@ -181,8 +206,10 @@ describe('live e-mail over SMTP', () => {
   });
 
   it('sends the cancellation with text and HTML to the customer and marks it sent', async () => {
-    const { booking, customer } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, status: 'cancelled', startTime: new Date('2026-07-01T07:00:00.000Z') });
-    const event = await emit('live', w.live.id, 'booking.cancelled', bookingData(booking, 'cancelled', { reason: null }));
+    // Next summer: 07:00Z is 09:00 in Berlin.
+    const summer = DateTime.utc(DateTime.utc().year + 1, 7, 1, 7);
+    const { booking, customer } = await cancelledBooking(t.dbs.live.prisma, w.live, { requiresPayment: false, startTime: summer.toJSDate() });
+    const event = await eventOf('live', booking.id, 'booking.cancelled');
     const mail = await waitFor(() => inbox.find((m) => m.raw.includes(event.id)), { what: 'the SMTP delivery' });
     expect(mail.to).toEqual([customer.email]);
     expect(mail.from).toBe('no-reply@bookings.example');
@@ -190,7 +217,6 @@ describe('live e-mail over SMTP', () => {
     expect(mail.raw).toMatch(/^Content-Type: multipart\/alternative/m);
     expect(mail.raw).toMatch(/Content-Type: text\/plain/);
     expect(mail.raw).toMatch(/Content-Type: text\/html/);
-    // Berlin summer time: 07:00Z is 09:00.
     expect(mail.raw).toContain('09:00');
     const row = await waitFor(async () => {
       const e = await t.dbs.live.prisma.email.findUnique({ where: { eventId: event.id } });

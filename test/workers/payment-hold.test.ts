@@ -10,7 +10,7 @@ import type { Enqueue, JobContext } from '../../src/workers/job-types.js';
 import { settlePayment } from '../../src/workers/settle-payment.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { createBooking } from './booking-factory.js';
+import { bookThroughUseCase, minutesAgo } from '../helpers/bookings.js';
 import { startStripeStandIn } from './stripe-stand-in.js';
 
 let t: TestApp;
@@ -32,7 +32,8 @@ afterAll(async () => {
 type Mode = 'test' | 'live';
 const card = (number: string) => ({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' });
 const key = (mode: Mode) => (mode === 'test' ? w.testKey.key : w.liveKey.key);
-const company = (mode: Mode) => (mode === 'test' ? w.test.id : w.live.id);
+const companyOf = (mode: Mode) => (mode === 'test' ? w.test : w.live);
+const company = (mode: Mode) => companyOf(mode).id;
 const pay = (mode: Mode, payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/payments', headers: bearer(key(mode)), payload });
 const bookingOf = (mode: Mode, id: string) => t.dbs[mode].prisma.booking.findUniqueOrThrow({ where: { id } });
 const paymentOf = (mode: Mode, id: string) => t.dbs[mode].prisma.payment.findUniqueOrThrow({ where: { id } });
@@ -46,9 +47,10 @@ const eventsFor = async (mode: Mode, bookingId: string, paymentId?: string) =>
 
 /** A pending booking with a processing payment, whose hold has since run out. */
 async function processingPastHold(mode: Mode, payload: Record<string, unknown>) {
-  const { booking } = await createBooking(t.dbs[mode].prisma, { companyId: company(mode) });
+  const { booking } = await bookThroughUseCase(t.dbs[mode].prisma, companyOf(mode));
   const res = await pay(mode, { bookingId: booking.id, ...payload });
   expect(res.statusCode).toBe(200);
+  // The hold runs out while the payment processes: moved by hand, as 15 minutes passing would.
   await t.dbs[mode].prisma.booking.update({ where: { id: booking.id }, data: { holdExpiresAt: new Date(Date.now() - 60_000) } });
   return { booking, paymentId: res.json().data._id as string };
 }
@@ -56,7 +58,7 @@ async function processingPastHold(mode: Mode, payload: Record<string, unknown>) 
 describe('the expiry job and a processing payment', () => {
   it('keeps the booking while its payment processes; a success then confirms it', async () => {
     const { booking, paymentId } = await processingPastHold('test', { card: card('4242424242424242') });
-    const unpaid = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id, holdExpiresAt: new Date(Date.now() - 60_000) })).booking;
+    const unpaid = (await bookThroughUseCase(t.dbs.test.prisma, w.test, { bookedAt: minutesAgo(16) })).booking;
     const { expired } = await expirePendingBookings(t.dbs.test.prisma);
     expect(expired).toContain(unpaid.id);
     expect(expired).not.toContain(booking.id);
@@ -65,7 +67,7 @@ describe('the expiry job and a processing payment', () => {
     expect(await paymentOf('test', paymentId)).toMatchObject({ status: 'succeeded' });
     // The slot was held all along, so the late success confirms it.
     expect(await bookingOf('test', booking.id)).toMatchObject({ status: 'confirmed', holdExpiresAt: null });
-    expect(await eventsFor('test', booking.id)).toEqual(['payment.succeeded', 'booking.confirmed']);
+    expect(await eventsFor('test', booking.id)).toEqual(['booking.created', 'payment.succeeded', 'booking.confirmed']);
   });
 
   it('a late /confirm while the payment processes says so, and leaves the booking and payment alone', async () => {
@@ -76,7 +78,7 @@ describe('the expiry job and a processing payment', () => {
     expect(res.json().error.message).toMatch(/processing/);
     expect((await bookingOf('test', booking.id)).status).toBe('pending');
     expect(await paymentOf('test', paymentId)).toMatchObject({ status: 'processing' });
-    expect(await eventsFor('test', booking.id)).toEqual([]);
+    expect(await eventsFor('test', booking.id)).toEqual(['booking.created']);
   });
 
   it('expires the booking once its payment has failed', async () => {
@@ -86,11 +88,12 @@ describe('the expiry job and a processing payment', () => {
     expect(await paymentOf('test', paymentId)).toMatchObject({ status: 'failed', failureCode: 'card_declined' });
     expect((await expirePendingBookings(t.dbs.test.prisma)).expired).toContain(booking.id);
     expect((await bookingOf('test', booking.id)).status).toBe('expired');
-    expect(await eventsFor('test', booking.id)).toEqual(['payment.failed', 'booking.expired']);
+    expect(await eventsFor('test', booking.id)).toEqual(['booking.created', 'payment.failed', 'booking.expired']);
   });
 
   it('a payment cannot start once the hold has ended, even before the job has run', async () => {
-    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id, holdExpiresAt: new Date(Date.now() - 1000) });
+    // Booked 16 minutes ago by the use case's clock: the hold ended a minute ago.
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test, { bookedAt: minutesAgo(16) });
     const res = await pay('test', { bookingId: booking.id, card: card('4242424242424242') });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'expired', to: 'paid' } });
@@ -98,8 +101,9 @@ describe('the expiry job and a processing payment', () => {
   });
 
   it('racing the job, a payment either keeps the booking or is refused: never an expired booking with a payment', async () => {
+    // Booked 14 minutes ago: a minute of hold left.
     const bookings = await Promise.all(
-      Array.from({ length: 12 }, async () => (await createBooking(t.dbs.test.prisma, { companyId: w.test.id, holdExpiresAt: new Date(Date.now() + 60_000) })).booking),
+      Array.from({ length: 12 }, async () => (await bookThroughUseCase(t.dbs.test.prisma, w.test, { bookedAt: minutesAgo(14) })).booking),
     );
     // The job runs "two minutes later" while the payments come in now.
     const [, ...payments] = await Promise.all([
@@ -117,18 +121,18 @@ describe('the expiry job and a processing payment', () => {
 
 describe('a charge for a booking that no longer holds its slot', () => {
   it('sandbox: cancelled while the payment was processing → refunded at once, booking stays cancelled', async () => {
-    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test);
     const paymentId = (await pay('test', { bookingId: booking.id, card: card('4242424242424242') })).json().data._id;
     const cancel = await t.app.inject({ method: 'POST', url: `/api/v1/bookings/${booking.id}/cancel`, headers: bearer(w.testKey.key), payload: {} });
     expect(cancel.statusCode).toBe(200);
     await settlePayment(ctx, { mode: 'test', paymentId });
     expect(await paymentOf('test', paymentId)).toMatchObject({ status: 'refunded', refundedAt: expect.any(Date) });
     expect((await bookingOf('test', booking.id)).status).toBe('cancelled');
-    expect(await eventsFor('test', booking.id, paymentId)).toEqual(['booking.cancelled', 'payment.refunded']);
+    expect(await eventsFor('test', booking.id, paymentId)).toEqual(['booking.created', 'booking.cancelled', 'payment.refunded']);
   });
 
   it('live: an already expired booking is not confirmed, and the processor refunds the charge', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const paymentId = (await pay('live', { bookingId: booking.id, paymentMethod: 'pm_card_visa' })).json().data._id;
     // As a booking expired before this rule existed would be.
     await t.dbs.live.prisma.booking.update({ where: { id: booking.id }, data: { status: 'expired', holdExpiresAt: null } });
@@ -146,6 +150,6 @@ describe('a charge for a booking that no longer holds its slot', () => {
     const refund = mine.filter((c) => c.path === '/v1/refunds').at(-1)!;
     expect([refund.form.get('payment_intent'), refund.headers['idempotency-key']]).toEqual([payment.processorRef, `refund-${paymentId}`]);
     expect((await bookingOf('live', booking.id)).status).toBe('expired');
-    expect(await eventsFor('live', booking.id, paymentId)).toEqual(['payment.refunded']);
+    expect(await eventsFor('live', booking.id, paymentId)).toEqual(['booking.created', 'payment.refunded']);
   });
 });

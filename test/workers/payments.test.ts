@@ -6,7 +6,7 @@ import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { PROCESSOR_ATTEMPTS } from '../../src/workers/settle-payment.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
-import { createBooking } from './booking-factory.js';
+import { bookThroughUseCase, cancelledBooking, minutesAgo } from '../helpers/bookings.js';
 import { FAST_WORKERS, waitFor } from './receiver.js';
 import { startStripeStandIn } from './stripe-stand-in.js';
 
@@ -39,7 +39,7 @@ const eventsOf = async (db: 'test' | 'live', companyId: string) =>
 
 describe('sandbox test cards', () => {
   it('4242424242424242 succeeds, confirms the pending booking, and emits payment.succeeded then booking.confirmed', async () => {
-    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id, price: 4500, currency: 'EUR' });
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test, { price: 4500 });
     const res = await pay(w.testKey.key, { bookingId: booking.id, card: card('4242424242424242') });
     expect(res.statusCode).toBe(200);
     const created = res.json().data;
@@ -51,9 +51,10 @@ describe('sandbox test cards', () => {
     expect(payment).toMatchObject({ status: 'succeeded', failureCode: null });
     expect((await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: booking.id } })).status).toBe('confirmed');
     const events = (await eventsOf('test', w.test.id)).filter((e) => (e.data as { bookingId?: string }).bookingId === booking.id);
-    expect(events.map((e) => e.type)).toEqual(['payment.succeeded', 'booking.confirmed']);
-    expect(events[0]!.data).toEqual({ paymentId: created._id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'succeeded' });
-    expect(events[1]!.data).toMatchObject({ bookingId: booking.id, status: 'confirmed', customerId: booking.customerId });
+    expect(events.map((e) => e.type)).toEqual(['booking.created', 'payment.succeeded', 'booking.confirmed']);
+    expect(events[0]!.data).toMatchObject({ bookingId: booking.id, status: 'pending' });
+    expect(events[1]!.data).toEqual({ paymentId: created._id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'succeeded' });
+    expect(events[2]!.data).toMatchObject({ bookingId: booking.id, status: 'confirmed', customerId: booking.customerId });
     // Only brand and last4: the number is nowhere in the database.
     const row = JSON.stringify(await t.dbs.test.prisma.payment.findUnique({ where: { id: created._id } }));
     expect(row).not.toContain('4242424242424242');
@@ -65,7 +66,7 @@ describe('sandbox test cards', () => {
     ['4000000000000002', 'card_declined'],
     ['4000000000009995', 'insufficient_funds'],
   ])('%s fails with %s and leaves the booking pending', async (number, code) => {
-    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test);
     const res = await pay(w.testKey.key, { bookingId: booking.id, card: card(number) });
     const payment = await settled('test', res.json().data._id);
     expect(payment).toMatchObject({ status: 'failed', failureCode: code, failureMessage: expect.stringMatching(/^Your card (was declined|has insufficient funds)\.$/), last4: number.slice(-4) });
@@ -81,7 +82,7 @@ describe('sandbox test cards', () => {
 describe('hostile payment input: 400 and nothing written', () => {
   let bookingId: string;
   beforeAll(async () => {
-    bookingId = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id })).booking.id;
+    bookingId = (await bookThroughUseCase(t.dbs.test.prisma, w.test)).booking.id;
   });
   const year = new Date().getUTCFullYear();
   const lastMonth = new Date(Date.UTC(year, new Date().getUTCMonth() - 1, 1));
@@ -116,20 +117,20 @@ describe('hostile payment input: 400 and nothing written', () => {
 
   it('an unknown booking, another company’s and a live one are NOT_FOUND; a cancelled one is 409', async () => {
     const other = await createAccountWithKeys(t.dbs);
-    const theirs = (await createBooking(t.dbs.test.prisma, { companyId: other.test.id })).booking.id;
-    const live = (await createBooking(t.dbs.live.prisma, { companyId: w.live.id })).booking.id;
+    const theirs = (await bookThroughUseCase(t.dbs.test.prisma, other.test)).booking.id;
+    const live = (await bookThroughUseCase(t.dbs.live.prisma, w.live)).booking.id;
     for (const id of ['0123456789abcdef01234567', theirs, live]) {
       const res = await pay(w.testKey.key, { bookingId: id, card: card('4242424242424242') });
       expect([id, res.statusCode, res.json().error.code]).toEqual([id, 404, 'NOT_FOUND']);
     }
-    const cancelled = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id, status: 'cancelled' })).booking.id;
+    const cancelled = (await cancelledBooking(t.dbs.test.prisma, w.test)).booking.id;
     const res = await pay(w.testKey.key, { bookingId: cancelled, card: card('4242424242424242') });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'cancelled', to: 'paid' } });
   });
 
   it('two concurrent payments for one booking: one is taken, the other is a CONFLICT', async () => {
-    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test);
     const results = await Promise.all(Array.from({ length: 5 }, () => pay(w.testKey.key, { bookingId: booking.id, card: card('4242424242424242') })));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
     expect(await t.dbs.test.prisma.payment.count({ where: { bookingId: booking.id } })).toBe(1);
@@ -147,7 +148,7 @@ describe('hostile payment input: 400 and nothing written', () => {
 
 describe('refunds', () => {
   it('refunds a succeeded payment once, with payment.refunded; other states are 409', async () => {
-    const { booking } = await createBooking(t.dbs.test.prisma, { companyId: w.test.id });
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test);
     const id = (await pay(w.testKey.key, { bookingId: booking.id, card: card('4242424242424242') })).json().data._id;
     await settled('test', id);
     const refund = () => t.app.inject({ method: 'POST', url: `/api/v1/payments/${id}/refund`, headers: bearer(w.testKey.key) });
@@ -164,8 +165,9 @@ describe('refunds', () => {
 
 describe('the hold', () => {
   it('an unpaid pending booking past its hold expires with booking.expired; a paid one does not', async () => {
-    const unpaid = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id, holdExpiresAt: new Date(Date.now() - 1000) })).booking;
-    const fresh = (await createBooking(t.dbs.test.prisma, { companyId: w.test.id })).booking;
+    // Booked 16 minutes ago by the use case's clock: its 15-minute hold ended a minute ago.
+    const unpaid = (await bookThroughUseCase(t.dbs.test.prisma, w.test, { bookedAt: minutesAgo(16) })).booking;
+    const fresh = (await bookThroughUseCase(t.dbs.test.prisma, w.test)).booking;
     await workers.queue.enqueue('expire-bookings', { bucket: Date.now() });
     await waitFor(async () => (await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: unpaid.id } })).status === 'expired', { what: 'the hold to expire' });
     expect((await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: fresh.id } })).status).toBe('pending');
@@ -178,7 +180,7 @@ describe('the hold', () => {
 
 describe('live payments through the stripe client', () => {
   it('refuses a raw card number with VALIDATION_ERROR and writes nothing', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const res = await pay(w.liveKey.key, { bookingId: booking.id, card: card('4242424242424242') });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'card', message: expect.stringMatching(/live mode/) }] });
@@ -198,7 +200,7 @@ describe('live payments through the stripe client', () => {
     'tok_4000056655665556',
     'x4111111111111111x',
   ])('refuses a card number as paymentMethod (%s) over REST and GraphQL, and keeps nothing', async (number) => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const callsBefore = stripe.calls.length;
     const rest = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: number });
     const gql = await t.app.inject({
@@ -215,14 +217,14 @@ describe('live payments through the stripe client', () => {
   });
 
   it.each(['card_visa', 'pm_', 'pm_card visa', 'PM_card_visa', 'src_123', 'pm_card_visa\n'])('refuses %j, which is no payment-method token', async (token) => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: token });
     expect([res.statusCode, res.json().error.code, res.json().error.details[0].path]).toEqual([400, 'VALIDATION_ERROR', 'paymentMethod']);
     expect(await t.dbs.live.prisma.payment.count({ where: { bookingId: booking.id } })).toBe(0);
   });
 
   it('charges a card token (tok_...) through a PaymentMethod made from it', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'tok_visa' });
     const payment = await settled('live', res.json().data._id);
     expect(payment).toMatchObject({ status: 'succeeded', brand: 'visa', last4: '4242' });
@@ -233,7 +235,7 @@ describe('live payments through the stripe client', () => {
   });
 
   it('charges a payment-method token once (idempotency key), stores brand and last4, confirms the booking, and refunds', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id, price: 12_000, currency: 'EUR' });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live, { price: 12_000 });
     const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
     expect(res.json().data).toMatchObject({ status: 'processing', brand: null, last4: null, amount: 12_000 });
     const payment = await settled('live', res.json().data._id);
@@ -252,7 +254,7 @@ describe('live payments through the stripe client', () => {
   });
 
   it('a charge the processor has refunded already (in its dashboard) is refunded here too, as the worker’s refund treats it', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const payment = await settled('live', (await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' })).json().data._id);
     expect(payment.status).toBe('succeeded');
     stripe.failNext(1, 'already_refunded', '/v1/refunds');
@@ -263,7 +265,7 @@ describe('live payments through the stripe client', () => {
   });
 
   it('a refund the processor cannot answer is a 503 with Retry-After and changes nothing', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const payment = await settled('live', (await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' })).json().data._id);
     // Three 500s: the client's own two retries give up.
     stripe.failNext(3, 'outage', '/v1/refunds');
@@ -275,12 +277,12 @@ describe('live payments through the stripe client', () => {
   });
 
   it('a declined token fails with the processor’s code; a processor outage is retried, not failed', async () => {
-    const a = (await createBooking(t.dbs.live.prisma, { companyId: w.live.id })).booking;
+    const a = (await bookThroughUseCase(t.dbs.live.prisma, w.live)).booking;
     const declined = await settled('live', (await pay(w.liveKey.key, { bookingId: a.id, paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds' })).json().data._id);
     expect(declined).toMatchObject({ status: 'failed', failureCode: 'insufficient_funds' });
     // Four 500s: the client's own two retries use three, then the job's retry gets through.
     stripe.failNext(4);
-    const b = (await createBooking(t.dbs.live.prisma, { companyId: w.live.id })).booking;
+    const b = (await bookThroughUseCase(t.dbs.live.prisma, w.live)).booking;
     const res = await pay(w.liveKey.key, { bookingId: b.id, paymentMethod: 'pm_card_visa' });
     const settledB = await waitFor(async () => {
       const p = await t.dbs.live.prisma.payment.findUnique({ where: { id: res.json().data._id } });
@@ -290,7 +292,7 @@ describe('live payments through the stripe client', () => {
   });
 
   it('an unknown payment method fails at once with the processor’s invalid_request_error; the booking can be paid again', async () => {
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_unknown_42' });
     const payment = await settled('live', res.json().data._id);
     expect(payment).toMatchObject({ status: 'failed', failureCode: 'resource_missing', failureMessage: "No such PaymentMethod: 'pm_unknown_42'", attempts: 0 });
@@ -309,7 +311,7 @@ describe('live payments through the stripe client', () => {
 
   it('a 429 lock_timeout is no verdict: the attempt is counted and retried, and the payment succeeds', async () => {
     stripe.failNext(1, 'lock_timeout');
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
     const payment = await waitFor(async () => {
       const p = await t.dbs.live.prisma.payment.findUnique({ where: { id: res.json().data._id } });
@@ -320,7 +322,7 @@ describe('live payments through the stripe client', () => {
 
   it('a processor refusing our own key (401) fails the payment at once, without passing on the key fragment Stripe quotes', async () => {
     stripe.failNext(1, 'unauthorized');
-    const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
     const res = await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' });
     const payment = await settled('live', res.json().data._id);
     expect(payment).toMatchObject({ status: 'failed', failureCode: 'processor_authentication_error', attempts: 0 });
@@ -337,7 +339,7 @@ describe('live payments through the stripe client', () => {
   it(`a processor that never answers fails the payment processor_unavailable after ${PROCESSOR_ATTEMPTS} attempts`, async () => {
     stripe.failNext(1_000_000);
     try {
-      const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+      const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
       const id = (await pay(w.liveKey.key, { bookingId: booking.id, paymentMethod: 'pm_card_visa' })).json().data._id;
       // Skip ahead: all but the last two attempts go exactly like these.
       await t.dbs.live.prisma.payment.update({ where: { id }, data: { attempts: PROCESSOR_ATTEMPTS - 2 } });

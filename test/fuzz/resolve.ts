@@ -105,6 +105,9 @@ export interface Keys {
 }
 
 export class Resolver {
+  /** The last time written into the request being resolved. */
+  private previous: Date | null = null;
+
   constructor(
     private readonly ops: Operation[],
     private readonly pools: Pools,
@@ -126,7 +129,9 @@ export class Resolver {
 
   private time(t: Time): string {
     const known = t.known > 0 ? this.pools.slot(t.known) : undefined;
-    const d = known ? new Date(known) : new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + t.hours * 3_600_000 + t.minute * 60_000);
+    const base = t.after && this.previous ? this.previous.getTime() : Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const d = known ? new Date(known) : new Date(base + t.hours * 3_600_000 + t.minute * 60_000);
+    this.previous = d;
     const iso = d.toISOString();
     // The same instant in the forms RFC 3339 allows: with or without fractions, with an offset.
     const shifted = (mins: number) => new Date(d.getTime() + mins * 60_000).toISOString().slice(0, 19);
@@ -205,6 +210,7 @@ export class Resolver {
   wire(req: AbstractRequest): WireRequest {
     const op = this.ops[req.op]!;
     const mode = this.mode(req);
+    this.previous = null;
     let i = 0;
     const path = op.path.replace(/\{[^}]+\}/g, () => this.segment(req.path[i++] ?? '', mode));
     const body = this.body(req, mode);

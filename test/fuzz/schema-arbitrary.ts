@@ -66,6 +66,11 @@ export const timeArb: fc.Arbitrary<Value> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ k: fc.integer({ min: 1, max: 1_000_000 }), s: fc.nat({ max: 5 }) }).map(({ k, s }) => new Time(0, 0, s, k)) },
 );
 
+/** An end: up to two weeks after the time before it (`to` after `from`, `endTime` after `startTime`). */
+const laterArb: fc.Arbitrary<Value> = fc
+  .record({ h: fc.integer({ min: 1, max: 24 * 14 }), m: fc.constantFrom(0, 30), s: fc.nat({ max: 5 }) })
+  .map(({ h, m, s }) => new Time(h, m, s, 0, true));
+
 // Values whose meaning a schema cannot state, by field name.
 const HINTS: Record<string, fc.Arbitrary<Value>> = {
   email: fc.nat().map((n) => `fuzz${n}@example.com`),
@@ -133,7 +138,7 @@ export class SchemaArbitraries {
     const max = schema.maxLength ?? 10_000;
     const fits = (s: string) => s.length >= (schema.minLength ?? 0) && s.length <= max;
     if ((schema.pattern && ID_PATTERN.test(schema.pattern)) || isIdName(name)) return poolIdArb(kindOf(name), !this.ctx.validWeight);
-    if (schema.format === 'date-time') return timeArb;
+    if (schema.format === 'date-time') return /^(to|end)/i.test(name) ? fc.oneof({ weight: 3, arbitrary: laterArb }, { weight: 1, arbitrary: timeArb }) : timeArb;
     // Free text that names an event (webhook subscriptions): the document's own event names.
     const events = this.ctx.vocabulary.filter((w) => w === '*' || /^[a-z_]+\.[a-z_]+$/.test(w));
     if (name === 'event' && events.length) return fc.constantFrom(...events);
@@ -157,7 +162,14 @@ export class SchemaArbitraries {
     const required = new Set(schema.required ?? []);
     const model = Object.fromEntries(props.map(([k, s]) => [k, this.value(s, k)]));
     const record = fc.record(model, { requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)) });
-    if (!this.ctx.validWeight) return record.map((rec) => new Obj(Object.entries(rec as Record<string, Value>)));
+    // A record or its id (`customer` or `customerId`), not both: a valid request names it once.
+    if (!this.ctx.validWeight) {
+      return fc.tuple(record, fc.boolean()).map(([rec, keepId]) => {
+        const entries = Object.entries(rec as Record<string, Value>);
+        const both = (k: string) => entries.some(([x]) => x === k) && entries.some(([x]) => x === `${k}Id`);
+        return new Obj(entries.filter(([k]) => !(both(k) && keepId) && !(k.endsWith('Id') && both(k.slice(0, -2)) && !keepId)));
+      });
+    }
     const mutation = fc.oneof(
       { weight: 30, arbitrary: fc.constant(null) },
       { weight: 1, arbitrary: fc.nat().map((n) => ({ drop: n })) },

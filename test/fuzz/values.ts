@@ -23,6 +23,8 @@ export class Time {
     readonly style: number,
     /** >0: a start time the app has offered (a free slot), picked from what was learnt. */
     readonly known: number,
+    /** `hours` count from the time before it in the same request (an end after its start). */
+    readonly after = false,
   ) {}
 }
 

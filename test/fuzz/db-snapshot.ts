@@ -9,7 +9,7 @@
 // - api_keys: the credential resolver writes lastUsedAt in batches on a timer (never a write
 //   per request), so it is compared by a hash of its rows without that column;
 // - idempotency_records: an Idempotency-Key's first answer is kept for replay, 4xx answers
-//   included (API.md §2), so this bookkeeping is not a change of the company's data.
+//   included (docs/api.md, Idempotency), so this bookkeeping is not a change of the company's data.
 import type { Database, Databases } from '../../src/db/databases.js';
 
 export type Snapshot = Record<string, string>;

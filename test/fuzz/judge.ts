@@ -1,6 +1,7 @@
-// What every answer under /api/v1 must be (API.md §2–3): never a 5xx; the envelope with
-// `status`, `meta.requestId` (the X-Request-Id header) and, for an error, a code of the error
-// table of the answer's class (4xx or 5xx); a success is 200 with `data`.
+// What every answer under /api/v1 must be (docs/api.md, "The envelope" and "Errors"): never a
+// 5xx; the envelope with `status`, `meta.requestId` (the X-Request-Id header) and, for an
+// error, a code of the error table of the answer's class (4xx or 5xx); a success is 200 with
+// `data`.
 import { ERROR_STATUS } from '../../src/errors.js';
 import type { WireResponse } from './wire.js';
 

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import type { Databases } from '../../src/db/databases.js';
 import { changedTables, DbSnapshotter, type Snapshot } from './db-snapshot.js';
 import { excerpt, judge, type Problem, type ProblemKind } from './judge.js';
-import { operationsOf, paramKind, requestArbitrary, vocabularyOf, type AbstractRequest, type Operation } from './operations.js';
+import { edgeCases } from './edge-cases.js';
+import { cleanRequest, operationsOf, paramKind, requestArbitrary, vocabularyOf, type AbstractRequest, type Operation } from './operations.js';
 import { Pools, Resolver, routeKind, type Keys } from './resolve.js';
 import { SchemaArbitraries, type JsonSchema } from './schema-arbitrary.js';
 import { PoolId } from './values.js';
@@ -84,6 +85,8 @@ export class Fuzzer {
   private readonly resolver: Resolver;
   private readonly snapshots: DbSnapshotter;
   private readonly arbitrary: fc.Arbitrary<AbstractRequest>;
+  /** The edge sweep, run before the random requests (fast-check's examples, so paths count them). */
+  private readonly examples: Array<[AbstractRequest]>;
   /** The snapshot taken after the last request, while nothing has run since. */
   private fresh: Snapshot | null = null;
 
@@ -99,7 +102,10 @@ export class Fuzzer {
     };
     this.resolver = new Resolver(this.ops, this.pools, target.keys);
     this.snapshots = new DbSnapshotter(target.dbs);
-    this.arbitrary = requestArbitrary(this.ops, new SchemaArbitraries({ ...context, validWeight: 0 }), new SchemaArbitraries({ ...context, validWeight: 25 }));
+    const clean = new SchemaArbitraries({ ...context, validWeight: 0 });
+    this.arbitrary = requestArbitrary(this.ops, clean, new SchemaArbitraries({ ...context, validWeight: 6 }));
+    const cleanOf = (op: Operation, i: number) => fc.sample(cleanRequest(op, i, clean), { seed: opts.seed, numRuns: 1 })[0]!;
+    this.examples = edgeCases(this.ops, cleanOf).map((r) => [r]);
   }
 
   /** One request: snapshot, send, judge, and on a 4xx compare; on a 200 learn ids and slots. */
@@ -156,7 +162,7 @@ export class Fuzzer {
     const { seed, log } = this.opts;
     await this.snapshots.init();
     const warm = await this.warmUp();
-    log(`fuzz: seed ${seed}; ${this.ops.length} operations from /openapi.json; warm-up ${warm} requests learnt ${this.pools.size()} ids`);
+    log(`fuzz: seed ${seed}; ${this.ops.length} operations from /openapi.json; warm-up ${warm} requests learnt ${this.pools.size()} ids; ${this.examples.length} edge cases first`);
     if (this.opts.path !== undefined) return this.replay(this.opts.path);
 
     const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
@@ -191,11 +197,12 @@ export class Fuzzer {
       }
       return true;
     });
-    await fc.check(property, { seed, numRuns: this.opts.requests, plugins: [fc.interruptAfterTimeLimit(this.opts.seconds * 1000)] });
+    await fc.check(property, { seed, numRuns: this.opts.requests, examples: this.examples, plugins: [fc.interruptAfterTimeLimit(this.opts.seconds * 1000)] });
     const seconds = (Date.now() - started) / 1000;
 
-    // The first request of each (problem, operation), replayed from the seed and shrunk.
-    const failures = firsts.slice(0, MAX_FAILURES);
+    // The first request of each kind of problem, then of each (problem, operation), replayed from the seed and shrunk.
+    const byKind = KINDS.flatMap((k) => firsts.filter((f) => f.kind === k).slice(0, 1));
+    const failures = [...byKind, ...firsts.filter((f) => !byKind.includes(f))].slice(0, MAX_FAILURES);
     for (const f of failures) f.shrunk = await this.shrink(f.kind, String(f.run));
     const report: FuzzReport = { seed, requests: n, seconds, counts, statuses, failures };
     this.print(report, perOp);
@@ -211,7 +218,7 @@ export class Fuzzer {
       last = out;
       return false;
     });
-    const details = await fc.check(property, { seed: this.opts.seed, path, numRuns: 1, plugins: [fc.interruptAfterTimeLimit(this.opts.shrinkSeconds * 1000)] });
+    const details = await fc.check(property, { seed: this.opts.seed, path, numRuns: 1, examples: this.examples, plugins: [fc.interruptAfterTimeLimit(this.opts.shrinkSeconds * 1000)] });
     const found = last as Outcome | null;
     if (!details.failed || !found) return 'not reproduced';
     return {

@@ -123,12 +123,11 @@ const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
  * it, which gives the hostile half real records to aim at), half hostile.
  */
 export function requestArbitrary(ops: Operation[], clean: SchemaArbitraries, hostile: SchemaArbitraries): fc.Arbitrary<AbstractRequest> {
-  return fc.oneof(...ops.map((op, i) => cleanRequest(op, i, clean)), ...ops.map((op, i) => hostileRequest(op, i, hostile)));
+  return fc.oneof(...ops.map((op, i) => cleanRequest(op, i, clean)), ...ops.map((op, i) => hostileRequest(op, i, clean, hostile)));
 }
 
-const noHeaders = fc.constant<Array<[string, string]>>([]);
 
-function cleanRequest(op: Operation, index: number, schemas: SchemaArbitraries): fc.Arbitrary<AbstractRequest> {
+export function cleanRequest(op: Operation, index: number, schemas: SchemaArbitraries): fc.Arbitrary<AbstractRequest> {
   const queryParam = (p: Param): fc.Arbitrary<QueryPart[]> => {
     const value = p.name === 'cursor' ? fc.nat().map((n) => new Cursor(n)) : isIdName(p.name) ? poolIdArb(kindOf(p.name), true) : schemas.valid(p.schema, p.name);
     const present = value.map((v) => [{ key: p.name, value: v }]);
@@ -143,79 +142,66 @@ function cleanRequest(op: Operation, index: number, schemas: SchemaArbitraries):
     contentType: fc.constant('default'),
     auth: fc.oneof({ weight: 4, arbitrary: fc.constant('test' as const) }, { weight: 1, arbitrary: fc.constant('live' as const) }),
     idempotencyKey: op.method === 'POST' ? fc.option(fc.nat().map((n) => `clean-${n}`), { freq: 3 }) : fc.constant(null),
-    headers: noHeaders,
+    headers: fc.constant<Array<[string, string]>>([]),
   });
 }
 
-function hostileRequest(op: Operation, index: number, schemas: SchemaArbitraries): fc.Arbitrary<AbstractRequest> {
-  const pathParam = (p: Param) =>
-    fc.oneof(
-      { weight: 14, arbitrary: isIdName(p.name) ? poolIdArb(paramKind(op, p.name)) : schemas.valid(p.schema, p.name) },
-      { weight: 1, arbitrary: hostileValue },
-      { weight: 2, arbitrary: hostileSegments },
-    );
-  const queryParam = (p: Param): fc.Arbitrary<QueryPart[]> => {
-    const valid = isIdName(p.name) ? poolIdArb(kindOf(p.name)) : schemas.valid(p.schema, p.name);
-    const one = fc.oneof({ weight: 8, arbitrary: valid }, { weight: 1, arbitrary: hostileValue });
-    return fc.oneof(
-      { weight: p.required ? 1 : 6, arbitrary: fc.constant<QueryPart[]>([]) },
-      { weight: 8, arbitrary: one.map((value) => [{ key: p.name, value }]) },
-      { weight: 1, arbitrary: fc.array(one, { minLength: 2, maxLength: 3 }).map((vs) => vs.map((value) => ({ key: p.name, value }))) },
-      { weight: 1, arbitrary: fc.constantFrom<Value | undefined>('', undefined).map((value) => [{ key: p.name, value }]) },
-    );
-  };
-  const extraQuery: fc.Arbitrary<QueryPart[]> = fc.oneof(
-    { weight: 10, arbitrary: fc.constant<QueryPart[]>([]) },
-    {
-      weight: 1,
-      arbitrary: fc.array(
-        fc.oneof(
-          fc.constantFrom(...QUERY_FRAGMENTS).map((t) => new Verbatim(t)),
-          fc.tuple(fc.constantFrom('unknown', 'limit', 'cursor', 'mode', 'companyId', ''), hostileValue).map(([key, value]) => ({ key, value })),
-        ),
-        { minLength: 1, maxLength: 3 },
-      ),
-    },
-  );
-  const query = fc.tuple(extraQuery, ...op.query.map(queryParam)).map((parts) => parts.flat());
+type Mutation = (r: AbstractRequest) => AbstractRequest;
+const weighted = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
 
-  const bodyValue = op.body ? schemas.value(op.body, 'body') : fc.constant<Value>(new Obj([]));
-  const body: fc.Arbitrary<Body> = op.body
-    ? fc.oneof(
-        { weight: 24, arbitrary: bodyValue.map((value) => ({ kind: 'json' as const, value })) },
-        { weight: 1, arbitrary: hostileValue.map((value) => ({ kind: 'json' as const, value })) },
-        { weight: 1, arbitrary: fc.record({ depth: fc.constantFrom(33, 100, 1_000, 5_000, 100_000), open: fc.constantFrom('[', '{"a":', '{"a":[') }).map((d) => ({ kind: 'deep' as const, ...d })) },
-        { weight: 2, arbitrary: fc.record({ value: bodyValue, at: fc.nat(), bytes: fc.constantFrom(...BAD_UTF8) }).map((b) => ({ kind: 'bytes' as const, ...b })) },
-        { weight: 1, arbitrary: fc.constantFrom(...GARBAGE_BODIES).map((text) => ({ kind: 'text' as const, text })) },
-        { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
-      )
-    : fc.oneof(
-        { weight: 24, arbitrary: fc.constant({ kind: 'none' as const }) },
-        { weight: 1, arbitrary: hostileValue.map((value) => ({ kind: 'json' as const, value })) },
-        { weight: 1, arbitrary: fc.constantFrom(...GARBAGE_BODIES).map((text) => ({ kind: 'text' as const, text })) },
-      );
-
-  return fc.record({
-    op: fc.constant(index),
-    method: fc.oneof({ weight: 40, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS.filter((m) => m !== op.method)) }),
-    path: fc.tuple(...op.pathParams.map(pathParam)),
-    query,
-    body,
-    contentType: fc.oneof({ weight: 20, arbitrary: fc.constant('default') }, { weight: 1, arbitrary: fc.constantFrom<string | null>(null, ...CONTENT_TYPES) }),
-    auth: fc.oneof(
-      { weight: 40, arbitrary: fc.constant('test' as const) },
-      { weight: 8, arbitrary: fc.constant('live' as const) },
-      { weight: 1, arbitrary: fc.constant('none' as const) },
-      { weight: 1, arbitrary: fc.constantFrom('Bearer svc_sk_test_' + 'x'.repeat(40), 'Basic Zm9vOmJhcg==', 'Bearer ' + 'a'.repeat(5_000), 'Bearer', 'Bearer  ', 'bearer svc_at_live_', 'Bearer svc_sk_live_\u00ff').map((t) => new Verbatim(t)) },
-    ),
-    idempotencyKey:
-      op.method === 'POST'
-        ? fc.oneof(
-            { weight: 12, arbitrary: fc.constant(null) },
-            { weight: 3, arbitrary: fc.nat().map((n) => `fuzz-${n}`) },
-            { weight: 1, arbitrary: fc.constantFrom('fuzz-reused', '', ' ', 'a'.repeat(256), 'ключ', 'a b', '\u00ff') },
-          )
-        : fc.constant(null),
-    headers: fc.oneof({ weight: 20, arbitrary: noHeaders }, { weight: 1, arbitrary: fc.subarray(EXTRA_HEADERS, { minLength: 1, maxLength: 2 }) }),
+/**
+ * A clean request with one to three parts made hostile: a path parameter, a query parameter
+ * (a hostile value, repeated, empty, without `=`), stray query text, body fields, the whole
+ * body (another JSON type, nesting thousands deep, bytes that are not UTF-8, not JSON), the
+ * content type, the method, the credential, the Idempotency-Key or another header. The rest
+ * stays valid, so the hostile part is what the app has to judge, deep in the request.
+ */
+function hostileRequest(op: Operation, index: number, clean: SchemaArbitraries, schemas: SchemaArbitraries): fc.Arbitrary<AbstractRequest> {
+  const mutations: Array<{ weight: number; arbitrary: fc.Arbitrary<Mutation> }> = [];
+  op.pathParams.forEach((p, i) => {
+    const value = fc.oneof(schemas.hostile(p.schema, p.name), hostileSegments, poolIdArb(paramKind(op, p.name)));
+    mutations.push(weighted(6, value.map((v): Mutation => (r) => ({ ...r, path: r.path.map((x, j) => (j === i ? v : x)) }))));
   });
+  for (const p of op.query) {
+    const valid = isIdName(p.name) ? poolIdArb(kindOf(p.name)) : schemas.valid(p.schema, p.name);
+    const bad = schemas.hostile(p.schema, p.name);
+    const parts: fc.Arbitrary<QueryPart[]> = fc.oneof(
+      weighted(6, bad.map((value) => [{ key: p.name, value }])),
+      weighted(2, fc.array(fc.oneof(valid, bad), { minLength: 2, maxLength: 3 }).map((vs) => vs.map((value) => ({ key: p.name, value })))),
+      weighted(1, fc.constantFrom<Value | undefined>('', undefined).map((value) => [{ key: p.name, value }])),
+      weighted(1, fc.constant<QueryPart[]>([])),
+    );
+    const replace = (r: AbstractRequest, with_: QueryPart[]) => [...r.query.filter((q) => q instanceof Verbatim || q.key !== p.name), ...with_];
+    mutations.push(weighted(Math.max(1, Math.round(12 / op.query.length)), parts.map((w): Mutation => (r) => ({ ...r, query: replace(r, w) }))));
+  }
+  const strayQuery = fc.oneof(
+    fc.constantFrom(...QUERY_FRAGMENTS).map((t): QueryPart => new Verbatim(t)),
+    fc.tuple(fc.constantFrom('unknown', 'mode', 'companyId', '', '__proto__'), hostileValue).map(([key, value]): QueryPart => ({ key, value })),
+  );
+  mutations.push(weighted(2, fc.array(strayQuery, { minLength: 1, maxLength: 2 }).map((extra): Mutation => (r) => ({ ...r, query: [...extra, ...r.query] }))));
+
+  const body = (b: fc.Arbitrary<Body>) => b.map((value): Mutation => (r) => ({ ...r, body: value }));
+  if (op.body) {
+    const fields = schemas.value(op.body, 'body');
+    mutations.push(weighted(12, body(fields.map((value) => ({ kind: 'json', value })))));
+    mutations.push(weighted(2, body(hostileValue.map((value) => ({ kind: 'json', value })))));
+    mutations.push(weighted(2, body(fc.record({ depth: fc.constantFrom(33, 100, 1_000, 5_000, 100_000), open: fc.constantFrom('[', '{"a":', '{"a":[') }).map((d) => ({ kind: 'deep', ...d })))));
+    mutations.push(weighted(4, body(fc.record({ value: clean.valid(op.body, 'body'), at: fc.nat(), bytes: fc.constantFrom(...BAD_UTF8) }).map((b) => ({ kind: 'bytes', ...b })))));
+    mutations.push(weighted(2, body(fc.oneof(fc.constantFrom(...GARBAGE_BODIES).map((text): Body => ({ kind: 'text', text })), fc.constant<Body>({ kind: 'none' })))));
+  } else {
+    mutations.push(weighted(2, body(fc.oneof(hostileValue.map((value): Body => ({ kind: 'json', value })), fc.constantFrom(...GARBAGE_BODIES).map((text): Body => ({ kind: 'text', text }))))));
+  }
+  mutations.push(weighted(2, fc.constantFrom<string | null>(null, ...CONTENT_TYPES).map((contentType): Mutation => (r) => ({ ...r, contentType }))));
+  mutations.push(weighted(1, fc.constantFrom(...OTHER_METHODS.filter((m) => m !== op.method)).map((method): Mutation => (r) => ({ ...r, method }))));
+  const badAuth = fc.constantFrom('Bearer svc_sk_test_' + 'x'.repeat(40), 'Basic Zm9vOmJhcg==', 'Bearer ' + 'a'.repeat(5_000), 'Bearer', 'Bearer  ', 'bearer svc_at_live_', 'Bearer svc_sk_live_\u00ff');
+  mutations.push(weighted(1, fc.oneof(fc.constant<AbstractRequest['auth']>('none'), badAuth.map((t) => new Verbatim(t))).map((auth): Mutation => (r) => ({ ...r, auth }))));
+  if (op.method === 'POST') {
+    const key = fc.oneof(fc.nat({ max: 20 }).map((n) => `fuzz-${n}`), fc.constantFrom('', ' ', 'a'.repeat(256), 'ключ', 'a b', '\u00ff'));
+    mutations.push(weighted(2, key.map((idempotencyKey): Mutation => (r) => ({ ...r, idempotencyKey }))));
+  }
+  mutations.push(weighted(1, fc.subarray(EXTRA_HEADERS, { minLength: 1, maxLength: 2 }).map((headers): Mutation => (r) => ({ ...r, headers }))));
+
+  return fc
+    .tuple(cleanRequest(op, index, clean), fc.array(fc.oneof(...mutations), { minLength: 1, maxLength: 3 }))
+    .map(([request, applied]) => applied.reduce((r, m) => m(r), request));
 }

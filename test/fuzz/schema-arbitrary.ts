@@ -4,7 +4,7 @@
 // the domain: ids are ids the app has answered with (matched by field name: `serviceId` takes
 // an id learnt from /services), times are future hours or slots the app offered.
 import fc from 'fast-check';
-import { hexOfLength, hostileValue, Obj, PoolId, Time, type Value } from './values.js';
+import { hexOfLength, hostileIds, hostileTimes, hostileValue, Obj, PoolId, Time, type Value } from './values.js';
 
 export interface JsonSchema {
   type?: string | string[];
@@ -98,7 +98,16 @@ export class SchemaArbitraries {
   /** A value for `schema` at field `name`: valid mostly, hostile now and then. */
   value(schema: JsonSchema, name: string): fc.Arbitrary<Value> {
     if (!this.ctx.validWeight) return this.valid(schema, name);
-    return fc.oneof({ weight: this.ctx.validWeight, arbitrary: this.valid(schema, name) }, { weight: 1, arbitrary: hostileValue });
+    return fc.oneof({ weight: this.ctx.validWeight, arbitrary: this.valid(schema, name) }, { weight: 1, arbitrary: this.hostile(schema, name) });
+  }
+
+  /** A hostile value, aimed at the field's kind half the time (edge times for a time, odd ids for an id). */
+  hostile(schema: JsonSchema, name: string): fc.Arbitrary<Value> {
+    const s = schema.$ref ? this.ctx.resolve(schema.$ref) : schema;
+    const alternatives = s.anyOf ?? s.oneOf ?? [s];
+    if (alternatives.some((a) => a.format === 'date-time')) return fc.oneof(hostileTimes, hostileValue);
+    if (isIdName(name) || alternatives.some((a) => a.pattern && ID_PATTERN.test(a.pattern))) return fc.oneof(hostileIds, hostileValue);
+    return hostileValue;
   }
 
   valid(schema: JsonSchema, name: string): fc.Arbitrary<Value> {

@@ -81,18 +81,33 @@ const oddities = fc.constantFrom(
   'undefined', '<script>alert(1)</script>', "' OR 1=1 --", '${7*7}', '{{7*7}}', '../../etc/passwd', '%00', '%s%s%n', '\\u0000', 'svc_sk_test_', '*',
 );
 
-/** Year 0000 and 9999 (and beyond), impossible dates, leap seconds, odd offsets and separators. */
-export const hostileTimes = fc
-  .tuple(
-    fc.constantFrom('0000', '0001', '1969', '1970', '2000', '2038', '2100', '9999', '10000', '+002030', '-000001', '99999', '20'),
-    fc.constantFrom('00', '01', '02', '12', '13', '1'),
-    fc.constantFrom('00', '01', '29', '30', '31', '32'),
-    fc.constantFrom('T', 't', ' ', '', '_'),
-    fc.constantFrom('00:00:00', '23:59:59', '23:59:60', '24:00:00', '25:00:00', '10:00', '10', '00:00:00:00'),
-    fc.constantFrom('', '.0', '.123', '.123456', '.123456789', '.1234567890', '.', ',5'),
-    fc.constantFrom('Z', 'z', '+00:00', '-00:00', '+02:00', '+14:00', '-12:00', '+24:00', '+99:99', '+0200', '+02', '', ' Z', 'UTC', '[Europe/Berlin]', 'Z+01:00'),
-  )
-  .map(([y, m, d, sep, time, frac, off]) => `${y}-${m}-${d}${sep}${time}${frac}${off}`);
+/**
+ * Well-formed times at the edges (year 0000 and 9999, offsets that carry them past the range,
+ * many fractional digits, leap seconds), and malformed ones: impossible dates, odd separators
+ * and offsets.
+ */
+export const hostileTimes = fc.oneof(
+  fc
+    .tuple(
+      fc.constantFrom('0000-01-01', '0001-01-01', '1969-12-31', '1970-01-01', '2038-01-19', '9999-12-31', '2024-02-29', '2023-02-29', '2030-04-31', '2030-13-01', '2030-00-10'),
+      fc.constantFrom('00:00:00', '23:59:59', '23:59:60', '24:00:00', '01:00:00', '12:30:45'),
+      fc.constantFrom('', '.0', '.999', '.123456', '.123456789', '.1234567890', '.9999999999999'),
+      fc.constantFrom('Z', '+00:00', '-00:00', '+14:00', '-12:00', '+23:59', '-23:59', '+24:00', '+02:00'),
+    )
+    .map(([d, t, f, o]) => `${d}T${t}${f}${o}`),
+  fc
+    .tuple(
+      fc.constantFrom('0000', '0001', '1969', '1970', '2000', '2038', '2100', '9999', '10000', '+002030', '-000001', '99999', '20'),
+      fc.constantFrom('00', '01', '02', '12', '13', '1'),
+      fc.constantFrom('00', '01', '29', '30', '31', '32'),
+      fc.constantFrom('T', 't', ' ', '', '_'),
+      fc.constantFrom('00:00:00', '23:59:59', '23:59:60', '24:00:00', '25:00:00', '10:00', '10', '00:00:00:00'),
+      fc.constantFrom('', '.0', '.123', '.123456', '.123456789', '.1234567890', '.', ',5'),
+      fc.constantFrom('Z', 'z', '+00:00', '-00:00', '+02:00', '+14:00', '-12:00', '+24:00', '+99:99', '+0200', '+02', '', ' Z', 'UTC', '[Europe/Berlin]', 'Z+01:00'),
+    )
+    .map(([y, m, d, sep, time, frac, off]) => `${y}-${m}-${d}${sep}${time}${frac}${off}`),
+  fc.constantFrom('0', '-1', '1e13', 'now', 'today', '2030-01-01', '10:00', 'Mon, 01 Jan 2030 10:00:00 GMT', '2030-W01-1T10:00:00Z', '2030-001T10:00:00Z'),
+);
 
 /** Ids of every length, of the wrong alphabet or case. */
 export const hostileIds = fc.oneof(

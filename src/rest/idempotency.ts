@@ -56,6 +56,16 @@ function storedBody(box: ReturnType<typeof secretBox>, stored: unknown): string 
   return text.startsWith('{') ? text : box.open(text);
 }
 
+/** The request id in a kept envelope (`meta.requestId`). */
+function firstRequestId(body: string): string | null {
+  try {
+    const id = (JSON.parse(body) as { meta?: { requestId?: unknown } }).meta?.requestId;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whose key space an Idempotency-Key lives in: an API key's own, or an OAuth grant's. */
 export function idempotencyScope(c: { id: string; grantId: string | null }): string {
   return c.grantId ? `grant:${c.grantId}` : c.id;
@@ -108,12 +118,16 @@ export function registerIdempotency(app: FastifyInstance, services: Services): v
           headers: { 'retry-after': '1' },
         });
       }
-      // The stored body is the exact text first sent.
-      return reply
-        .code(existing.responseStatus ?? 200)
-        .header('idempotent-replayed', 'true')
-        .type('application/json; charset=utf-8')
-        .send(storedBody(box(), existing.responseBody));
+      // The stored body is the exact text first sent, and its meta.requestId the first
+      // request's. The replay is that answer, X-Request-Id included, since the envelope's
+      // request id is always the header's; the log ties this request to the first one.
+      const body = storedBody(box(), existing.responseBody);
+      const first = firstRequestId(body);
+      if (first) {
+        reply.header('x-request-id', first);
+        req.log.info({ firstRequestId: first }, 'replayed the first answer of this Idempotency-Key');
+      }
+      return reply.code(existing.responseStatus ?? 200).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(body);
     }
     throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry after it finishes', { headers: { 'retry-after': '1' } });
   });

@@ -77,6 +77,22 @@ describe('Idempotency-Key', () => {
     expect(conflictAgain.body).toBe(conflict.body);
   });
 
+  it("a replay is the first answer down to its request id: X-Request-Id is the body's meta.requestId", async () => {
+    const c = await blankCompany(t.dbs, w);
+    const { service } = await salon(t.app, c.auth);
+    const payload = { serviceId: service._id, startTime: futureHour(5), customer: { name: 'Rid', email: 'rid@example.com' } };
+    for (const key of ['rid-1', 'rid-2']) {
+      // rid-2 is refused (the slot is taken by rid-1): an error answer is replayed the same way.
+      const headers = { ...c.auth, 'idempotency-key': key };
+      const first = await t.app.inject({ method: 'POST', url: '/api/v1/bookings', headers, payload });
+      const again = await t.app.inject({ method: 'POST', url: '/api/v1/bookings', headers: { ...headers, 'x-request-id': 'client-retry-42' }, payload });
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toBe(first.body);
+      expect(again.json().meta.requestId).toBe(first.headers['x-request-id']);
+      expect(again.headers['x-request-id']).toBe(again.json().meta.requestId);
+    }
+  });
+
   it('the same key with another body is IDEMPOTENCY_KEY_REUSED; other credentials have their own keys', async () => {
     const c = await blankCompany(t.dbs, w);
     const headers = { ...c.auth, 'idempotency-key': 'cust-1' };

@@ -47,8 +47,7 @@ export interface Failure {
   run: number;
   detail: string;
   request: string;
-  answer: string;
-  shrunk?: { path: string; request: string; answer: string; detail: string } | 'not reproduced';
+  shrunk?: { path: string; request: string; detail: string } | 'not reproduced';
 }
 
 export interface FuzzReport {
@@ -65,7 +64,7 @@ const KINDS: ProblemKind[] = ['5xx', 'non-envelope', 'write-on-4xx', 'no-answer'
 const MAX_FAILURES = 5;
 
 /** A request as text: method, target, headers, and the body (UTF-8 where it is, bytes escaped where not). */
-export function describe(w: WireRequest): string {
+export function describeRequest(w: WireRequest): string {
   const lines = [`${w.method} ${excerpt(w.target, 400)}`, ...w.headers.map(([k, v]) => `${k}: ${excerpt(v.replace(/(svc_sk_(?:live|test)_)[A-Za-z0-9]{8,}/, '$1…'), 200)}`)];
   if (w.body) {
     let text: string;
@@ -186,7 +185,7 @@ export class Fuzzer {
         counts[kind]++;
         const p = out.problems.find((x) => x.kind === kind)!;
         if (!firsts.some((f) => f.kind === kind && f.op === op)) {
-          firsts.push({ kind, op, run, detail: p.detail, request: describe(out.wire), answer: `${status}` });
+          firsts.push({ kind, op, run, detail: p.detail, request: describeRequest(out.wire) });
           log(`fuzz: ${kind} at run ${run} (${op}): ${p.detail}`);
         }
       }
@@ -223,8 +222,7 @@ export class Fuzzer {
     if (!details.failed || !found) return 'not reproduced';
     return {
       path: details.counterexamplePath ?? path,
-      request: describe(found.wire),
-      answer: `${found.status}`,
+      request: describeRequest(found.wire),
       detail: found.problems.find((p) => p.kind === kind)!.detail,
     };
   }
@@ -236,7 +234,7 @@ export class Fuzzer {
       const shrunk = await this.shrink(kind, path);
       if (shrunk === 'not reproduced') continue;
       counts[kind]++;
-      failures.push({ kind, op: '', run: Number(path.split(':')[0]), detail: shrunk!.detail, request: '', answer: '', shrunk });
+      failures.push({ kind, op: '', run: Number(path.split(':')[0]), detail: shrunk!.detail, request: '', shrunk });
     }
     const report: FuzzReport = { seed: this.opts.seed, requests: 1, seconds: 0, counts, statuses: {}, failures };
     this.print(report, new Map());

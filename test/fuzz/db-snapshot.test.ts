@@ -45,11 +45,12 @@ it('sees a changed API key, but not its lastUsedAt; not a rolled-back write, a l
   const p = db.dbs.test.prisma;
   expect(await changes(() => p.apiKey.update({ where: { id: w.testKey.apiKey.id }, data: { lastUsedAt: new Date() } }))).toEqual([]);
   expect(await changes(() => p.apiKey.update({ where: { id: w.testKey.apiKey.id }, data: { name: 'renamed' } }))).toEqual([expect.stringMatching(/^test\.api_keys /)]);
-  const rolledBack = p.$transaction(async (tx) => {
-    await tx.customer.create({ data: customer(w.test.id) });
-    throw new Error('roll back');
-  });
-  expect(await changes(() => rolledBack.catch(() => undefined))).toEqual([]);
+  const rolledBack = () =>
+    p.$transaction(async (tx) => {
+      await tx.customer.create({ data: customer(w.test.id) });
+      throw new Error('roll back');
+    });
+  expect(await changes(() => rolledBack().catch(() => undefined))).toEqual([]);
   expect(await changes(() => p.$queryRawUnsafe(`SELECT id FROM customers FOR UPDATE`))).toEqual([]);
   const record = { id: newId(), credentialId: w.testKey.apiKey.id, key: 'k', requestHash: 'h', state: 'in_progress', expiresAt: new Date(Date.now() + 60_000) } as const;
   expect(await changes(() => p.idempotencyRecord.create({ data: record }))).toEqual([]);

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loginPage } from '../auth/pages/login-page.js';
 import { sendPage } from '../auth/pages/html.js';
 import { endSession, isSafeNext, loginCsrfToken, readSession, sameSecret, registerPageSupport } from '../auth/sessions.js';
-import { isAppError } from '../errors.js';
+import { AppError, toAppError } from '../errors.js';
 import { fieldsOf } from '../auth/pages/request-fields.js';
 import type { Services } from '../services.js';
 import { registerAssets } from './assets.js';
@@ -58,18 +58,15 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
   app.setErrorHandler(async (err, req, reply) => {
     // The error page stays in the mode the person was in (the switch and the side navigation).
     const ctx = req.adminSession ? await layoutFor(services, req, modeOfRequest(req)).catch(() => null) : null;
-    if (err instanceof AdminNotFound || (isAppError(err) && err.code === 'NOT_FOUND')) {
-      return sendAdmin(reply, 404, messagePage(ctx, 404, 'Not found', 'There is nothing here, or it is not yours to see.'));
-    }
-    const status = isAppError(err) ? err.status : ((err as { statusCode?: number }).statusCode ?? 500);
-    if (status === 429) return sendAdmin(reply, 429, messagePage(ctx, 429, 'Too many requests', 'Wait a moment and try again.'));
-    if (status >= 400 && status < 500) {
-      // An AppError keeps its status (403 HTTPS required, 409 a rolled key); the rest are 400s.
-      const shown = isAppError(err) || status === 413 || status === 415 ? status : 400;
-      return sendAdmin(reply, shown, messagePage(ctx, shown, 'Invalid request', isAppError(err) ? err.message : 'The request is malformed.'));
-    }
-    req.log.error({ err }, 'admin page failed');
-    return sendAdmin(reply, 500, messagePage(ctx, 500, 'Something went wrong', 'Something went wrong on our side; try again later.'));
+    // The code and status are the one table's (src/errors.ts), as for every other surface; the
+    // page says them in words.
+    const error = err instanceof AdminNotFound ? AppError.notFound('page') : toAppError(err);
+    if (error.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: error.cause ?? error }, 'admin page: a dependency is down');
+    else if (error.status >= 500) req.log.error({ err: error.cause ?? error }, 'admin page failed');
+    const retryAfter = error.headers?.['retry-after'];
+    if (retryAfter) reply.header('retry-after', retryAfter);
+    const [title, message] = pageText(error);
+    return sendAdmin(reply, error.status, messagePage(ctx, error.status, title, message));
   });
 
   app.setNotFoundHandler(async (req, reply) => {
@@ -105,4 +102,13 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
   registerSandboxRoutes(app, services);
   registerEmailRoutes(app, services);
   registerWebhookRoutes(app, services);
+}
+
+/** The title and sentence of an error page. A client error's own message is safe to show. */
+function pageText(error: AppError): [string, string] {
+  if (error.code === 'NOT_FOUND') return ['Not found', 'There is nothing here, or it is not yours to see.'];
+  if (error.code === 'RATE_LIMITED') return ['Too many requests', 'Wait a moment and try again.'];
+  if (error.code === 'SERVICE_UNAVAILABLE') return ['Service unavailable', 'A service we depend on is unavailable; try again in a moment.'];
+  if (error.status >= 500) return ['Something went wrong', 'Something went wrong on our side; try again later.'];
+  return ['Invalid request', error.message];
 }

@@ -5,7 +5,7 @@
 // answers only loopback peers that present the local credential of DATA_DIR/server.json.
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError, toAppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { commandNamed, describeFailure, type Command, type Values } from './commands.js';
 import { BRIDGE_PREFIX, hashCredential } from './server-file.js';
@@ -44,11 +44,11 @@ export function buildCliBridge(services: Services, credentialHash: Buffer): Fast
   const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
   const fail = (err: unknown) => ({ status: false, error: describeFailure(err) });
 
-  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
-    const appError = err instanceof AppError ? err : null;
-    const status = appError?.status ?? (err.statusCode && err.statusCode < 500 ? err.statusCode : 500);
-    if (status >= 500) logger.error({ err }, 'CLI command failed');
-    void reply.code(status).send(fail(appError ?? (status < 500 ? new AppError('BAD_REQUEST', err.message) : err)));
+  // The code and status of the one error table (src/errors.ts), as `svc` on its own gives them.
+  app.setErrorHandler((err, _req, reply) => {
+    const appError = toAppError(err);
+    if (appError.status >= 500) logger.error({ err: appError.cause ?? appError }, 'CLI command failed');
+    void reply.code(appError.status).send(fail(appError));
   });
   app.setNotFoundHandler((req, reply) => void reply.code(404).send(fail(new AppError('NOT_FOUND', `No route ${req.method} ${req.url}`))));
 

@@ -1,6 +1,6 @@
 // The CLI's commands, each calling the same use case as the API and the admin area.
 import type { ParseArgsConfig } from 'node:util';
-import { AppError } from '../errors.js';
+import { AppError, ERROR_STATUS, toAppError, type ErrorCode } from '../errors.js';
 import type { Services } from '../services.js';
 import { createAccount } from '../schema/use-cases/create-account.js';
 import { createApiKey } from '../schema/use-cases/create-api-key.js';
@@ -189,9 +189,21 @@ export interface CommandFailure {
   details?: unknown;
 }
 
+/** The code and message every other surface gives for this cause (src/errors.ts). */
 export function describeFailure(err: unknown): CommandFailure {
-  if (err instanceof AppError) return { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
-  return { message: err instanceof Error ? err.message : String(err) };
+  const e = toAppError(err);
+  return { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
+}
+
+/**
+ * The exit status of a failed command, from its code's HTTP status in the error table: a
+ * refusal (4xx) or a failure without a code is 1; an outage is EX_TEMPFAIL (75, sysexits(3)),
+ * worth retrying as it is; anything else is our fault, EX_SOFTWARE (70).
+ */
+export function exitStatus(f: CommandFailure): number {
+  if (f.code === 'SERVICE_UNAVAILABLE') return 75;
+  const status = f.code && f.code in ERROR_STATUS ? ERROR_STATUS[f.code as ErrorCode] : 0;
+  return status >= 500 ? 70 : 1;
 }
 
 export function failureLine(command: Command, f: CommandFailure): string {

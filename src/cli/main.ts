@@ -4,9 +4,10 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { toAppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { createServices, type Services } from '../services.js';
-import { COMMANDS, describeFailure, failureLine, type Command, type CommandFailure } from './commands.js';
+import { COMMANDS, describeFailure, exitStatus, failureLine, type Command, type CommandFailure } from './commands.js';
 import { readServerFile, removeServerFile } from './server-file.js';
 import { runThroughServer } from './through-server.js';
 
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${command.format ? command.format(result) : JSON.stringify(result, null, 2)}\n`);
   const printFailure = (failure: CommandFailure) => process.stderr.write(`${failureLine(command, failure)}\n`);
   let services: Services | undefined;
+  let logger: ReturnType<typeof createLogger> | undefined;
   try {
     const config = loadConfig();
     // Embedded PGlite is one process's (src/db/data-dir-lock.ts): while the server holds the
@@ -57,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
       const outcome = await runThroughServer(server, command, values);
       if (!outcome.ok) {
         printFailure(outcome.failure);
-        return 1;
+        return exitStatus(outcome.failure);
       }
       print(outcome.result);
       return 0;
@@ -65,16 +67,25 @@ async function main(argv: string[]): Promise<number> {
     // CLI logs go to stderr so that stdout carries only the command's output.
     // `svc worker` is a long-running process: it logs at LOG_LEVEL like the server.
     const level = command.name === 'worker' ? config.LOG_LEVEL : json ? 'silent' : 'warn';
-    const logger = createLogger(level, process.stderr as never);
+    logger = createLogger(level, process.stderr as never);
     services = await createServices(config, { logger, migrate: command.name !== 'migrate', holder: `svc ${command.name}` });
     // This process holds the directory now, so a server.json left there by a killed server is stale.
     if (services.dbs.kind === 'pglite' && !config.DATA_DIR.startsWith('memory://')) removeServerFile(config.DATA_DIR);
     print(await command.run(services, values));
     return 0;
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof DataDirLockedError) process.stderr.write(`${err.message}\n`);
-    else printFailure(describeFailure(err));
-    return err instanceof DataDirLockedError ? 75 : 1;
+    if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+      process.stderr.write(`${err.message}\n`);
+      return err instanceof DataDirLockedError ? 75 : 1;
+    }
+    // The code and message every other surface would give for this cause; the cause itself
+    // only in the log (stderr), as the server logs it.
+    const error = toAppError(err);
+    if (error.code === 'SERVICE_UNAVAILABLE') logger?.warn({ err: error.cause ?? error }, error.message);
+    else if (error.status >= 500) logger?.error({ err: error.cause ?? error, internal: error.internal }, error.message);
+    const failure = describeFailure(error);
+    printFailure(failure);
+    return exitStatus(failure);
   } finally {
     await services?.close();
   }

@@ -1,17 +1,18 @@
-// GraphQL for internal dashboards at /graphql (docs/graphql.md): the same credentials and scopes as
-// REST. Error masking stays on: only AppErrors reach clients, with their code. Depth, cost,
-// alias and token limits refuse abusive documents before execution.
+// GraphQL for internal dashboards at /graphql (docs/graphql.md): the same credentials and scopes
+// as REST. Error masking stays on: every error reaches clients with the code of the one error
+// table. Depth, cost, alias and token limits refuse abusive documents before execution.
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { refusedCredential } from '../auth/authenticate.js';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, isAppError, QUERY_LIMIT_CODES, toAppError } from '../errors.js';
 import { createContext, type Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 import type { Services } from '../services.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
+type ErrorLog = Pick<Services['logger'], 'warn' | 'error'>;
 
 /**
  * The variable path a coercion error names. graphql-js writes `Variable "$i" got invalid value
@@ -26,23 +27,55 @@ function variablePath(error: GraphQLError): string | undefined {
   return / at "([^"]+)"$/.exec(prefix)?.[1] ?? variable;
 }
 
-export function maskError(error: unknown, message: string): GraphQLError {
-  let original = error instanceof GraphQLError ? error.originalError : error;
+/**
+ * Every error of a GraphQL answer, its code decided by the one table (src/errors.ts) as REST's
+ * are: an AppError keeps its code, a database outage is SERVICE_UNAVAILABLE, anything unknown
+ * INTERNAL_ERROR with a message that says nothing of it. Errors of the document itself (syntax,
+ * an unknown field, yoga's request checks) come from graphql-js and yoga with their own codes
+ * (GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED, BAD_REQUEST) and carry no internals.
+ */
+export function maskError(error: unknown, log?: ErrorLog): GraphQLError {
+  const graphQLError = error instanceof GraphQLError ? error : undefined;
+  let original = graphQLError ? graphQLError.originalError : error;
   // Variable coercion wraps a scalar's own error (an impossible DateTime) in another GraphQLError.
   while (original instanceof GraphQLError && original.originalError) original = original.originalError;
-  if (isAppError(original)) {
-    // A scalar refusing a variable cannot know where the value sat; the coercion error can.
-    const path = error instanceof GraphQLError && original.code === 'VALIDATION_ERROR' && original.details === undefined ? variablePath(error) : undefined;
-    const appError = path === undefined ? original : AppError.validation([{ path, message: original.message }]);
-    return new GraphQLError(appError.message, {
-      nodes: error instanceof GraphQLError ? error.nodes : undefined,
-      path: error instanceof GraphQLError ? error.path : undefined,
-      extensions: { code: appError.code, ...(appError.details !== undefined ? { details: appError.details } : {}) },
-    });
-  }
-  // Syntax and validation errors are the client's and carry no internals.
-  if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return error;
-  return new GraphQLError(message, { extensions: { code: 'INTERNAL_ERROR' } });
+  if (graphQLError && (!original || original instanceof GraphQLError)) return graphQLError;
+  let appError = toAppError(original);
+  // A scalar refusing a variable cannot know where the value sat; the coercion error can.
+  const variable = graphQLError && appError.code === 'VALIDATION_ERROR' && appError.details === undefined ? variablePath(graphQLError) : undefined;
+  if (variable !== undefined) appError = AppError.validation([{ path: variable, message: appError.message }]);
+  // Logged as REST logs it: an outage as a warning, anything else of ours as an error.
+  if (appError.code === 'SERVICE_UNAVAILABLE') log?.warn({ err: appError.cause ?? appError }, appError.message);
+  else if (appError.status >= 500) log?.error({ err: appError.cause ?? appError, internal: appError.internal }, appError.message);
+  return new GraphQLError(appError.message, {
+    nodes: graphQLError?.nodes,
+    path: graphQLError?.path,
+    extensions: {
+      code: appError.code,
+      ...(appError.details !== undefined ? { details: appError.details } : {}),
+      // A document refused by a limit never ran: the answer takes the table's status (400), as
+      // yoga's own refusals of a request do. Execution errors stay in a 200 beside the data.
+      ...(REFUSED_DOCUMENT.has(appError.code) ? { http: { status: appError.status } } : {}),
+    },
+  });
+}
+
+const REFUSED_DOCUMENT = new Set<string>(Object.values(QUERY_LIMIT_CODES));
+
+/**
+ * graphql-armor's options for one limit: a refusal is thrown as the AppError of its code
+ * (QUERY_LIMIT_CODES), so maskError answers it like any other cause. Armor calls onReject
+ * before it would throw its own error.
+ */
+function limit<T extends object>(name: keyof typeof QUERY_LIMIT_CODES, options: T) {
+  return {
+    ...options,
+    onReject: [
+      (_ctx: unknown, err: GraphQLError) => {
+        throw new AppError(QUERY_LIMIT_CODES[name], err.message.replace(/^Syntax Error: /, ''));
+      },
+    ],
+  };
 }
 
 /**
@@ -79,11 +112,11 @@ const scalarCodesInValidation: Plugin<Record<string, unknown>, ServerContext> = 
 
 export function createGraphQLServer(services: Services): YogaServerInstance<ServerContext, Context> {
   const armor = new EnvelopArmor({
-    maxDepth: { n: 8 },
-    costLimit: { maxCost: 5000 },
-    maxAliases: { n: 15 },
-    maxTokens: { n: 2000 },
-    maxDirectives: { n: 20 },
+    maxDepth: limit('maxDepth', { n: 8 }),
+    costLimit: limit('costLimit', { maxCost: 5000 }),
+    maxAliases: limit('maxAliases', { n: 15 }),
+    maxTokens: limit('maxTokens', { n: 2000 }),
+    maxDirectives: limit('maxDirectives', { n: 20 }),
     blockFieldSuggestion: { enabled: services.config.isProduction },
   });
   return createYoga<ServerContext, Context>({
@@ -94,7 +127,7 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Serv
     landingPage: false,
     cors: false,
     logging: false,
-    maskedErrors: { maskError: (error, message) => maskError(error, message) },
+    maskedErrors: { maskError: (error) => maskError(error, services.logger) },
     plugins: [
       refuseInvalidCredential,
       scalarCodesInValidation,

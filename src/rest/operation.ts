@@ -2,13 +2,12 @@
 // start-up with graphql-jit, then run as the compiled function (no HTTP hop, no per-request
 // parsing; execute() measured 1.7x faster than going through yoga, and the compiled
 // query completes a list of 800 availability slots in a fraction of execute()'s time).
-// Errors come back as AppErrors, mapped by the one table of the error handler (a missing
-// record is a 404, a database outage a 503).
+// Errors come back as AppErrors, mapped by the one table of src/errors.ts (a missing record
+// is a 404, a database outage a 503).
 import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, isAppError, toAppError as fromCause } from '../errors.js';
 import type { Context } from '../schema/context.js';
-import { toAppError as fromCause } from './error-handler.js';
 
 export interface Operation<TData> {
   run(ctx: Context, variables?: Record<string, unknown>): Promise<TData>;

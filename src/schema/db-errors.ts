@@ -3,21 +3,8 @@
 // concurrency, and the use cases turn their violations into SLOT_UNAVAILABLE / CLASS_FULL.
 // Prisma 7 with a driver adapter carries the SQLSTATE in meta.driverAdapterError.cause.
 import type { Db } from '../db/databases.js';
-import { AppError } from '../errors.js';
+import { databaseBusy, sqlState } from '../errors.js';
 import type { Prisma } from '../generated/prisma/client.js';
-
-/** SQLSTATE of a database error thrown through Prisma, or undefined. */
-export function sqlState(err: unknown): string | undefined {
-  const e = err as {
-    code?: unknown;
-    meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string } } };
-    cause?: { originalCode?: string; code?: string };
-  };
-  const cause = e?.meta?.driverAdapterError?.cause ?? e?.cause;
-  const code = cause?.originalCode ?? cause?.code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-  return undefined;
-}
 
 /** The name of the violated constraint, when the driver reports it. */
 export function constraintName(err: unknown): string | undefined {
@@ -79,9 +66,6 @@ export const DOMAIN_TRANSACTION = { maxWait: 5_000, timeout: 10_000 } as const;
  * saturated, a dependency outage (docs/api.md: 503 SERVICE_UNAVAILABLE with Retry-After).
  */
 export const isTransactionTimeout = (err: unknown) => (err as { code?: string })?.code === 'P2028';
-
-export const databaseBusy = (cause?: unknown) =>
-  new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly', { cause, headers: { 'retry-after': '2' } });
 
 /**
  * db.$transaction with DOMAIN_TRANSACTION, retried as a deadlock victim (retryOnDeadlock), and

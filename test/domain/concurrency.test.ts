@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabases } from '../../src/db/databases.js';
 import { AppError } from '../../src/errors.js';
 import { newId } from '../../src/ids.js';
-import { toAppError } from '../../src/rest/error-handler.js';
+import { toAppError } from '../../src/errors.js';
 import { DOMAIN_TRANSACTION, domainTransaction } from '../../src/schema/db-errors.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

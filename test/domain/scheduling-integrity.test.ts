@@ -7,7 +7,7 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
-import { toAppError } from '../../src/rest/error-handler.js';
+import { toAppError } from '../../src/errors.js';
 import { isForeignKeyViolation } from '../../src/schema/db-errors.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import type { TestApp } from '../helpers/app.js';

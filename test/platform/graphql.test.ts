@@ -124,10 +124,10 @@ describe('/graphql', () => {
     const { maskError } = await import('../../src/http/graphql.js');
     const { GraphQLError } = await import('graphql');
     const { AppError } = await import('../../src/errors.js');
-    const internal = maskError(new GraphQLError('boom', { originalError: new Error('relation "api_keys" at 10.0.0.5 password=x') }), 'Unexpected error.');
-    expect(internal.message).toBe('Unexpected error.');
+    const internal = maskError(new GraphQLError('boom', { originalError: new Error('relation "api_keys" at 10.0.0.5 password=x') }));
+    expect(internal.message).toBe('Something went wrong on our side; retry later');
     expect(internal.extensions).toEqual({ code: 'INTERNAL_ERROR' });
-    const app = maskError(new GraphQLError('x', { originalError: new AppError('NOT_FOUND', 'No such booking') }), 'Unexpected error.');
+    const app = maskError(new GraphQLError('x', { originalError: new AppError('NOT_FOUND', 'No such booking') }));
     expect({ message: app.message, extensions: app.extensions }).toEqual({ message: 'No such booking', extensions: { code: 'NOT_FOUND' } });
   });
 
@@ -147,7 +147,7 @@ describe('/graphql', () => {
   });
 
   // PostgreSQL only: the app's database connection runs through a TCP relay that the test cuts.
-  it.skipIf(embedded())('a database outage during an operation’s resolver (credential cached) is a 503 over REST, and leaks nothing over GraphQL', async () => {
+  it.skipIf(embedded())('a database outage during an operation’s resolver (credential cached) is SERVICE_UNAVAILABLE over REST and GraphQL, leaking nothing', async () => {
     const { openDatabases } = await import('../../src/db/databases.js');
     const db = await createTestDatabases();
     const url = new URL(db.url!);
@@ -167,10 +167,9 @@ describe('/graphql', () => {
       const rest = await down.app.inject({ method: 'GET', url: '/api/v1/customers', headers: bearer(k.testKey.key) });
       expect([rest.statusCode, rest.json().error.code, rest.headers['retry-after']]).toEqual([503, 'SERVICE_UNAVAILABLE', '5']);
       const gql = await down.app.inject({ method: 'POST', url: '/graphql', headers: bearer(k.testKey.key), payload: query });
-      // GraphQL's extensions.code is not asserted here: until GraphQL shares REST's error table
-      // it masks an outage as INTERNAL_ERROR. What holds already: no data, no internals.
+      // GraphQL reads the same error table: the same code, at the field's path, and no data.
       expect(gql.json().data ?? null).toBeNull();
-      expect(gql.json().errors).toHaveLength(1);
+      expect(gql.json().errors).toEqual([expect.objectContaining({ path: ['customers'], extensions: { code: 'SERVICE_UNAVAILABLE' } })]);
       for (const body of [rest.body, gql.body]) expect(body).not.toMatch(/prisma|127\.0\.0\.1|ECONNREFUSED|terminated|stack|invocation|at \//i);
     } finally {
       await down.close();
@@ -206,10 +205,8 @@ describe('/graphql', () => {
   it('the depth limit (8) refuses a deeper document before execution; one within it runs', async () => {
     expect((await gql(nested(5))).json()).toEqual({ data: { me: { name: 'Sample Hair Salon' } } });
     const res = await gql(nested(9));
-    expect(res.statusCode).toBeLessThan(500);
-    const body = res.json();
-    expect(body.data ?? null).toBeNull();
-    expect(body.errors.map((e: { message: string }) => e.message)).toContain('Syntax Error: Query depth limit of 8 exceeded, found 11.');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ errors: [{ message: 'Query depth limit of 8 exceeded, found 11.', extensions: { code: 'QUERY_TOO_DEEP' } }] });
   });
 
   it('the cost limit (5000) refuses a costly document before execution, within the depth and token limits', async () => {
@@ -217,10 +214,8 @@ describe('/graphql', () => {
     const spreads = (n: number) => `{ me { ${'...F '.repeat(n)}} } ${fragment}`;
     expect((await gql(spreads(2))).json()).toEqual({ data: { me: expect.objectContaining({ name: 'Sample Hair Salon' }) } });
     const res = await gql(spreads(300));
-    expect(res.statusCode).toBeLessThan(500);
-    const body = res.json();
-    expect(body.data ?? null).toBeNull();
-    expect(body.errors.map((e: { message: string }) => e.message)).toContainEqual(expect.stringMatching(/^Syntax Error: Query Cost limit of 5000 exceeded, found \d+/));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ errors: [{ message: expect.stringMatching(/^Query Cost limit of 5000 exceeded, found \d+/), extensions: { code: 'QUERY_TOO_COMPLEX' } }] });
   });
 
   it('GraphiQL is served in development only', async () => {

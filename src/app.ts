@@ -10,6 +10,7 @@ import { AppError } from './errors.js';
 import { registerDocs } from './http/docs.js';
 import { createGraphQLServer } from './http/graphql.js';
 import { registerHealth } from './http/health.js';
+import { registerHome } from './http/home.js';
 import { registerMetrics } from './http/metrics.js';
 import { clientErrorHandler } from './rest/client-error.js';
 import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './rest/error-handler.js';
@@ -113,6 +114,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(adminArea, { prefix: '/admin', services });
 
   const yoga = createGraphQLServer(services);
+  registerHome(app, { graphiql: config.NODE_ENV === 'development' });
   app.route({
     url: '/graphql',
     method: ['GET', 'POST'],

@@ -8,6 +8,7 @@ import { registerRateLimit } from './auth/rate-limit.js';
 import adminArea from './admin/index.js';
 import { AppError } from './errors.js';
 import { registerDocs } from './http/docs.js';
+import { GRAPHIQL_PAGE_HEADERS, registerGraphiQL } from './http/graphiql.js';
 import { createGraphQLServer } from './http/graphql.js';
 import { registerHealth } from './http/health.js';
 import { registerHome } from './http/home.js';
@@ -113,8 +114,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(oauthServer, { services });
   await app.register(adminArea, { prefix: '/admin', services });
 
-  const yoga = createGraphQLServer(services);
-  registerHome(app, { graphiql: config.NODE_ENV === 'development' });
+  // GraphiQL in development only (docs/graphql.md): production serves no in-browser query tool.
+  const renderGraphiQL = config.NODE_ENV === 'development' ? await registerGraphiQL(app) : undefined;
+  const yoga = createGraphQLServer(services, { renderGraphiQL });
+  registerHome(app, { graphiql: renderGraphiQL !== undefined });
   app.route({
     url: '/graphql',
     method: ['GET', 'POST'],
@@ -122,6 +125,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     handler: async (req, reply) => {
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => void reply.header(key, value));
+      // The one HTML answer is GraphiQL's page, which needs a page's headers.
+      if (response.headers.get('content-type')?.startsWith('text/html')) reply.headers(GRAPHIQL_PAGE_HEADERS);
       reply.status(response.status);
       reply.send(response.body);
       return reply;

@@ -9,6 +9,7 @@ import { refusedCredential } from '../auth/authenticate.js';
 import { AppError, isAppError, QUERY_LIMIT_CODES, toAppError } from '../errors.js';
 import { createContext, type Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
+import type { GraphiQLRenderer } from './graphiql.js';
 import type { Services } from '../services.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
@@ -110,7 +111,8 @@ const scalarCodesInValidation: Plugin<Record<string, unknown>, ServerContext> = 
   },
 };
 
-export function createGraphQLServer(services: Services): YogaServerInstance<ServerContext, Context> {
+/** `renderGraphiQL`: GraphiQL's page (src/http/graphiql.ts); without it there is no GraphiQL. */
+export function createGraphQLServer(services: Services, opts: { renderGraphiQL?: GraphiQLRenderer } = {}): YogaServerInstance<ServerContext, Context> {
   const armor = new EnvelopArmor({
     maxDepth: limit('maxDepth', { n: 8 }),
     costLimit: limit('costLimit', { maxCost: 5000 }),
@@ -122,8 +124,8 @@ export function createGraphQLServer(services: Services): YogaServerInstance<Serv
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    // docs/graphql.md: GraphiQL in development only.
-    graphiql: services.config.NODE_ENV === 'development',
+    graphiql: opts.renderGraphiQL ? { title: 'GraphiQL · Booking API' } : false,
+    renderGraphiQL: opts.renderGraphiQL,
     landingPage: false,
     cors: false,
     logging: false,

@@ -227,10 +227,17 @@ describe('/graphql', () => {
       expect(served.statusCode).toBe(200);
       expect(served.headers['content-type']).toMatch(/^text\/html/);
       expect(served.body).toMatch(/GraphiQL/);
+      // Served from this app (test/platform/graphiql-chromium.test.ts runs it offline).
+      expect(served.body).not.toMatch(/https?:\/\//);
+      expect(served.headers['content-security-policy']).toMatch(/script-src 'self';/);
+      const assets = [...served.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(assets).toEqual(expect.arrayContaining([expect.stringMatching(/^\/graphiql\/assets\/[0-9a-f]{12}\/graphiql\.js$/)]));
+      for (const path of assets) expect((await dev.app.inject({ method: 'GET', url: path })).statusCode, path).toBe(200);
       for (const other of [prod, t]) {
         const res = await page(other);
         expect(String(res.headers['content-type'])).not.toMatch(/^text\/html/);
         expect(res.body).not.toMatch(/GraphiQL/i);
+        expect((await other.app.inject({ method: 'GET', url: assets[0]!, remoteAddress: '127.0.0.1' })).statusCode).toBe(404);
       }
     } finally {
       await dev.close();

@@ -18,7 +18,8 @@ module.exports = {
   forbidden: [
     {
       name: 'primitives-import-only-primitives',
-      comment: 'Primitives (crypto, webhooks, config, errors, ids, logger, bus, the generated client) import nothing of ours but other primitives.',
+      comment:
+        'Primitives (crypto, webhooks, config, errors, ids, logger, bus, the generated client) import nothing of ours but other primitives.',
       severity: 'error',
       from: { path: PRIMITIVES },
       to: { path: '^src/', pathNot: PRIMITIVES },
@@ -32,14 +33,16 @@ module.exports = {
     },
     {
       name: 'domain-imports-no-transport',
-      comment: 'The domain (src/schema) never imports a transport, the workers, the auth transport or the entry points.',
+      comment:
+        'The domain (src/schema) never imports a transport, the workers, the auth transport or the entry points.',
       severity: 'error',
       from: { path: DOMAIN },
       to: { path: '^src/', pathNot: `${DOMAIN}|${PLATFORM}|${PRIMITIVES}` },
     },
     {
       name: 'transports-do-not-import-each-other',
-      comment: 'rest, admin, cli, workers and http each call the domain, never one another sideways (who may start the workers: next rules).',
+      comment:
+        'rest, admin, cli, workers and http each call the domain, never one another sideways (who may start the workers: next rules).',
       severity: 'error',
       from: { path: `^src/(${TRANSPORT_FOLDERS})/` },
       to: { path: '^src/(rest|admin|cli|http)/', pathNot: '^src/$1/' },
@@ -60,21 +63,23 @@ module.exports = {
     },
     {
       name: 'auth-transport-imports-no-other-transport',
-      comment: 'The OAuth server and the shared sessions, pages and hooks import no other transport and nothing of the assembly.',
+      comment:
+        'The OAuth server and the shared sessions, pages and hooks import no other transport and nothing of the assembly.',
       severity: 'error',
       from: { path: '^src/auth/' },
       to: { path: `^src/(${TRANSPORT_FOLDERS})/|${ASSEMBLY}` },
     },
     {
       name: 'oauth-endpoints-are-not-shared',
-      comment: "Other transports share auth's sessions, pages, bearer hook and rate limits, not the OAuth endpoints in src/auth/oauth.",
+      comment:
+        "Other transports share auth's sessions, pages, bearer hook and rate limits, not the OAuth endpoints in src/auth/oauth.",
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/auth/|^src/app[.]ts$' },
       to: { path: '^src/auth/oauth/', pathNot: CREDENTIAL_MODEL },
     },
     {
       name: 'auth-http-is-for-http-transports',
-      comment: "The workers and the CLI serve no HTTP requests: of src/auth they use only the credential model.",
+      comment: 'The workers and the CLI serve no HTTP requests: of src/auth they use only the credential model.',
       severity: 'error',
       from: { path: '^src/(workers|cli)/' },
       to: { path: '^src/auth/', pathNot: CREDENTIAL_MODEL },

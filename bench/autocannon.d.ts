@@ -36,7 +36,10 @@ declare module 'autocannon' {
     }
   }
   interface Instance extends PromiseLike<autocannon.Result> {
-    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+    ): this;
   }
   function autocannon(options: autocannon.Options): Instance;
   export = autocannon;

@@ -18,9 +18,18 @@ const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgr
 await admin.connect();
 await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
 await admin.query(`CREATE DATABASE ${dbName}`);
-const config = loadConfig({ DATABASE_URL: url, REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `bench${randomBytes(3).toString('hex')}:`, LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '100000',
+const config = loadConfig({
+  DATABASE_URL: url,
+  REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  REDIS_PREFIX: `bench${randomBytes(3).toString('hex')}:`,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_SECOND: '100000',
   // What production runs: outside it every body is also checked against its schema (src/rest/serialize.ts).
-  NODE_ENV: 'production', SECRET_KEY: randomBytes(32).toString('hex'), SEED_DEMO: 'false', RUN_WORKERS: 'false' });
+  NODE_ENV: 'production',
+  SECRET_KEY: randomBytes(32).toString('hex'),
+  SEED_DEMO: 'false',
+  RUN_WORKERS: 'false',
+});
 const dbs = await openDatabases(config);
 await dbs.migrate();
 const services = await createServices(config, { dbs });
@@ -32,12 +41,31 @@ const call = async (method: 'GET' | 'POST', path: string, payload?: object) => {
   if (res.statusCode !== 200) throw new Error(`${method} ${path}: ${res.body}`);
   return res.json().data;
 };
-const week = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, d === 'sunday' ? [] : [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '18:00' }]]));
+const week = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    d === 'sunday'
+      ? []
+      : [
+          { start: '09:00', end: '12:00' },
+          { start: '13:00', end: '18:00' },
+        ],
+  ]),
+);
 const staff = [];
 for (let i = 0; i < 5; i++) staff.push(await call('POST', '/employees', { name: `E${i}`, workingHours: week }));
-const service = await call('POST', '/services', { name: 'Cut', durationMinutes: 30, price: 0, employeeIds: staff.map((s) => s._id) });
+const service = await call('POST', '/services', {
+  name: 'Cut',
+  durationMinutes: 30,
+  price: 0,
+  employeeIds: staff.map((s) => s._id),
+});
 const from = new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 86_400_000);
-const query = new URLSearchParams({ serviceId: service._id, from: from.toISOString(), to: new Date(from.getTime() + 31 * 86_400_000).toISOString() });
+const query = new URLSearchParams({
+  serviceId: service._id,
+  from: from.toISOString(),
+  to: new Date(from.getTime() + 31 * 86_400_000).toISOString(),
+});
 let slots = 0;
 for (let i = 0; i < 50; i++) slots = (await call('GET', `/availability?${query}`)).slots.length; // warm-up
 const times: number[] = [];
@@ -50,7 +78,9 @@ for (let i = 0; i < ROUNDS; i++) {
 const cpu = process.cpuUsage(cpu0);
 times.sort((a, b) => a - b);
 const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(2);
-console.log(`availability in process: ${slots} slots, ${ROUNDS} rounds: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, CPU ${((cpu.user + cpu.system) / 1000 / ROUNDS).toFixed(2)} ms/request`);
+console.log(
+  `availability in process: ${slots} slots, ${ROUNDS} rounds: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, CPU ${((cpu.user + cpu.system) / 1000 / ROUNDS).toFixed(2)} ms/request`,
+);
 await app.close();
 await services.close();
 await dbs.close();

@@ -72,7 +72,12 @@ async function fire(o: LoadOptions, seconds: number, phase: 'warmup' | 'measured
   const counts = new Uint32Array(BUCKETS);
   let total = 0;
   let max = 0;
-  const instance = autocannon({ url: o.url, connections: o.connections, duration: seconds, requests: requests(o.spec, phase) });
+  const instance = autocannon({
+    url: o.url,
+    connections: o.connections,
+    duration: seconds,
+    requests: requests(o.spec, phase),
+  });
   instance.on('response', (_client, _status, _bytes, ms) => {
     counts[Math.min(BUCKETS - 1, Math.floor(ms / STEP_MS))]!++;
     total++;

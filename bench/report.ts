@@ -29,8 +29,15 @@ export function checkTargets(scenarios: Scenario[], results: ScenarioResult[]): 
     const valid = r.unexpected === 0 && r.errors === 0;
     // A race's answers are its result (issue 3: all 200 or 409, none 5xx): always a row.
     if (!valid || s.verify) {
-      const statuses = Object.entries(r.statusCounts).map(([code, n]) => `${n} x ${code}`).join(', ');
-      verdicts.push({ scenario: s.name, target: `only ${r.expect.join(' or ')}`, measured: `${statuses}; ${r.errors} errors`, met: valid });
+      const statuses = Object.entries(r.statusCounts)
+        .map(([code, n]) => `${n} x ${code}`)
+        .join(', ');
+      verdicts.push({
+        scenario: s.name,
+        target: `only ${r.expect.join(' or ')}`,
+        measured: `${statuses}; ${r.errors} errors`,
+        met: valid,
+      });
     }
     if (!s.targets) continue;
     const share = s.targets.minShareOf;
@@ -60,14 +67,34 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (r: string[]) =>
+    `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? `${'-'.repeat(w + 1)}-` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n');
 }
 
-export function formatReport(results: ScenarioResult[], verdicts: Verdict[], ceiling: string, header: string, extra: string[] = []): string {
+export function formatReport(
+  results: ScenarioResult[],
+  verdicts: Verdict[],
+  ceiling: string,
+  header: string,
+  extra: string[] = [],
+): string {
   const base = results.find((r) => r.name === ceiling);
-  const rows = [['scenario', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'max ms', `vs ${ceiling}`, 'CPU µs/req', 'requests', 'unexpected']];
+  const rows = [
+    [
+      'scenario',
+      'conns',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      `vs ${ceiling}`,
+      'CPU µs/req',
+      'requests',
+      'unexpected',
+    ],
+  ];
   for (const r of results) {
     rows.push([
       r.name,
@@ -84,10 +111,18 @@ export function formatReport(results: ScenarioResult[], verdicts: Verdict[], cei
   }
   const out = [header, '', table(rows), ''];
   for (const r of results) out.push(`  ${r.name}: ${r.title}`);
-  out.push('  CPU µs/req: the server process\'s CPU time per request over the measured run (steadier than req/s on a shared machine)');
+  out.push(
+    "  CPU µs/req: the server process's CPU time per request over the measured run (steadier than req/s on a shared machine)",
+  );
   out.push(...extra);
   if (verdicts.length) {
-    out.push('', table([['scenario', 'target', 'measured', 'met'], ...verdicts.map((v) => [v.scenario, v.target, v.measured, v.met ? 'yes' : 'NO'])]));
+    out.push(
+      '',
+      table([
+        ['scenario', 'target', 'measured', 'met'],
+        ...verdicts.map((v) => [v.scenario, v.target, v.measured, v.met ? 'yes' : 'NO']),
+      ]),
+    );
   }
   return `${out.join('\n')}\n`;
 }

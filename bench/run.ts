@@ -34,8 +34,15 @@ const CEILING = 'bare';
 
 // Pinning needs taskset and two cores; without them the figures are still printed, flagged.
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-const onCore = (core: number, args: string[]) => (pinned ? ['taskset', ['-c', String(core), ...args]] as const : [args[0]!, args.slice(1)] as const);
-const node = (script: string, extra: string[] = []) => [process.execPath, ...extra, '--import', 'tsx', join(here, script)];
+const onCore = (core: number, args: string[]) =>
+  pinned ? (['taskset', ['-c', String(core), ...args]] as const) : ([args[0]!, args.slice(1)] as const);
+const node = (script: string, extra: string[] = []) => [
+  process.execPath,
+  ...extra,
+  '--import',
+  'tsx',
+  join(here, script),
+];
 
 async function recreateDatabase(url: string): Promise<void> {
   const u = new URL(url);
@@ -76,7 +83,8 @@ function startServer(): Promise<{ child: ChildProcess; port: number }> {
     // stdout also carries the server's JSON logs (read and dropped here, as a log shipper would).
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
-      if (line.startsWith('{"benchPort":')) resolve({ child, port: (JSON.parse(line) as { benchPort: number }).benchPort });
+      if (line.startsWith('{"benchPort":'))
+        resolve({ child, port: (JSON.parse(line) as { benchPort: number }).benchPort });
     });
   });
 }
@@ -89,7 +97,11 @@ function runLoad(options: LoadOptions): Promise<LoadResult> {
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`load generator exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult)
+        : reject(new Error(`load generator exited with ${code}`)),
+    );
   });
 }
 
@@ -112,7 +124,10 @@ function runWebhooks(): Promise<{ lines: string[]; figures: WebhookFigures }> {
   const u = new URL(DATABASE_URL);
   u.pathname = `${u.pathname}_webhooks`;
   const [cmd, args] = [process.execPath, node('webhook-latency.ts').slice(1)] as const;
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...env, BENCH_DATABASE_URL: u.toString(), REDIS_URL } });
+  const child = spawn(cmd, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...env, BENCH_DATABASE_URL: u.toString(), REDIS_URL },
+  });
   const lines: string[] = [];
   let figures: WebhookFigures | undefined;
   createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -120,7 +135,11 @@ function runWebhooks(): Promise<{ lines: string[]; figures: WebhookFigures }> {
     else if (!line.startsWith('{')) lines.push(line); // JSON log lines of the app are dropped
   });
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => (code === 0 && figures ? resolve({ lines, figures }) : reject(new Error(`bench/webhook-latency.ts exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 && figures
+        ? resolve({ lines, figures })
+        : reject(new Error(`bench/webhook-latency.ts exited with ${code}`)),
+    );
   });
 }
 
@@ -132,7 +151,8 @@ async function probe(origin: string, spec: RequestSpec): Promise<void> {
     ...(spec.bodies ? { body: (spec.warmupBodies ?? spec.bodies)[0] } : {}),
   });
   const text = await res.text();
-  if (!spec.expect.includes(res.status)) throw new Error(`${spec.method} ${spec.path} answered ${res.status}: ${text.slice(0, 300)}`);
+  if (!spec.expect.includes(res.status))
+    throw new Error(`${spec.method} ${spec.path} answered ${res.status}: ${text.slice(0, 300)}`);
 }
 
 /** Seeding through the public API (its validation included); anything but 200 stops the run. */
@@ -143,7 +163,8 @@ async function api(origin: string, key: string, method: string, path: string, bo
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const json = (await res.json()) as { data?: unknown };
-  if (res.status !== 200) throw new Error(`setup: ${method} ${path} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
+  if (res.status !== 200)
+    throw new Error(`setup: ${method} ${path} answered ${res.status}: ${JSON.stringify(json).slice(0, 300)}`);
   return json.data;
 }
 
@@ -153,12 +174,21 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg();
   const scenarios = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name));
   await recreateDatabase(DATABASE_URL);
-  const dbs = await openDatabases({ DATABASE_URL, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 2, DATA_DIR: '.data' });
+  const dbs = await openDatabases({
+    DATABASE_URL,
+    SANDBOX_SCHEMA: 'sandbox',
+    DATABASE_POOL_SIZE: 2,
+    DATA_DIR: '.data',
+  });
   await dbs.migrate();
   const { child, port } = await startServer();
   const origin = `http://127.0.0.1:${port}`;
   let fixtures: Promise<Fixtures> | undefined;
-  const ctx: BenchContext = { dbs, fixtures: () => (fixtures ??= createAccountWithKeys(dbs)), api: (key, method, path, body) => api(origin, key, method, path, body) };
+  const ctx: BenchContext = {
+    dbs,
+    fixtures: () => (fixtures ??= createAccountWithKeys(dbs)),
+    api: (key, method, path, body) => api(origin, key, method, path, body),
+  };
   const specs = new Map<string, RequestSpec>();
   const results: ScenarioResult[] = [];
   const checks: Verdict[] = [];
@@ -168,9 +198,14 @@ async function main(): Promise<void> {
       const spec = specs.get(s.name)!;
       await probe(origin, spec);
       const connections = s.connections ?? CONNECTIONS;
-      process.stderr.write(`bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured, ${connections} connections\n`);
+      process.stderr.write(
+        `bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured, ${connections} connections\n`,
+      );
       const r = await runLoad({ url: origin, spec, connections, warmupSeconds: WARMUP, durationSeconds: DURATION });
-      const unexpected = Object.entries(r.statusCounts).reduce((n, [status, count]) => n + (spec.expect.includes(Number(status)) ? 0 : count), 0);
+      const unexpected = Object.entries(r.statusCounts).reduce(
+        (n, [status, count]) => n + (spec.expect.includes(Number(status)) ? 0 : count),
+        0,
+      );
       results.push({ name: s.name, title: s.title, connections, expect: spec.expect, ...r, unexpected });
       if (s.verify) checks.push({ scenario: s.name, ...(await s.verify(ctx)) });
     }
@@ -182,19 +217,38 @@ async function main(): Promise<void> {
 
   let webhooks: Awaited<ReturnType<typeof runWebhooks>> | undefined;
   if (!ONLY || ONLY.includes('webhooks')) {
-    process.stderr.write('bench: webhooks: bench/webhook-latency.ts (500 bookings at 50/s, then 1000 deliveries by two workers)\n');
+    process.stderr.write(
+      'bench: webhooks: bench/webhook-latency.ts (500 bookings at 50/s, then 1000 deliveries by two workers)\n',
+    );
     webhooks = await runWebhooks();
     // Issue 5: p99 under 1 s with Redis, commit to receipt.
-    checks.push({ scenario: 'webhooks', target: 'p99 < 1000 ms (commit → receipt)', measured: `${webhooks.figures.p99Ms} ms`, met: webhooks.figures.p99Ms < 1000 });
+    checks.push({
+      scenario: 'webhooks',
+      target: 'p99 < 1000 ms (commit → receipt)',
+      measured: `${webhooks.figures.p99Ms} ms`,
+      met: webhooks.figures.p99Ms < 1000,
+    });
   }
   const verdicts = [...checkTargets(scenarios, results), ...checks];
   // The load average says how much the figures were shared with other work on the machine.
   const machine = `${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, Node ${process.version}, load average (1/5/15 min) ${fmtLoad(loadAtStart)} at the start, ${fmtLoad(loadavg())} at the end`;
   const header = `Benchmark: ${CONNECTIONS} connections unless the table says otherwise, ${WARMUP} s warm-up, ${DURATION} s measured; server on core 0, autocannon on core 1${pinned ? '' : ' (NOT pinned: taskset or a second core missing)'}; ${machine}`;
-  const webhookLines = webhooks ? ['', 'Webhooks (bench/webhook-latency.ts, not pinned):', ...webhooks.lines.map((l) => `  ${l}`)] : [];
+  const webhookLines = webhooks
+    ? ['', 'Webhooks (bench/webhook-latency.ts, not pinned):', ...webhooks.lines.map((l) => `  ${l}`)]
+    : [];
   process.stdout.write(formatReport(results, verdicts, CEILING, header, webhookLines));
   mkdirSync(join(here, 'results'), { recursive: true });
-  const json = { at: new Date().toISOString(), connections: CONNECTIONS, warmupSeconds: WARMUP, durationSeconds: DURATION, pinned, machine, results, webhooks: webhooks?.figures ?? null, verdicts };
+  const json = {
+    at: new Date().toISOString(),
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP,
+    durationSeconds: DURATION,
+    pinned,
+    machine,
+    results,
+    webhooks: webhooks?.figures ?? null,
+    verdicts,
+  };
   writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
 }
 

@@ -59,14 +59,22 @@ export const BARE_ROUTE = '/__bench/bare';
 export const CPU_ROUTE = '/__bench/cpu';
 
 const ALL_DAY = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]),
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    [{ start: '00:00', end: '24:00' }],
+  ]),
 );
 
 // A salon's week (issue 3): Monday to Saturday 09:00-18:00 with a lunch hour, Sunday off.
 const SALON_WEEK = Object.fromEntries(
   ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
     d,
-    d === 'sunday' ? [] : [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '18:00' }],
+    d === 'sunday'
+      ? []
+      : [
+          { start: '09:00', end: '12:00' },
+          { start: '13:00', end: '18:00' },
+        ],
   ]),
 );
 
@@ -75,14 +83,18 @@ async function salon(ctx: BenchContext, employees: number, workingHours: Record<
   const f = await ctx.fixtures();
   const key = f.testKey.key;
   const staff: { _id: string }[] = [];
-  for (let i = 0; i < employees; i++) staff.push(await ctx.api(key, 'POST', '/api/v1/employees', { name: `Stylist ${i}`, workingHours }));
+  for (let i = 0; i < employees; i++)
+    staff.push(await ctx.api(key, 'POST', '/api/v1/employees', { name: `Stylist ${i}`, workingHours }));
   const service = await ctx.api(key, 'POST', '/api/v1/services', {
     name: `Cut ${employees}`,
     durationMinutes: 30,
     price: 4500,
     employeeIds: staff.map((s) => s._id),
   });
-  const customer = await ctx.api(key, 'POST', '/api/v1/customers', { name: 'Bench Customer', email: `bench-${service._id}@example.com` });
+  const customer = await ctx.api(key, 'POST', '/api/v1/customers', {
+    name: 'Bench Customer',
+    email: `bench-${service._id}@example.com`,
+  });
   return { key, staff, service: service as { _id: string }, customer: customer as { _id: string } };
 }
 
@@ -108,13 +120,19 @@ export const SCENARIOS: Scenario[] = [
     title: 'GET /api/v1/me with a valid live API key',
     async setup(ctx) {
       const f = await ctx.fixtures();
-      return { method: 'GET', path: '/api/v1/me', headers: { authorization: `Bearer ${f.liveKey.key}` }, expect: [200] };
+      return {
+        method: 'GET',
+        path: '/api/v1/me',
+        headers: { authorization: `Bearer ${f.liveKey.key}` },
+        expect: [200],
+      };
     },
     targets: { minShareOf: { scenario: 'bare', share: 0.25 }, maxP99Ms: 25 },
   },
   {
     name: 'availability',
-    title: 'GET /api/v1/availability: 31 days of 15-minute slots of a 30-minute service five employees give (Mon-Sat 09-18, lunch 12-13)',
+    title:
+      'GET /api/v1/availability: 31 days of 15-minute slots of a 30-minute service five employees give (Mon-Sat 09-18, lunch 12-13)',
     // A latency target (issue 3: p99 < 50 ms) is measured at a modest concurrency: at 50
     // connections on one core the p99 is mostly queueing behind the other 49 requests.
     connections: 4,
@@ -123,11 +141,24 @@ export const SCENARIOS: Scenario[] = [
       // A few bookings, so the slots are not all the same five employees.
       const from = midnightUtc(2);
       for (let i = 0; i < 20; i++) {
-        const startTime = new Date(from.getTime() + (i + 1) * DAY + 9 * 3_600_000 + (i % 8) * 30 * 60_000).toISOString();
-        await ctx.api(s.key, 'POST', '/api/v1/bookings', { serviceId: s.service._id, customerId: s.customer._id, startTime }).catch(() => undefined);
+        const startTime = new Date(
+          from.getTime() + (i + 1) * DAY + 9 * 3_600_000 + (i % 8) * 30 * 60_000,
+        ).toISOString();
+        await ctx
+          .api(s.key, 'POST', '/api/v1/bookings', { serviceId: s.service._id, customerId: s.customer._id, startTime })
+          .catch(() => undefined);
       }
-      const query = new URLSearchParams({ serviceId: s.service._id, from: from.toISOString(), to: new Date(from.getTime() + 31 * DAY).toISOString() });
-      return { method: 'GET', path: `/api/v1/availability?${query}`, headers: { authorization: `Bearer ${s.key}` }, expect: [200] };
+      const query = new URLSearchParams({
+        serviceId: s.service._id,
+        from: from.toISOString(),
+        to: new Date(from.getTime() + 31 * DAY).toISOString(),
+      });
+      return {
+        method: 'GET',
+        path: `/api/v1/availability?${query}`,
+        headers: { authorization: `Bearer ${s.key}` },
+        expect: [200],
+      };
     },
     targets: { maxP99Ms: 50 },
   },
@@ -140,15 +171,28 @@ export const SCENARIOS: Scenario[] = [
       const start = midnightUtc(2).getTime();
       const bodies: string[] = [];
       for (let i = 0; i < 48 * 400; i++) {
-        bodies.push(JSON.stringify({ serviceId: s.service._id, customerId: s.customer._id, startTime: new Date(start + i * 30 * 60_000).toISOString() }));
+        bodies.push(
+          JSON.stringify({
+            serviceId: s.service._id,
+            customerId: s.customer._id,
+            startTime: new Date(start + i * 30 * 60_000).toISOString(),
+          }),
+        );
       }
       // Each slot four times over (one per employee), the copies far apart in the round.
-      return { method: 'POST', path: '/api/v1/bookings', headers: { authorization: `Bearer ${s.key}` }, bodies: [...bodies, ...bodies, ...bodies, ...bodies], expect: [200] };
+      return {
+        method: 'POST',
+        path: '/api/v1/bookings',
+        headers: { authorization: `Bearer ${s.key}` },
+        bodies: [...bodies, ...bodies, ...bodies, ...bodies],
+        expect: [200],
+      };
     },
   },
   {
     name: 'contention',
-    title: 'POST /api/v1/bookings: 100 connections race for 10 slots (one employee, 10 distinct 30-minute slots): 10 x 200, the rest 409',
+    title:
+      'POST /api/v1/bookings: 100 connections race for 10 slots (one employee, 10 distinct 30-minute slots): 10 x 200, the rest 409',
     connections: 100,
     async setup(ctx) {
       // The race's employee and a second one for the probe and the warm-up (the same race on
@@ -158,12 +202,27 @@ export const SCENARIOS: Scenario[] = [
       contended = race.service._id;
       const day = midnightUtc(3).getTime() + 10 * 3_600_000;
       const bodies = (s: typeof race) =>
-        Array.from({ length: 10 }, (_, i) => JSON.stringify({ serviceId: s.service._id, customerId: s.customer._id, startTime: new Date(day + i * 30 * 60_000).toISOString() }));
-      return { method: 'POST', path: '/api/v1/bookings', headers: { authorization: `Bearer ${race.key}` }, bodies: bodies(race), warmupBodies: bodies(warm), expect: [200, 409] };
+        Array.from({ length: 10 }, (_, i) =>
+          JSON.stringify({
+            serviceId: s.service._id,
+            customerId: s.customer._id,
+            startTime: new Date(day + i * 30 * 60_000).toISOString(),
+          }),
+        );
+      return {
+        method: 'POST',
+        path: '/api/v1/bookings',
+        headers: { authorization: `Bearer ${race.key}` },
+        bodies: bodies(race),
+        warmupBodies: bodies(warm),
+        expect: [200, 409],
+      };
     },
     async verify(ctx) {
       // Straight from the sandbox database: the answers may say 10, the rows must.
-      const live = await ctx.dbs.test.prisma.booking.count({ where: { serviceId: contended, status: { in: ['pending', 'confirmed'] } } });
+      const live = await ctx.dbs.test.prisma.booking.count({
+        where: { serviceId: contended, status: { in: ['pending', 'confirmed'] } },
+      });
       return { target: 'exactly 10 live bookings in the database', measured: String(live), met: live === 10 };
     },
   },

@@ -35,7 +35,9 @@ async function waitUntil(done: () => boolean | Promise<boolean>, what: () => str
   while (!(await done())) {
     if (Date.now() > deadline) {
       for (const k of kids) k.kill('SIGKILL');
-      process.stderr.write(`webhook benchmark failed: ${what()} after waiting ${WAIT_MS / 1000} s (an event lost, or the workers stalled)\n`);
+      process.stderr.write(
+        `webhook benchmark failed: ${what()} after waiting ${WAIT_MS / 1000} s (an event lost, or the workers stalled)\n`,
+      );
       process.exit(1);
     }
     await new Promise((r) => setTimeout(r, pollMs));
@@ -60,7 +62,14 @@ await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
 const prefix = `bench${randomBytes(3).toString('hex')}:`;
-const config = loadConfig({ DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test', RATE_LIMIT_PER_SECOND: '100000' });
+const config = loadConfig({
+  DATABASE_URL: url,
+  REDIS_URL,
+  REDIS_PREFIX: prefix,
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'test',
+  RATE_LIMIT_PER_SECOND: '100000',
+});
 const dbs = await openDatabases(config);
 await dbs.migrate();
 const services = await createServices(config, { dbs });
@@ -73,18 +82,40 @@ const call = async (method: string, path: string, payload?: object) => {
   return res.json().data;
 };
 await call('POST', '/webhook-endpoints', { url: hook, events: ['booking.created'] });
-const allDay = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+const allDay = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    [{ start: '00:00', end: '24:00' }],
+  ]),
+);
 const employee = await call('POST', '/employees', { name: 'Bench', workingHours: allDay });
-const service = await call('POST', '/services', { name: 'Bench', durationMinutes: 15, price: 0, employeeIds: [employee._id] });
+const service = await call('POST', '/services', {
+  name: 'Bench',
+  durationMinutes: 15,
+  price: 0,
+  employeeIds: [employee._id],
+});
 let slot = Math.ceil(Date.now() / 900_000) * 900_000 + 86_400_000;
 const book = async () => {
   slot += 900_000;
-  const b = await call('POST', '/bookings', { serviceId: service._id, startTime: new Date(slot).toISOString(), customer: { name: 'B', email: `b${slot}@example.com` } });
+  const b = await call('POST', '/bookings', {
+    serviceId: service._id,
+    startTime: new Date(slot).toISOString(),
+    customer: { name: 'B', email: `b${slot}@example.com` },
+  });
   return b._id as string;
 };
 const eventCommits = async () =>
-  new Map((await dbs.test.prisma.event.findMany({ where: { type: 'booking.created' }, select: { id: true, createdAt: true } })).map((e) => [e.id, e.createdAt.getTime()]));
-const pct = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+  new Map(
+    (
+      await dbs.test.prisma.event.findMany({
+        where: { type: 'booking.created' },
+        select: { id: true, createdAt: true },
+      })
+    ).map((e) => [e.id, e.createdAt.getTime()]),
+  );
+const pct = (xs: number[], p: number) =>
+  xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 // 1. Latency, workers in process (as `npm start` runs them), bookings at a steady rate.
 const workers = await startWorkers(services);
@@ -100,29 +131,59 @@ for (let i = 0; i < N; i++) {
 }
 let missing: string[] = [];
 await waitUntil(
-  async () => (missing = [...(await eventCommits()).keys()].filter((id) => !warm.has(id) && !arrivals.has(id))).length === 0,
-  () => `latency phase: ${missing.length} of ${N} booking.created events never reached the receiver (first: ${missing.slice(0, 3).join(', ')})`,
+  async () =>
+    (missing = [...(await eventCommits()).keys()].filter((id) => !warm.has(id) && !arrivals.has(id))).length === 0,
+  () =>
+    `latency phase: ${missing.length} of ${N} booking.created events never reached the receiver (first: ${missing.slice(0, 3).join(', ')})`,
 );
 const commits = await eventCommits();
 const latencies = [...commits].filter(([id]) => !warm.has(id)).map(([id, at]) => arrivals.get(id)! - at);
-const latency = { bookings: latencies.length, rate: RATE, p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99), maxMs: pct(latencies, 100) };
-console.log(`latency, ${latency.bookings} bookings at ${RATE}/s (commit → receipt): p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms`);
+const latency = {
+  bookings: latencies.length,
+  rate: RATE,
+  p50Ms: pct(latencies, 50),
+  p99Ms: pct(latencies, 99),
+  maxMs: pct(latencies, 100),
+};
+console.log(
+  `latency, ${latency.bookings} bookings at ${RATE}/s (commit → receipt): p50 ${latency.p50Ms} ms, p99 ${latency.p99Ms} ms, max ${latency.maxMs} ms`,
+);
 await workers.stop();
 
 // 2. Throughput: a backlog of bookings, then two `svc worker` processes drain it.
 arrivals.clear();
 const backlog = 1000;
 for (let i = 0; i < backlog; i++) await book();
-const childEnv = { PATH: env.PATH, HOME: env.HOME, DATABASE_URL: url, REDIS_URL, REDIS_PREFIX: prefix, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
+const childEnv = {
+  PATH: env.PATH,
+  HOME: env.HOME,
+  DATABASE_URL: url,
+  REDIS_URL,
+  REDIS_PREFIX: prefix,
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'test',
+};
 const t0 = Date.now();
-kids.push(...[0, 1].map(() => spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], { env: childEnv, stdio: 'ignore' })));
-await waitUntil(() => arrivals.size >= backlog, () => `throughput phase: ${arrivals.size} of ${backlog} deliveries arrived`, 50);
+kids.push(
+  ...[0, 1].map(() =>
+    spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], { env: childEnv, stdio: 'ignore' }),
+  ),
+);
+await waitUntil(
+  () => arrivals.size >= backlog,
+  () => `throughput phase: ${arrivals.size} of ${backlog} deliveries arrived`,
+  50,
+);
 const seconds = (Date.now() - t0) / 1000;
 const times = [...arrivals.values()].sort((a, b) => a - b);
 const drain = (times[times.length - 1]! - times[0]!) / 1000;
-console.log(`throughput, two worker processes: ${backlog} deliveries in ${seconds.toFixed(1)} s with process start, ${drain.toFixed(1)} s first to last = ${Math.round(backlog / drain)}/s`);
+console.log(
+  `throughput, two worker processes: ${backlog} deliveries in ${seconds.toFixed(1)} s with process start, ${drain.toFixed(1)} s first to last = ${Math.round(backlog / drain)}/s`,
+);
 // For bench/run.ts, which runs this after the HTTP scenarios and prints it with them.
-console.log(JSON.stringify({ webhooks: { ...latency, deliveries: backlog, deliveriesPerSecond: Math.round(backlog / drain) } }));
+console.log(
+  JSON.stringify({ webhooks: { ...latency, deliveries: backlog, deliveriesPerSecond: Math.round(backlog / drain) } }),
+);
 for (const k of kids) k.kill('SIGTERM');
 await Promise.all(kids.map((k) => new Promise((r) => k.once('exit', r))));
 await app.close();

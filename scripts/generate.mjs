@@ -10,11 +10,20 @@ const schema = readFileSync('prisma/schema.prisma');
 const pkg = readFileSync('package-lock.json');
 const stamp = createHash('sha256').update(schema).update(pkg).digest('hex');
 const stampFile = 'src/generated/.stamp';
-if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && existsSync('src/generated/prisma/client.ts')) {
+if (
+  existsSync(stampFile) &&
+  readFileSync(stampFile, 'utf8') === stamp &&
+  existsSync('src/generated/prisma/client.ts')
+) {
   process.exit(0);
 }
 execFileSync(process.execPath, ['node_modules/prisma/build/index.js', 'generate'], {
   stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, PATH: `${process.cwd()}/node_modules/.bin:${process.env.PATH}`, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+  env: {
+    ...process.env,
+    PATH: `${process.cwd()}/node_modules/.bin:${process.env.PATH}`,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? '/bin/true',
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  },
 });
 writeFileSync(stampFile, stamp);

@@ -20,5 +20,8 @@ if (!sql.trim()) {
 const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
 const dir = join(MIGRATIONS_DIR, `${stamp}_${name}`);
 mkdirSync(dir, { recursive: true });
-writeFileSync(join(dir, 'migration.sql'), sql.replace(/^-- CreateSchema\nCREATE SCHEMA IF NOT EXISTS "public";\n\n/m, ''));
+writeFileSync(
+  join(dir, 'migration.sql'),
+  sql.replace(/^-- CreateSchema\nCREATE SCHEMA IF NOT EXISTS "public";\n\n/m, ''),
+);
 process.stdout.write(`wrote ${join(dir, 'migration.sql')}\n`);

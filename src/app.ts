@@ -1,7 +1,7 @@
 // buildApp: the whole HTTP surface as one Fastify instance (as in the graphql-yoga
 // examples and fastify/demo). server.ts only listens; tests build the app the same way.
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { authenticateRequest } from './auth/authenticate.js';
 import oauthServer from './auth/oauth/index.js';
 import { registerRateLimit } from './auth/rate-limit.js';
@@ -42,7 +42,9 @@ function isLoopback(req: FastifyRequest): boolean {
  * nothing for a bare number, since a count cannot tell the proxy from a client connecting
  * directly; it is right only when the port is reachable through the proxies alone (README).
  */
-export function trustedProxies(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
+export function trustedProxies(
+  setting: Config['TRUST_PROXY'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof setting !== 'number') return setting;
   return (_address, hop) => hop < setting;
 }
@@ -92,7 +94,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     reply.header('x-request-id', req.id);
     if (closing) {
       // Fastify already answers with Connection: close; the client retries elsewhere.
-      throw new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry the request', { headers: { 'retry-after': '1' } });
+      throw new AppError('SERVICE_UNAVAILABLE', 'This instance is shutting down; retry the request', {
+        headers: { 'retry-after': '1' },
+      });
     }
     if (config.isProduction) {
       reply.header('strict-transport-security', 'max-age=63072000; includeSubDomains');

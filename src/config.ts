@@ -9,13 +9,16 @@ const bool = z
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 const url = (protocols: string[]) =>
-  z.string().refine((v) => {
-    try {
-      return protocols.includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a URL starting with ${protocols.join(' or ')}//`);
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.join(' or ')}//`,
+  );
 
 // TRUST_PROXY: which peers may tell the client's address and protocol (X-Forwarded-For/-Proto/
 // -Host). Never "trust every hop": the left-most X-Forwarded-For entry is whatever the client
@@ -36,7 +39,10 @@ const trustProxy = z.string().transform((v, ctx): false | number | string[] => {
   if (/^\d{1,2}$/.test(value)) return Number(value);
   const list = value.split(',').map((e) => e.trim());
   if (list.every(isProxyAddress)) return list;
-  ctx.addIssue({ code: 'custom', message: 'must be false, a number of proxy hops (true means 1), or a comma list of proxy addresses or CIDRs' });
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be false, a number of proxy hops (true means 1), or a comma list of proxy addresses or CIDRs',
+  });
   return z.NEVER;
 });
 
@@ -59,7 +65,10 @@ export const envSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   // The sandbox database: by default the `sandbox` schema of DATABASE_URL (docs/sandbox.md).
   SANDBOX_DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
-  SANDBOX_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default('sandbox'),
+  SANDBOX_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .default('sandbox'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   // The pool wait and the query wait together bound how long a request can wait on a stalled
   // database before it is a 503: 5 s + 5 s keeps the promise of an answer within 10 s.
@@ -135,7 +144,8 @@ function originProblem(value: string): string | null {
   const u = new URL(value);
   if (u.username || u.password) return 'must not contain user information';
   if (value.includes('?') || value.includes('#')) return 'must not have a query or fragment';
-  if (!/^\/*$/.test(u.pathname)) return 'must be an origin such as https://auth.example.com, without a path (the OAuth metadata is served at /.well-known/oauth-authorization-server)';
+  if (!/^\/*$/.test(u.pathname))
+    return 'must be an origin such as https://auth.example.com, without a path (the OAuth metadata is served at /.well-known/oauth-authorization-server)';
   return null;
 }
 

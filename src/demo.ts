@@ -67,11 +67,19 @@ export async function ensureDemo(services: Services): Promise<DemoCredentials | 
  * dead: mint a new one on the account's oldest test company (a restored sample), or report
  * none when the sandbox is empty. The wipe is kept: a start never brings samples back.
  */
-async function refreshSandboxKey(services: Services, file: string, accountId: string, saved: DemoCredentials): Promise<DemoCredentials> {
+async function refreshSandboxKey(
+  services: Services,
+  file: string,
+  accountId: string,
+  saved: DemoCredentials,
+): Promise<DemoCredentials> {
   const sandbox = services.dbs.test.prisma;
   const key = saved.testKey ? await sandbox.apiKey.findUnique({ where: { keyHash: hashToken(saved.testKey) } }) : null;
   if (key && !key.revokedAt) return saved;
-  const company = await sandbox.company.findFirst({ where: { accountId, mode: 'test' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const company = await sandbox.company.findFirst({
+    where: { accountId, mode: 'test' },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   const demo: DemoCredentials = { ...saved, testCompanyId: null, testKey: null };
   if (company) {
     demo.testCompanyId = company.id;

@@ -107,21 +107,34 @@ export function sqlState(err: unknown): string | undefined {
 }
 
 export const serviceUnavailable = (cause?: unknown) =>
-  new AppError('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable; retry shortly', { cause, headers: { 'retry-after': '5' } });
+  new AppError('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable; retry shortly', {
+    cause,
+    headers: { 'retry-after': '5' },
+  });
 
 /** The pool had no connection to spare in time, or a transaction outlived its timeout. */
 export const databaseBusy = (cause?: unknown) =>
-  new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly', { cause, headers: { 'retry-after': '2' } });
+  new AppError('SERVICE_UNAVAILABLE', 'The database is busy; retry shortly', {
+    cause,
+    headers: { 'retry-after': '2' },
+  });
 
 // A database that cannot be reached, is shutting down or has no connection to spare is a
 // dependency outage: 503 SERVICE_UNAVAILABLE with Retry-After, not a 500.
 const UNREACHABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-const UNREACHABLE_DRIVER = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseUnavailable']);
+const UNREACHABLE_DRIVER = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'DatabaseUnavailable',
+]);
 const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
 // node-postgres reports a connection dropped under a query, a pool wait that timed out, a query
 // whose answer did not come within DATABASE_QUERY_TIMEOUT_MS, and a query on a connection ended
 // for that reason, as plain Errors without a code; these are its messages.
-const PG_CONNECTION_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client (was closed|has encountered a connection error) and is not queryable)/;
+const PG_CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client (was closed|has encountered a connection error) and is not queryable)/;
 
 function isDependencyDown(err: PrismaLikeError): boolean {
   const code = typeof err.code === 'string' ? err.code : '';
@@ -147,18 +160,23 @@ export function toAppError(err: unknown): AppError {
   const e = (err ?? {}) as PrismaLikeError;
   const pgCode = sqlState(err);
   if (e.code === 'P2025') return new AppError('NOT_FOUND', 'No such record', { cause: err });
-  if (e.code === 'P2002' || pgCode === '23505') return new AppError('CONFLICT', 'A record with this value already exists', { cause: err });
+  if (e.code === 'P2002' || pgCode === '23505')
+    return new AppError('CONFLICT', 'A record with this value already exists', { cause: err });
   // A foreign key refused the change: a record it refers to was deleted meanwhile, or one still
   // referred to was to be deleted (a customer with bookings). Nothing was changed.
   if (e.code === 'P2003' || pgCode === '23503' || pgCode === '23001') {
-    return new AppError('CONFLICT', 'A related record was changed or is still in use; nothing was changed', { cause: err });
+    return new AppError('CONFLICT', 'A related record was changed or is still in use; nothing was changed', {
+      cause: err,
+    });
   }
   // The transaction found no pooled connection within its maxWait, or outlived its timeout.
   if (e.code === 'P2028') return databaseBusy(err);
   if (isDependencyDown(e)) return serviceUnavailable(err);
   // A deadlock or serialization victim that its use case did not retry: nothing was changed.
-  if (pgCode === '40P01' || pgCode === '40001') return new AppError('CONFLICT', 'A concurrent request changed the same records; retry the request', { cause: err });
-  if (pgCode === '22021' || pgCode === '22P05') return new AppError('BAD_REQUEST', 'The request contains characters that cannot be stored', { cause: err });
+  if (pgCode === '40P01' || pgCode === '40001')
+    return new AppError('CONFLICT', 'A concurrent request changed the same records; retry the request', { cause: err });
+  if (pgCode === '22021' || pgCode === '22P05')
+    return new AppError('BAD_REQUEST', 'The request contains characters that cannot be stored', { cause: err });
   // HTTP client errors of the frameworks under our transports (Fastify and its plugins set
   // `statusCode`): the client's mistake, told without the framework's wording.
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {

@@ -11,7 +11,8 @@ import pino, { type Logger, type LoggerOptions } from 'pino';
 const CENSOR = '[REDACTED]';
 
 // Property names are compared lower-cased without '-' and '_' (x-api-key → xapikey).
-const SECRET_KEY = /password|passphrase|secret|token|apikey|authorization|cookie|credential|^key$|^card|cardnumber|^number$|^cvc$|^cvv$|^pan$|^otp$/;
+const SECRET_KEY =
+  /password|passphrase|secret|token|apikey|authorization|cookie|credential|^key$|^card|cardnumber|^number$|^cvc$|^cvv$|^pan$|^otp$/;
 
 const normaliseKey = (k: string) => k.toLowerCase().replace(/[-_]/g, '');
 
@@ -21,7 +22,8 @@ export function isSecretKey(key: string): boolean {
 
 // Bearer credentials of ours (any kind and mode, whole or cut), webhook secrets, and anything
 // after "Bearer " or "Basic " in a string.
-const SECRET_IN_TEXT = /svc_(sk|at|rt)_(live|test)_[0-9A-Za-z]+|whsec_[A-Za-z0-9+/=_-]+|\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
+const SECRET_IN_TEXT =
+  /svc_(sk|at|rt)_(live|test)_[0-9A-Za-z]+|whsec_[A-Za-z0-9+/=_-]+|\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
 // Candidate card numbers: 13-19 digits, optionally grouped by single spaces or dashes.
 const CARD_CANDIDATE = /\b\d(?:[ -]?\d){12,18}\b/g;
 
@@ -57,7 +59,8 @@ export function redactValue(value: unknown, depth = 0): unknown {
   // Class instances (requests, sockets, buffers, dates) are left to their serializers.
   if (proto !== Object.prototype && proto !== null) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = isSecretKey(k) && v != null && v !== '' ? CENSOR : redactValue(v, depth + 1);
+  for (const [k, v] of Object.entries(value))
+    out[k] = isSecretKey(k) && v != null && v !== '' ? CENSOR : redactValue(v, depth + 1);
   return out;
 }
 

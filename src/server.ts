@@ -26,7 +26,11 @@ function banner(origin: string, config: Config, demo: DemoCredentials | null): s
       '',
       `  Demo login   ${demo.email} / ${demo.password}`,
       ...(demo.testKey
-        ? [`  Sandbox key  ${demo.testKey}`, '', `  Try it:      curl -H "Authorization: Bearer ${demo.testKey}" ${origin}/api/v1/me`]
+        ? [
+            `  Sandbox key  ${demo.testKey}`,
+            '',
+            `  Try it:      curl -H "Authorization: Bearer ${demo.testKey}" ${origin}/api/v1/me`,
+          ]
         : [`  Sandbox key  none: the sandbox was wiped (svc sandbox restore --account ${demo.email})`]),
     );
   }
@@ -75,7 +79,9 @@ async function main(): Promise<void> {
   await app.listen({ host: config.HOST, port: config.PORT });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const origin = config.BASE_URL ?? `${config.TLS_CERT ? 'https' : 'http'}://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  const origin =
+    config.BASE_URL ??
+    `${config.TLS_CERT ? 'https' : 'http'}://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
   // Embedded, this process is the only one that can open DATA_DIR: `svc` commands come to it
   // through a loopback bridge, found in DATA_DIR/server.json (src/cli/server-file.ts).
   let bridge: CliBridge | null = null;

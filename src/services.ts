@@ -38,7 +38,10 @@ export interface Services {
  * is bounded the same way (its handshake is a command), and while it lasts the fail-fast
  * connection refuses commands at once.
  */
-export function connectRedis(url: string, opts: { forWorker?: boolean; failFast?: boolean; commandTimeoutMs?: number } = {}): Redis {
+export function connectRedis(
+  url: string,
+  opts: { forWorker?: boolean; failFast?: boolean; commandTimeoutMs?: number } = {},
+): Redis {
   const timeout = opts.commandTimeoutMs ?? 2000;
   return new Redis(url, {
     maxRetriesPerRequest: opts.forWorker ? null : 2,
@@ -77,7 +80,9 @@ export async function createServices(
     const applied = await dbs.migrate();
     if (applied.live.length || applied.test.length) logger.info({ applied }, 'migrations applied');
   }
-  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, { failFast: true, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS }) : null;
+  const redis = config.REDIS_URL
+    ? connectRedis(config.REDIS_URL, { failFast: true, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS })
+    : null;
   // Once per outage, not once per reconnect attempt.
   let redisDown = false;
   redis?.on('error', (err) => {

@@ -33,7 +33,12 @@ export default async function setup(project: TestProject) {
   await admin.query(`DROP DATABASE IF EXISTS ${template}`);
   await admin.query(`CREATE DATABASE ${template}`);
   const templateUrl = withDatabase(url, template);
-  const dbs = await openDatabases({ DATABASE_URL: templateUrl, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1, DATA_DIR: '.data' });
+  const dbs = await openDatabases({
+    DATABASE_URL: templateUrl,
+    SANDBOX_SCHEMA: 'sandbox',
+    DATABASE_POOL_SIZE: 1,
+    DATA_DIR: '.data',
+  });
   await dbs.migrate();
   await dbs.close();
   project.provide('templateDatabase', template);

@@ -7,10 +7,16 @@ import { adminPage, barePage, type LayoutContext } from './layout.js';
 
 // Scripts and styles only from this app. `frame-src 'none'`: the one frame (an e-mail body) is
 // a srcdoc document, which frame-src does not govern; it carries its own stricter policy.
-const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** The page headers of the OAuth pages, with the admin area's own CSP and referrer policy. */
-export function sendAdmin(reply: FastifyReply, status: number, html: string, opts: { csp?: string } = {}): FastifyReply {
+export function sendAdmin(
+  reply: FastifyReply,
+  status: number,
+  html: string,
+  opts: { csp?: string } = {},
+): FastifyReply {
   return sendPage(reply, status, html, { csp: opts.csp ?? CSP, referrerPolicy: 'same-origin' });
 }
 
@@ -68,7 +74,11 @@ export function field(o: FieldOptions): string {
 }
 
 /** ` aria-invalid="true"` (with an error) and ` aria-describedby="…"` naming the hint and error of field `id`. */
-export function describedBy(id: string, o: { hint?: string; error?: string }, opts: { invalid?: boolean } = {}): string {
+export function describedBy(
+  id: string,
+  o: { hint?: string; error?: string },
+  opts: { invalid?: boolean } = {},
+): string {
   const ids = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return `${o.error && opts.invalid !== false ? ' aria-invalid="true"' : ''}${ids ? ` aria-describedby="${ids}"` : ''}`;
 }
@@ -96,7 +106,16 @@ export function doneNotice(done: unknown, table: Record<string, string>): string
 
 export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
   if (!d) return '—';
-  const s = new Intl.DateTimeFormat('en-GB', { timeZone: zone, year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', ...(opts.seconds ? { second: '2-digit' } : {}), hour12: false }).format(d);
+  const s = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    year: 'numeric',
+    month: 'short',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(opts.seconds ? { second: '2-digit' } : {}),
+    hour12: false,
+  }).format(d);
   return zone === 'UTC' ? `${s} UTC` : s;
 }
 

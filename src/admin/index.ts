@@ -7,7 +7,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loginPage } from '../auth/pages/login-page.js';
 import { sendPage } from '../auth/pages/html.js';
-import { endSession, isSafeNext, loginCsrfToken, readSession, sameSecret, registerPageSupport } from '../auth/sessions.js';
+import {
+  endSession,
+  isSafeNext,
+  loginCsrfToken,
+  readSession,
+  sameSecret,
+  registerPageSupport,
+} from '../auth/sessions.js';
 import { AppError, toAppError } from '../errors.js';
 import { fieldsOf } from '../auth/pages/request-fields.js';
 import type { Services } from '../services.js';
@@ -44,13 +51,25 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
     // second line, not the only one).
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       // Forms only: a JSON or other body is not something these pages ever send.
-      if (!String(req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-        return sendAdmin(reply, 415, messagePage(null, 415, 'Unsupported form', 'This page accepts HTML form posts only.'));
+      if (
+        !String(req.headers['content-type'] ?? '')
+          .toLowerCase()
+          .startsWith('application/x-www-form-urlencoded')
+      ) {
+        return sendAdmin(
+          reply,
+          415,
+          messagePage(null, 415, 'Unsupported form', 'This page accepts HTML form posts only.'),
+        );
       }
       const given = fieldsOf(req.body).csrf_token;
       if (!sameSecret(active.session.csrfToken, given)) {
         req.log.warn({ accountId: active.account.id, url: req.url }, 'admin form without a valid CSRF token');
-        return sendAdmin(reply, 403, messagePage(null, 403, 'Form expired', 'This form is no longer valid. Reload the page and try again.'));
+        return sendAdmin(
+          reply,
+          403,
+          messagePage(null, 403, 'Form expired', 'This form is no longer valid. Reload the page and try again.'),
+        );
       }
     }
   });
@@ -61,7 +80,8 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
     // The code and status are the one table's (src/errors.ts), as for every other surface; the
     // page says them in words.
     const error = err instanceof AdminNotFound ? AppError.notFound('page') : toAppError(err);
-    if (error.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: error.cause ?? error }, 'admin page: a dependency is down');
+    if (error.code === 'SERVICE_UNAVAILABLE')
+      req.log.warn({ err: error.cause ?? error }, 'admin page: a dependency is down');
     else if (error.status >= 500) req.log.error({ err: error.cause ?? error }, 'admin page failed');
     const retryAfter = error.headers?.['retry-after'];
     if (retryAfter) reply.header('retry-after', retryAfter);
@@ -71,7 +91,11 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
 
   app.setNotFoundHandler(async (req, reply) => {
     const ctx = req.adminSession ? await layoutFor(services, req, modeOfRequest(req)) : null;
-    return sendAdmin(reply, 404, messagePage(ctx, 404, 'Not found', 'There is nothing here, or it is not yours to see.'));
+    return sendAdmin(
+      reply,
+      404,
+      messagePage(ctx, 404, 'Not found', 'There is nothing here, or it is not yours to see.'),
+    );
   });
 
   // The same login form as OAuth's (docs/oauth.md); it posts to /oauth/login, which returns here.
@@ -79,7 +103,16 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
     const given = fieldsOf(req.query).next;
     const next = isSafeNext(given) ? given : '/admin';
     if (await readSession(services, req)) return reply.redirect(next, 303);
-    return sendPage(reply, 200, loginPage({ action: '/oauth/login', csrfToken: loginCsrfToken(req, reply), next, intro: 'Sign in to the admin area.' }));
+    return sendPage(
+      reply,
+      200,
+      loginPage({
+        action: '/oauth/login',
+        csrfToken: loginCsrfToken(req, reply),
+        next,
+        intro: 'Sign in to the admin area.',
+      }),
+    );
   });
 
   app.post('/logout', { schema: { hide: true } }, async (req, reply) => {
@@ -108,7 +141,8 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
 function pageText(error: AppError): [string, string] {
   if (error.code === 'NOT_FOUND') return ['Not found', 'There is nothing here, or it is not yours to see.'];
   if (error.code === 'RATE_LIMITED') return ['Too many requests', 'Wait a moment and try again.'];
-  if (error.code === 'SERVICE_UNAVAILABLE') return ['Service unavailable', 'A service we depend on is unavailable; try again in a moment.'];
+  if (error.code === 'SERVICE_UNAVAILABLE')
+    return ['Service unavailable', 'A service we depend on is unavailable; try again in a moment.'];
   if (error.status >= 500) return ['Something went wrong', 'Something went wrong on our side; try again later.'];
   return ['Invalid request', error.message];
 }

@@ -45,9 +45,22 @@ export async function companiesOf(services: Services, accountId: string, mode: M
   return listAccountCompanies(services.dbs, { accountId, mode });
 }
 
-export async function layoutFor(services: Services, req: FastifyRequest, mode: Mode, section?: string, company?: Company | null): Promise<LayoutContext> {
+export async function layoutFor(
+  services: Services,
+  req: FastifyRequest,
+  mode: Mode,
+  section?: string,
+  company?: Company | null,
+): Promise<LayoutContext> {
   const { session, account } = activeSession(req);
-  return { accountEmail: account.email, csrfToken: session.csrfToken, mode, companies: await companiesOf(services, account.id, mode), company, section };
+  return {
+    accountEmail: account.email,
+    csrfToken: session.csrfToken,
+    mode,
+    companies: await companiesOf(services, account.id, mode),
+    company,
+    section,
+  };
 }
 
 export interface CompanyScope {
@@ -65,7 +78,13 @@ export async function companyScope(services: Services, req: FastifyRequest, sect
   const { account } = activeSession(req);
   // NOT_FOUND (another account's, the other mode's, a malformed id) is the admin area's 404.
   const company = await findAccountCompany(services.dbs, { accountId: account.id, mode, id: params.companyId });
-  return { company, db: services.dbs.forMode(mode), mode, accountId: account.id, ctx: await layoutFor(services, req, mode, section, company) };
+  return {
+    company,
+    db: services.dbs.forMode(mode),
+    mode,
+    accountId: account.id,
+    ctx: await layoutFor(services, req, mode, section, company),
+  };
 }
 
 /** A form's fields as strings (a repeated field's first value); anything else is absent. */

@@ -137,14 +137,20 @@ end
 return 0
 `;
 
-function redisLimiter<B extends string>(redis: Redis, prefix: string, opts: AttemptLimiterOptions<B>): AttemptLimiter<B> {
+function redisLimiter<B extends string>(
+  redis: Redis,
+  prefix: string,
+  opts: AttemptLimiterOptions<B>,
+): AttemptLimiter<B> {
   const now = opts.now ?? Date.now;
   return {
     async hit(keys) {
       const rules = rulesOf(opts.buckets, keys);
       if (rules.length === 0) return 0;
       const args = rules.flatMap((r) => [r.bucket.max, r.bucket.windowMs]);
-      const waitMs = Number(await redis.eval(HIT, rules.length, ...rules.map((r) => prefix + r.key), Math.floor(now()), ...args));
+      const waitMs = Number(
+        await redis.eval(HIT, rules.length, ...rules.map((r) => prefix + r.key), Math.floor(now()), ...args),
+      );
       return waitMs > 0 ? seconds(waitMs) : 0;
     },
     async undo(keys) {
@@ -167,6 +173,10 @@ function failOpen<B extends string>(inner: AttemptLimiter<B>, onError: (err: Err
   };
 }
 
-export function createAttemptLimiter<B extends string>(redis: Redis | null, prefix: string, opts: AttemptLimiterOptions<B>): AttemptLimiter<B> {
+export function createAttemptLimiter<B extends string>(
+  redis: Redis | null,
+  prefix: string,
+  opts: AttemptLimiterOptions<B>,
+): AttemptLimiter<B> {
   return redis ? failOpen(redisLimiter(redis, prefix, opts), opts.onError ?? (() => undefined)) : memoryLimiter(opts);
 }

@@ -74,7 +74,10 @@ export class CredentialResolver {
 
   async start(): Promise<void> {
     await this.bus.subscribe(CHANNEL, (m) => this.onInvalidate(m));
-    this.timer = setInterval(() => void this.flushLastUsed().catch(() => undefined), this.opts.lastUsedFlushMs ?? 15_000);
+    this.timer = setInterval(
+      () => void this.flushLastUsed().catch(() => undefined),
+      this.opts.lastUsedFlushMs ?? 15_000,
+    );
     this.timer.unref();
   }
 
@@ -191,7 +194,9 @@ export class CredentialResolver {
 
   private async load(hash: string, kind: Credential['kind'], mode: Mode): Promise<Credential | null> {
     if (kind === 'api_key') {
-      const key = await this.dbs.forMode(mode).apiKey.findUnique({ where: { keyHash: hash }, include: { company: true } });
+      const key = await this.dbs
+        .forMode(mode)
+        .apiKey.findUnique({ where: { keyHash: hash }, include: { company: true } });
       if (!key || key.revokedAt || key.mode !== mode || key.company.mode !== mode) return null;
       return {
         kind,

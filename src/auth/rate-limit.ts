@@ -65,7 +65,9 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
     // operational endpoints (admin, docs, health, metrics) have a per-IP bucket of their own
     // with the per-credential limit: browsing never eats into the API's budgets.
     max: async (req: FastifyRequest) =>
-      !LIMITED.test(req.url) || req.credential ? config.RATE_LIMIT_PER_SECOND : config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
+      !LIMITED.test(req.url) || req.credential
+        ? config.RATE_LIMIT_PER_SECOND
+        : config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
     keyGenerator: (req: FastifyRequest) => (!LIMITED.test(req.url) ? `web:${req.ip}` : rateLimitKey(req)),
     ...(redis ? { redis, nameSpace: `${config.REDIS_PREFIX}rl:` } : { store: SnapshotLocalStore }),
     // If Redis is unreachable, serve rather than fail every request; readiness reports it.
@@ -74,8 +76,12 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
     addHeaders: { 'ratelimit-limit': true, 'ratelimit-remaining': true, 'ratelimit-reset': true, 'retry-after': true },
     addHeadersOnExceeding: { 'ratelimit-limit': true, 'ratelimit-remaining': true, 'ratelimit-reset': true },
     errorResponseBuilder: (_req, ctx) =>
-      new AppError('RATE_LIMITED', `Rate limit of ${ctx.max} requests per second exceeded; retry after ${Math.ceil(ctx.ttl / 1000)} s with exponential backoff`, {
-        headers: { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) },
-      }),
+      new AppError(
+        'RATE_LIMITED',
+        `Rate limit of ${ctx.max} requests per second exceeded; retry after ${Math.ceil(ctx.ttl / 1000)} s with exponential backoff`,
+        {
+          headers: { 'retry-after': String(Math.max(1, Math.ceil(ctx.ttl / 1000))) },
+        },
+      ),
   });
 }

@@ -40,7 +40,11 @@ const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i;
 const PRINTABLE = /^[\x21-\x7e]*$/;
 
 export const isSafeNext = (next: unknown): next is string =>
-  typeof next === 'string' && next.length <= 4000 && PRINTABLE.test(next) && SAFE_NEXT.test(next) && !DOT_SEGMENT.test(next);
+  typeof next === 'string' &&
+  next.length <= 4000 &&
+  PRINTABLE.test(next) &&
+  SAFE_NEXT.test(next) &&
+  !DOT_SEGMENT.test(next);
 
 /** Form bodies and cookies, for an encapsulated context that serves pages (OAuth, admin). */
 export async function registerPageSupport(app: FastifyInstance): Promise<void> {
@@ -95,7 +99,12 @@ export async function readSession(services: Services, req: FastifyRequest): Prom
   return account ? { session, account } : null;
 }
 
-export async function startSession(services: Services, req: FastifyRequest, reply: FastifyReply, accountId: string): Promise<Session> {
+export async function startSession(
+  services: Services,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  accountId: string,
+): Promise<Session> {
   const token = randomToken();
   const session = await services.dbs.live.prisma.session.create({
     data: {

@@ -10,7 +10,8 @@ import type { Services } from '../services.js';
 import { commandNamed, describeFailure, type Command, type Values } from './commands.js';
 import { BRIDGE_PREFIX, hashCredential } from './server-file.js';
 
-const isLoopback = (address: string | undefined) => !!address && (/^(::ffff:)?127\./.test(address) || address === '::1');
+const isLoopback = (address: string | undefined) =>
+  !!address && (/^(::ffff:)?127\./.test(address) || address === '::1');
 
 function credentialMatches(header: string | undefined, expected: Buffer): boolean {
   const m = /^Bearer (\S+)$/.exec(header ?? '');
@@ -21,7 +22,8 @@ function credentialMatches(header: string | undefined, expected: Buffer): boolea
 /** The body is the options `svc` parsed, checked against the command's own option table. */
 function optionValues(command: Command, body: unknown): Values {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new AppError('BAD_REQUEST', 'The body must be an object of options');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new AppError('BAD_REQUEST', 'The body must be an object of options');
   const values: Values = {};
   for (const [name, value] of Object.entries(body)) {
     const option = command.options[name];
@@ -32,7 +34,17 @@ function optionValues(command: Command, body: unknown): Values {
         : option.multiple
           ? Array.isArray(value) && value.every((v) => typeof v === 'string')
           : typeof value === 'string');
-    if (!ok) throw AppError.validation([{ path: name, message: !option ? 'unknown option' : option.multiple ? 'must be a list of strings' : `must be a ${option.type}` }]);
+    if (!ok)
+      throw AppError.validation([
+        {
+          path: name,
+          message: !option
+            ? 'unknown option'
+            : option.multiple
+              ? 'must be a list of strings'
+              : `must be a ${option.type}`,
+        },
+      ]);
     values[name] = value as Values[string];
   }
   return values;
@@ -41,7 +53,10 @@ function optionValues(command: Command, body: unknown): Values {
 export function buildCliBridge(services: Services, credentialHash: Buffer): FastifyInstance {
   const logger = services.logger.child({ component: 'cli-bridge' });
   // One line per command run (below), not two per request.
-  const app = Fastify({ loggerInstance: logger as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   const fail = (err: unknown) => ({ status: false, error: describeFailure(err) });
 
   // The code and status of the one error table (src/errors.ts), as `svc` on its own gives them.
@@ -50,20 +65,27 @@ export function buildCliBridge(services: Services, credentialHash: Buffer): Fast
     if (appError.status >= 500) logger.error({ err: appError.cause ?? appError }, 'CLI command failed');
     void reply.code(appError.status).send(fail(appError));
   });
-  app.setNotFoundHandler((req, reply) => void reply.code(404).send(fail(new AppError('NOT_FOUND', `No route ${req.method} ${req.url}`))));
+  app.setNotFoundHandler(
+    (req, reply) => void reply.code(404).send(fail(new AppError('NOT_FOUND', `No route ${req.method} ${req.url}`))),
+  );
 
   // Before the body is read: nothing from a stranger is parsed.
   app.addHook('onRequest', async (req) => {
-    if (!isLoopback(req.socket.remoteAddress)) throw new AppError('FORBIDDEN', 'The CLI bridge answers loopback connections only');
+    if (!isLoopback(req.socket.remoteAddress))
+      throw new AppError('FORBIDDEN', 'The CLI bridge answers loopback connections only');
     if (!credentialMatches(req.headers.authorization, credentialHash)) {
-      throw new AppError('UNAUTHORIZED', `Missing or wrong local credential (the one in the data directory's server.json)`);
+      throw new AppError(
+        'UNAUTHORIZED',
+        `Missing or wrong local credential (the one in the data directory's server.json)`,
+      );
     }
   });
 
   app.post<{ Params: { '*': string } }>(`${BRIDGE_PREFIX}*`, async (req) => {
     const name = req.params['*'].split('/').join(' ');
     const command = commandNamed(name);
-    if (!command || command.notThroughServer) throw new AppError('NOT_FOUND', `No command "${name}" runs through the server`);
+    if (!command || command.notThroughServer)
+      throw new AppError('NOT_FOUND', `No command "${name}" runs through the server`);
     const result = await command.run(services, optionValues(command, req.body));
     logger.info({ command: command.name }, 'ran a CLI command');
     return { status: true, data: result };

@@ -58,7 +58,10 @@ export const COMMANDS: Command[] = [
     summary: 'create an account (with its sample test companies)',
     options: { email: { type: 'string' }, password: { type: 'string' } },
     async run(services, v) {
-      const { account, testCompanies } = await createAccount(services.dbs, { email: required(v, 'email'), password: required(v, 'password') });
+      const { account, testCompanies } = await createAccount(services.dbs, {
+        email: required(v, 'email'),
+        password: required(v, 'password'),
+      });
       return { accountId: account.id, testCompanies: testCompanies.map((c) => ({ _id: c.id, name: c.name })) };
     },
   },
@@ -99,7 +102,10 @@ export const COMMANDS: Command[] = [
     async run(services, v) {
       const companyId = required(v, 'company');
       const company = await findCompanyInEitherMode(services.dbs, companyId);
-      const { apiKey, key } = await createApiKey(services.dbs.forMode(company.mode), { companyId: company.id, name: required(v, 'name') });
+      const { apiKey, key } = await createApiKey(services.dbs.forMode(company.mode), {
+        companyId: company.id,
+        name: required(v, 'name'),
+      });
       return { _id: apiKey.id, key, mode: apiKey.mode };
     },
   },

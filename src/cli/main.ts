@@ -34,7 +34,12 @@ async function main(argv: string[]): Promise<number> {
   const { command, rest } = found;
   let values: Record<string, string | string[] | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: rest,
+      options: { ...command.options, json: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (err) {
     process.stderr.write(`svc ${command.name}: ${(err as Error).message}\n`);
     return 64;
@@ -42,7 +47,11 @@ async function main(argv: string[]): Promise<number> {
   const json = values.json === true;
   delete values.json;
   const print = (result: unknown) =>
-    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${command.format ? command.format(result) : JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(
+      json
+        ? `${JSON.stringify(result)}\n`
+        : `${command.format ? command.format(result) : JSON.stringify(result, null, 2)}\n`,
+    );
   const printFailure = (failure: CommandFailure) => process.stderr.write(`${failureLine(command, failure)}\n`);
   let services: Services | undefined;
   let logger: ReturnType<typeof createLogger> | undefined;
@@ -53,7 +62,9 @@ async function main(argv: string[]): Promise<number> {
     const server = config.DATABASE_URL ? null : readServerFile(config.DATA_DIR);
     if (server) {
       if (command.notThroughServer) {
-        printFailure({ message: `the server (pid ${server.pid}) is running on ${config.DATA_DIR}: ${command.notThroughServer}` });
+        printFailure({
+          message: `the server (pid ${server.pid}) is running on ${config.DATA_DIR}: ${command.notThroughServer}`,
+        });
         return 1;
       }
       const outcome = await runThroughServer(server, command, values);
@@ -68,7 +79,11 @@ async function main(argv: string[]): Promise<number> {
     // `svc worker` is a long-running process: it logs at LOG_LEVEL like the server.
     const level = command.name === 'worker' ? config.LOG_LEVEL : json ? 'silent' : 'warn';
     logger = createLogger(level, process.stderr as never);
-    services = await createServices(config, { logger, migrate: command.name !== 'migrate', holder: `svc ${command.name}` });
+    services = await createServices(config, {
+      logger,
+      migrate: command.name !== 'migrate',
+      holder: `svc ${command.name}`,
+    });
     // This process holds the directory now, so a server.json left there by a killed server is stale.
     if (services.dbs.kind === 'pglite' && !config.DATA_DIR.startsWith('memory://')) removeServerFile(config.DATA_DIR);
     print(await command.run(services, values));

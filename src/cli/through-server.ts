@@ -18,11 +18,20 @@ export async function runThroughServer(server: ServerFile, command: Command, val
     const reason = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
     return {
       ok: false,
-      failure: { message: `could not reach the server (pid ${server.pid}) that holds the data directory at ${server.url}: ${reason}. If it has just stopped, run the command again.` },
+      failure: {
+        message: `could not reach the server (pid ${server.pid}) that holds the data directory at ${server.url}: ${reason}. If it has just stopped, run the command again.`,
+      },
     };
   }
-  const body = (await res.json().catch(() => null)) as { status?: unknown; data?: unknown; error?: CommandFailure } | null;
+  const body = (await res.json().catch(() => null)) as {
+    status?: unknown;
+    data?: unknown;
+    error?: CommandFailure;
+  } | null;
   if (res.ok && body?.status === true) return { ok: true, result: body.data };
   if (body?.error && typeof body.error.message === 'string') return { ok: false, failure: body.error };
-  return { ok: false, failure: { message: `unexpected answer from the server (pid ${server.pid}): HTTP ${res.status}` } };
+  return {
+    ok: false,
+    failure: { message: `unexpected answer from the server (pid ${server.pid}): HTTP ${res.status}` },
+  };
 }

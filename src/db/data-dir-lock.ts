@@ -196,7 +196,12 @@ export async function lockDataDir(dataDir: string, command: string): Promise<Dat
   const dir = resolve(dataDir);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, LOCK_FILE);
-  const holder: LockHolder = { ...currentProcess(), command, since: new Date().toISOString(), nonce: randomBytes(12).toString('hex') };
+  const holder: LockHolder = {
+    ...currentProcess(),
+    command,
+    since: new Date().toISOString(),
+    nonce: randomBytes(12).toString('hex'),
+  };
   const body = `${JSON.stringify(holder)}\n`;
   // A handful of rounds covers losing a takeover race; each round either ends or sees a change.
   for (let round = 0; round < 50; round++) {

@@ -42,7 +42,10 @@ export interface Databases {
   close(): Promise<void>;
 }
 
-type DbConfig = Pick<Config, 'DATABASE_URL' | 'SANDBOX_DATABASE_URL' | 'SANDBOX_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'> &
+type DbConfig = Pick<
+  Config,
+  'DATABASE_URL' | 'SANDBOX_DATABASE_URL' | 'SANDBOX_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'
+> &
   Partial<Pick<Config, 'DATABASE_POOL_TIMEOUT_MS' | 'DATABASE_QUERY_TIMEOUT_MS'>>;
 
 interface Timeouts {
@@ -120,7 +123,12 @@ function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: num
     schema,
     async withSession(fn) {
       // No query timeout: migrations may rightly run long (an index on a big table).
-      const client = new pg.Client({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, ...KEEPALIVE });
+      const client = new pg.Client({
+        connectionString: url,
+        options,
+        connectionTimeoutMillis: timeouts.connectMs,
+        ...KEEPALIVE,
+      });
       await client.connect();
       try {
         return await fn(pgSession(client));
@@ -143,7 +151,13 @@ function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: num
  * connection silently gone (a failover): it asks `SELECT 1` every query timeout, and one
  * that goes unanswered ends it like any lost connection.
  */
-async function listenPostgres(url: string, options: string, timeouts: Timeouts, channel: string, handler: (payload: string) => void) {
+async function listenPostgres(
+  url: string,
+  options: string,
+  timeouts: Timeouts,
+  channel: string,
+  handler: (payload: string) => void,
+) {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -159,7 +173,13 @@ async function listenPostgres(url: string, options: string, timeouts: Timeouts, 
     reconnectSoon();
   };
   const connect = async (): Promise<void> => {
-    const c = new StallSafeClient({ connectionString: url, options, connectionTimeoutMillis: timeouts.connectMs, query_timeout: timeouts.queryMs, ...KEEPALIVE });
+    const c = new StallSafeClient({
+      connectionString: url,
+      options,
+      connectionTimeoutMillis: timeouts.connectMs,
+      query_timeout: timeouts.queryMs,
+      ...KEEPALIVE,
+    });
     c.on('notification', (n) => n.channel === channel && handler(n.payload ?? ''));
     c.on('error', () => lost(c));
     c.on('end', () => lost(c));
@@ -232,14 +252,26 @@ async function pgliteDatabase(mode: Mode, dataDir: string, snapshot?: Blob): Pro
  * `holder`: what opens an embedded DATA_DIR (`server`, `svc key create`), named to a second
  * opener, which fails with DataDirLockedError (data-dir-lock.ts).
  */
-export async function openDatabases(config: DbConfig, opts: { pgliteSnapshot?: Blob; holder?: string } = {}): Promise<Databases> {
+export async function openDatabases(
+  config: DbConfig,
+  opts: { pgliteSnapshot?: Blob; holder?: string } = {},
+): Promise<Databases> {
   let live: Database;
   let test: Database;
   let lock: DataDirLock | null = null;
   if (config.DATABASE_URL) {
-    const timeouts = { connectMs: config.DATABASE_POOL_TIMEOUT_MS ?? 5_000, queryMs: config.DATABASE_QUERY_TIMEOUT_MS ?? 5_000 };
+    const timeouts = {
+      connectMs: config.DATABASE_POOL_TIMEOUT_MS ?? 5_000,
+      queryMs: config.DATABASE_QUERY_TIMEOUT_MS ?? 5_000,
+    };
     live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, timeouts);
-    test = postgresDatabase('test', config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL, config.SANDBOX_SCHEMA, config.DATABASE_POOL_SIZE, timeouts);
+    test = postgresDatabase(
+      'test',
+      config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL,
+      config.SANDBOX_SCHEMA,
+      config.DATABASE_POOL_SIZE,
+      timeouts,
+    );
   } else {
     // Before anything slow, so that a second opener fails at once.
     if (!config.DATA_DIR.startsWith('memory://')) lock = await lockDataDir(config.DATA_DIR, opts.holder ?? 'a process');

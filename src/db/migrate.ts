@@ -20,7 +20,10 @@ export interface Migration {
 
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(join(dir, name, 'migration.sql'), 'utf8');
@@ -64,8 +67,10 @@ export async function applyMigrations(
     for (const m of migrations) {
       const prior = done.get(m.name);
       if (prior) {
-        if (!prior.finished_at) throw new MigrationError(`Migration ${m.name} failed earlier in ${opts.schema}; resolve it by hand`);
-        if (prior.checksum !== m.checksum) throw new MigrationError(`Migration ${m.name} was changed after it was applied`);
+        if (!prior.finished_at)
+          throw new MigrationError(`Migration ${m.name} failed earlier in ${opts.schema}; resolve it by hand`);
+        if (prior.checksum !== m.checksum)
+          throw new MigrationError(`Migration ${m.name} was changed after it was applied`);
         continue;
       }
       const id = randomUUID();

@@ -23,7 +23,12 @@ const NO_FILTER = { externalTables: [], externalEnums: [] };
  * The engine reports a Rust panic through this global before it traps (Prisma's CLI sets it);
  * without it the report itself would throw a TypeError instead of the engine's message.
  */
-const panics = { message: '', set_message(message: string) { panics.message = message; } };
+const panics = {
+  message: '',
+  set_message(message: string) {
+    panics.message = message;
+  },
+};
 
 type EngineModule = { SchemaEngine: { new: (o: unknown, cb: unknown, a: unknown) => Promise<Engine> } };
 let engineModule: Promise<EngineModule> | undefined;
@@ -71,7 +76,11 @@ export async function diffMigrationsToSchema(schemaPath = 'prisma/schema.prisma'
     await applyMigrations(pgliteSession(db), { schema: 'public', migrations: await readMigrations() });
     const bg = await loadEngineModule();
     const files = [{ path: 'schema.prisma', content: schema }];
-    const engine = await bg.SchemaEngine.new({ datamodels: [['schema.prisma', schema]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(new PrismaPGlite(db)));
+    const engine = await bg.SchemaEngine.new(
+      { datamodels: [['schema.prisma', schema]] },
+      () => undefined,
+      bindMigrationAwareSqlAdapterFactory(new PrismaPGlite(db)),
+    );
     const result = await engine.diff({
       from: { tag: 'schemaDatasource', files, configDir: process.cwd() },
       to: { tag: 'schemaDatamodel', files },

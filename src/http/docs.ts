@@ -20,7 +20,11 @@ export async function registerDocs(app: FastifyInstance, baseUrl: string | undef
       servers: baseUrl ? [{ url: baseUrl }] : [],
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_sk_live_/svc_sk_test_) or OAuth access token' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'API key (svc_sk_live_/svc_sk_test_) or OAuth access token',
+          },
         },
       },
       security: [{ bearer: [] }],

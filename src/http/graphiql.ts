@@ -50,7 +50,11 @@ export async function registerGraphiQL(app: FastifyInstance): Promise<GraphiQLRe
   const script = asset('graphiql.js', JS, bundle.js);
   const style = asset('graphiql.css', 'text/css; charset=utf-8', bundle.css);
   const start = asset('graphiql-start.js', JS, readFileSync(new URL('./assets/graphiql-start.js', import.meta.url)));
-  const icon = asset('favicon.ico', 'image/x-icon', Buffer.from(bundle.favicon.replace(/^data:[^,]*;base64,/, ''), 'base64'));
+  const icon = asset(
+    'favicon.ico',
+    'image/x-icon',
+    Buffer.from(bundle.favicon.replace(/^data:[^,]*;base64,/, ''), 'base64'),
+  );
   // The labels are Monaco's names for its workers.
   const workers = {
     editorWorkerService: asset('editor.worker.js', JS, bundle.editorWorkerService),

@@ -24,7 +24,8 @@ function variablePath(error: GraphQLError): string | undefined {
   const variable = /^Variable "\$(\w+)" got invalid value /.exec(error.message)?.[1];
   if (!variable) return undefined;
   const reason = error.originalError?.message;
-  const prefix = reason && error.message.endsWith(`; ${reason}`) ? error.message.slice(0, -reason.length - 2) : error.message;
+  const prefix =
+    reason && error.message.endsWith(`; ${reason}`) ? error.message.slice(0, -reason.length - 2) : error.message;
   return / at "([^"]+)"$/.exec(prefix)?.[1] ?? variable;
 }
 
@@ -43,11 +44,15 @@ export function maskError(error: unknown, log?: ErrorLog): GraphQLError {
   if (graphQLError && (!original || original instanceof GraphQLError)) return graphQLError;
   let appError = toAppError(original);
   // A scalar refusing a variable cannot know where the value sat; the coercion error can.
-  const variable = graphQLError && appError.code === 'VALIDATION_ERROR' && appError.details === undefined ? variablePath(graphQLError) : undefined;
+  const variable =
+    graphQLError && appError.code === 'VALIDATION_ERROR' && appError.details === undefined
+      ? variablePath(graphQLError)
+      : undefined;
   if (variable !== undefined) appError = AppError.validation([{ path: variable, message: appError.message }]);
   // Logged as REST logs it: an outage as a warning, anything else of ours as an error.
   if (appError.code === 'SERVICE_UNAVAILABLE') log?.warn({ err: appError.cause ?? appError }, appError.message);
-  else if (appError.status >= 500) log?.error({ err: appError.cause ?? appError, internal: appError.internal }, appError.message);
+  else if (appError.status >= 500)
+    log?.error({ err: appError.cause ?? appError, internal: appError.internal }, appError.message);
   return new GraphQLError(appError.message, {
     nodes: graphQLError?.nodes,
     path: graphQLError?.path,
@@ -90,10 +95,17 @@ const refuseInvalidCredential: Plugin<Record<string, unknown>, ServerContext> = 
     const refused = refusedCredential(serverContext.req);
     if (!refused) return;
     endResponse(
-      new fetchAPI.Response(JSON.stringify({ errors: [{ message: refused.message, extensions: { code: refused.code } }] }), {
-        status: refused.status,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...refused.headers },
-      }),
+      new fetchAPI.Response(
+        JSON.stringify({ errors: [{ message: refused.message, extensions: { code: refused.code } }] }),
+        {
+          status: refused.status,
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'cache-control': 'no-store',
+            ...refused.headers,
+          },
+        },
+      ),
     );
   },
 };
@@ -103,16 +115,21 @@ const refuseInvalidCredential: Plugin<Record<string, unknown>, ServerContext> = 
  * validation, which error masking never sees: its code is the scalar's, as for a variable.
  */
 const scalarCodesInValidation: Plugin<Record<string, unknown>, ServerContext> = {
-  onValidate: () => ({ result }) => {
-    for (const error of result) {
-      const original = error instanceof GraphQLError ? error.originalError : undefined;
-      if (isAppError(original)) Object.assign(error.extensions, { code: original.code });
-    }
-  },
+  onValidate:
+    () =>
+    ({ result }) => {
+      for (const error of result) {
+        const original = error instanceof GraphQLError ? error.originalError : undefined;
+        if (isAppError(original)) Object.assign(error.extensions, { code: original.code });
+      }
+    },
 };
 
 /** `renderGraphiQL`: GraphiQL's page (src/http/graphiql.ts); without it there is no GraphiQL. */
-export function createGraphQLServer(services: Services, opts: { renderGraphiQL?: GraphiQLRenderer } = {}): YogaServerInstance<ServerContext, Context> {
+export function createGraphQLServer(
+  services: Services,
+  opts: { renderGraphiQL?: GraphiQLRenderer } = {},
+): YogaServerInstance<ServerContext, Context> {
   const armor = new EnvelopArmor({
     maxDepth: limit('maxDepth', { n: 8 }),
     costLimit: limit('costLimit', { maxCost: 5000 }),
@@ -138,10 +155,17 @@ export function createGraphQLServer(services: Services, opts: { renderGraphiQL?:
       // graphql-armor's depth and cost limits skip introspection fields, so nested
       // `fields { type { fields ... } }` cycles would be the one unbounded document shape.
       ...(services.config.isProduction
-        ? [{ onValidate: ({ addValidationRule }: { addValidationRule: (rule: typeof NoSchemaIntrospectionCustomRule) => void }) => addValidationRule(NoSchemaIntrospectionCustomRule) }]
+        ? [
+            {
+              onValidate: ({
+                addValidationRule,
+              }: {
+                addValidationRule: (rule: typeof NoSchemaIntrospectionCustomRule) => void;
+              }) => addValidationRule(NoSchemaIntrospectionCustomRule),
+            },
+          ]
         : []),
     ],
-    context: ({ req }) =>
-      createContext({ credential: req.credential, services, requestId: String(req.id) }),
+    context: ({ req }) => createContext({ credential: req.credential, services, requestId: String(req.id) }),
   });
 }

@@ -7,7 +7,12 @@ import type { Services } from '../services.js';
  * 'ok', or a generic reason: /readyz answers anyone, and a driver's message can name hosts,
  * users and databases. The detail goes to the log.
  */
-async function check(name: string, log: FastifyBaseLogger, fn: () => Promise<unknown>, timeoutMs = 2000): Promise<string> {
+async function check(
+  name: string,
+  log: FastifyBaseLogger,
+  fn: () => Promise<unknown>,
+  timeoutMs = 2000,
+): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   let timedOut = false;
   try {
@@ -22,7 +27,10 @@ async function check(name: string, log: FastifyBaseLogger, fn: () => Promise<unk
     ]);
     return 'ok';
   } catch (err) {
-    log.warn({ dependency: name, err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'readiness check failed');
+    log.warn(
+      { dependency: name, err: { message: (err as Error).message, code: (err as { code?: unknown }).code } },
+      'readiness check failed',
+    );
     return timedOut ? 'error: timed out' : 'error: unavailable';
   } finally {
     clearTimeout(timer);

@@ -17,14 +17,23 @@ export interface ChargeResult {
 const clients = new WeakMap<Config, Stripe>();
 
 export function stripeClient(config: Config): Stripe {
-  if (!config.STRIPE_SECRET_KEY) throw new AppError('SERVICE_UNAVAILABLE', 'Live payments are not configured', { headers: { 'retry-after': '3600' } });
+  if (!config.STRIPE_SECRET_KEY)
+    throw new AppError('SERVICE_UNAVAILABLE', 'Live payments are not configured', {
+      headers: { 'retry-after': '3600' },
+    });
   let client = clients.get(config);
   if (!client) {
     const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null;
     client = new Stripe(config.STRIPE_SECRET_KEY, {
       maxNetworkRetries: 2,
       timeout: 20_000,
-      ...(api ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol.replace(':', '') as 'http' | 'https' } : {}),
+      ...(api
+        ? {
+            host: api.hostname,
+            port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+            protocol: api.protocol.replace(':', '') as 'http' | 'https',
+          }
+        : {}),
     });
     clients.set(config, client);
   }
@@ -44,7 +53,12 @@ export async function chargeWithStripe(
     // A PaymentIntent takes a PaymentMethod; a card Token (Stripe.js createToken) becomes one
     // first, under its own idempotency key so a retried job reuses the same PaymentMethod.
     const paymentMethod = p.paymentMethod.startsWith('tok_')
-      ? (await stripe.paymentMethods.create({ type: 'card', card: { token: p.paymentMethod } }, { idempotencyKey: `payment-method-${p.id}` })).id
+      ? (
+          await stripe.paymentMethods.create(
+            { type: 'card', card: { token: p.paymentMethod } },
+            { idempotencyKey: `payment-method-${p.id}` },
+          )
+        ).id
       : p.paymentMethod;
     const intent = await stripe.paymentIntents.create(
       {
@@ -61,9 +75,17 @@ export async function chargeWithStripe(
     const pm = typeof intent.payment_method === 'object' ? intent.payment_method : null;
     const brand = pm?.card?.brand ?? null;
     const last4 = pm?.card?.last4 ?? null;
-    if (intent.status === 'succeeded') return { status: 'succeeded', failureCode: null, failureMessage: null, processorRef: intent.id, brand, last4 };
+    if (intent.status === 'succeeded')
+      return { status: 'succeeded', failureCode: null, failureMessage: null, processorRef: intent.id, brand, last4 };
     const failureMessage = intent.last_payment_error?.message ?? `The payment ended ${intent.status}`;
-    return { status: 'failed', failureCode: intent.last_payment_error?.code ?? intent.status, failureMessage, processorRef: intent.id, brand, last4 };
+    return {
+      status: 'failed',
+      failureCode: intent.last_payment_error?.code ?? intent.status,
+      failureMessage,
+      processorRef: intent.id,
+      brand,
+      last4,
+    };
   } catch (err) {
     const verdict = err instanceof Stripe.errors.StripeError ? permanentFailure(err) : null;
     if (verdict) return verdict;
@@ -86,14 +108,26 @@ export function permanentFailure(err: InstanceType<typeof Stripe.errors.StripeEr
   if (status === undefined || status < 400 || status >= 500 || status === 409 || status === 429) return null;
   if (err instanceof Stripe.errors.StripeRateLimitError || err.code === 'lock_timeout') return null;
   const intentId = (err.payment_intent as { id?: string } | undefined)?.id ?? null;
-  const failed = (failureCode: string, failureMessage: string): ChargeResult => ({ status: 'failed', failureCode, failureMessage, processorRef: intentId, brand: null, last4: null });
+  const failed = (failureCode: string, failureMessage: string): ChargeResult => ({
+    status: 'failed',
+    failureCode,
+    failureMessage,
+    processorRef: intentId,
+    brand: null,
+    last4: null,
+  });
   if (err instanceof Stripe.errors.StripeCardError) {
     // The sandbox's codes: insufficient_funds when the issuer says so, else the error code.
-    return failed(err.decline_code === 'insufficient_funds' ? 'insufficient_funds' : (err.code ?? 'card_declined'), err.message);
+    return failed(
+      err.decline_code === 'insufficient_funds' ? 'insufficient_funds' : (err.code ?? 'card_declined'),
+      err.message,
+    );
   }
   // Our own credentials: Stripe's message quotes part of the key, so it is not passed on.
-  if (err instanceof Stripe.errors.StripeAuthenticationError) return failed('processor_authentication_error', 'The payment processor refused this service\'s credentials');
-  if (err instanceof Stripe.errors.StripePermissionError) return failed('processor_permission_error', 'The payment processor does not let this service take this payment');
+  if (err instanceof Stripe.errors.StripeAuthenticationError)
+    return failed('processor_authentication_error', "The payment processor refused this service's credentials");
+  if (err instanceof Stripe.errors.StripePermissionError)
+    return failed('processor_permission_error', 'The payment processor does not let this service take this payment');
   return failed(err.code ?? err.rawType ?? 'invalid_request_error', err.message);
 }
 

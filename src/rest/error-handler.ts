@@ -35,9 +35,13 @@ export function toRestError(err: unknown): AppError {
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const appError = toRestError(err);
   if (appError.code === 'SERVICE_UNAVAILABLE') req.log.warn({ err: appError.cause ?? appError }, appError.message);
-  else if (appError.status >= 500) req.log.error({ err: appError.cause ?? appError, internal: appError.internal }, appError.message);
+  else if (appError.status >= 500)
+    req.log.error({ err: appError.cause ?? appError, internal: appError.internal }, appError.message);
   if (appError.headers) reply.headers(appError.headers);
-  return reply.status(appError.status).type('application/json; charset=utf-8').send(failure(appError, String(req.id)));
+  return reply
+    .status(appError.status)
+    .type('application/json; charset=utf-8')
+    .send(failure(appError, String(req.id)));
 }
 
 /**

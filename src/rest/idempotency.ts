@@ -41,13 +41,18 @@ declare module 'fastify' {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
 function requestHash(req: FastifyRequest): string {
-  return createHash('sha256').update(`${req.method} ${req.url}\n${canonical(req.body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${req.method} ${req.url}\n${canonical(req.body ?? null)}`)
+    .digest('hex');
 }
 
 /** The first response's text; bodies kept before sealing began ('{...}') are read as they are. */
@@ -81,7 +86,9 @@ export function registerIdempotency(app: FastifyInstance, services: Services): v
     const key = req.headers['idempotency-key'];
     if (key === undefined) return;
     if (typeof key !== 'string' || !KEY.test(key)) {
-      throw AppError.validation([{ path: 'Idempotency-Key', message: 'must be 1–255 printable ASCII characters without spaces' }]);
+      throw AppError.validation([
+        { path: 'Idempotency-Key', message: 'must be 1–255 printable ASCII characters without spaces' },
+      ]);
     }
     const db = services.dbs.forMode(req.credential.mode);
     const credentialId = idempotencyScope(req.credential);
@@ -90,7 +97,16 @@ export function registerIdempotency(app: FastifyInstance, services: Services): v
       const now = new Date();
       const id = newId();
       const { count } = await db.idempotencyRecord.createMany({
-        data: [{ id, credentialId, key, requestHash: hash, state: 'in_progress', expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS) }],
+        data: [
+          {
+            id,
+            credentialId,
+            key,
+            requestHash: hash,
+            state: 'in_progress',
+            expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+          },
+        ],
         skipDuplicates: true,
       });
       if (count === 1) {
@@ -104,19 +120,29 @@ export function registerIdempotency(app: FastifyInstance, services: Services): v
         continue;
       }
       if (existing.requestHash !== hash) {
-        throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key for a new request');
+        throw new AppError(
+          'IDEMPOTENCY_KEY_REUSED',
+          'This Idempotency-Key was used with a different request; use a new key for a new request',
+        );
       }
       if (existing.state !== 'completed') {
         if (now.getTime() - existing.createdAt.getTime() > IDEMPOTENCY_STALE_MS) {
-          const taken = await db.idempotencyRecord.updateMany({ where: { id: existing.id, state: 'in_progress', createdAt: existing.createdAt }, data: { createdAt: now } });
+          const taken = await db.idempotencyRecord.updateMany({
+            where: { id: existing.id, state: 'in_progress', createdAt: existing.createdAt },
+            data: { createdAt: now },
+          });
           if (taken.count === 1) {
             req.idempotency = { db, id: existing.id };
             return;
           }
         }
-        throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry after it finishes', {
-          headers: { 'retry-after': '1' },
-        });
+        throw new AppError(
+          'IDEMPOTENCY_KEY_IN_USE',
+          'A request with this Idempotency-Key is still in progress; retry after it finishes',
+          {
+            headers: { 'retry-after': '1' },
+          },
+        );
       }
       // The stored body is the exact text first sent, and its meta.requestId the first
       // request's. The replay is that answer, X-Request-Id included, since the envelope's
@@ -127,9 +153,17 @@ export function registerIdempotency(app: FastifyInstance, services: Services): v
         reply.header('x-request-id', first);
         req.log.info({ firstRequestId: first }, 'replayed the first answer of this Idempotency-Key');
       }
-      return reply.code(existing.responseStatus ?? 200).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(body);
+      return reply
+        .code(existing.responseStatus ?? 200)
+        .header('idempotent-replayed', 'true')
+        .type('application/json; charset=utf-8')
+        .send(body);
     }
-    throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry after it finishes', { headers: { 'retry-after': '1' } });
+    throw new AppError(
+      'IDEMPOTENCY_KEY_IN_USE',
+      'A request with this Idempotency-Key is still in progress; retry after it finishes',
+      { headers: { 'retry-after': '1' } },
+    );
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

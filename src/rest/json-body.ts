@@ -39,8 +39,10 @@ function sequenceLength(b: Buffer, i: number): number {
   const tail = (j: number, lo = 0x80, hi = 0xbf) => j < b.length && b[j]! >= lo && b[j]! <= hi;
   // The well-formed sequences of Unicode's Table 3-7: no overlongs, surrogates or > U+10FFFF.
   if (c >= 0xc2 && c <= 0xdf) return tail(i + 1) ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) return tail(i + 1, c === 0xe0 ? 0xa0 : 0x80, c === 0xed ? 0x9f : 0xbf) && tail(i + 2) ? 3 : 0;
-  if (c >= 0xf0 && c <= 0xf4) return tail(i + 1, c === 0xf0 ? 0x90 : 0x80, c === 0xf4 ? 0x8f : 0xbf) && tail(i + 2) && tail(i + 3) ? 4 : 0;
+  if (c >= 0xe0 && c <= 0xef)
+    return tail(i + 1, c === 0xe0 ? 0xa0 : 0x80, c === 0xed ? 0x9f : 0xbf) && tail(i + 2) ? 3 : 0;
+  if (c >= 0xf0 && c <= 0xf4)
+    return tail(i + 1, c === 0xf0 ? 0x90 : 0x80, c === 0xf4 ? 0x8f : 0xbf) && tail(i + 2) && tail(i + 3) ? 4 : 0;
   return 0;
 }
 
@@ -90,20 +92,25 @@ export interface OptionalBodyConfig {
 
 /** An empty body is malformed only where a body is required; elsewhere it is simply absent. */
 function requiresBody(req: FastifyRequest): boolean {
-  return req.routeOptions.schema?.body !== undefined && !(req.routeOptions.config as OptionalBodyConfig | undefined)?.optionalBody;
+  return (
+    req.routeOptions.schema?.body !== undefined &&
+    !(req.routeOptions.config as OptionalBodyConfig | undefined)?.optionalBody
+  );
 }
 
 export function parseJsonBody(body: Buffer): unknown {
   if (body.length === 0) throw new AppError('BAD_REQUEST', 'The body is empty; send a JSON object');
   const utf8 = isUtf8(body);
   const text = utf8 ? body.toString('utf8') : decodeEscapingInvalidBytes(body);
-  if (depthOf(text) > MAX_DEPTH) throw new AppError('BAD_REQUEST', `The JSON body is nested deeper than ${MAX_DEPTH} levels`);
+  if (depthOf(text) > MAX_DEPTH)
+    throw new AppError('BAD_REQUEST', `The JSON body is nested deeper than ${MAX_DEPTH} levels`);
   let value: unknown;
   try {
     value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     const msg = (err as Error).message;
-    if (/prototype|constructor/i.test(msg)) throw new AppError('BAD_REQUEST', 'The JSON body contains a forbidden key (__proto__ or constructor)');
+    if (/prototype|constructor/i.test(msg))
+      throw new AppError('BAD_REQUEST', 'The JSON body contains a forbidden key (__proto__ or constructor)');
     throw new AppError('BAD_REQUEST', 'The body is not valid JSON');
   }
   // A NUL or a lone surrogate can only come from a \u escape (JSON forbids raw control
@@ -114,7 +121,13 @@ export function parseJsonBody(body: Buffer): unknown {
   if (bad) {
     // The path itself may hold the bad text (a key): shown with U+FFFD, as far as it can be read.
     const path = bad.path.replace(LONE_SURROGATES, '\uFFFD');
-    throw AppError.validation([{ path, message: 'is not valid Unicode text: it holds bytes that are not UTF-8 or an unpaired surrogate such as \\ud800' }]);
+    throw AppError.validation([
+      {
+        path,
+        message:
+          'is not valid Unicode text: it holds bytes that are not UTF-8 or an unpaired surrogate such as \\ud800',
+      },
+    ]);
   }
   return value;
 }

@@ -37,7 +37,8 @@ export function compileOperation<TData>(schema: GraphQLSchema, source: string): 
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`Invalid REST operation: ${errors.map((e) => e.message).join('; ')}`);
   const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled)) throw new Error(`Invalid REST operation: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+  if (!isCompiledQuery(compiled))
+    throw new Error(`Invalid REST operation: ${compiled.errors?.map((e) => e.message).join('; ')}`);
   return {
     async run(ctx, variables) {
       const result = await compiled.query(undefined, ctx, variables);

@@ -6,7 +6,13 @@
 // derived from the response schema and the GraphQL field (selection.ts).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest, HTTPMethods, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  HTTPMethods,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Scope } from '../auth/scopes.js';
 import { insufficientScope } from '../schema/builder.js';
@@ -32,7 +38,14 @@ export interface RequestSchemas {
 }
 
 /** A request as its route's schemas validated it: body, query and params typed by them. */
-export type RouteRequest<S extends RequestSchemas> = FastifyRequest<Reply, RawServerDefault, RawRequestDefaultExpression, S, TypeBoxTypeProvider, OptionalBodyConfig>;
+export type RouteRequest<S extends RequestSchemas> = FastifyRequest<
+  Reply,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  S,
+  TypeBoxTypeProvider,
+  OptionalBodyConfig
+>;
 
 /** Every route answers with the success envelope (errors go through the error handler). */
 type Reply = { Reply: ReturnType<typeof success> };
@@ -67,12 +80,20 @@ async function absentBodyIsEmpty(req: FastifyRequest): Promise<void> {
   if (req.body === undefined || req.body === null) req.body = {};
 }
 
-export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TValue = unknown>(app: FastifyInstance, deps: V1Deps, opts: GraphQLRouteOptions<S, TValue>): void {
+export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TValue = unknown>(
+  app: FastifyInstance,
+  deps: V1Deps,
+  opts: GraphQLRouteOptions<S, TValue>,
+): void {
   // A POST action that declares no body takes none: absent or `{}`, and any field is a 400.
   const noBody = opts.method === 'POST' && !opts.request?.body;
   const optionalBody = noBody || opts.optionalBody === true;
-  const [kind, field]: [OperationKind, string] = opts.query !== undefined ? ['query', opts.query] : ['mutation', opts.mutation];
-  const op = compileOperation<Record<string, unknown>>(deps.schema, operationFor(deps.schema, kind, field, opts.response, { list: opts.list }));
+  const [kind, field]: [OperationKind, string] =
+    opts.query !== undefined ? ['query', opts.query] : ['mutation', opts.mutation];
+  const op = compileOperation<Record<string, unknown>>(
+    deps.schema,
+    operationFor(deps.schema, kind, field, opts.response, { list: opts.list }),
+  );
   const write = opts.method !== 'GET';
   const route = `${opts.method} ${opts.url}`;
   app.withTypeProvider<TypeBoxTypeProvider>().route<Reply, OptionalBodyConfig, S>({
@@ -81,7 +102,11 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
     // The JSON parser reads an empty body as absent here, not as a malformed one (json-body.ts).
     ...(optionalBody ? { config: { optionalBody: true } } : {}),
     // Bodies are written by JSON.stringify, checked against these schemas outside production.
-    serializerCompiler: ({ schema, httpStatus }) => bodySerializer(schema as unknown as TSchema, { route: `${route} ${httpStatus}`, check: !deps.services.config.isProduction }),
+    serializerCompiler: ({ schema, httpStatus }) =>
+      bodySerializer(schema as unknown as TSchema, {
+        route: `${route} ${httpStatus}`,
+        check: !deps.services.config.isProduction,
+      }),
     schema: {
       // Absent, the request takes nothing: S is then its default, the empty object.
       ...(opts.request ?? ({} as S)),
@@ -90,7 +115,10 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
       description: `Requires the \`${opts.scope}\` scope.`,
       tags: opts.tags,
       // 409: conflicts and Idempotency-Key answers of writes; 413: bodies over the limit.
-      response: { 200: opts.list ? ListEnvelope(opts.response) : Envelope(opts.response), ...errorResponses(...(write ? [409] : []), ...(opts.request?.body || noBody ? [413] : [])) },
+      response: {
+        200: opts.list ? ListEnvelope(opts.response) : Envelope(opts.response),
+        ...errorResponses(...(write ? [409] : []), ...(opts.request?.body || noBody ? [413] : [])),
+      },
     },
     preValidation: [
       ...(optionalBody ? [absentBodyIsEmpty] : []),

@@ -5,7 +5,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 export const Id = Type.String({ pattern: '^[0-9a-f]{24}$', description: '24 lowercase hex characters' });
 export const Timestamp = Type.String({
   format: 'date-time',
-  description: 'RFC 3339 with Z or a numeric offset, years 1970–9999 (e.g. 2026-03-29T11:00:00+02:00); answered in UTC: 2026-03-29T09:00:00.000Z',
+  description:
+    'RFC 3339 with Z or a numeric offset, years 1970–9999 (e.g. 2026-03-29T11:00:00+02:00); answered in UTC: 2026-03-29T09:00:00.000Z',
 });
 
 const Meta = Type.Object({
@@ -29,7 +30,10 @@ export const ErrorEnvelope = Type.Object(
   {
     status: Type.Literal(false),
     error: Type.Object({
-      code: Type.String({ description: 'Machine-readable code from the error table (an open set: treat an unknown code by its HTTP status)' }),
+      code: Type.String({
+        description:
+          'Machine-readable code from the error table (an open set: treat an unknown code by its HTTP status)',
+      }),
       message: Type.String(),
       details: Type.Optional(Type.Unknown()),
     }),
@@ -60,7 +64,9 @@ export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]
 /** ?limit= (1–100, default 20) and ?cursor= of every list (docs/api.md). */
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1–100' })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page' })),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'The nextCursor of the previous page' }),
+  ),
 };
 
 /**

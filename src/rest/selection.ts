@@ -43,11 +43,18 @@ export type OperationKind = 'query' | 'mutation';
  * or Mutation type, with every argument of the field as a variable of the same name and type.
  * A list field (a page type) selects `data { ... } pagination { ... }`.
  */
-export function operationFor(schema: GraphQLSchema, kind: OperationKind, fieldName: string, response: TSchema, opts: { list?: boolean } = {}): string {
+export function operationFor(
+  schema: GraphQLSchema,
+  kind: OperationKind,
+  fieldName: string,
+  response: TSchema,
+  opts: { list?: boolean } = {},
+): string {
   const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
   const field: GraphQLField<unknown, unknown> | undefined = root?.getFields()[fieldName];
   if (!field) throw new Error(`REST route: the GraphQL schema has no ${kind} field ${fieldName}`);
-  if (!isObjectType(getNamedType(field.type))) throw new Error(`REST route: ${kind} field ${fieldName} does not return an object`);
+  if (!isObjectType(getNamedType(field.type)))
+    throw new Error(`REST route: ${kind} field ${fieldName} does not return an object`);
   const vars = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
   const args = field.args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const selection = opts.list ? `data { ${selectionOf(response)} } ${PAGE}` : selectionOf(response);

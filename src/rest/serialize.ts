@@ -25,12 +25,17 @@ export class UndocumentedResponseError extends Error {}
 
 export function bodySerializer(schema: TSchema, opts: { route: string; check: boolean }): Serializer {
   if (!opts.check) return JSON.stringify;
-  const documented = fastJson(schema as unknown as Schema, { ...schemaSerializerOptions, schema: { ErrorEnvelope: ErrorEnvelope as unknown as Schema } }) as Serializer;
+  const documented = fastJson(schema as unknown as Schema, {
+    ...schemaSerializerOptions,
+    schema: { ErrorEnvelope: ErrorEnvelope as unknown as Schema },
+  }) as Serializer;
   return (payload) => {
     const body = JSON.stringify(payload);
     const expected = documented(payload);
     if (!isDeepStrictEqual(JSON.parse(body), JSON.parse(expected))) {
-      throw new UndocumentedResponseError(`${opts.route}: the body differs from its documented schema\n  sent:       ${body.slice(0, 2000)}\n  documented: ${expected.slice(0, 2000)}`);
+      throw new UndocumentedResponseError(
+        `${opts.route}: the body differs from its documented schema\n  sent:       ${body.slice(0, 2000)}\n  documented: ${expected.slice(0, 2000)}`,
+      );
     }
     return body;
   };

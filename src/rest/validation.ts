@@ -13,7 +13,8 @@ const bodyAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: fal
 const queryAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'array' }));
 // `date-time` is the GraphQL DateTime scalar's parser, not ajv-formats' own: the two once
 // disagreed (an offset passed here and failed there), and years like 0000 passed both.
-for (const ajv of [bodyAjv, queryAjv]) ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseIsoTimestamp(s).error === undefined });
+for (const ajv of [bodyAjv, queryAjv])
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseIsoTimestamp(s).error === undefined });
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
@@ -32,7 +33,13 @@ export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {
       case 'type':
         return { path: base || part, message: base ? `must be ${e.params.type}` : `must be a JSON ${e.params.type}` };
       case 'format':
-        return { path: base || part, message: e.params.format === 'date-time' ? (parseIsoTimestamp(e.data).error ?? TIMESTAMP_FORMAT) : `must be a valid ${e.params.format}` };
+        return {
+          path: base || part,
+          message:
+            e.params.format === 'date-time'
+              ? (parseIsoTimestamp(e.data).error ?? TIMESTAMP_FORMAT)
+              : `must be a valid ${e.params.format}`,
+        };
       default:
         return { path: base || part, message: e.message ?? 'is invalid' };
     }

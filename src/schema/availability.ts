@@ -25,8 +25,18 @@ const SessionType = builder.objectRef<SessionAvailability>('SessionAvailability'
 
 const AvailabilityType = builder.objectRef<Availability>('Availability').implement({
   fields: (t) => ({
-    slots: t.field({ type: [SlotType], nullable: true, description: 'Appointment services', resolve: (a) => (a.kind === 'appointment' ? a.slots : null) }),
-    sessions: t.field({ type: [SessionType], nullable: true, description: 'Class services', resolve: (a) => (a.kind === 'class' ? a.sessions : null) }),
+    slots: t.field({
+      type: [SlotType],
+      nullable: true,
+      description: 'Appointment services',
+      resolve: (a) => (a.kind === 'appointment' ? a.slots : null),
+    }),
+    sessions: t.field({
+      type: [SessionType],
+      nullable: true,
+      description: 'Class services',
+      resolve: (a) => (a.kind === 'class' ? a.sessions : null),
+    }),
   }),
 });
 

@@ -25,10 +25,17 @@ export const BookingType = builder.objectRef<Booking>('Booking').implement({
     status: t.exposeString('status', { description: STATUSES.join(' | ') }),
     notes: t.exposeString('notes', { nullable: true }),
     cancelReason: t.exposeString('cancelReason', { nullable: true }),
-    customerTimeZone: t.exposeString('customerTimeZone', { nullable: true, description: "The customer's IANA time zone, when given" }),
+    customerTimeZone: t.exposeString('customerTimeZone', {
+      nullable: true,
+      description: "The customer's IANA time zone, when given",
+    }),
     price: t.exposeInt('price'),
     currency: t.exposeString('currency'),
-    holdExpiresAt: t.expose('holdExpiresAt', { type: 'DateTime', nullable: true, description: 'When an unpaid pending booking expires' }),
+    holdExpiresAt: t.expose('holdExpiresAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When an unpaid pending booking expires',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -67,7 +74,8 @@ builder.queryFields((t) => ({
       serviceId: t.arg.string(),
     },
     resolve: (_r, a, ctx) => {
-      if (a.status && !STATUSES.includes(a.status as BookingStatus)) throw AppError.validation([{ path: 'status', message: `must be one of ${STATUSES.join(', ')}` }]);
+      if (a.status && !STATUSES.includes(a.status as BookingStatus))
+        throw AppError.validation([{ path: 'status', message: `must be one of ${STATUSES.join(', ')}` }]);
       if (a.from && a.to) checkRange(a.from, a.to, { fromPath: 'from', toPath: 'to' });
       const where: Prisma.BookingWhereInput = {
         companyId: ctx.credential!.companyId,
@@ -90,7 +98,13 @@ builder.queryFields((t) => ({
 
 const transition = (action: BookingAction, description: string) =>
   builder.mutationField(
-    { confirm: 'confirmBooking', cancel: 'cancelBooking', complete: 'completeBooking', no_show: 'markBookingNoShow', expire: '' }[action],
+    {
+      confirm: 'confirmBooking',
+      cancel: 'cancelBooking',
+      complete: 'completeBooking',
+      no_show: 'markBookingNoShow',
+      expire: '',
+    }[action],
     (t) =>
       t.field({
         type: BookingType,
@@ -102,7 +116,10 @@ const transition = (action: BookingAction, description: string) =>
             companyId: ctx.credential!.companyId,
             bookingId: args.id,
             action,
-            input: action === 'cancel' && (args as { reason?: string | null }).reason != null ? { reason: (args as { reason: string }).reason } : {},
+            input:
+              action === 'cancel' && (args as { reason?: string | null }).reason != null
+                ? { reason: (args as { reason: string }).reason }
+                : {},
           }),
       }),
   );
@@ -123,7 +140,11 @@ builder.mutationFields((t) => ({
     type: BookingType,
     description: 'confirmed → confirmed at new times',
     authScopes: write,
-    args: { id: t.arg.string({ required: true }), startTime: t.arg({ type: 'DateTime', required: true }), employeeId: t.arg.string() },
+    args: {
+      id: t.arg.string({ required: true }),
+      startTime: t.arg({ type: 'DateTime', required: true }),
+      employeeId: t.arg.string(),
+    },
     resolve: (_r, args, ctx) =>
       rescheduleBooking(ctx.db, {
         company: ctx.credential!.company,

@@ -69,7 +69,9 @@ builder.queryFields((t) => ({
         ...(args.serviceId ? { serviceId: args.serviceId } : {}),
         ...(args.employeeId ? { employeeId: args.employeeId } : {}),
         ...(args.status ? { status: args.status as 'scheduled' | 'cancelled' } : {}),
-        ...(args.from || args.to ? { startTime: { ...(args.from ? { gte: args.from } : {}), ...(args.to ? { lt: args.to } : {}) } } : {}),
+        ...(args.from || args.to
+          ? { startTime: { ...(args.from ? { gte: args.from } : {}), ...(args.to ? { lt: args.to } : {}) } }
+          : {}),
       };
       return paginate(args, (q) => ctx.db.classSession.findMany({ ...q, where: { ...q.where, ...where } }));
     },
@@ -93,7 +95,8 @@ builder.mutationFields((t) => ({
     type: ClassSessionType,
     authScopes: write,
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateClassSessionInput, required: true }) },
-    resolve: (_r, args, ctx) => updateClassSession(ctx.db, { companyId: ctx.credential!.companyId, classId: args.id, input: args.input }),
+    resolve: (_r, args, ctx) =>
+      updateClassSession(ctx.db, { companyId: ctx.credential!.companyId, classId: args.id, input: args.input }),
   }),
   cancelClassSession: t.field({
     type: ClassSessionType,
@@ -101,6 +104,10 @@ builder.mutationFields((t) => ({
     authScopes: write,
     args: { id: t.arg.string({ required: true }), reason: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      cancelClassSession(ctx.db, { companyId: ctx.credential!.companyId, classId: args.id, input: args.reason != null ? { reason: args.reason } : {} }),
+      cancelClassSession(ctx.db, {
+        companyId: ctx.credential!.companyId,
+        classId: args.id,
+        input: args.reason != null ? { reason: args.reason } : {},
+      }),
   }),
 }));

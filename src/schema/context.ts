@@ -15,11 +15,7 @@ export interface Context {
   requestId: string;
 }
 
-export function createContext(opts: {
-  credential: Credential | null;
-  services: Services;
-  requestId: string;
-}): Context {
+export function createContext(opts: { credential: Credential | null; services: Services; requestId: string }): Context {
   const { credential, services } = opts;
   return {
     credential,

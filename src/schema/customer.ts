@@ -35,7 +35,11 @@ builder.queryFields((t) => ({
       paginate(args, (q) =>
         ctx.db.customer.findMany({
           ...q,
-          where: { ...q.where, companyId: ctx.credential!.companyId, ...(args.email ? { email: args.email.toLowerCase() } : {}) },
+          where: {
+            ...q.where,
+            companyId: ctx.credential!.companyId,
+            ...(args.email ? { email: args.email.toLowerCase() } : {}),
+          },
         }),
       ),
   }),
@@ -58,7 +62,8 @@ builder.mutationFields((t) => ({
     type: CustomerType,
     authScopes: write,
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: CustomerInput, required: true }) },
-    resolve: (_r, args, ctx) => updateCustomer(ctx.db, { companyId: ctx.credential!.companyId, customerId: args.id, input: args.input }),
+    resolve: (_r, args, ctx) =>
+      updateCustomer(ctx.db, { companyId: ctx.credential!.companyId, customerId: args.id, input: args.input }),
   }),
   deleteCustomer: t.field({
     type: CustomerType,

@@ -8,7 +8,10 @@ import type { Prisma } from '../generated/prisma/client.js';
 
 /** The name of the violated constraint, when the driver reports it. */
 export function constraintName(err: unknown): string | undefined {
-  const e = err as { meta?: { driverAdapterError?: { cause?: { constraint?: unknown; originalMessage?: string } } }; message?: string };
+  const e = err as {
+    meta?: { driverAdapterError?: { cause?: { constraint?: unknown; originalMessage?: string } } };
+    message?: string;
+  };
   const cause = e?.meta?.driverAdapterError?.cause;
   const c = cause?.constraint as { index?: string } | string | undefined;
   if (typeof c === 'string') return c;
@@ -27,7 +30,8 @@ export const isForeignKeyViolation = (err: unknown) => {
   return (err as { code?: string })?.code === 'P2003' || s === '23503' || s === '23001';
 };
 export const isCheckViolation = (err: unknown) => sqlState(err) === '23514';
-export const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === 'P2002' || sqlState(err) === '23505';
+export const isUniqueViolation = (err: unknown) =>
+  (err as { code?: string })?.code === 'P2002' || sqlState(err) === '23505';
 
 /**
  * Deadlock and serialization failures: PostgreSQL aborts one of two transactions that wait on

@@ -21,9 +21,13 @@ export const instant = z.union([
 // Years 2000–2100: anything else is a typo or an attack on the slot computation.
 const EARLIEST = Date.UTC(2000, 0, 1);
 const LATEST = Date.UTC(2100, 0, 1);
-export const boundedInstant = instant.refine((d) => d.getTime() >= EARLIEST && d.getTime() < LATEST, 'must be between the years 2000 and 2099');
+export const boundedInstant = instant.refine(
+  (d) => d.getTime() >= EARLIEST && d.getTime() < LATEST,
+  'must be between the years 2000 and 2099',
+);
 
-export const minutes = (max: number) => z.number().int('must be an integer').min(0, 'must not be negative').max(max, `must be at most ${max}`);
+export const minutes = (max: number) =>
+  z.number().int('must be an integer').min(0, 'must not be negative').max(max, `must be at most ${max}`);
 
 /** A path id: anything that is not one of this company's records is simply NOT_FOUND. */
 export function requireId(value: unknown, what: string): string {
@@ -33,8 +37,11 @@ export function requireId(value: unknown, what: string): string {
 
 /** End after start, and a window no longer than `maxDays`. */
 export function checkRange(from: Date, to: Date, opts: { fromPath: string; toPath: string; maxDays?: number }): void {
-  if (to.getTime() <= from.getTime()) throw AppError.validation([{ path: opts.toPath, message: `must be after ${opts.fromPath}` }]);
+  if (to.getTime() <= from.getTime())
+    throw AppError.validation([{ path: opts.toPath, message: `must be after ${opts.fromPath}` }]);
   if (opts.maxDays && to.getTime() - from.getTime() > opts.maxDays * 86_400_000) {
-    throw AppError.validation([{ path: opts.toPath, message: `must be at most ${opts.maxDays} days after ${opts.fromPath}` }]);
+    throw AppError.validation([
+      { path: opts.toPath, message: `must be at most ${opts.maxDays} days after ${opts.fromPath}` },
+    ]);
   }
 }

@@ -26,7 +26,10 @@ const EmailPage = pageType<Email>('Email', EmailType);
 
 function sandboxOnly(ctx: Context): string {
   if (ctx.credential!.mode !== 'test') {
-    throw new AppError('FORBIDDEN', 'The e-mail log exists for sandbox (test) companies only; live e-mail is sent, not logged');
+    throw new AppError(
+      'FORBIDDEN',
+      'The e-mail log exists for sandbox (test) companies only; live e-mail is sent, not logged',
+    );
   }
   return ctx.credential!.companyId;
 }

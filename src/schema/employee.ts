@@ -105,7 +105,8 @@ builder.queryFields((t) => ({
     type: TimeOffPage,
     authScopes: read,
     args: { employeeId: t.arg.string({ required: true }), limit: t.arg.int(), cursor: t.arg.string() },
-    resolve: (_r, args, ctx) => listTimeOff(ctx.db, { companyId: company(ctx), employeeId: args.employeeId, page: args }),
+    resolve: (_r, args, ctx) =>
+      listTimeOff(ctx.db, { companyId: company(ctx), employeeId: args.employeeId, page: args }),
   }),
 }));
 
@@ -120,7 +121,8 @@ builder.mutationFields((t) => ({
     type: EmployeeType,
     authScopes: write,
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateEmployeeInput, required: true }) },
-    resolve: (_r, args, ctx) => updateEmployee(ctx.db, { companyId: company(ctx), employeeId: args.id, input: args.input }),
+    resolve: (_r, args, ctx) =>
+      updateEmployee(ctx.db, { companyId: company(ctx), employeeId: args.id, input: args.input }),
   }),
   deactivateEmployee: t.field({
     type: EmployeeType,
@@ -133,12 +135,14 @@ builder.mutationFields((t) => ({
     type: TimeOffType,
     authScopes: write,
     args: { employeeId: t.arg.string({ required: true }), input: t.arg({ type: CreateTimeOffInput, required: true }) },
-    resolve: (_r, args, ctx) => createTimeOff(ctx.db, { companyId: company(ctx), employeeId: args.employeeId, input: args.input }),
+    resolve: (_r, args, ctx) =>
+      createTimeOff(ctx.db, { companyId: company(ctx), employeeId: args.employeeId, input: args.input }),
   }),
   deleteTimeOff: t.field({
     type: TimeOffType,
     authScopes: write,
     args: { employeeId: t.arg.string({ required: true }), id: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => deleteTimeOff(ctx.db, { companyId: company(ctx), employeeId: args.employeeId, timeOffId: args.id }),
+    resolve: (_r, args, ctx) =>
+      deleteTimeOff(ctx.db, { companyId: company(ctx), employeeId: args.employeeId, timeOffId: args.id }),
   }),
 }));

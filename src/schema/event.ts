@@ -40,7 +40,9 @@ builder.queryFields((t) => ({
     authScopes: { scope: 'events:read' },
     args: { id: t.arg.string({ required: true }) },
     resolve: async (_r, args, ctx) => {
-      const e = isId(args.id) ? await ctx.db.event.findFirst({ where: { id: args.id, companyId: ctx.credential!.companyId } }) : null;
+      const e = isId(args.id)
+        ? await ctx.db.event.findFirst({ where: { id: args.id, companyId: ctx.credential!.companyId } })
+        : null;
       if (!e) throw AppError.notFound('event');
       return e;
     },

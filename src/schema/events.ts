@@ -38,7 +38,10 @@ export type Tx = Prisma.TransactionClient;
  * Records one event. Call it with the transaction that makes the change, so the event exists
  * if and only if the change does (the transactional outbox).
  */
-export async function recordEvent(tx: Tx, opts: { companyId: string; type: OutboxEventType; data: Record<string, unknown> }): Promise<Event> {
+export async function recordEvent(
+  tx: Tx,
+  opts: { companyId: string; type: OutboxEventType; data: Record<string, unknown> },
+): Promise<Event> {
   return tx.event.create({
     data: { id: newId(), companyId: opts.companyId, type: opts.type, data: opts.data as Prisma.InputJsonValue },
   });

@@ -37,14 +37,16 @@ export function toIsoTimestamp(date: Date): string {
 // RFC 3339 §5.6 date-time (T and Z in either case); seconds may be left out, as the DateTime
 // scalar always allowed. Fractions beyond milliseconds are cut, not rounded, so an instant
 // never moves into the next second (or year).
-const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const RFC_3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 const WITHOUT_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
 // The range every stored time must fall in: PostgreSQL refuses years before 1 (22008, once a
 // 500) and outputs must keep four-digit years; nothing this service books lies before 1970.
 export const EARLIEST_TIMESTAMP = Date.UTC(1970, 0, 1);
 export const LATEST_TIMESTAMP = Date.UTC(10_000, 0, 1) - 1;
 
-export const TIMESTAMP_FORMAT = 'must be an RFC 3339 timestamp with Z or a numeric offset, e.g. 2026-03-29T09:00:00.000Z';
+export const TIMESTAMP_FORMAT =
+  'must be an RFC 3339 timestamp with Z or a numeric offset, e.g. 2026-03-29T09:00:00.000Z';
 
 const rangeError = () => 'must be between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z';
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
@@ -56,13 +58,28 @@ export type TimestampResult = { date: Date; error?: undefined } | { date?: undef
 export function parseIsoTimestamp(value: unknown): TimestampResult {
   const m = typeof value === 'string' ? RFC_3339.exec(value) : null;
   if (!m) {
-    if (typeof value === 'string' && WITHOUT_OFFSET.test(value)) return { error: 'must have Z or a numeric offset such as +02:00; a time without one is ambiguous' };
+    if (typeof value === 'string' && WITHOUT_OFFSET.test(value))
+      return { error: 'must have Z or a numeric offset such as +02:00; a time without one is ambiguous' };
     return { error: TIMESTAMP_FORMAT };
   }
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const second = m[6] === undefined ? 0 : Number(m[6]);
   // Date would roll impossible fields over (31 February becomes 3 March, 24:00 the next day).
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!) || hour > 23 || minute > 59 || second > 59) {
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > (month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  ) {
     return { error: 'is not a real date and time' };
   }
   // Date.UTC reads years 0–99 as 1900–1999; no year before 1969 can land in the range.

@@ -40,6 +40,10 @@ export async function wakeWorkers(db: Db): Promise<void> {
  */
 export async function announceDueDelivery(tx: Tx, delivery: { id: string; nextAttemptAt: Date | null }): Promise<void> {
   const [{ schema }] = await tx.$queryRaw<[{ schema: string }]>`SELECT current_schema() AS schema`;
-  const payload = dueDeliveryPayload({ schema, deliveryId: delivery.id, due: (delivery.nextAttemptAt ?? new Date()).getTime() });
+  const payload = dueDeliveryPayload({
+    schema,
+    deliveryId: delivery.id,
+    due: (delivery.nextAttemptAt ?? new Date()).getTime(),
+  });
   await tx.$executeRaw`SELECT pg_notify(${OUTBOX_CHANNEL}, ${payload})`;
 }

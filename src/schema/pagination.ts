@@ -36,7 +36,12 @@ export function decodeCursor(cursor: string): string {
 }
 
 export const pageArgsSchema = z.object({
-  limit: z.number().int('must be an integer').min(1, 'must be at least 1').max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`).nullish(),
+  limit: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(MAX_LIMIT, `must be at most ${MAX_LIMIT}`)
+    .nullish(),
   cursor: z.string().max(200).nullish(),
 });
 
@@ -59,21 +64,20 @@ export async function paginate<T extends { id: string }>(
   return { data, pagination: { limit, hasMore, nextCursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null } };
 }
 
-export const PaginationType = builder
-  .objectRef<Page<unknown>['pagination']>('Pagination')
-  .implement({
-    fields: (t) => ({
-      limit: t.exposeInt('limit'),
-      hasMore: t.exposeBoolean('hasMore'),
-      nextCursor: t.exposeString('nextCursor', { nullable: true }),
-    }),
-  });
+export const PaginationType = builder.objectRef<Page<unknown>['pagination']>('Pagination').implement({
+  fields: (t) => ({
+    limit: t.exposeInt('limit'),
+    hasMore: t.exposeBoolean('hasMore'),
+    nextCursor: t.exposeString('nextCursor', { nullable: true }),
+  }),
+});
 
 /** A GraphQL page type `<Name>Page { data: [Name!]!, pagination: Pagination! }`. */
 export function pageType<T>(
   name: string,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  item: ObjectRef<any, T>) {
+  item: ObjectRef<any, T>,
+) {
   return builder.objectRef<Page<T>>(`${name}Page`).implement({
     fields: (t) => ({
       data: t.field({ type: [item], resolve: (p) => p.data as never }),

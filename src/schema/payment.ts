@@ -14,8 +14,14 @@ export const PaymentType = builder.objectRef<Payment>('Payment').implement({
     amount: t.exposeInt('amount', { description: 'Minor units of currency' }),
     currency: t.exposeString('currency'),
     status: t.exposeString('status', { description: 'processing, succeeded, failed or refunded' }),
-    failureCode: t.exposeString('failureCode', { nullable: true, description: 'card_declined, insufficient_funds, resource_missing, processor_unavailable, ...' }),
-    failureMessage: t.exposeString('failureMessage', { nullable: true, description: "Why it failed, in the processor's words" }),
+    failureCode: t.exposeString('failureCode', {
+      nullable: true,
+      description: 'card_declined, insufficient_funds, resource_missing, processor_unavailable, ...',
+    }),
+    failureMessage: t.exposeString('failureMessage', {
+      nullable: true,
+      description: "Why it failed, in the processor's words",
+    }),
     brand: t.exposeString('brand', { nullable: true }),
     last4: t.exposeString('last4', { nullable: true }),
     refundedAt: t.expose('refundedAt', { type: 'DateTime', nullable: true }),
@@ -51,7 +57,14 @@ builder.queryFields((t) => ({
     args: { limit: t.arg.int(), cursor: t.arg.string(), bookingId: t.arg.string() },
     resolve: (_r, args, ctx) =>
       paginate(args, (q) =>
-        ctx.db.payment.findMany({ ...q, where: { companyId: ctx.credential!.companyId, ...(args.bookingId ? { bookingId: args.bookingId } : {}), ...q.where } }),
+        ctx.db.payment.findMany({
+          ...q,
+          where: {
+            companyId: ctx.credential!.companyId,
+            ...(args.bookingId ? { bookingId: args.bookingId } : {}),
+            ...q.where,
+          },
+        }),
       ),
   }),
   payment: t.field({
@@ -79,6 +92,12 @@ builder.mutationFields((t) => ({
     type: PaymentType,
     authScopes: { scope: 'payments:write' },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, { id }, ctx) => refundPayment(ctx.db, { companyId: ctx.credential!.companyId, mode: ctx.credential!.mode, config: ctx.config, id: String(id) }),
+    resolve: (_r, { id }, ctx) =>
+      refundPayment(ctx.db, {
+        companyId: ctx.credential!.companyId,
+        mode: ctx.credential!.mode,
+        config: ctx.config,
+        id: String(id),
+      }),
   }),
 }));

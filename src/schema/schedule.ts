@@ -68,7 +68,10 @@ export async function loadSchedules(
       },
       select: { employeeId: true, blockStart: true, blockEnd: true },
     }),
-    db.timeOff.findMany({ where: { companyId: opts.companyId, employeeId: { in: ids }, ...overlapping }, select: { employeeId: true, startTime: true, endTime: true } }),
+    db.timeOff.findMany({
+      where: { companyId: opts.companyId, employeeId: { in: ids }, ...overlapping },
+      select: { employeeId: true, startTime: true, endTime: true },
+    }),
     db.classSession.findMany({
       where: { companyId: opts.companyId, employeeId: { in: ids }, status: 'scheduled', ...overlapping },
       select: { employeeId: true, startTime: true, endTime: true },

@@ -86,7 +86,8 @@ builder.mutationFields((t) => ({
     type: ServiceType,
     authScopes: write,
     args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateServiceInput, required: true }) },
-    resolve: (_r, args, ctx) => updateService(ctx.db, { companyId: ctx.credential!.companyId, serviceId: args.id, input: args.input }),
+    resolve: (_r, args, ctx) =>
+      updateService(ctx.db, { companyId: ctx.credential!.companyId, serviceId: args.id, input: args.input }),
   }),
   deactivateService: t.field({
     type: ServiceType,

@@ -18,8 +18,7 @@ export const text = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((s) => !CONTROL.test(s), 'must not contain control characters');
 
-export const requiredText = (max: number) =>
-  text(max).refine((s) => s.trim().length > 0, 'must not be empty');
+export const requiredText = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be empty');
 
 export const email = z
   .string()
@@ -31,17 +30,26 @@ export const email = z
 export const phone = z
   .string()
   .max(32, 'must be at most 32 characters')
-  .refine((s) => /^\+[1-9]\d{6,14}$/.test(s.replace(/[\s().-]/g, '')) && isValidPhoneNumber(s), 'must be a telephone number in international format, e.g. +14155550123')
+  .refine(
+    (s) => /^\+[1-9]\d{6,14}$/.test(s.replace(/[\s().-]/g, '')) && isValidPhoneNumber(s),
+    'must be a telephone number in international format, e.g. +14155550123',
+  )
   .transform((s) => parsePhoneNumberWithError(s).number);
 
 export const timezone = z
   .string()
   .max(64)
-  .refine((s) => IANAZone.isValidZone(s) && s.includes('/') || s === 'UTC', 'must be an IANA time zone name, e.g. Europe/Berlin');
+  .refine(
+    (s) => (IANAZone.isValidZone(s) && s.includes('/')) || s === 'UTC',
+    'must be an IANA time zone name, e.g. Europe/Berlin',
+  );
 
 export const currency = z
   .string()
-  .refine((s) => /^[A-Z]{3}$/.test(s) && CURRENCIES.has(s), 'must be a three-letter upper-case ISO 4217 currency code, e.g. EUR');
+  .refine(
+    (s) => /^[A-Z]{3}$/.test(s) && CURRENCIES.has(s),
+    'must be a three-letter upper-case ISO 4217 currency code, e.g. EUR',
+  );
 
 /** Parses input against a zod schema or throws VALIDATION_ERROR naming each bad field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

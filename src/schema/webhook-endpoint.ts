@@ -10,9 +10,17 @@ import { createWebhookEndpoint } from './use-cases/create-webhook-endpoint.js';
 import { retryWebhookDelivery } from './use-cases/retry-webhook-delivery.js';
 import { rotateWebhookSecret } from './use-cases/rotate-webhook-secret.js';
 import { sendTestWebhook } from './use-cases/send-test-webhook.js';
-import { deleteWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from './use-cases/update-webhook-endpoint.js';
+import {
+  deleteWebhookEndpoint,
+  findWebhookEndpoint,
+  updateWebhookEndpoint,
+} from './use-cases/update-webhook-endpoint.js';
 
-const company = (ctx: Context) => ({ companyId: ctx.credential!.companyId, mode: ctx.credential!.mode, config: ctx.config });
+const company = (ctx: Context) => ({
+  companyId: ctx.credential!.companyId,
+  mode: ctx.credential!.mode,
+  config: ctx.config,
+});
 
 const endpointFields = (t: any) => ({
   _id: t.exposeID('id'),
@@ -41,7 +49,9 @@ const WebhookEndpointWithSecretType = builder
     description: 'An endpoint with its signing secret and verification token, shown at creation and rotation',
     fields: (t) => ({
       ...endpointFields(t),
-      secret: t.exposeString('secret', { description: 'whsec_<base64 of 32 bytes>; the HMAC key is the decoded bytes' }),
+      secret: t.exposeString('secret', {
+        description: 'whsec_<base64 of 32 bytes>; the HMAC key is the decoded bytes',
+      }),
       token: t.exposeString('token', { description: 'Sent as X-Webhook-Token on every delivery' }),
     }),
   });
@@ -65,7 +75,8 @@ export const WebhookDeliveryType = builder.objectRef<DeliveryRow>('WebhookDelive
     endpointId: t.exposeString('endpointId'),
     eventId: t.exposeString('eventId', { description: 'Sent as X-Webhook-Id, the same on every attempt' }),
     event: t.string({
-      resolve: async (d, _a, ctx) => d.event?.type ?? (await ctx.db.event.findUniqueOrThrow({ where: { id: d.eventId } })).type,
+      resolve: async (d, _a, ctx) =>
+        d.event?.type ?? (await ctx.db.event.findUniqueOrThrow({ where: { id: d.eventId } })).type,
     }),
     status: t.exposeString('status', { description: 'pending, succeeded or failed' }),
     attemptCount: t.exposeInt('attemptCount'),
@@ -92,7 +103,9 @@ builder.queryFields((t) => ({
     authScopes: read,
     args: { limit: t.arg.int(), cursor: t.arg.string() },
     resolve: (_r, args, ctx) =>
-      paginate(args, (q) => ctx.db.webhookEndpoint.findMany({ ...q, where: { companyId: ctx.credential!.companyId, ...q.where } })),
+      paginate(args, (q) =>
+        ctx.db.webhookEndpoint.findMany({ ...q, where: { companyId: ctx.credential!.companyId, ...q.where } }),
+      ),
   }),
   webhookEndpoint: t.field({
     type: WebhookEndpointType,
@@ -132,7 +145,8 @@ const UpdateWebhookEndpointInput = builder.inputType('UpdateWebhookEndpointInput
 });
 
 /** GraphQL hands absent fields as undefined and explicit nulls as null: keep only what was sent. */
-const sent = (input: Record<string, unknown>) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+const sent = (input: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
@@ -148,20 +162,26 @@ builder.mutationFields((t) => ({
     type: WebhookEndpointType,
     authScopes: write,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
-    resolve: (_r, { id, input }, ctx) => updateWebhookEndpoint(ctx.db, { ...company(ctx), id: String(id), input: sent(input) }),
+    resolve: (_r, { id, input }, ctx) =>
+      updateWebhookEndpoint(ctx.db, { ...company(ctx), id: String(id), input: sent(input) }),
   }),
   deleteWebhookEndpoint: t.field({
     type: WebhookEndpointType,
     authScopes: write,
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, { id }, ctx) => deleteWebhookEndpoint(ctx.db, { companyId: ctx.credential!.companyId, id: String(id) }),
+    resolve: (_r, { id }, ctx) =>
+      deleteWebhookEndpoint(ctx.db, { companyId: ctx.credential!.companyId, id: String(id) }),
   }),
   rotateWebhookEndpointSecret: t.field({
     type: WebhookEndpointWithSecretType,
     authScopes: write,
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, { id }, ctx) => {
-      const { endpoint, secret, token } = await rotateWebhookSecret(ctx.db, { companyId: ctx.credential!.companyId, config: ctx.config, id: String(id) });
+      const { endpoint, secret, token } = await rotateWebhookSecret(ctx.db, {
+        companyId: ctx.credential!.companyId,
+        config: ctx.config,
+        id: String(id),
+      });
       return { ...endpoint, secret, token };
     },
   }),

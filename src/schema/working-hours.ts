@@ -43,7 +43,11 @@ const dayRanges = z
     const sorted = ranges.map((r, i) => ({ ...r, i })).sort((a, b) => minutes(a.start) - minutes(b.start));
     for (let k = 1; k < sorted.length; k++) {
       if (minutes(sorted[k]!.start) < minutes(sorted[k - 1]!.end)) {
-        ctx.addIssue({ code: 'custom', path: [sorted[k]!.i, 'start'], message: 'overlaps another interval of the same day' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [sorted[k]!.i, 'start'],
+          message: 'overlaps another interval of the same day',
+        });
       }
     }
   })
@@ -58,7 +62,9 @@ export const EMPTY_WEEK: WorkingHours = Object.fromEntries(WEEKDAYS.map((d) => [
 
 function localInstant(day: DateTime, time: string): number {
   if (time === '24:00') return day.plus({ days: 1 }).startOf('day').toMillis();
-  return day.set({ hour: Number(time.slice(0, 2)), minute: Number(time.slice(3)), second: 0, millisecond: 0 }).toMillis();
+  return day
+    .set({ hour: Number(time.slice(0, 2)), minute: Number(time.slice(3)), second: 0, millisecond: 0 })
+    .toMillis();
 }
 
 const MINUTE = 60_000;
@@ -161,7 +167,13 @@ export function mergeIntervals(sorted: Interval[]): Interval[] {
  * The instants an employee works between `from` and `to` (epoch ms), as sorted, merged
  * [start, end) intervals clipped to the window. `days` defaults to localDays(zone, from, to).
  */
-export function workingIntervals(hours: WorkingHours, zone: string, from: number, to: number, days: LocalDay[] = localDays(zone, from, to)): Interval[] {
+export function workingIntervals(
+  hours: WorkingHours,
+  zone: string,
+  from: number,
+  to: number,
+  days: LocalDay[] = localDays(zone, from, to),
+): Interval[] {
   const clipped: Interval[] = [];
   for (const [s, e] of localIntervals(hours, days)) {
     const a = Math.max(s, from);

@@ -34,9 +34,12 @@ export interface SignOptions {
 }
 
 export function signatureHeaders(o: SignOptions): Record<string, string> {
-  const hex = o.secrets.map((s) => createHmac('sha256', secretBytes(s)).update(`${o.timestamp}.${o.body}`).digest('hex'));
+  const hex = o.secrets.map((s) =>
+    createHmac('sha256', secretBytes(s)).update(`${o.timestamp}.${o.body}`).digest('hex'),
+  );
   const standard = o.secrets.map(
-    (s) => `v1,${createHmac('sha256', secretBytes(s)).update(`${o.eventId}.${o.timestamp}.${o.body}`).digest('base64')}`,
+    (s) =>
+      `v1,${createHmac('sha256', secretBytes(s)).update(`${o.eventId}.${o.timestamp}.${o.body}`).digest('base64')}`,
   );
   return {
     'x-signature': [`t=${o.timestamp}`, ...hex.map((h) => `v1=${h}`)].join(','),

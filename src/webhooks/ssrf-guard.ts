@@ -36,7 +36,11 @@ export function policyFor(mode: Mode, config: Config): UrlPolicy {
     return { requireHttps: !local, allowLoopback: local, allowPrivate: open };
   }
   // The sandbox allows http and loopback (docs/webhooks.md); internal ranges only when opted into.
-  return { requireHttps: false, allowLoopback: config.WEBHOOK_SANDBOX_ALLOW_LOOPBACK, allowPrivate: config.WEBHOOK_SANDBOX_ALLOW_PRIVATE };
+  return {
+    requireHttps: false,
+    allowLoopback: config.WEBHOOK_SANDBOX_ALLOW_LOOPBACK,
+    allowPrivate: config.WEBHOOK_SANDBOX_ALLOW_PRIVATE,
+  };
 }
 
 type Verdict = { kind: 'public' } | { kind: 'loopback' | 'internal'; reason: string };
@@ -75,7 +79,9 @@ function classify(ip: ipaddr.IPv4 | ipaddr.IPv6): Verdict {
     const inner = embeddedIPv4(v6);
     if (inner) {
       const verdict = classify(inner.v4);
-      return verdict.kind === 'public' ? verdict : { kind: verdict.kind, reason: `${text} is ${inner.form}: ${verdict.reason}` };
+      return verdict.kind === 'public'
+        ? verdict
+        : { kind: verdict.kind, reason: `${text} is ${inner.form}: ${verdict.reason}` };
     }
     // ::a.b.c.d, deprecated since RFC 4291 (:: and ::1 are their own classes below).
     if (v6.parts.slice(0, 6).every((x) => x === 0) && (v6.parts[6] !== 0 || v6.parts[7]! > 1)) {
@@ -143,11 +149,18 @@ const systemResolver: Resolver = (hostname, cb) => dnsLookup(hostname, { all: tr
  * name to a private address without touching the system's DNS).
  */
 export function guardedLookup(policy: UrlPolicy, resolve: Resolver = systemResolver): LookupFunction {
-  return ((hostname: string, options: { all?: boolean; family?: number | string }, callback: (...args: unknown[]) => void) => {
+  return ((
+    hostname: string,
+    options: { all?: boolean; family?: number | string },
+    callback: (...args: unknown[]) => void,
+  ) => {
     resolve(hostname, (err, addresses) => {
       if (err) return callback(err);
-      const wanted = addresses.filter((a) => !options.family || options.family === a.family || options.family === `IPv${a.family}`);
-      if (!wanted.length) return callback(Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' }));
+      const wanted = addresses.filter(
+        (a) => !options.family || options.family === a.family || options.family === `IPv${a.family}`,
+      );
+      if (!wanted.length)
+        return callback(Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' }));
       for (const a of wanted) {
         const reason = refusalFor(a.address, policy);
         if (reason) return callback(new UrlRefused(`${hostname} resolves to a refused address (${reason})`));

@@ -24,7 +24,12 @@ export function webhookBody(event: { type: string; createdAt: Date; data: Prisma
  */
 const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
 
-export function nextAttemptDelayMs(schedule: readonly number[], attempt: number, retryAfterMs: number | null, random = Math.random): number | null {
+export function nextAttemptDelayMs(
+  schedule: readonly number[],
+  attempt: number,
+  retryAfterMs: number | null,
+  random = Math.random,
+): number | null {
   const base = schedule[attempt - 1];
   if (base === undefined) return null;
   const jittered = base * 1000 * (0.8 + 0.4 * random());
@@ -63,12 +68,20 @@ function signedHeaders(
     };
     return { headers };
   } catch (err) {
-    ctx.services.logger.error({ endpointId: endpoint.id, err: { message: (err as Error).message } }, 'webhook not sent: the endpoint secret cannot be decrypted');
-    return { error: `not sent: the endpoint's signing secret or token cannot be decrypted (${(err as Error).message}); was SECRET_KEY changed?` };
+    ctx.services.logger.error(
+      { endpointId: endpoint.id, err: { message: (err as Error).message } },
+      'webhook not sent: the endpoint secret cannot be decrypted',
+    );
+    return {
+      error: `not sent: the endpoint's signing secret or token cannot be decrypted (${(err as Error).message}); was SECRET_KEY changed?`,
+    };
   }
 }
 
-export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'; deliveryId: string; due: number; sweep?: number }): Promise<void> {
+export async function deliverWebhook(
+  ctx: JobContext,
+  p: { mode: 'live' | 'test'; deliveryId: string; due: number; sweep?: number },
+): Promise<void> {
   const { config } = ctx.services;
   const db = ctx.services.dbs.forMode(p.mode);
   // Longer than an attempt can take (its timeout) plus the time to record it.
@@ -83,11 +96,17 @@ export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'
       AND (lease_until IS NULL OR lease_until <= now())
     RETURNING id`;
   if (!claimed.length) return;
-  const delivery = await db.webhookDelivery.findUnique({ where: { id: p.deliveryId }, include: { endpoint: true, event: true } });
+  const delivery = await db.webhookDelivery.findUnique({
+    where: { id: p.deliveryId },
+    include: { endpoint: true, event: true },
+  });
   if (!delivery) return;
   const { endpoint, event } = delivery;
   if (!endpoint.enabled) {
-    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: 'failed', nextAttemptAt: null, leaseUntil: null } });
+    await db.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: { status: 'failed', nextAttemptAt: null, leaseUntil: null },
+    });
     return;
   }
   const t1 = performance.now();
@@ -107,7 +126,8 @@ export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'
   const t2 = performance.now();
   const attempt = delivery.attemptCount + 1;
   const gone = result.statusCode === 410;
-  const delayMs = result.ok || gone ? null : nextAttemptDelayMs(config.WEBHOOK_RETRY_SCHEDULE, attempt, result.retryAfterMs);
+  const delayMs =
+    result.ok || gone ? null : nextAttemptDelayMs(config.WEBHOOK_RETRY_SCHEDULE, attempt, result.retryAfterMs);
   const nextAttemptAt = delayMs === null ? null : new Date(Date.now() + delayMs);
   const status = result.ok ? 'succeeded' : nextAttemptAt ? 'pending' : 'failed';
   const writes: Prisma.PrismaPromise<unknown>[] = [
@@ -123,7 +143,13 @@ export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'
     }),
     db.webhookDelivery.update({
       where: { id: delivery.id },
-      data: { status, attemptCount: { increment: 1 }, nextAttemptAt, leaseUntil: null, lastStatusCode: result.statusCode },
+      data: {
+        status,
+        attemptCount: { increment: 1 },
+        nextAttemptAt,
+        leaseUntil: null,
+        lastStatusCode: result.statusCode,
+      },
     }),
   ];
   // 410 Gone: the receiver says the endpoint is no more; stop sending (docs/webhooks.md).
@@ -137,10 +163,17 @@ export async function deliverWebhook(ctx: JobContext, p: { mode: 'live' | 'test'
   }
   await db.$transaction(writes);
   const ms = { load: Math.round(t1 - t0), send: Math.round(t2 - t1), record: Math.round(performance.now() - t2) };
-  ctx.services.logger.debug({ mode: p.mode, deliveryId: delivery.id, eventId: event.id, attempt, status, statusCode: result.statusCode, ms }, 'webhook attempt');
+  ctx.services.logger.debug(
+    { mode: p.mode, deliveryId: delivery.id, eventId: event.id, attempt, status, statusCode: result.statusCode, ms },
+    'webhook attempt',
+  );
   if (nextAttemptAt) {
     await ctx
-      .enqueue('deliver-webhook', { mode: p.mode, deliveryId: delivery.id, due: nextAttemptAt.getTime() }, { delayMs: delayMs! })
+      .enqueue(
+        'deliver-webhook',
+        { mode: p.mode, deliveryId: delivery.id, due: nextAttemptAt.getTime() },
+        { delayMs: delayMs! },
+      )
       .catch(() => undefined); // the relay's sweep finds it when due
   }
 }

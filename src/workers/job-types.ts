@@ -23,7 +23,11 @@ export const JOB_PAYLOADS = {
 
 export type JobName = keyof typeof JOB_PAYLOADS;
 export type JobPayload<N extends JobName> = z.input<(typeof JOB_PAYLOADS)[N]>;
-export type Enqueue = <N extends JobName>(name: N, payload: JobPayload<N>, opts?: { delayMs?: number }) => Promise<void>;
+export type Enqueue = <N extends JobName>(
+  name: N,
+  payload: JobPayload<N>,
+  opts?: { delayMs?: number },
+) => Promise<void>;
 
 export interface JobContext {
   services: Services;

@@ -63,14 +63,24 @@ async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Writes the deliveries and e-mails of some events (unique keys make a rerun add nothing). */
-async function fanOut(tx: Tx, o: { mode: Mode; from: string; events: OutboxRow[]; endpoints: Endpoint[]; now: Date }): Promise<FanOut> {
+async function fanOut(
+  tx: Tx,
+  o: { mode: Mode; from: string; events: OutboxRow[]; endpoints: Endpoint[]; now: Date },
+): Promise<FanOut> {
   const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
   // No `ping` reaches here: the test button writes its event already dispatched, with its one
   // delivery (send-test-webhook.ts), and recordEvent cannot record one (OutboxEventType).
   for (const e of o.events) {
     for (const ep of o.endpoints) {
       if (ep.companyId !== e.companyId || !subscribes(ep.events, e.type)) continue;
-      deliveries.push({ id: newId(), companyId: e.companyId, endpointId: ep.id, eventId: e.id, status: 'pending', nextAttemptAt: o.now });
+      deliveries.push({
+        id: newId(),
+        companyId: e.companyId,
+        endpointId: ep.id,
+        eventId: e.id,
+        status: 'pending',
+        nextAttemptAt: o.now,
+      });
     }
   }
   if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
@@ -120,7 +130,8 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
       }
     }
     const done = events.filter((e) => !failed.has(e.id)).map((e) => e.id);
-    if (done.length) await tx.event.updateMany({ where: { id: { in: done } }, data: { dispatchedAt: now, dispatchError: null } });
+    if (done.length)
+      await tx.event.updateMany({ where: { id: { in: done } }, data: { dispatchedAt: now, dispatchError: null } });
     const setAside: Array<{ id: string; type: string; error: string }> = [];
     const retried: Array<{ id: string; type: string; error: string }> = [];
     for (const e of events) {
@@ -128,21 +139,35 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
       if (error === undefined) continue;
       const attempts = e.dispatchAttempts + 1;
       const giveUp = attempts >= MAX_DISPATCH_ATTEMPTS;
-      await tx.event.update({ where: { id: e.id }, data: { dispatchAttempts: attempts, dispatchError: error, dispatchedAt: giveUp ? now : null } });
+      await tx.event.update({
+        where: { id: e.id },
+        data: { dispatchAttempts: attempts, dispatchError: error, dispatchedAt: giveUp ? now : null },
+      });
       (giveUp ? setAside : retried).push({ id: e.id, type: e.type, error });
     }
     return { handled: done.length + setAside.length, ...out, setAside, retried };
   });
   if (!claimed) return 0;
-  for (const e of claimed.retried) services.logger.warn({ mode, eventId: e.id, type: e.type, err: { message: e.error } }, 'event could not be relayed; trying again');
+  for (const e of claimed.retried)
+    services.logger.warn(
+      { mode, eventId: e.id, type: e.type, err: { message: e.error } },
+      'event could not be relayed; trying again',
+    );
   for (const e of claimed.setAside) {
-    services.logger.error({ mode, eventId: e.id, type: e.type, err: { message: e.error } }, `event set aside after ${MAX_DISPATCH_ATTEMPTS} failed relays (events.dispatch_error)`);
+    services.logger.error(
+      { mode, eventId: e.id, type: e.type, err: { message: e.error } },
+      `event set aside after ${MAX_DISPATCH_ATTEMPTS} failed relays (events.dispatch_error)`,
+    );
   }
   // After the commit: the fast path. A failure here is picked up by the sweeps.
   await Promise.all([
-    ...claimed.deliveries.map((d) => enqueue('deliver-webhook', { mode, deliveryId: d.id!, due: (d.nextAttemptAt as Date).getTime() })),
+    ...claimed.deliveries.map((d) =>
+      enqueue('deliver-webhook', { mode, deliveryId: d.id!, due: (d.nextAttemptAt as Date).getTime() }),
+    ),
     ...claimed.emails.filter((m) => m.status === 'queued').map((m) => enqueue('send-email', { mode, emailId: m.id })),
-  ]).catch((err: Error) => services.logger.warn({ mode, err: { message: err.message } }, 'enqueue failed; the sweep will retry'));
+  ]).catch((err: Error) =>
+    services.logger.warn({ mode, err: { message: err.message } }, 'enqueue failed; the sweep will retry'),
+  );
   return claimed.handled;
 }
 
@@ -166,7 +191,12 @@ export async function sweep(services: Services, db: Database, enqueue: Enqueue):
       WHERE status = 'pending' AND next_attempt_at <= now() - make_interval(secs => ${STRAGGLER_SECONDS})
         AND (lease_until IS NULL OR lease_until <= now())
       ORDER BY next_attempt_at LIMIT 1000`,
-    db.prisma.payment.findMany({ where: { status: 'processing' }, select: { id: true }, take: 500, orderBy: { createdAt: 'asc' } }),
+    db.prisma.payment.findMany({
+      where: { status: 'processing' },
+      select: { id: true },
+      take: 500,
+      orderBy: { createdAt: 'asc' },
+    }),
     db.prisma.$queryRaw<{ id: string }[]>`
       SELECT id FROM emails WHERE status = 'queued' AND (lease_until IS NULL OR lease_until <= now())
       ORDER BY created_at LIMIT 500`,

@@ -30,7 +30,13 @@ async function runHandler(services: Services, enqueue: Enqueue, name: JobName, d
     }, timeoutMs);
   });
   try {
-    await Promise.race([(def.handler as (c: unknown, p: unknown) => Promise<void>)({ services, enqueue, signal: controller.signal }, payload), timeout]);
+    await Promise.race([
+      (def.handler as (c: unknown, p: unknown) => Promise<void>)(
+        { services, enqueue, signal: controller.signal },
+        payload,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -42,12 +48,19 @@ async function runHandler(services: Services, enqueue: Enqueue, name: JobName, d
  */
 function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
   let t: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error('enqueue timed out')), ms)))]).finally(() => clearTimeout(t));
+  return Promise.race([
+    p,
+    new Promise<T>((_, rej) => (t = setTimeout(() => rej(new Error('enqueue timed out')), ms))),
+  ]).finally(() => clearTimeout(t));
 }
 
-const CONNECTION_ERRORS = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed|connect ETIMEDOUT/;
+const CONNECTION_ERRORS =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection is closed|connect ETIMEDOUT/;
 function isConnectionError(err: Error): boolean {
-  return CONNECTION_ERRORS.test(err.message) || ('code' in err && typeof err.code === 'string' && CONNECTION_ERRORS.test(err.code));
+  return (
+    CONNECTION_ERRORS.test(err.message) ||
+    ('code' in err && typeof err.code === 'string' && CONNECTION_ERRORS.test(err.code))
+  );
 }
 
 export function bullQueue(services: Services): JobQueue {
@@ -93,14 +106,19 @@ export function bullQueue(services: Services): JobQueue {
           // A killed worker's job is handed on after this; the delivery lease usually sooner.
           lockDuration: 30_000,
         });
-        worker.on('failed', (job, err) => logger.warn({ job: job?.name, jobId: job?.id, err: { message: err.message } }, 'job failed'));
+        worker.on('failed', (job, err) =>
+          logger.warn({ job: job?.name, jobId: job?.id, err: { message: err.message } }, 'job failed'),
+        );
         // While Redis is away every retry of every worker errors: say so once per outage per
         // queue (and again when it is back), not several lines a second.
         let down = false;
         worker.on('error', (err) => {
           if (down && isConnectionError(err)) return;
           down = isConnectionError(err);
-          logger.warn({ queue: q, err: { message: err.message } }, down ? 'worker lost Redis; retrying until it is back' : 'worker error');
+          logger.warn(
+            { queue: q, err: { message: err.message } },
+            down ? 'worker lost Redis; retrying until it is back' : 'worker error',
+          );
         });
         connection.on('ready', () => {
           if (down) logger.info({ queue: q }, 'worker reconnected to Redis');

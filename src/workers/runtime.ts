@@ -41,7 +41,10 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
         }
         await sweep(services, db, enqueue);
       } catch (err) {
-        logger.warn({ mode: db.mode, err: { message: (err as Error).message } }, 'outbox relay cycle failed; retrying at the next poll');
+        logger.warn(
+          { mode: db.mode, err: { message: (err as Error).message } },
+          'outbox relay cycle failed; retrying at the next poll',
+        );
       }
     }
     // Unpaid pending bookings expire after their hold (docs/api.md): checked every 30 s, run once
@@ -85,7 +88,11 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
       logger.warn({ mode: db.mode, err: { message: err.message } }, 'enqueue failed; the sweep will retry'),
     );
   };
-  const unlisten = await Promise.all(databases.map((db) => db.listen(OUTBOX_CHANNEL, (payload) => onNotice(db, payload)).catch(() => async () => undefined)));
+  const unlisten = await Promise.all(
+    databases.map((db) =>
+      db.listen(OUTBOX_CHANNEL, (payload) => onNotice(db, payload)).catch(() => async () => undefined),
+    ),
+  );
   const poll = setInterval(kick, config.WORKER_POLL_MS);
   kick();
   logger.info({ queue: config.REDIS_URL ? 'bullmq' : 'in-process' }, 'workers started');

@@ -31,7 +31,10 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
   if (p.mode === 'test') return;
   const db = ctx.services.dbs.forMode(p.mode);
   if (!config.SMTP_URL) {
-    const { count } = await db.email.updateMany({ where: { id: p.emailId, status: 'queued' }, data: { status: 'failed', lastError: 'SMTP_URL is not configured' } });
+    const { count } = await db.email.updateMany({
+      where: { id: p.emailId, status: 'queued' },
+      data: { status: 'failed', lastError: 'SMTP_URL is not configured' },
+    });
     if (count) ctx.services.logger.error({ emailId: p.emailId }, 'live e-mail not sent: SMTP_URL is not configured');
     return;
   }
@@ -55,14 +58,24 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
       html: email.html,
       messageId: headers['Message-ID'],
       date: headers.Date ? new Date(headers.Date) : undefined,
-      headers: { 'X-Booking-Id': headers['X-Booking-Id'] ?? '', 'X-Event-Id': headers['X-Event-Id'] ?? '', 'Auto-Submitted': 'auto-generated' },
+      headers: {
+        'X-Booking-Id': headers['X-Booking-Id'] ?? '',
+        'X-Event-Id': headers['X-Event-Id'] ?? '',
+        'Auto-Submitted': 'auto-generated',
+      },
     });
   } catch (err) {
     // Released at once: the queue's next attempt (or the sweep) may claim it again.
-    await db.email.update({ where: { id: email.id }, data: { leaseUntil: null, lastError: (err as Error).message.slice(0, 500) } });
+    await db.email.update({
+      where: { id: email.id },
+      data: { leaseUntil: null, lastError: (err as Error).message.slice(0, 500) },
+    });
     throw err;
   }
-  await db.email.update({ where: { id: email.id }, data: { status: 'sent', sentAt: new Date(), leaseUntil: null, lastError: null } });
+  await db.email.update({
+    where: { id: email.id },
+    data: { status: 'sent', sentAt: new Date(), leaseUntil: null, lastError: null },
+  });
 }
 
 /**
@@ -70,8 +83,13 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
  * marked failed with that reason (the admin area shows it), which nobody sees until a customer
  * asks where their confirmation went. The log names no company and no address.
  */
-export async function warnIfLiveEmailCannotBeSent(services: Pick<Services, 'config' | 'dbs' | 'logger'>): Promise<void> {
+export async function warnIfLiveEmailCannotBeSent(
+  services: Pick<Services, 'config' | 'dbs' | 'logger'>,
+): Promise<void> {
   if (services.config.SMTP_URL) return;
   const live = await services.dbs.live.prisma.company.findFirst({ where: { mode: 'live' }, select: { id: true } });
-  if (live) services.logger.warn('SMTP_URL is not set: e-mails of live companies are not sent but marked failed; set SMTP_URL to an SMTP relay');
+  if (live)
+    services.logger.warn(
+      'SMTP_URL is not set: e-mails of live companies are not sent but marked failed; set SMTP_URL to an SMTP relay',
+    );
 }

@@ -40,23 +40,57 @@ async function verdict(ctx: JobContext, mode: 'live' | 'test', payment: Payment)
     // The simulator judged the test card at creation; no money moves (docs/sandbox.md).
     const ok = payment.outcome === 'succeeded';
     const failureCode = ok ? null : (payment.outcome ?? 'processing_error');
-    const failureMessage = failureCode ? (SANDBOX_MESSAGES[failureCode] ?? 'The payment could not be processed.') : null;
-    return { status: ok ? 'succeeded' : 'failed', failureCode, failureMessage, processorRef: `sim_${payment.id}`, brand: payment.brand, last4: payment.last4 };
+    const failureMessage = failureCode
+      ? (SANDBOX_MESSAGES[failureCode] ?? 'The payment could not be processed.')
+      : null;
+    return {
+      status: ok ? 'succeeded' : 'failed',
+      failureCode,
+      failureMessage,
+      processorRef: `sim_${payment.id}`,
+      brand: payment.brand,
+      last4: payment.last4,
+    };
   }
-  if (!payment.paymentMethod) return { status: 'failed', failureCode: 'missing_payment_method', failureMessage: 'The payment has no payment method', processorRef: null, brand: null, last4: null };
-  return chargeWithStripe(ctx.services.config, { id: payment.id, amount: payment.amount, currency: payment.currency, paymentMethod: payment.paymentMethod, bookingId: payment.bookingId });
+  if (!payment.paymentMethod)
+    return {
+      status: 'failed',
+      failureCode: 'missing_payment_method',
+      failureMessage: 'The payment has no payment method',
+      processorRef: null,
+      brand: null,
+      last4: null,
+    };
+  return chargeWithStripe(ctx.services.config, {
+    id: payment.id,
+    amount: payment.amount,
+    currency: payment.currency,
+    paymentMethod: payment.paymentMethod,
+    bookingId: payment.bookingId,
+  });
 }
 
 /**
  * Counts an attempt that got no verdict. Below the bound the error is thrown again, so the
  * queue retries; at the bound the payment gets its verdict: failed, processor_unavailable.
  */
-async function attemptFailed(ctx: JobContext, mode: 'live' | 'test', payment: Payment, err: unknown): Promise<ChargeResult> {
+async function attemptFailed(
+  ctx: JobContext,
+  mode: 'live' | 'test',
+  payment: Payment,
+  err: unknown,
+): Promise<ChargeResult> {
   const db = ctx.services.dbs.forMode(mode);
   const message = (err instanceof Error ? err.message : String(err)).slice(0, 500);
-  const { count } = await db.payment.updateMany({ where: { id: payment.id, status: 'processing' }, data: { attempts: { increment: 1 }, lastError: message } });
+  const { count } = await db.payment.updateMany({
+    where: { id: payment.id, status: 'processing' },
+    data: { attempts: { increment: 1 }, lastError: message },
+  });
   const attempts = count ? (await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).attempts : 0;
-  ctx.services.logger.warn({ mode, paymentId: payment.id, attempts, err: { message } }, 'payment attempt got no verdict from the processor');
+  ctx.services.logger.warn(
+    { mode, paymentId: payment.id, attempts, err: { message } },
+    'payment attempt got no verdict from the processor',
+  );
   if (attempts < PROCESSOR_ATTEMPTS) throw err;
   return {
     status: 'failed',
@@ -72,16 +106,27 @@ async function attemptFailed(ctx: JobContext, mode: 'live' | 'test', payment: Pa
 const PAYABLE: ReadonlySet<BookingStatus> = new Set<BookingStatus>(['pending', 'confirmed', 'completed', 'no_show']);
 
 /** A live charge already made for a booking that no longer holds its slot: only its refund is owed. */
-const refundOwed = (mode: 'live' | 'test', p: Payment) => mode === 'live' && p.outcome === 'succeeded' && p.processorRef !== null;
+const refundOwed = (mode: 'live' | 'test', p: Payment) =>
+  mode === 'live' && p.outcome === 'succeeded' && p.processorRef !== null;
 
-export async function settlePayment(ctx: JobContext, p: { mode: 'live' | 'test'; paymentId: string; sweep?: number }): Promise<void> {
+export async function settlePayment(
+  ctx: JobContext,
+  p: { mode: 'live' | 'test'; paymentId: string; sweep?: number },
+): Promise<void> {
   const db = ctx.services.dbs.forMode(p.mode);
   const payment = await db.payment.findUnique({ where: { id: p.paymentId } });
   if (!payment || payment.status !== 'processing') return;
   let result: ChargeResult;
   if (refundOwed(p.mode, payment)) {
     // An earlier run charged, then found the booking gone, and did not finish the refund.
-    result = { status: 'succeeded', failureCode: null, failureMessage: null, processorRef: payment.processorRef, brand: payment.brand, last4: payment.last4 };
+    result = {
+      status: 'succeeded',
+      failureCode: null,
+      failureMessage: null,
+      processorRef: payment.processorRef,
+      brand: payment.brand,
+      last4: payment.last4,
+    };
   } else {
     try {
       result = await verdict(ctx, p.mode, payment);
@@ -89,16 +134,27 @@ export async function settlePayment(ctx: JobContext, p: { mode: 'live' | 'test';
       result = await attemptFailed(ctx, p.mode, payment, err);
     }
   }
-  if (result.status === 'failed') ctx.services.logger.info({ mode: p.mode, paymentId: payment.id, failureCode: result.failureCode }, 'payment failed');
+  if (result.status === 'failed')
+    ctx.services.logger.info(
+      { mode: p.mode, paymentId: payment.id, failureCode: result.failureCode },
+      'payment failed',
+    );
   const next = await db.$transaction(async (tx): Promise<'settled' | 'refund'> => {
     // The booking's row first, as createPayment and expiry take it: its status holds until commit.
-    const [booking] = await tx.$queryRaw<{ status: BookingStatus }[]>`SELECT status::text AS status FROM bookings WHERE id = ${payment.bookingId} FOR UPDATE`;
+    const [booking] = await tx.$queryRaw<
+      { status: BookingStatus }[]
+    >`SELECT status::text AS status FROM bookings WHERE id = ${payment.bookingId} FOR UPDATE`;
     if (result.status === 'succeeded' && booking && !PAYABLE.has(booking.status)) {
       // Charged, but the booking no longer holds its slot: keep the charge's facts for the
       // refund (which may need retrying) and leave the payment processing until it is done.
       await tx.payment.updateMany({
         where: { id: payment.id, status: 'processing' },
-        data: { processorRef: result.processorRef, brand: result.brand ?? payment.brand, last4: result.last4 ?? payment.last4, outcome: 'succeeded' },
+        data: {
+          processorRef: result.processorRef,
+          brand: result.brand ?? payment.brand,
+          last4: result.last4 ?? payment.last4,
+          outcome: 'succeeded',
+        },
       });
       return 'refund';
     }
@@ -117,7 +173,11 @@ export async function settlePayment(ctx: JobContext, p: { mode: 'live' | 'test';
     });
     if (!count) return 'settled';
     const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
-    await recordEvent(tx, { companyId: after.companyId, type: result.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed', data: paymentEventData(after) });
+    await recordEvent(tx, {
+      companyId: after.companyId,
+      type: result.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed',
+      data: paymentEventData(after),
+    });
     if (result.status === 'succeeded') await confirmPendingBooking(tx, after.bookingId);
     return 'settled';
   });
@@ -138,9 +198,15 @@ async function refundUnheldBooking(ctx: JobContext, mode: 'live' | 'test', payme
   const result = await refundCharge(db, { config: ctx.services.config, mode, payment, from: 'processing' });
   if (result.outcome === 'unanswered') throw result.error;
   if (result.outcome !== 'refused') return;
-  ctx.services.logger.error({ mode, paymentId, err: { message: result.error instanceof Error ? result.error.message : String(result.error) } }, 'automatic refund refused by the processor; refund this payment by hand');
+  ctx.services.logger.error(
+    { mode, paymentId, err: { message: result.error instanceof Error ? result.error.message : String(result.error) } },
+    'automatic refund refused by the processor; refund this payment by hand',
+  );
   await db.$transaction(async (tx) => {
-    const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: 'processing' }, data: { status: 'succeeded' } });
+    const { count } = await tx.payment.updateMany({
+      where: { id: payment.id, status: 'processing' },
+      data: { status: 'succeeded' },
+    });
     if (!count) return;
     const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
     await recordEvent(tx, { companyId: after.companyId, type: 'payment.succeeded', data: paymentEventData(after) });

@@ -49,16 +49,28 @@ export interface SendOptions {
 
 export async function sendWebhook(o: SendOptions): Promise<SendResult> {
   const started = performance.now();
-  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
   let url: URL;
   try {
     url = checkUrl(o.url, o.policy);
   } catch (err) {
-    return done({ ok: false, statusCode: null, responseExcerpt: null, error: (err as Error).message, retryAfterMs: null });
+    return done({
+      ok: false,
+      statusCode: null,
+      responseExcerpt: null,
+      error: (err as Error).message,
+      retryAfterMs: null,
+    });
   }
   // One agent per attempt: its lookup is the guard, and no pooled socket to an address checked
   // earlier is reused after DNS has changed.
-  const agent = new Agent({ connect: { lookup: guardedLookup(o.policy, o.resolve), timeout: o.timeoutMs }, pipelining: 0 });
+  const agent = new Agent({
+    connect: { lookup: guardedLookup(o.policy, o.resolve), timeout: o.timeoutMs },
+    pipelining: 0,
+  });
   try {
     const res = await request(url, {
       method: 'POST',
@@ -76,14 +88,27 @@ export async function sendWebhook(o: SendOptions): Promise<SendResult> {
       statusCode: res.statusCode,
       responseExcerpt: excerpt,
       // A redirect is a failure: following it could lead anywhere (docs/webhooks.md).
-      error: ok ? null : res.statusCode >= 300 && res.statusCode < 400 ? `redirect to ${String(res.headers.location ?? '?').slice(0, 200)} not followed` : `HTTP ${res.statusCode}`,
+      error: ok
+        ? null
+        : res.statusCode >= 300 && res.statusCode < 400
+          ? `redirect to ${String(res.headers.location ?? '?').slice(0, 200)} not followed`
+          : `HTTP ${res.statusCode}`,
       retryAfterMs: parseRetryAfter(res.headers['retry-after']),
     });
   } catch (err) {
     const e = err as Error & { code?: string; cause?: Error };
     const cause = e.cause instanceof UrlRefused ? e.cause : e;
-    const message = e.name === 'TimeoutError' || e.name === 'AbortError' ? `timed out after ${o.timeoutMs} ms` : cause.message || e.code || 'request failed';
-    return done({ ok: false, statusCode: null, responseExcerpt: null, error: message.slice(0, 500), retryAfterMs: null });
+    const message =
+      e.name === 'TimeoutError' || e.name === 'AbortError'
+        ? `timed out after ${o.timeoutMs} ms`
+        : cause.message || e.code || 'request failed';
+    return done({
+      ok: false,
+      statusCode: null,
+      responseExcerpt: null,
+      error: message.slice(0, 500),
+      retryAfterMs: null,
+    });
   } finally {
     agent.close().catch(() => undefined);
   }

@@ -14,7 +14,9 @@ import { ok, post } from '../helpers/domain.js';
 export const SHOTS = 'test-results/admin';
 
 export async function startAdminApp(env: Record<string, string> = {}): Promise<{ t: TestApp; origin: string }> {
-  const t = await createTestApp({ env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000', ...env } });
+  const t = await createTestApp({
+    env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000', ...env },
+  });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   return { t, origin: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}` };
 }
@@ -22,7 +24,15 @@ export async function startAdminApp(env: Record<string, string> = {}): Promise<{
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -40,7 +50,8 @@ export function watch(page: Page, origin: string): { foreign: string[]; blocked:
   });
   page.on('requestfailed', (r) => {
     const i = seen.foreign.indexOf(r.url());
-    if (i >= 0 && /^(csp|net::ERR_BLOCKED_BY_CSP)$/.test(r.failure()?.errorText ?? '')) seen.blocked.push(...seen.foreign.splice(i, 1));
+    if (i >= 0 && /^(csp|net::ERR_BLOCKED_BY_CSP)$/.test(r.failure()?.errorText ?? ''))
+      seen.blocked.push(...seen.foreign.splice(i, 1));
   });
   page.on('pageerror', (e) => seen.errors.push(e.message));
   page.on('console', (m) => {
@@ -51,7 +62,13 @@ export function watch(page: Page, origin: string): { foreign: string[]; blocked:
   return seen;
 }
 
-export async function signIn(page: Page, origin: string, email: string, password: string, path = '/admin'): Promise<void> {
+export async function signIn(
+  page: Page,
+  origin: string,
+  email: string,
+  password: string,
+  path = '/admin',
+): Promise<void> {
   await page.goto(`${origin}${path}`);
   expect(await page.title()).toBe('Sign in');
   await page.getByLabel('Email').fill(email);
@@ -62,10 +79,13 @@ export async function signIn(page: Page, origin: string, email: string, password
 
 /** WCAG 2.x relative luminance of a CSS `rgb()`/`rgba()` colour (its alpha ignored). */
 export function luminance(colour: string): number {
-  const [r, g, b] = colour.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
-    const c = Number(v) / 255;
-    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as [number, number, number];
+  const [r, g, b] = colour
+    .match(/[\d.]+/g)!
+    .slice(0, 3)
+    .map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
@@ -81,15 +101,27 @@ export function contrastRatio(a: string, b: string): number {
  * box, so it sits on whatever is painted there: the first opaque background among the elements
  * at that point, semi-transparent ones composited over it).
  */
-export async function focusRing(page: Page): Promise<{ tag: string; text: string; focusVisible: boolean; style: string; colour: string; backdrops: string[] }> {
+export async function focusRing(
+  page: Page,
+): Promise<{ tag: string; text: string; focusVisible: boolean; style: string; colour: string; backdrops: string[] }> {
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement;
     const cs = getComputedStyle(el);
     const r = el.getBoundingClientRect();
     const out = parseFloat(cs.outlineOffset) + parseFloat(cs.outlineWidth) / 2;
-    const points = [[r.left + r.width / 2, r.bottom + out], [r.right + out, r.top + r.height / 2], [r.left - out, r.top + r.height / 2], [r.left + r.width / 2, r.top - out]]
-      .filter(([x, y]) => x! >= 0 && y! >= 0 && x! < innerWidth && y! < innerHeight);
-    const rgba = (c: string) => (c.match(/[\d.]+/g) ?? ['0', '0', '0', '0']).map(Number).concat([1]).slice(0, 4) as [number, number, number, number];
+    const points = [
+      [r.left + r.width / 2, r.bottom + out],
+      [r.right + out, r.top + r.height / 2],
+      [r.left - out, r.top + r.height / 2],
+      [r.left + r.width / 2, r.top - out],
+    ].filter(([x, y]) => x! >= 0 && y! >= 0 && x! < innerWidth && y! < innerHeight);
+    const rgba = (c: string) =>
+      (c.match(/[\d.]+/g) ?? ['0', '0', '0', '0']).map(Number).concat([1]).slice(0, 4) as [
+        number,
+        number,
+        number,
+        number,
+      ];
     const backdrops = points.map(([x, y]) => {
       const layers: Array<[number, number, number, number]> = [];
       for (const n of document.elementsFromPoint(x!, y!)) {
@@ -101,20 +133,31 @@ export async function focusRing(page: Page): Promise<{ tag: string; text: string
       }
       // Composite from the bottom (the page canvas is white) up.
       let [R, G, B] = [255, 255, 255];
-      for (const [lr, lg, lb, a] of layers.reverse()) [R, G, B] = [lr * a + R * (1 - a), lg * a + G * (1 - a), lb * a + B * (1 - a)];
+      for (const [lr, lg, lb, a] of layers.reverse())
+        [R, G, B] = [lr * a + R * (1 - a), lg * a + G * (1 - a), lb * a + B * (1 - a)];
       return `rgb(${Math.round(R)}, ${Math.round(G)}, ${Math.round(B)})`;
     });
-    return { tag: el.tagName, text: (el.textContent ?? '').trim(), focusVisible: el.matches(':focus-visible'), style: cs.outlineStyle, colour: cs.outlineColor, backdrops };
+    return {
+      tag: el.tagName,
+      text: (el.textContent ?? '').trim(),
+      focusVisible: el.matches(':focus-visible'),
+      style: cs.outlineStyle,
+      colour: cs.outlineColor,
+      backdrops,
+    };
   });
 }
 
 /** Asserts the focused element shows a solid focus ring with at least 3:1 against what it sits on (WCAG 1.4.11). */
-export async function expectVisibleFocus(page: Page): Promise<{ tag: string; text: string; colour: string; backdrops: string[] }> {
+export async function expectVisibleFocus(
+  page: Page,
+): Promise<{ tag: string; text: string; colour: string; backdrops: string[] }> {
   const ring = await focusRing(page);
   expect(ring.focusVisible, ring.text).toBe(true);
   expect(ring.style, ring.text).toBe('solid');
   expect(ring.backdrops.length, ring.text).toBeGreaterThan(0);
-  for (const bg of ring.backdrops) expect(contrastRatio(ring.colour, bg), `${ring.text}: ${ring.colour} on ${bg}`).toBeGreaterThanOrEqual(3);
+  for (const bg of ring.backdrops)
+    expect(contrastRatio(ring.colour, bg), `${ring.text}: ${ring.colour} on ${bg}`).toBeGreaterThanOrEqual(3);
   return ring;
 }
 
@@ -134,15 +177,21 @@ export async function expectLabelled(page: Page): Promise<ControlName[]> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'input:not([type=hidden]), select, textarea' });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', {
+      nodeId: root.nodeId,
+      selector: 'input:not([type=hidden]), select, textarea',
+    });
     const out: Array<ControlName & { describedBy: boolean }> = [];
     for (const nodeId of nodeIds) {
       const { node } = await cdp.send('DOM.describeNode', { nodeId });
       const attrs: Record<string, string> = {};
-      for (let i = 0; i + 1 < (node.attributes ?? []).length; i += 2) attrs[node.attributes![i]!] = node.attributes![i + 1]!;
+      for (let i = 0; i + 1 < (node.attributes ?? []).length; i += 2)
+        attrs[node.attributes![i]!] = node.attributes![i + 1]!;
       const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
       const ax = nodes.find((n) => n.backendDOMNodeId === node.backendNodeId) ?? nodes[0];
-      const which = attrs.id ? `#${attrs.id}` : `[name=${attrs.name ?? '?'}${attrs.value ? ` value=${attrs.value}` : ''}]`;
+      const which = attrs.id
+        ? `#${attrs.id}`
+        : `[name=${attrs.name ?? '?'}${attrs.value ? ` value=${attrs.value}` : ''}]`;
       out.push({
         control: `${node.localName}${which}`,
         name: String(ax?.name?.value ?? '').trim(),
@@ -151,9 +200,18 @@ export async function expectLabelled(page: Page): Promise<ControlName[]> {
       });
     }
     const where = new URL(page.url()).pathname;
-    expect(out.filter((c) => !c.name).map((c) => c.control), `controls without an accessible name on ${where}`).toEqual([]);
-    expect(out.filter((c) => c.description && c.name.includes(c.description)).map((c) => c.control), `hint or error inside the name on ${where}`).toEqual([]);
-    expect(out.filter((c) => c.describedBy && !c.description).map((c) => c.control), `aria-describedby with no text on ${where}`).toEqual([]);
+    expect(
+      out.filter((c) => !c.name).map((c) => c.control),
+      `controls without an accessible name on ${where}`,
+    ).toEqual([]);
+    expect(
+      out.filter((c) => c.description && c.name.includes(c.description)).map((c) => c.control),
+      `hint or error inside the name on ${where}`,
+    ).toEqual([]);
+    expect(
+      out.filter((c) => c.describedBy && !c.description).map((c) => c.control),
+      `aria-describedby with no text on ${where}`,
+    ).toEqual([]);
     return out.map(({ describedBy: _, ...c }) => c);
   } finally {
     await cdp.detach();
@@ -175,17 +233,30 @@ export async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** Two bookings in the sample hair salon this week or next, made through /api/v1 with a test key. */
-export async function bookInSalon(t: TestApp, testKey: string): Promise<Array<{ _id: string; startTime: string; status: string; employeeId: string }>> {
+export async function bookInSalon(
+  t: TestApp,
+  testKey: string,
+): Promise<Array<{ _id: string; startTime: string; status: string; employeeId: string }>> {
   const auth = bearer(testKey);
   const get = async (url: string) => ok(await t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: auth }));
   const services = await get('/services');
   const customers = await get('/customers');
-  const cut = services.find((s: { requiresPayment: boolean; kind: string }) => !s.requiresPayment && s.kind === 'appointment');
+  const cut = services.find(
+    (s: { requiresPayment: boolean; kind: string }) => !s.requiresPayment && s.kind === 'appointment',
+  );
   const from = DateTime.utc().plus({ days: 1 }).startOf('hour');
-  const { slots } = await get(`/availability?serviceId=${cut._id}&from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`);
+  const { slots } = await get(
+    `/availability?serviceId=${cut._id}&from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`,
+  );
   const out = [];
   for (const [i, slot] of [slots[0], slots.at(-1)].entries()) {
-    out.push(await post(t.app, '/api/v1/bookings', auth, { serviceId: cut._id, startTime: slot.startTime, customerId: customers[i]._id }));
+    out.push(
+      await post(t.app, '/api/v1/bookings', auth, {
+        serviceId: cut._id,
+        startTime: slot.startTime,
+        customerId: customers[i]._id,
+      }),
+    );
   }
   return out;
 }

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { post } from '../helpers/domain.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { bookInSalon, expectLabelled, expectVisibleFocus, launchChromium, shot, startAdminApp, tabTo, watch } from './admin-helpers.js';
+import {
+  bookInSalon,
+  expectLabelled,
+  expectVisibleFocus,
+  launchChromium,
+  shot,
+  startAdminApp,
+  tabTo,
+  watch,
+} from './admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -82,7 +91,11 @@ describe('the admin area in Chromium', () => {
     await shot(page, '02b-profile-edit');
     // The hint is the field's description, not part of its name.
     const phone = (await expectLabelled(page)).find((c) => c.control === 'input#f-phone');
-    expect(phone).toEqual({ control: 'input#f-phone', name: 'Phone', description: 'International format, e.g. +4930123456' });
+    expect(phone).toEqual({
+      control: 'input#f-phone',
+      name: 'Phone',
+      description: 'International format, e.g. +4930123456',
+    });
     await page.getByLabel('Name', { exact: true }).fill('Acme Barbers');
     await page.getByLabel('Phone', { exact: true }).fill('not a phone');
     await page.getByRole('button', { name: 'Save' }).click();
@@ -90,13 +103,19 @@ describe('the admin area in Chromium', () => {
     expect(await page.getByLabel('Phone', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     const invalid = (await expectLabelled(page)).find((c) => c.control === 'input#f-phone')!;
     expect(invalid.name).toBe('Phone');
-    expect(invalid.description).toBe(`International format, e.g. +4930123456 ${(await page.locator('#f-phone-error').textContent())!.trim()}`);
+    expect(invalid.description).toBe(
+      `International format, e.g. +4930123456 ${(await page.locator('#f-phone-error').textContent())!.trim()}`,
+    );
     expect((await t.dbs.live.prisma.company.findUnique({ where: { id: w.live.id } }))!.name).toBe(w.live.name);
     await page.getByLabel('Phone', { exact: true }).fill('+4930555000');
     await page.getByLabel('Time zone').selectOption('Europe/Paris');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Profile saved.');
-    expect(await t.dbs.live.prisma.company.findUnique({ where: { id: w.live.id } })).toMatchObject({ name: 'Acme Barbers', phone: '+4930555000', timezone: 'Europe/Paris' });
+    expect(await t.dbs.live.prisma.company.findUnique({ where: { id: w.live.id } })).toMatchObject({
+      name: 'Acme Barbers',
+      phone: '+4930555000',
+      timezone: 'Europe/Paris',
+    });
   });
 
   it('the live/test switch shows the sandbox companies, and the picker opens one', async () => {
@@ -116,7 +135,9 @@ describe('the admin area in Chromium', () => {
     await expectVisibleFocus(page);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
-    expect(await picker.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]!.textContent)).toBe('Sample Medical Clinic');
+    expect(await picker.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]!.textContent)).toBe(
+      'Sample Medical Clinic',
+    );
     await page.keyboard.press('ArrowUp');
     expect(await picker.inputValue()).toBe(w.test.id);
     await page.keyboard.press('Tab');
@@ -130,7 +151,11 @@ describe('the admin area in Chromium', () => {
   it('Integrations > API Keys: a test key is shown once with a copy button, and it works', async () => {
     await page.getByRole('link', { name: 'API Keys' }).click();
     expect(await page.getByRole('heading', { name: 'Test Keys' }).count()).toBe(1);
-    expect((await expectLabelled(page)).find((c) => c.control === 'input#f-name')).toEqual({ control: 'input#f-name', name: 'Key name', description: 'What uses it, e.g. "Website booking widget"' });
+    expect((await expectLabelled(page)).find((c) => c.control === 'input#f-name')).toEqual({
+      control: 'input#f-name',
+      name: 'Key name',
+      description: 'What uses it, e.g. "Website booking widget"',
+    });
     await page.getByLabel('Key name').fill('Website widget');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.locator('#new-key');
@@ -168,7 +193,12 @@ describe('the admin area in Chromium', () => {
     await shot(page, '05-revoke-confirm');
     await page.getByRole('button', { name: 'Revoke key' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('The key was revoked');
-    expect(await page.getByRole('row', { name: /Website widget/ }).getByText('Revoked').count()).toBe(1);
+    expect(
+      await page
+        .getByRole('row', { name: /Website widget/ })
+        .getByText('Revoked')
+        .count(),
+    ).toBe(1);
     const me = await meWith(testKey);
     expect(me.status).toBe(401);
     expect(me.body.error.code).toBe('UNAUTHORIZED');
@@ -198,7 +228,12 @@ describe('the admin area in Chromium', () => {
     const oldRow = page.getByRole('row', { name: new RegExp(`…${old.slice(-4)}`) });
     expect(await oldRow.getByText('Expires').count()).toBe(1);
     expect(await oldRow.getByRole('link').allTextContents()).toEqual(['Revoke', 'Delete']);
-    expect(await page.getByRole('row', { name: new RegExp(`…${fresh.slice(-4)}`) }).getByRole('link').allTextContents()).toEqual(['Roll', 'Revoke', 'Delete']);
+    expect(
+      await page
+        .getByRole('row', { name: new RegExp(`…${fresh.slice(-4)}`) })
+        .getByRole('link')
+        .allTextContents(),
+    ).toEqual(['Roll', 'Revoke', 'Delete']);
     const again = await page.goto(`${origin}/admin/test/companies/${w.test.id}/api-keys/${w.testKey.apiKey.id}/roll`);
     expect(again!.status()).toBe(409);
     expect(await page.getByRole('alert').textContent()).toContain('rolled already');
@@ -214,18 +249,28 @@ describe('the admin area in Chromium', () => {
   });
 
   it('a rolled key whose grace period has ended shows "Expired" and offers only Delete', async () => {
-    const fresh = await t.dbs.test.prisma.apiKey.findFirstOrThrow({ where: { companyId: w.test.id, name: 'test key', revokedAt: null } });
+    const fresh = await t.dbs.test.prisma.apiKey.findFirstOrThrow({
+      where: { companyId: w.test.id, name: 'test key', revokedAt: null },
+    });
     await page.getByRole('link', { name: `Roll test key (…${fresh.last4})` }).click();
     await page.getByLabel('1 hour').check();
     await page.getByRole('button', { name: 'Roll key' }).click();
     const newest = (await page.locator('#new-key').textContent())!.trim();
     // The hour passes: the grace period ended a minute ago.
-    await t.dbs.test.prisma.apiKey.update({ where: { id: fresh.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
+    await t.dbs.test.prisma.apiKey.update({
+      where: { id: fresh.id },
+      data: { expiresAt: new Date(Date.now() - 60_000) },
+    });
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/api-keys`);
     const row = page.getByRole('row', { name: new RegExp(`…${fresh.last4}`) });
     expect(await row.getByText('Expired').count()).toBe(1);
     expect(await row.getByRole('link').allTextContents()).toEqual(['Delete']);
-    expect(await page.getByRole('row', { name: new RegExp(`…${newest.slice(-4)}`) }).getByText('Active').count()).toBe(1);
+    expect(
+      await page
+        .getByRole('row', { name: new RegExp(`…${newest.slice(-4)}`) })
+        .getByText('Active')
+        .count(),
+    ).toBe(1);
     expect((await meWith(newest)).status).toBe(200);
   });
 
@@ -244,7 +289,9 @@ describe('the admin area in Chromium', () => {
     const inTestMode = async () => {
       expect(await page.getByRole('switch', { name: 'Test mode' }).getAttribute('aria-checked')).toBe('true');
       expect(await page.getByText('Test mode: you are viewing sandbox data').count()).toBe(1);
-      expect(await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Sandbox' }).count()).toBe(1);
+      expect(
+        await page.getByRole('navigation', { name: 'Admin sections' }).getByRole('link', { name: 'Sandbox' }).count(),
+      ).toBe(1);
     };
     await inTestMode();
     await page.getByLabel('App name').fill('Partner CRM');
@@ -257,7 +304,12 @@ describe('the admin area in Chromium', () => {
     expect(secret).toMatch(/^svc_cs_/);
     await inTestMode();
     const client = await t.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId } });
-    expect(client).toMatchObject({ accountId: w.account.id, name: 'Partner CRM', type: 'confidential', redirectUris: ['https://crm.example.com/callback', 'http://127.0.0.1:8123/cb'] });
+    expect(client).toMatchObject({
+      accountId: w.account.id,
+      name: 'Partner CRM',
+      type: 'confidential',
+      redirectUris: ['https://crm.example.com/callback', 'http://127.0.0.1:8123/cb'],
+    });
     expect(client!.scopes).not.toContain('webhooks:write');
     expect(await page.getByRole('row', { name: /Partner CRM/ }).count()).toBe(1);
 
@@ -269,8 +321,17 @@ describe('the admin area in Chromium', () => {
     const publicId = (await page.locator('#client-id').textContent())!.trim();
     expect(await page.locator('#client-secret').count()).toBe(0);
     expect(await page.getByText('It will not be shown again').count()).toBe(0);
-    expect(await t.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId: publicId } })).toMatchObject({ name: 'Phone App', type: 'public', secretHash: null });
-    expect(await page.getByRole('row', { name: /Phone App/ }).getByRole('cell', { name: 'public', exact: true }).count()).toBe(1);
+    expect(await t.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId: publicId } })).toMatchObject({
+      name: 'Phone App',
+      type: 'public',
+      secretHash: null,
+    });
+    expect(
+      await page
+        .getByRole('row', { name: /Phone App/ })
+        .getByRole('cell', { name: 'public', exact: true })
+        .count(),
+    ).toBe(1);
 
     // A bad redirect URI is named next to its field and nothing is registered.
     await page.getByLabel('App name').fill('Broken');
@@ -308,18 +369,24 @@ describe('the admin area in Chromium', () => {
   });
 
   it('bookings: a week view per employee with status colours, and a booking with its events', async () => {
-    const fresh = await t.dbs.test.prisma.apiKey.findFirst({ where: { companyId: w.test.id, revokedAt: null, expiresAt: null } });
+    const fresh = await t.dbs.test.prisma.apiKey.findFirst({
+      where: { companyId: w.test.id, revokedAt: null, expiresAt: null },
+    });
     expect(fresh).toBeTruthy();
     const { createApiKey } = await import('../../src/schema/use-cases/create-api-key.js');
     const { key } = await createApiKey(t.dbs.test.prisma, { companyId: w.test.id, name: 'booking maker' });
     const made = await bookInSalon(t, key);
     const [first, second] = [made[0]!, made[1]!];
     // The second is cancelled through the API: it is shown red and struck through.
-    expect((await post(t.app, `/api/v1/bookings/${second._id}/cancel`, bearer(key), { reason: 'Customer called' })).status).toBe('cancelled');
+    expect(
+      (await post(t.app, `/api/v1/bookings/${second._id}/cancel`, bearer(key), { reason: 'Customer called' })).status,
+    ).toBe('cancelled');
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${second.startTime.slice(0, 10)}`);
     const cancelled = page.locator(`a.booking[href$="/bookings/${second._id}"]`);
     expect(await cancelled.getAttribute('class')).toBe('booking cancelled');
-    expect(await cancelled.evaluate((el) => [getComputedStyle(el).borderLeftColor, getComputedStyle(el).textDecorationLine])).toEqual(['rgb(180, 35, 24)', 'line-through']);
+    expect(
+      await cancelled.evaluate((el) => [getComputedStyle(el).borderLeftColor, getComputedStyle(el).textDecorationLine]),
+    ).toEqual(['rgb(180, 35, 24)', 'line-through']);
     expect(await cancelled.textContent()).toContain('Cancelled');
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${first.startTime.slice(0, 10)}`);
     const link = page.locator(`a.booking[href$="/bookings/${first._id}"]`);
@@ -349,7 +416,9 @@ describe('the admin area in Chromium', () => {
     expect(await page.getByLabel('Email').count()).toBe(1);
     expect(await page.getByLabel('Password').count()).toBe(1);
     // The old cookie, put back (kept by someone), is refused: the session is gone on the server.
-    await context.addCookies([{ name: old.name, value: old.value, domain: old.domain, path: old.path, httpOnly: true, sameSite: 'Lax' }]);
+    await context.addCookies([
+      { name: old.name, value: old.value, domain: old.domain, path: old.path, httpOnly: true, sameSite: 'Lax' },
+    ]);
     await page.goto(`${origin}${keys}`);
     expect(page.url()).toBe(`${origin}/admin/login?next=${encodeURIComponent(keys)}`);
     expect(await page.content()).not.toContain('Website widget');

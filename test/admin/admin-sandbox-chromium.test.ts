@@ -44,8 +44,15 @@ describe('the sandbox in Chromium', () => {
     expect(names).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
     await shot(page, '10-sandbox');
     const controls = await expectLabelled(page);
-    expect(controls.find((c) => c.control === 'input#f-name')).toEqual({ control: 'input#f-name', name: 'Name', description: 'Optional with a template' });
-    expect(controls.find((c) => c.control.startsWith('input[name=reset'))).toMatchObject({ name: 'Also reset the existing samples to their starting data', description: expect.stringContaining('You confirm on the next page') });
+    expect(controls.find((c) => c.control === 'input#f-name')).toEqual({
+      control: 'input#f-name',
+      name: 'Name',
+      description: 'Optional with a template',
+    });
+    expect(controls.find((c) => c.control.startsWith('input[name=reset'))).toMatchObject({
+      name: 'Also reset the existing samples to their starting data',
+      description: expect.stringContaining('You confirm on the next page'),
+    });
     const create = async (template: string, name: string) => {
       await page.goto(`${origin}/admin/test/sandbox`);
       await page.getByLabel('Start from').selectOption({ label: template });
@@ -81,11 +88,20 @@ describe('the sandbox in Chromium', () => {
     // remote image and a form: none may run or load.
     await t.dbs.test.prisma.email.create({
       data: {
-        id, companyId: w.test.id, to: 'lea@example.com', from: 'Sample Hair Salon <bookings@example.com>',
+        id,
+        companyId: w.test.id,
+        to: 'lea@example.com',
+        from: 'Sample Hair Salon <bookings@example.com>',
         subject: 'Your booking is confirmed',
         text: 'Hello Lea,\nyour haircut is booked for Tuesday 10:00.',
         html: '<h1 style="color:#1a7f37">Booking confirmed</h1><p>Hello Lea</p><script>parent.document.title="pwned"</script><img src="https://tracker.example.com/p.gif" alt=""><form action="https://evil.example"><button>Go</button></form>',
-        headers: { From: 'Sample Hair Salon <bookings@example.com>', To: 'Lea Wagner <lea@example.com>', Subject: 'Your booking is confirmed', 'Message-ID': `<${id}@example.com>`, 'X-Booking-Id': 'abc' },
+        headers: {
+          From: 'Sample Hair Salon <bookings@example.com>',
+          To: 'Lea Wagner <lea@example.com>',
+          Subject: 'Your booking is confirmed',
+          'Message-ID': `<${id}@example.com>`,
+          'X-Booking-Id': 'abc',
+        },
         status: 'logged',
       },
     });
@@ -99,9 +115,12 @@ describe('the sandbox in Chromium', () => {
     await page.waitForURL(`**/emails/${id}`);
     expect(await page.locator('#email-to').textContent()).toBe('lea@example.com');
     const headers = page.getByRole('table', { name: 'Headers' });
-    for (const h of ['From', 'To', 'Subject', 'Message-ID', 'X-Booking-Id']) expect(await headers.getByRole('rowheader', { name: h, exact: true }).count(), h).toBe(1);
+    for (const h of ['From', 'To', 'Subject', 'Message-ID', 'X-Booking-Id'])
+      expect(await headers.getByRole('rowheader', { name: h, exact: true }).count(), h).toBe(1);
     expect(await headers.textContent()).toContain('Lea Wagner <lea@example.com>');
-    expect(await page.locator('#email-text').textContent()).toBe('Hello Lea,\nyour haircut is booked for Tuesday 10:00.');
+    expect(await page.locator('#email-text').textContent()).toBe(
+      'Hello Lea,\nyour haircut is booked for Tuesday 10:00.',
+    );
     const frame = page.frameLocator('iframe[title="HTML body of the e-mail"]');
     expect(await frame.getByRole('heading', { name: 'Booking confirmed' }).textContent()).toBe('Booking confirmed');
     // Styled as written (inline styles allowed in the frame), scripts not run, remote image not loaded.
@@ -116,7 +135,9 @@ describe('the sandbox in Chromium', () => {
     expect(seen.blocked.every((u) => u === 'https://tracker.example.com/p.gif')).toBe(true);
     // Chromium reports exactly what it refused in the frame; nothing else went wrong.
     expect(seen.errors.some((e) => e.includes("Blocked script execution in 'about:srcdoc'"))).toBe(true);
-    expect(seen.errors.some((e) => e.includes("Loading the image 'https://tracker.example.com/p.gif' violates"))).toBe(true);
+    expect(seen.errors.some((e) => e.includes("Loading the image 'https://tracker.example.com/p.gif' violates"))).toBe(
+      true,
+    );
     expect(seen.errors.filter((e) => !e.includes('about:srcdoc') && !e.includes('tracker.example.com'))).toEqual([]);
     seen.errors.length = 0;
   });
@@ -125,9 +146,11 @@ describe('the sandbox in Chromium', () => {
     // Another port of 127.0.0.1 is the same *site*, so SameSite=Lax sends the session cookie:
     // only the CSRF token stops this.
     const evil = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(
-        `<title>Win a prize</title><form id="f" method="post" action="${origin}/admin/test/sandbox/wipe"><input name="csrf_token" value="guess"></form><script>document.getElementById('f').submit()</script>`,
-      );
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          `<title>Win a prize</title><form id="f" method="post" action="${origin}/admin/test/sandbox/wipe"><input name="csrf_token" value="guess"></form><script>document.getElementById('f').submit()</script>`,
+        );
     });
     await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
     const evilPage = await page.context().newPage();
@@ -150,7 +173,15 @@ describe('the sandbox in Chromium', () => {
     await page.goto(`${origin}/admin/test/sandbox`);
     await page.getByRole('link', { name: 'Wipe test data…' }).click();
     const list = await page.locator('#wipe-list li').allTextContents();
-    expect(list.map((l) => l.split(':')[0])).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center', 'Second Clinic', 'Second Salon', 'Second Gym', 'Blank Test Co']);
+    expect(list.map((l) => l.split(':')[0])).toEqual([
+      'Sample Hair Salon',
+      'Sample Medical Clinic',
+      'Sample Fitness Center',
+      'Second Clinic',
+      'Second Salon',
+      'Second Gym',
+      'Blank Test Co',
+    ]);
     expect(list[0]).toContain('0 bookings, 3 customers, 1 test key, 0 webhook endpoints, 1 logged e-mail,');
     expect(await page.getByRole('alert').textContent()).toContain('Live companies and live keys are not affected');
     await shot(page, '13-wipe-confirm');
@@ -158,9 +189,15 @@ describe('the sandbox in Chromium', () => {
     // While the confirmation is open, another test company is made (another tab, the API).
     const meanwhile = await createCompany(t.dbs, { accountId: w.account.id, mode: 'test', name: 'Made Meanwhile' });
     await page.getByRole('button', { name: 'Wipe all test data' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('7 test companies and everything in them deleted. 1 test company created after the confirmation was left alone.');
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toContain(
+        '7 test companies and everything in them deleted. 1 test company created after the confirmation was left alone.',
+      );
     await shot(page, '14-sandbox-wiped');
-    expect(await t.dbs.test.prisma.company.findMany({ where: { accountId: w.account.id }, select: { id: true } })).toEqual([{ id: meanwhile.id }]);
+    expect(
+      await t.dbs.test.prisma.company.findMany({ where: { accountId: w.account.id }, select: { id: true } }),
+    ).toEqual([{ id: meanwhile.id }]);
     expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual(['Made Meanwhile']);
     expect((await api(w.testKey.key)).statusCode).toBe(401);
     const live = await api(w.liveKey.key);
@@ -176,11 +213,19 @@ describe('the sandbox in Chromium', () => {
     await page.goto(`${origin}/admin/test/sandbox`);
     await page.getByRole('button', { name: 'Restore samples' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('3 sample companies created');
-    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual(['Made Meanwhile', 'Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
+    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual([
+      'Made Meanwhile',
+      'Sample Hair Salon',
+      'Sample Medical Clinic',
+      'Sample Fitness Center',
+    ]);
   });
 
   it('restore with reset asks first, naming the samples and what goes with them; then resets exactly those', async () => {
-    const samples = await t.dbs.test.prisma.company.findMany({ where: { accountId: w.account.id, template: { not: null } }, orderBy: { createdAt: 'asc' } });
+    const samples = await t.dbs.test.prisma.company.findMany({
+      where: { accountId: w.account.id, template: { not: null } },
+      orderBy: { createdAt: 'asc' },
+    });
     const { key } = await createApiKey(t.dbs.test.prisma, { companyId: samples[0]!.id, name: 'salon key' });
     expect((await api(key)).statusCode).toBe(200);
     await page.goto(`${origin}/admin/test/sandbox`);
@@ -188,18 +233,31 @@ describe('the sandbox in Chromium', () => {
     await page.getByRole('button', { name: 'Restore samples' }).click();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Reset the sample companies?');
     const list = await page.locator('#reset-list li').allTextContents();
-    expect(list.map((l) => l.split(':')[0])).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
+    expect(list.map((l) => l.split(':')[0])).toEqual([
+      'Sample Hair Salon',
+      'Sample Medical Clinic',
+      'Sample Fitness Center',
+    ]);
     expect(list[0]).toContain('3 customers, 1 test key,');
-    expect(await page.getByRole('alert').textContent()).toContain('Blank test companies and live data are not affected');
+    expect(await page.getByRole('alert').textContent()).toContain(
+      'Blank test companies and live data are not affected',
+    );
     await shot(page, '14b-reset-confirm');
     // Nothing is deleted until it is confirmed.
     expect((await api(key)).statusCode).toBe(200);
     expect(await t.dbs.test.prisma.company.count({ where: { id: { in: samples.map((c) => c.id) } } })).toBe(3);
     await page.getByRole('button', { name: 'Reset the samples' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Samples reset: 3 sample companies deleted, 3 sample companies created with their starting data.');
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toContain('Samples reset: 3 sample companies deleted, 3 sample companies created with their starting data.');
     expect((await api(key)).statusCode).toBe(401);
     expect(await t.dbs.test.prisma.company.count({ where: { id: { in: samples.map((c) => c.id) } } })).toBe(0);
-    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual(['Made Meanwhile', 'Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
+    expect(await page.locator('table tbody tr td:first-child').allTextContents()).toEqual([
+      'Made Meanwhile',
+      'Sample Hair Salon',
+      'Sample Medical Clinic',
+      'Sample Fitness Center',
+    ]);
     expect(seen.errors).toEqual([]);
     expect(seen.foreign).toEqual([]);
   });

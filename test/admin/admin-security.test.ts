@@ -30,8 +30,15 @@ async function signIn(w: World): Promise<Session> {
   const loginCsrf = login.cookies.find((c) => c.name === 'svc_login_csrf')!.value;
   const token = /name="csrf_token" value="([^"]+)"/.exec(login.body)![1]!;
   const res = await t.app.inject({
-    method: 'POST', url: '/oauth/login', cookies: { svc_login_csrf: loginCsrf },
-    payload: new URLSearchParams({ csrf_token: token, email: w.email, password: w.password, next: '/admin' }).toString(),
+    method: 'POST',
+    url: '/oauth/login',
+    cookies: { svc_login_csrf: loginCsrf },
+    payload: new URLSearchParams({
+      csrf_token: token,
+      email: w.email,
+      password: w.password,
+      next: '/admin',
+    }).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   expect(res.statusCode).toBe(303);
@@ -41,22 +48,49 @@ async function signIn(w: World): Promise<Session> {
   return { cookie, csrf: /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]! };
 }
 
-const get = (s: Session | null, url: string) => t.app.inject({ method: 'GET', url, cookies: s ? { svc_session: s.cookie } : {} });
+const get = (s: Session | null, url: string) =>
+  t.app.inject({ method: 'GET', url, cookies: s ? { svc_session: s.cookie } : {} });
 // csrf: the session's token unless given; null sends none.
 // A field given as a list is repeated (hidden `company` fields of a confirmation page).
-const post = (s: Session | null, url: string, form: Record<string, string | string[]> = {}, csrf: string | null = s?.csrf ?? null) =>
+const post = (
+  s: Session | null,
+  url: string,
+  form: Record<string, string | string[]> = {},
+  csrf: string | null = s?.csrf ?? null,
+) =>
   t.app.inject({
-    method: 'POST', url, cookies: s ? { svc_session: s.cookie } : {},
+    method: 'POST',
+    url,
+    cookies: s ? { svc_session: s.cookie } : {},
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams([...Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x])), ...(csrf !== null ? [['csrf_token', csrf]] : [])]).toString(),
+    payload: new URLSearchParams([
+      ...Object.entries(form).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((x) => [k, x])),
+      ...(csrf !== null ? [['csrf_token', csrf]] : []),
+    ]).toString(),
   });
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000' } });
+  t = await createTestApp({
+    env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000' },
+  });
   a = await createAccountWithKeys(t.dbs);
   b = await createAccountWithKeys(t.dbs);
-  appOfA = (await createOAuthClient(t.dbs, { accountId: a.account.id, name: 'A app', redirectUris: ['https://a.example.com/cb'], type: 'public' })).client.id;
-  hookOfA = (await createWebhookEndpoint(t.dbs.test.prisma, { companyId: a.test.id, mode: 'test', config: t.config, input: { url: 'https://hooks.example.com/a', events: ['*'] } })).endpoint.id;
+  appOfA = (
+    await createOAuthClient(t.dbs, {
+      accountId: a.account.id,
+      name: 'A app',
+      redirectUris: ['https://a.example.com/cb'],
+      type: 'public',
+    })
+  ).client.id;
+  hookOfA = (
+    await createWebhookEndpoint(t.dbs.test.prisma, {
+      companyId: a.test.id,
+      mode: 'test',
+      config: t.config,
+      input: { url: 'https://hooks.example.com/a', events: ['*'] },
+    })
+  ).endpoint.id;
   [sa, sb] = [await signIn(a), await signIn(b)];
 }, 60_000);
 afterAll(async () => {
@@ -112,7 +146,12 @@ describe('sessions', () => {
     const prod = await createTestApp({ db: t.db, env: { NODE_ENV: 'production', SECRET_KEY: 'a'.repeat(64) } });
     try {
       for (const url of ['/admin', '/admin/login', `/admin/live/companies/${a.live.id}`]) {
-        const res = await prod.app.inject({ method: 'GET', url, remoteAddress: '203.0.113.9', cookies: { svc_session: sa.cookie } });
+        const res = await prod.app.inject({
+          method: 'GET',
+          url,
+          remoteAddress: '203.0.113.9',
+          cookies: { svc_session: sa.cookie },
+        });
         expect(res.statusCode, url).toBe(403);
         expect(res.body).toContain('HTTPS is required');
         expect(res.headers['strict-transport-security']).toContain('max-age=');
@@ -142,7 +181,10 @@ describe('CSRF', () => {
     { url: '/admin/test/companies', form: { name: 'csrf co' } },
     { url: '/admin/oauth-apps', form: { name: 'x', redirect_uris: 'https://x.example/cb', type: 'public' } },
     { url: `/admin/oauth-apps/${appOfA}/delete`, form: {} },
-    { url: '/admin/test/sandbox/restore', form: { reset: '1', confirm: '1', company: a.testCompanies.map((c) => c.id) } },
+    {
+      url: '/admin/test/sandbox/restore',
+      form: { reset: '1', confirm: '1', company: a.testCompanies.map((c) => c.id) },
+    },
     { url: '/admin/test/sandbox/wipe', form: { company: a.testCompanies.map((c) => c.id) } },
     { url: `/admin/test/companies/${a.test.id}/webhooks`, form: { url: 'https://x.example/h' } },
     { url: `/admin/test/companies/${a.test.id}/webhooks/${hookOfA}/reveal`, form: {} },
@@ -226,10 +268,18 @@ describe('another account', () => {
     expect(await t.dbs.live.prisma.oAuthClient.count({ where: { id: appOfA } })).toBe(1);
     // B's wipe deletes B's test companies only, even when its form names A's too; so does a reset.
     const everyone = [...a.testCompanies, ...b.testCompanies].map((c) => c.id);
-    expect((await post(sb, '/admin/test/sandbox/restore', { reset: '1', confirm: '1', company: everyone })).headers.location).toBe('/admin/test/sandbox?done=reset&d=3&n=3');
+    expect(
+      (await post(sb, '/admin/test/sandbox/restore', { reset: '1', confirm: '1', company: everyone })).headers.location,
+    ).toBe('/admin/test/sandbox?done=reset&d=3&n=3');
     expect(await t.dbs.test.prisma.company.count({ where: { accountId: a.account.id } })).toBe(3);
     const bNow = await t.dbs.test.prisma.company.findMany({ where: { accountId: b.account.id }, select: { id: true } });
-    expect((await post(sb, '/admin/test/sandbox/wipe', { company: [...a.testCompanies.map((c) => c.id), ...bNow.map((c) => c.id)] })).statusCode).toBe(303);
+    expect(
+      (
+        await post(sb, '/admin/test/sandbox/wipe', {
+          company: [...a.testCompanies.map((c) => c.id), ...bNow.map((c) => c.id)],
+        })
+      ).statusCode,
+    ).toBe(303);
     expect(await t.dbs.test.prisma.company.count({ where: { accountId: b.account.id } })).toBe(0);
     expect(await t.dbs.test.prisma.company.count({ where: { accountId: a.account.id } })).toBe(3);
   });
@@ -258,20 +308,56 @@ describe('hostile input', () => {
     const cases: Array<{ url: string; form: Record<string, string>; says: string }> = [
       { url: `/admin/test/companies/${a.test.id}/api-keys`, form: { name: '' }, says: 'Key name' },
       { url: `/admin/test/companies/${a.test.id}/api-keys`, form: { name: 'x'.repeat(101) }, says: 'Key name' },
-      { url: `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/roll`, form: { grace: '604801' }, says: 'up to 7 days' },
-      { url: `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/roll`, form: { grace: '-1' }, says: 'up to 7 days' },
+      {
+        url: `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/roll`,
+        form: { grace: '604801' },
+        says: 'up to 7 days',
+      },
+      {
+        url: `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/roll`,
+        form: { grace: '-1' },
+        says: 'up to 7 days',
+      },
       { url: `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/roll`, form: {}, says: 'up to 7 days' },
       { url: `/admin/live/companies/${a.live.id}/edit`, form: { name: '' }, says: 'f-name-error' },
-      { url: `/admin/live/companies/${a.live.id}/edit`, form: { name: 'ok', timezone: 'Mars/Olympus' }, says: 'f-timezone-error' },
-      { url: `/admin/live/companies/${a.live.id}/edit`, form: { name: 'ok', currency: 'EURO' }, says: 'f-currency-error' },
-      { url: `/admin/live/companies/${a.live.id}/edit`, form: { name: 'ok', email: 'not-mail' }, says: 'f-email-error' },
+      {
+        url: `/admin/live/companies/${a.live.id}/edit`,
+        form: { name: 'ok', timezone: 'Mars/Olympus' },
+        says: 'f-timezone-error',
+      },
+      {
+        url: `/admin/live/companies/${a.live.id}/edit`,
+        form: { name: 'ok', currency: 'EURO' },
+        says: 'f-currency-error',
+      },
+      {
+        url: `/admin/live/companies/${a.live.id}/edit`,
+        form: { name: 'ok', email: 'not-mail' },
+        says: 'f-email-error',
+      },
       { url: '/admin/test/companies', form: { name: 'x', template: 'castle' }, says: 'template' },
       { url: '/admin/live/companies', form: { name: '' }, says: 'f-name-error' },
-      { url: '/admin/oauth-apps', form: { name: 'x', redirect_uris: 'javascript:alert(1)', type: 'public' }, says: 'f-redirect-error' },
-      { url: '/admin/oauth-apps', form: { name: 'x', redirect_uris: 'https://x.example/cb', type: 'public', scopes: 'root:all' }, says: '<fieldset aria-describedby="f-scopes-error">' },
+      {
+        url: '/admin/oauth-apps',
+        form: { name: 'x', redirect_uris: 'javascript:alert(1)', type: 'public' },
+        says: 'f-redirect-error',
+      },
+      {
+        url: '/admin/oauth-apps',
+        form: { name: 'x', redirect_uris: 'https://x.example/cb', type: 'public', scopes: 'root:all' },
+        says: '<fieldset aria-describedby="f-scopes-error">',
+      },
       { url: `/admin/test/companies/${a.test.id}/webhooks`, form: { url: 'not a url' }, says: 'f-url-error' },
-      { url: `/admin/test/companies/${a.test.id}/webhooks`, form: { url: 'https://x.example/h', events: 'booking.exploded' }, says: '<fieldset aria-describedby="f-events-error">' },
-      { url: `/admin/live/companies/${a.live.id}/webhooks`, form: { url: 'http://169.254.169.254/latest/meta-data' }, says: 'f-url-error' },
+      {
+        url: `/admin/test/companies/${a.test.id}/webhooks`,
+        form: { url: 'https://x.example/h', events: 'booking.exploded' },
+        says: '<fieldset aria-describedby="f-events-error">',
+      },
+      {
+        url: `/admin/live/companies/${a.live.id}/webhooks`,
+        form: { url: 'http://169.254.169.254/latest/meta-data' },
+        says: 'f-url-error',
+      },
     ];
     for (const c of cases) {
       const res = await post(sa, c.url, c.form);
@@ -279,7 +365,9 @@ describe('hostile input', () => {
       expect(res.body, JSON.stringify(c)).toContain(c.says);
     }
     // Markup in a field is escaped when re-shown.
-    const xss = await post(sa, `/admin/test/companies/${a.test.id}/api-keys`, { name: `<script>alert(1)</script>${'x'.repeat(100)}` });
+    const xss = await post(sa, `/admin/test/companies/${a.test.id}/api-keys`, {
+      name: `<script>alert(1)</script>${'x'.repeat(100)}`,
+    });
     expect(xss.body).not.toContain('<script>alert(1)');
     expect(xss.body).toContain('&lt;script&gt;');
     expect(await t.dbs.test.prisma.apiKey.count({ where: { companyId: a.test.id } })).toBe(keys);
@@ -288,7 +376,13 @@ describe('hostile input', () => {
     expect(await t.dbs.test.prisma.webhookEndpoint.count({ where: { companyId: a.test.id } })).toBe(1);
     expect(await t.dbs.live.prisma.webhookEndpoint.count({ where: { companyId: a.live.id } })).toBe(0);
     // A body that is not a form is refused before any handler.
-    const json = await t.app.inject({ method: 'POST', url: '/admin/test/sandbox/wipe', cookies: { svc_session: sa.cookie }, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ csrf_token: sa.csrf }) });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/admin/test/sandbox/wipe',
+      cookies: { svc_session: sa.cookie },
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ csrf_token: sa.csrf }),
+    });
     expect(json.statusCode).toBe(415);
     expect(await t.dbs.test.prisma.company.count({ where: { accountId: a.account.id } })).toBe(3);
   });
@@ -303,7 +397,9 @@ describe('the sandbox tools are the CLI’s use cases', () => {
     await t.dbs.test.prisma.$executeRawUnsafe(`
       CREATE FUNCTION refuse_company() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.account_id = '${c.account.id}' THEN RAISE EXCEPTION 'no new companies today'; END IF; RETURN NEW; END $$`);
-    await t.dbs.test.prisma.$executeRawUnsafe('CREATE TRIGGER refuse_company BEFORE INSERT ON companies FOR EACH ROW EXECUTE FUNCTION refuse_company()');
+    await t.dbs.test.prisma.$executeRawUnsafe(
+      'CREATE TRIGGER refuse_company BEFORE INSERT ON companies FOR EACH ROW EXECUTE FUNCTION refuse_company()',
+    );
     try {
       const res = await post(sc, '/admin/test/sandbox/restore', { reset: '1', confirm: '1', company: ids });
       expect(res.statusCode).toBe(500);
@@ -312,8 +408,15 @@ describe('the sandbox tools are the CLI’s use cases', () => {
       await t.dbs.test.prisma.$executeRawUnsafe('DROP TRIGGER refuse_company ON companies');
       await t.dbs.test.prisma.$executeRawUnsafe('DROP FUNCTION refuse_company()');
     }
-    const after = await t.dbs.test.prisma.company.findMany({ where: { accountId: c.account.id }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+    const after = await t.dbs.test.prisma.company.findMany({
+      where: { accountId: c.account.id },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(after.map((x) => x.id).sort()).toEqual([...ids].sort());
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${c.testKey.key}` } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${c.testKey.key}` } }))
+        .statusCode,
+    ).toBe(200);
   });
 });

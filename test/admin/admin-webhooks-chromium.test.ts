@@ -56,7 +56,11 @@ describe('webhooks in Chromium', () => {
 
   it('adds an endpoint: the secret and the token are shown once', async () => {
     await shot(page, '15-webhooks-empty');
-    expect((await expectLabelled(page)).find((c) => c.control === 'input#f-url')).toEqual({ control: 'input#f-url', name: 'Endpoint URL', description: 'https, or http for local testing' });
+    expect((await expectLabelled(page)).find((c) => c.control === 'input#f-url')).toEqual({
+      control: 'input#f-url',
+      name: 'Endpoint URL',
+      description: 'https, or http for local testing',
+    });
     // An error about the events (only a forged value can cause one) is tied to the group and
     // to each box.
     await page.getByLabel('Endpoint URL', { exact: true }).fill(rx.url);
@@ -90,14 +94,21 @@ describe('webhooks in Chromium', () => {
 
   it('a booking made through the API appears as a succeeded delivery with its attempt', async () => {
     const [booking] = await bookInSalon(t, w.testKey.key);
-    const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-event'] === 'booking.created' && r.body.includes(booking!._id)), { what: 'booking.created at the receiver' });
+    const got = await waitFor(
+      () =>
+        rx.received.find((r) => r.headers['x-webhook-event'] === 'booking.created' && r.body.includes(booking!._id)),
+      { what: 'booking.created at the receiver' },
+    );
     expect(got.headers['x-webhook-token']).toBe(token);
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/webhooks`);
     await page.getByRole('link', { name: rx.url }).click();
-    await waitFor(async () => {
-      await reloadPage();
-      return (await deliveryRow('booking.created').first().textContent())?.includes('HTTP 200');
-    }, { what: 'the delivery on the page' });
+    await waitFor(
+      async () => {
+        await reloadPage();
+        return (await deliveryRow('booking.created').first().textContent())?.includes('HTTP 200');
+      },
+      { what: 'the delivery on the page' },
+    );
     const row = deliveryRow('booking.created').first();
     expect(await row.textContent()).toContain('succeeded');
     expect(await row.textContent()).toMatch(/HTTP 200 · \d+ ms/);
@@ -109,21 +120,29 @@ describe('webhooks in Chromium', () => {
     await page.getByRole('button', { name: 'Send test event' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Test event queued');
     await waitFor(() => rx.received.find((r) => r.headers['x-webhook-event'] === 'ping'), { what: 'the ping' });
-    await waitFor(async () => {
-      await reloadPage();
-      return (await deliveryRow('ping').first().textContent())?.includes('succeeded');
-    }, { what: 'the ping delivery on the page' });
+    await waitFor(
+      async () => {
+        await reloadPage();
+        return (await deliveryRow('ping').first().textContent())?.includes('succeeded');
+      },
+      { what: 'the ping delivery on the page' },
+    );
   });
 
   it('a failing receiver: attempts with status and response excerpt, then Retry delivers it', async () => {
-    rx.respond((_r, res) => res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver is down for maintenance'));
+    rx.respond((_r, res) =>
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver is down for maintenance'),
+    );
     await page.getByRole('button', { name: 'Send test event' }).click();
     const first = deliveryRow('ping').first();
     // The workers' own retries (a fast schedule in tests) run out: the delivery is failed.
-    await waitFor(async () => {
-      await reloadPage();
-      return (await first.textContent())?.includes('failed');
-    }, { what: 'the delivery to fail', timeoutMs: 20_000 });
+    await waitFor(
+      async () => {
+        await reloadPage();
+        return (await first.textContent())?.includes('failed');
+      },
+      { what: 'the delivery to fail', timeoutMs: 20_000 },
+    );
     const failed = (await first.textContent())!;
     expect(failed).toContain('HTTP 500');
     expect(failed).toContain('receiver is down for maintenance');
@@ -132,21 +151,35 @@ describe('webhooks in Chromium', () => {
 
     rx.respond(ok);
     await first.getByRole('button', { name: /^Retry delivery of ping/ }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Delivery queued for another attempt.');
-    await waitFor(async () => {
-      await reloadPage();
-      return (await first.textContent())?.includes('succeeded');
-    }, { what: 'the retried delivery to succeed', timeoutMs: 15_000 });
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toContain('Delivery queued for another attempt.');
+    await waitFor(
+      async () => {
+        await reloadPage();
+        return (await first.textContent())?.includes('succeeded');
+      },
+      { what: 'the retried delivery to succeed', timeoutMs: 15_000 },
+    );
     expect(await first.textContent()).toMatch(/HTTP 500[\s\S]*HTTP 200/);
   }, 45_000);
 
   it('Retry while an attempt is running says so and queues nothing', async () => {
-    const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({ where: { companyId: w.test.id }, orderBy: { id: 'desc' } });
+    const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({
+      where: { companyId: w.test.id },
+      orderBy: { id: 'desc' },
+    });
     // An attempt in flight holds the lease (as a worker's claim does).
-    await t.dbs.test.prisma.webhookDelivery.update({ where: { id: delivery.id }, data: { leaseUntil: new Date(Date.now() + 60_000) } });
+    await t.dbs.test.prisma.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: { leaseUntil: new Date(Date.now() + 60_000) },
+    });
     const before = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } });
     await page.goto(endpointUrl);
-    await deliveryRow('ping').first().getByRole('button', { name: /^Retry delivery of ping/ }).click();
+    await deliveryRow('ping')
+      .first()
+      .getByRole('button', { name: /^Retry delivery of ping/ })
+      .click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('being attempted right now');
     expect(page.url()).toContain('done=retry-busy');
     expect(await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toEqual(before);
@@ -169,13 +202,18 @@ describe('webhooks in Chromium', () => {
   it('the booking’s confirmation e-mail is in the e-mail log', async () => {
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/emails`);
     const link = page.locator('table tbody tr td a').first();
-    await waitFor(async () => {
-      await reloadPage();
-      return (await link.count()) > 0;
-    }, { what: 'a logged e-mail' });
+    await waitFor(
+      async () => {
+        await reloadPage();
+        return (await link.count()) > 0;
+      },
+      { what: 'a logged e-mail' },
+    );
     await link.click();
     expect(await page.locator('#email-to').textContent()).toMatch(/@/);
-    expect(await page.getByRole('table', { name: 'Headers' }).getByRole('rowheader', { name: 'Message-ID' }).count()).toBe(1);
+    expect(
+      await page.getByRole('table', { name: 'Headers' }).getByRole('rowheader', { name: 'Message-ID' }).count(),
+    ).toBe(1);
     expect((await page.locator('#email-text').textContent())!.length).toBeGreaterThan(20);
     const frame = page.frameLocator('iframe[title="HTML body of the e-mail"]');
     expect(await frame.locator('p').first().textContent()).toMatch(/^Hello /);

@@ -46,7 +46,9 @@ async function expectText(where: string, opts: { inTitle?: boolean } = {}): Prom
   const dom = await page.evaluate(() => ({
     imgs: document.querySelectorAll('img').length,
     scripts: [...document.scripts].map((s) => (s.src ? new URL(s.src).pathname : 'inline')),
-    handlers: [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
+    handlers: [...document.querySelectorAll('*')].filter((el) =>
+      [...el.attributes].some((a) => a.name.startsWith('on')),
+    ).length,
     text: document.body.innerText,
     title: document.title,
   }));
@@ -66,7 +68,9 @@ describe('stored markup in Chromium', () => {
     expect((await t.dbs.test.prisma.company.findUnique({ where: { id: w.test.id } }))!.name).toBe(MARK);
     await expectText('profile', { inTitle: true });
     // The company picker shows it as an option's text.
-    expect(await page.getByLabel('Company', { exact: true }).locator(`option[value="${w.test.id}"]`).textContent()).toBe(MARK);
+    expect(
+      await page.getByLabel('Company', { exact: true }).locator(`option[value="${w.test.id}"]`).textContent(),
+    ).toBe(MARK);
     for (const path of ['/admin/test', '/admin/test/sandbox', '/admin/test/sandbox/wipe']) {
       await page.goto(`${origin}${path}`);
       await expectText(path);
@@ -89,10 +93,23 @@ describe('stored markup in Chromium', () => {
     const customer = await post(t.app, '/api/v1/customers', auth, { name: MARK, email: `xss-${newId()}@example.com` });
     expect(customer.name).toBe(MARK);
     const services = ok(await t.app.inject({ method: 'GET', url: '/api/v1/services', headers: auth }));
-    const cut = services.find((s: { requiresPayment: boolean; kind: string }) => !s.requiresPayment && s.kind === 'appointment');
+    const cut = services.find(
+      (s: { requiresPayment: boolean; kind: string }) => !s.requiresPayment && s.kind === 'appointment',
+    );
     const from = DateTime.utc().plus({ days: 1 }).startOf('hour');
-    const { slots } = ok(await t.app.inject({ method: 'GET', url: `/api/v1/availability?serviceId=${cut._id}&from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`, headers: auth }));
-    const booking = await post(t.app, '/api/v1/bookings', auth, { serviceId: cut._id, startTime: slots[0].startTime, customerId: customer._id, notes: MARK });
+    const { slots } = ok(
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/availability?serviceId=${cut._id}&from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`,
+        headers: auth,
+      }),
+    );
+    const booking = await post(t.app, '/api/v1/bookings', auth, {
+      serviceId: cut._id,
+      startTime: slots[0].startTime,
+      customerId: customer._id,
+      notes: MARK,
+    });
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${booking.startTime.slice(0, 10)}`);
     await expectText('week view');
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings/${booking._id}`);
@@ -115,8 +132,15 @@ describe('stored markup in Chromium', () => {
     const id = newId();
     await t.dbs.test.prisma.email.create({
       data: {
-        id, companyId: w.test.id, to: 'lea@example.com', from: 'Salon <bookings@example.com>', subject: MARK,
-        text: `Hello ${MARK}`, html: '<p>Hello</p>', headers: { Subject: MARK, 'X-Note': MARK }, status: 'logged',
+        id,
+        companyId: w.test.id,
+        to: 'lea@example.com',
+        from: 'Salon <bookings@example.com>',
+        subject: MARK,
+        text: `Hello ${MARK}`,
+        html: '<p>Hello</p>',
+        headers: { Subject: MARK, 'X-Note': MARK },
+        status: 'logged',
       },
     });
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/emails`);

@@ -57,20 +57,39 @@ describe('authorization_code as docs/oauth.md documents it (confidential client,
       scope: 'company:read bookings:read',
     });
     // Stored hashed only.
-    const row = await t.dbs.live.prisma.oAuthToken.findUniqueOrThrow({ where: { tokenHash: hashToken(body.access_token) } });
-    expect(row).toMatchObject({ kind: 'access', companyId: w.live.id, mode: 'live', scope: 'company:read bookings:read' });
+    const row = await t.dbs.live.prisma.oAuthToken.findUniqueOrThrow({
+      where: { tokenHash: hashToken(body.access_token) },
+    });
+    expect(row).toMatchObject({
+      kind: 'access',
+      companyId: w.live.id,
+      mode: 'live',
+      scope: 'company:read bookings:read',
+    });
     expect(JSON.stringify(row)).not.toContain(body.access_token);
 
     const me = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(body.access_token) });
     expect(me.statusCode).toBe(200);
     expect(me.json().data._id).toBe(w.live.id);
     // Lowercase scheme too (RFC 6750 §2.1 is case-insensitive).
-    const lower = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `bearer ${body.access_token}` } });
+    const lower = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { authorization: `bearer ${body.access_token}` },
+    });
     expect(lower.statusCode).toBe(200);
     // Not granted company:write → 403 with the RFC 6750 challenge.
-    const patch = await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(body.access_token), payload: { name: 'X' } });
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/me',
+      headers: bearer(body.access_token),
+      payload: { name: 'X' },
+    });
     expect(patch.statusCode).toBe(403);
-    expect(patch.json().error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'company:write' } });
+    expect(patch.json().error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      details: { requiredScope: 'company:write' },
+    });
     expect(patch.headers['www-authenticate']).toMatch(/^Bearer error="insufficient_scope", scope="company:write"/);
     const gql = await t.app.inject({
       method: 'POST',
@@ -79,7 +98,12 @@ describe('authorization_code as docs/oauth.md documents it (confidential client,
       payload: { query: 'mutation { updateMe(input: { name: "X" }) { name } }' },
     });
     expect(gql.json().errors[0].extensions).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
-    const gqlRead = await t.app.inject({ method: 'POST', url: '/graphql', headers: bearer(body.access_token), payload: { query: '{ me { _id name } }' } });
+    const gqlRead = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(body.access_token),
+      payload: { query: '{ me { _id name } }' },
+    });
     expect(gqlRead.json()).toEqual({ data: { me: { _id: w.live.id, name: w.live.name } } });
     const unchanged = await t.dbs.live.prisma.company.findUniqueOrThrow({ where: { id: w.live.id } });
     expect(unchanged.name).toBe(w.live.name);
@@ -90,7 +114,11 @@ describe('authorization_code as docs/oauth.md documents it (confidential client,
 
   it('a test company gives svc_at_test_ tokens that see the sandbox company', async () => {
     const { code } = await confidentialCode({}, `test:${w.test.id}`);
-    const res = await tokenRequest(t.app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, basic(w.confidential.clientId, w.confidential.secret));
+    const res = await tokenRequest(
+      t.app,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+      basic(w.confidential.clientId, w.confidential.secret),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().access_token).toMatch(/^svc_at_test_/);
     const me = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(res.json().access_token) });

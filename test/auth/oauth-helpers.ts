@@ -54,7 +54,12 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 export function hiddenValue(html: string, name: string): string {
   const m = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
   if (!m) throw new Error(`no hidden ${name} in page`);
-  return m[1]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  return m[1]!
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 }
 
 export class Browser {
@@ -87,13 +92,22 @@ export class Browser {
   async login(email: string, password: string, next = '/oauth/authorize') {
     const page = await this.request('GET', next);
     const csrf = hiddenValue(page.body, 'csrf_token');
-    const res = await this.request('POST', '/oauth/login', { email, password, csrf_token: csrf, next: hiddenValue(page.body, 'next') });
+    const res = await this.request('POST', '/oauth/login', {
+      email,
+      password,
+      csrf_token: csrf,
+      next: hiddenValue(page.body, 'next'),
+    });
     expect(res.statusCode).toBe(303);
     return res;
   }
 
   /** GET authorize (logging in first when needed), then answer the consent form. */
-  async authorize(query: Record<string, string | undefined>, who: { email: string; password: string }, decide: { decision?: 'approve' | 'deny'; company?: string } = {}) {
+  async authorize(
+    query: Record<string, string | undefined>,
+    who: { email: string; password: string },
+    decide: { decision?: 'approve' | 'deny'; company?: string } = {},
+  ) {
     const url = `/oauth/authorize?${form(query)}`;
     let page = await this.request('GET', url);
     if (page.statusCode === 200 && page.body.includes('name="password"')) {
@@ -102,7 +116,15 @@ export class Browser {
     }
     if (page.statusCode !== 200) return page;
     const fields: Record<string, string | undefined> = { csrf_token: hiddenValue(page.body, 'csrf_token') };
-    for (const k of ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method']) {
+    for (const k of [
+      'response_type',
+      'client_id',
+      'redirect_uri',
+      'scope',
+      'state',
+      'code_challenge',
+      'code_challenge_method',
+    ]) {
       fields[k] = page.body.includes(`name="${k}"`) ? hiddenValue(page.body, k) : undefined;
     }
     const firstCompany = /<option value="([^"]+)"/.exec(page.body)?.[1];
@@ -119,8 +141,19 @@ export function codeFrom(res: { statusCode: number; headers: Record<string, unkn
   return { code: location.searchParams.get('code')!, location };
 }
 
-export async function tokenRequest(app: FastifyInstance, fields: Record<string, string | string[] | undefined>, headers: Record<string, string> = {}, remoteAddress?: string) {
-  return app.inject({ method: 'POST', url: '/oauth/token', headers: { ...FORM, ...headers }, payload: form(fields), ...(remoteAddress ? { remoteAddress } : {}) });
+export async function tokenRequest(
+  app: FastifyInstance,
+  fields: Record<string, string | string[] | undefined>,
+  headers: Record<string, string> = {},
+  remoteAddress?: string,
+) {
+  return app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { ...FORM, ...headers },
+    payload: form(fields),
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
 }
 
 export const basic = (id: string, secret: string) => ({

@@ -12,14 +12,25 @@ import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 import { checkServerConfig, ConfigError, loadConfig } from '../../src/config.js';
 import { createTestApp, TEST_SECRET_KEY } from '../helpers/app.js';
 import { startServer } from '../helpers/server-process.js';
-import { Browser, codeFrom, createWorld, form, hiddenValue, REDIRECT, tokenRequest, type World } from './oauth-helpers.js';
+import {
+  Browser,
+  codeFrom,
+  createWorld,
+  form,
+  hiddenValue,
+  REDIRECT,
+  tokenRequest,
+  type World,
+} from './oauth-helpers.js';
 
 const AUTH_URL = 'https://auth.bookings.example';
 let t: Awaited<ReturnType<typeof createTestApp>>;
 let w: World;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { AUTH_URL, RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '5' } });
+  t = await createTestApp({
+    env: { AUTH_URL, RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '5' },
+  });
   w = await createWorld(t.dbs);
 });
 afterAll(async () => {
@@ -49,7 +60,11 @@ describe('metadata (RFC 8414)', () => {
   });
 
   it('with AUTH_URL: cacheable, and no Host header changes it', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server', headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/.well-known/oauth-authorization-server',
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+    });
     expect(res.headers['cache-control']).toBe('public, max-age=300');
     expect(res.json().issuer).toBe(AUTH_URL);
   });
@@ -57,11 +72,17 @@ describe('metadata (RFC 8414)', () => {
   it('without AUTH_URL or BASE_URL the issuer follows the request: never stored by a shared cache, and varies by host', async () => {
     const open = await createTestApp({ db: t.db, env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000' } });
     try {
-      const res = await open.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server', headers: { host: 'evil.example' } });
+      const res = await open.app.inject({
+        method: 'GET',
+        url: '/.well-known/oauth-authorization-server',
+        headers: { host: 'evil.example' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().issuer).toBe('http://evil.example');
       expect(res.headers['cache-control']).toBe('no-store');
-      const vary = String(res.headers.vary).toLowerCase().split(/\s*,\s*/);
+      const vary = String(res.headers.vary)
+        .toLowerCase()
+        .split(/\s*,\s*/);
       expect(vary).toEqual(expect.arrayContaining(['host', 'x-forwarded-host', 'x-forwarded-proto']));
     } finally {
       await open.close();
@@ -69,13 +90,21 @@ describe('metadata (RFC 8414)', () => {
   });
 
   it('AUTH_URL must be an origin (the metadata lives at the root well-known path)', () => {
-    for (const env of [{ AUTH_URL: 'https://auth.example.com/tenant' }, { AUTH_URL: 'https://auth.example.com/?x=1' }, { AUTH_URL: 'https://u:p@auth.example.com' }]) {
+    for (const env of [
+      { AUTH_URL: 'https://auth.example.com/tenant' },
+      { AUTH_URL: 'https://auth.example.com/?x=1' },
+      { AUTH_URL: 'https://u:p@auth.example.com' },
+    ]) {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(/AUTH_URL: must/);
     }
     // BASE_URL is the default issuer: with a path it needs an AUTH_URL of its own.
-    expect(() => loadConfig({ BASE_URL: 'https://example.com/booking' })).toThrow(/AUTH_URL: must be set when BASE_URL is not an origin/);
-    expect(loadConfig({ BASE_URL: 'https://example.com/booking', AUTH_URL: 'https://auth.example.com/' }).AUTH_URL).toBe('https://auth.example.com');
+    expect(() => loadConfig({ BASE_URL: 'https://example.com/booking' })).toThrow(
+      /AUTH_URL: must be set when BASE_URL is not an origin/,
+    );
+    expect(
+      loadConfig({ BASE_URL: 'https://example.com/booking', AUTH_URL: 'https://auth.example.com/' }).AUTH_URL,
+    ).toBe('https://auth.example.com');
     expect(loadConfig({ AUTH_URL: 'https://auth.example.com:8443/' }).AUTH_URL).toBe('https://auth.example.com:8443');
   });
 
@@ -93,7 +122,10 @@ describe('metadata (RFC 8414)', () => {
   }, 60_000);
 
   it('iss on redirects is AUTH_URL too', async () => {
-    const res = await new Browser(t.app).authorize({ response_type: 'code', client_id: w.confidential.clientId, redirect_uri: REDIRECT, scope: 'company:read' }, w);
+    const res = await new Browser(t.app).authorize(
+      { response_type: 'code', client_id: w.confidential.clientId, redirect_uri: REDIRECT, scope: 'company:read' },
+      w,
+    );
     expect(codeFrom(res).location.searchParams.get('iss')).toBe(AUTH_URL);
   });
 });
@@ -101,13 +133,25 @@ describe('metadata (RFC 8414)', () => {
 describe('login form and session', () => {
   it('sets an HttpOnly, SameSite=Lax session cookie (Secure behind HTTPS) whose hash only is stored', async () => {
     const b = new Browser(t.app);
-    const page = await b.request('GET', '/oauth/authorize?' + form({ response_type: 'code', client_id: w.confidential.clientId, scope: 'company:read' }));
+    const page = await b.request(
+      'GET',
+      '/oauth/authorize?' + form({ response_type: 'code', client_id: w.confidential.clientId, scope: 'company:read' }),
+    );
     const csrf = hiddenValue(page.body, 'csrf_token');
     const res = await t.app.inject({
       method: 'POST',
       url: '/oauth/login',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: b.cookieHeader, 'x-forwarded-proto': 'https' },
-      payload: form({ email: w.email.toUpperCase(), password: w.password, csrf_token: csrf, next: '/oauth/authorize?client_id=x' }),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: b.cookieHeader,
+        'x-forwarded-proto': 'https',
+      },
+      payload: form({
+        email: w.email.toUpperCase(),
+        password: w.password,
+        csrf_token: csrf,
+        next: '/oauth/authorize?client_id=x',
+      }),
     });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/oauth/authorize?client_id=x');
@@ -115,35 +159,70 @@ describe('login form and session', () => {
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     // TRUST_PROXY is off here, so X-Forwarded-Proto is not believed and the cookie is not Secure.
     expect(cookie.secure).toBeUndefined();
-    const session = await t.dbs.live.prisma.session.findUniqueOrThrow({ where: { tokenHash: hashToken(String(cookie.value)) } });
+    const session = await t.dbs.live.prisma.session.findUniqueOrThrow({
+      where: { tokenHash: hashToken(String(cookie.value)) },
+    });
     expect(session.accountId).toBe(w.account.id);
   });
 
   it('Secure when the request came over HTTPS (trusted proxy)', async () => {
-    const proxied = await createTestApp({ db: t.db, env: { TRUST_PROXY: 'true', RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000' } });
+    const proxied = await createTestApp({
+      db: t.db,
+      env: { TRUST_PROXY: 'true', RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000' },
+    });
     try {
       const b = new Browser(proxied.app);
-      const page = await b.request('GET', '/oauth/authorize?' + form({ response_type: 'code', client_id: w.confidential.clientId, scope: 'company:read' }));
+      const page = await b.request(
+        'GET',
+        '/oauth/authorize?' +
+          form({ response_type: 'code', client_id: w.confidential.clientId, scope: 'company:read' }),
+      );
       const res = await proxied.app.inject({
         method: 'POST',
         url: '/oauth/login',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: b.cookieHeader, 'x-forwarded-proto': 'https' },
-        payload: form({ email: w.email, password: w.password, csrf_token: hiddenValue(page.body, 'csrf_token'), next: '/oauth/authorize' }),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: b.cookieHeader,
+          'x-forwarded-proto': 'https',
+        },
+        payload: form({
+          email: w.email,
+          password: w.password,
+          csrf_token: hiddenValue(page.body, 'csrf_token'),
+          next: '/oauth/authorize',
+        }),
       });
-      expect((res.cookies as Array<Record<string, unknown>>).find((c) => c.name === 'svc_session')).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax' });
+      expect((res.cookies as Array<Record<string, unknown>>).find((c) => c.name === 'svc_session')).toMatchObject({
+        secure: true,
+        httpOnly: true,
+        sameSite: 'Lax',
+      });
     } finally {
       await proxied.close();
     }
   });
 
   it('refuses a login without the CSRF token, and never follows an outside `next`', async () => {
-    const noCsrf = await t.app.inject({ method: 'POST', url: '/oauth/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ email: w.email, password: w.password, next: '/oauth/authorize' }) });
+    const noCsrf = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ email: w.email, password: w.password, next: '/oauth/authorize' }),
+    });
     expect(noCsrf.statusCode).toBe(403);
     expect(noCsrf.cookies.find((c: { name: string }) => c.name === 'svc_session')).toBeUndefined();
     for (const next of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '/oauth/token']) {
       const b = new Browser(t.app);
-      const page = await b.request('GET', '/oauth/authorize?client_id=' + w.confidential.clientId + '&response_type=code&scope=company:read');
-      const res = await b.request('POST', '/oauth/login', { email: w.email, password: w.password, csrf_token: hiddenValue(page.body, 'csrf_token'), next });
+      const page = await b.request(
+        'GET',
+        '/oauth/authorize?client_id=' + w.confidential.clientId + '&response_type=code&scope=company:read',
+      );
+      const res = await b.request('POST', '/oauth/login', {
+        email: w.email,
+        password: w.password,
+        csrf_token: hiddenValue(page.body, 'csrf_token'),
+        next,
+      });
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/oauth/authorize');
     }
@@ -151,24 +230,48 @@ describe('login form and session', () => {
 
   it('refuses the consent form without the session CSRF token and issues no code', async () => {
     const b = new Browser(t.app);
-    const query = { response_type: 'code', client_id: w.confidential.clientId, redirect_uri: REDIRECT, scope: 'company:read' };
+    const query = {
+      response_type: 'code',
+      client_id: w.confidential.clientId,
+      redirect_uri: REDIRECT,
+      scope: 'company:read',
+    };
     await b.login(w.email, w.password, '/oauth/authorize?' + form(query));
     const before = await t.dbs.live.prisma.oAuthCode.count();
-    const res = await b.request('POST', '/oauth/authorize', { ...query, company: `live:${w.live.id}`, decision: 'approve', csrf_token: 'forged' });
+    const res = await b.request('POST', '/oauth/authorize', {
+      ...query,
+      company: `live:${w.live.id}`,
+      decision: 'approve',
+      csrf_token: 'forged',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.headers.location).toBeUndefined();
     // Another account's company cannot be chosen either.
     const page = await b.request('GET', '/oauth/authorize?' + form(query));
-    const other = await b.request('POST', '/oauth/authorize', { ...query, company: 'live:ffffffffffffffffffffffff', decision: 'approve', csrf_token: hiddenValue(page.body, 'csrf_token') });
+    const other = await b.request('POST', '/oauth/authorize', {
+      ...query,
+      company: 'live:ffffffffffffffffffffffff',
+      decision: 'approve',
+      csrf_token: hiddenValue(page.body, 'csrf_token'),
+    });
     expect(other.statusCode).toBe(400);
     expect(await t.dbs.live.prisma.oAuthCode.count()).toBe(before);
   });
 
   it(`limits failed logins per account e-mail (${LOGIN_LIMITS.perEmail.max}) and answers 429`, async () => {
     const b = new Browser(t.app);
-    const page = await b.request('GET', '/oauth/authorize?client_id=' + w.confidential.clientId + '&response_type=code&scope=company:read');
+    const page = await b.request(
+      'GET',
+      '/oauth/authorize?client_id=' + w.confidential.clientId + '&response_type=code&scope=company:read',
+    );
     const victim = await createWorld(t.dbs);
-    const attempt = (password: string) => b.request('POST', '/oauth/login', { email: victim.email, password, csrf_token: hiddenValue(page.body, 'csrf_token'), next: '/oauth/authorize' });
+    const attempt = (password: string) =>
+      b.request('POST', '/oauth/login', {
+        email: victim.email,
+        password,
+        csrf_token: hiddenValue(page.body, 'csrf_token'),
+        next: '/oauth/authorize',
+      });
     for (let i = 0; i < LOGIN_LIMITS.perEmail.max; i++) {
       const res = await attempt(`wrong-${i}`);
       expect(res.statusCode).toBe(200);
@@ -179,11 +282,23 @@ describe('login form and session', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     expect(blocked.cookies.find((c: { name: string }) => c.name === 'svc_session')).toBeUndefined();
     // Another account is not affected.
-    expect((await b.request('POST', '/oauth/login', { email: w.email, password: w.password, csrf_token: hiddenValue(page.body, 'csrf_token'), next: '/oauth/authorize' })).statusCode).toBe(303);
+    expect(
+      (
+        await b.request('POST', '/oauth/login', {
+          email: w.email,
+          password: w.password,
+          csrf_token: hiddenValue(page.body, 'csrf_token'),
+          next: '/oauth/authorize',
+        })
+      ).statusCode,
+    ).toBe(303);
   });
 
   const loginPage = async (b: Browser) => {
-    const page = await b.request('GET', `/oauth/authorize?${form({ response_type: 'code', client_id: w.confidential.clientId, scope: 'company:read' })}`);
+    const page = await b.request(
+      'GET',
+      `/oauth/authorize?${form({ response_type: 'code', client_id: w.confidential.clientId, scope: 'company:read' })}`,
+    );
     return hiddenValue(page.body, 'csrf_token');
   };
 
@@ -194,14 +309,25 @@ describe('login form and session', () => {
     const extra = 6;
     const results = await Promise.all(
       Array.from({ length: LOGIN_LIMITS.perEmail.max + extra }, (_, i) =>
-        b.request('POST', '/oauth/login', { email: victim.email, password: `wrong-${i}`, csrf_token: csrf, next: '/oauth/authorize' }),
+        b.request('POST', '/oauth/login', {
+          email: victim.email,
+          password: `wrong-${i}`,
+          csrf_token: csrf,
+          next: '/oauth/authorize',
+        }),
       ),
     );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(LOGIN_LIMITS.perEmail.max);
     expect(statuses.filter((s) => s === 429)).toHaveLength(extra);
     // The account's own password is refused too until the window ends (injected clock).
-    const right = () => b.request('POST', '/oauth/login', { email: victim.email, password: victim.password, csrf_token: csrf, next: '/oauth/authorize' });
+    const right = () =>
+      b.request('POST', '/oauth/login', {
+        email: victim.email,
+        password: victim.password,
+        csrf_token: csrf,
+        next: '/oauth/authorize',
+      });
     expect((await right()).statusCode).toBe(429);
     t.services.now = () => Date.now() + LOGIN_LIMITS.perEmail.windowMs + 1000;
     try {
@@ -216,11 +342,20 @@ describe('login form and session', () => {
     // A fresh browser per attempt: a successful login replaces the login form's CSRF cookie.
     const post = async (email: string, password: string) => {
       const b = new Browser(t.app, { remoteAddress: ip });
-      return b.request('POST', '/oauth/login', { email, password, csrf_token: await loginPage(b), next: '/oauth/authorize' });
+      return b.request('POST', '/oauth/login', {
+        email,
+        password,
+        csrf_token: await loginPage(b),
+        next: '/oauth/authorize',
+      });
     };
     for (let i = 0; i < 3; i++) expect((await post(w.email, w.password)).statusCode).toBe(303);
     for (let batch = 0; batch < LOGIN_LIMITS.perIp.max / 10; batch++) {
-      const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => post(`nobody-${batch}-${i}@example.com`, 'wrong password').then((r) => r.statusCode)));
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          post(`nobody-${batch}-${i}@example.com`, 'wrong password').then((r) => r.statusCode),
+        ),
+      );
       expect(statuses).toEqual(Array(10).fill(200));
     }
     const blocked = await post(w.email, w.password);
@@ -228,7 +363,12 @@ describe('login form and session', () => {
     expect(blocked.cookies.find((c: { name: string }) => c.name === 'svc_session')).toBeUndefined();
     // Another address logs in to the same account.
     const elsewhere = new Browser(t.app, { remoteAddress: '198.51.100.9' });
-    const other = await elsewhere.request('POST', '/oauth/login', { email: w.email, password: w.password, csrf_token: await loginPage(elsewhere), next: '/oauth/authorize' });
+    const other = await elsewhere.request('POST', '/oauth/login', {
+      email: w.email,
+      password: w.password,
+      csrf_token: await loginPage(elsewhere),
+      next: '/oauth/authorize',
+    });
     expect(other.statusCode).toBe(303);
   });
 
@@ -244,7 +384,12 @@ describe('login form and session', () => {
       [w.email, `${w.password}\u0000`],
     ];
     for (const [email, password] of cases) {
-      const res = await b.request('POST', '/oauth/login', { email, password, csrf_token: csrf, next: '/oauth/authorize' });
+      const res = await b.request('POST', '/oauth/login', {
+        email,
+        password,
+        csrf_token: csrf,
+        next: '/oauth/authorize',
+      });
       expect(res.statusCode).toBe(400);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.body).toContain('role="alert"');
@@ -254,9 +399,20 @@ describe('login form and session', () => {
   });
 
   it('a `next` with CR LF or characters a Location header cannot carry is not followed (no 500)', async () => {
-    for (const next of ['/oauth/authorize?x\r\nSet-Cookie: a=b', '/admin/\u00fc', '/admin/\u4e2d', '/admin\t', '/oauth/authorize?\u0000']) {
+    for (const next of [
+      '/oauth/authorize?x\r\nSet-Cookie: a=b',
+      '/admin/\u00fc',
+      '/admin/\u4e2d',
+      '/admin\t',
+      '/oauth/authorize?\u0000',
+    ]) {
       const b = new Browser(t.app, { remoteAddress: '198.51.100.11' });
-      const res = await b.request('POST', '/oauth/login', { email: w.email, password: w.password, csrf_token: await loginPage(b), next });
+      const res = await b.request('POST', '/oauth/login', {
+        email: w.email,
+        password: w.password,
+        csrf_token: await loginPage(b),
+        next,
+      });
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/oauth/authorize');
     }
@@ -264,12 +420,22 @@ describe('login form and session', () => {
 
   it('logout is a CSRF-protected form: without the session token it ends nothing', async () => {
     const b = new Browser(t.app);
-    const query = { response_type: 'code', client_id: w.confidential.clientId, redirect_uri: REDIRECT, scope: 'company:read' };
+    const query = {
+      response_type: 'code',
+      client_id: w.confidential.clientId,
+      redirect_uri: REDIRECT,
+      scope: 'company:read',
+    };
     await b.login(w.email, w.password, `/oauth/authorize?${form(query)}`);
     const sessionCookie = b.cookies.get('svc_session')!;
     const stored = () => t.dbs.live.prisma.session.count({ where: { tokenHash: hashToken(sessionCookie) } });
     for (const fields of [{}, { csrf_token: 'forged' }, { csrf_token: ['x', 'y'] }]) {
-      const res = await t.app.inject({ method: 'POST', url: '/oauth/logout', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: b.cookieHeader }, payload: form(fields) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/oauth/logout',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: b.cookieHeader },
+        payload: form(fields),
+      });
       expect(res.statusCode).toBe(403);
       expect(res.headers['set-cookie'] ?? '').not.toContain('svc_session=;');
       expect(await stored()).toBe(1);
@@ -288,17 +454,29 @@ describe('login form and session', () => {
 describe('brute force of client secrets', () => {
   const { perClientAndIp, perIp } = CLIENT_AUTH_LIMITS;
   const attempt = (clientId: string, secret: string | undefined, ip: string) =>
-    tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: 'svc_rt_live_x', client_id: clientId, client_secret: secret }, {}, ip);
+    tokenRequest(
+      t.app,
+      { grant_type: 'refresh_token', refresh_token: 'svc_rt_live_x', client_id: clientId, client_secret: secret },
+      {},
+      ip,
+    );
 
   it(`→ 429 after ${perClientAndIp.max} failures from one IP, even with the right secret from there; the window passes (injected clock, Redis too)`, async () => {
     const { clientId, secret } = w.confidential;
     const attacker = '203.0.113.10';
-    for (let i = 0; i < perClientAndIp.max; i++) expect((await attempt(clientId, `svc_cs_guess${i}`, attacker)).statusCode).toBe(401);
+    for (let i = 0; i < perClientAndIp.max; i++)
+      expect((await attempt(clientId, `svc_cs_guess${i}`, attacker)).statusCode).toBe(401);
     const blocked = await attempt(clientId, secret, attacker);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual({ error: 'invalid_client', error_description: expect.stringContaining('Too many') });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-    const revoke = await t.app.inject({ method: 'POST', url: '/oauth/revoke', remoteAddress: attacker, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ token: 'x', client_id: clientId, client_secret: secret }) });
+    const revoke = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/revoke',
+      remoteAddress: attacker,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: form({ token: 'x', client_id: clientId, client_secret: secret }),
+    });
     expect(revoke.statusCode).toBe(429);
     // Client ids are public: the client itself is not locked out from its own address.
     expect((await attempt(clientId, secret, '203.0.113.11')).json().error).toBe('invalid_grant');
@@ -313,7 +491,11 @@ describe('brute force of client secrets', () => {
 
   it('counts each attempt before judging it: a parallel burst of guesses gets no more than the limit', async () => {
     const ip = '203.0.113.12';
-    const results = await Promise.all(Array.from({ length: perClientAndIp.max + 5 }, (_, i) => attempt(w.confidential.clientId, `svc_cs_burst${i}`, ip)));
+    const results = await Promise.all(
+      Array.from({ length: perClientAndIp.max + 5 }, (_, i) =>
+        attempt(w.confidential.clientId, `svc_cs_burst${i}`, ip),
+      ),
+    );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 401)).toHaveLength(perClientAndIp.max);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
@@ -333,33 +515,76 @@ describe('brute force of client secrets', () => {
   it(`per IP: ${perIp.max} failures over any clients block that IP only; successes do not count`, async () => {
     const ip = '203.0.113.14';
     // Successes take their count back.
-    for (let i = 0; i < perIp.max + 5; i++) expect((await attempt(w.confidential.clientId, w.confidential.secret, ip)).json().error).toBe('invalid_grant');
-    const statuses = await Promise.all(Array.from({ length: perIp.max }, (_, i) => attempt(`client_unknown${i}`, 'x', ip).then((r) => r.statusCode)));
+    for (let i = 0; i < perIp.max + 5; i++)
+      expect((await attempt(w.confidential.clientId, w.confidential.secret, ip)).json().error).toBe('invalid_grant');
+    const statuses = await Promise.all(
+      Array.from({ length: perIp.max }, (_, i) => attempt(`client_unknown${i}`, 'x', ip).then((r) => r.statusCode)),
+    );
     expect(statuses.every((s) => s === 401)).toBe(true);
     expect((await attempt(w.confidential.clientId, w.confidential.secret, ip)).statusCode).toBe(429);
-    expect((await attempt(w.confidential.clientId, w.confidential.secret, '203.0.113.15')).json().error).toBe('invalid_grant');
+    expect((await attempt(w.confidential.clientId, w.confidential.secret, '203.0.113.15')).json().error).toBe(
+      'invalid_grant',
+    );
   });
 });
 
 describe('resource side with tokens', () => {
   it('the per-credential rate limit applies to OAuth tokens per grant: refreshing does not multiply the budget', async () => {
     const b = new Browser(t.app);
-    const { code } = codeFrom(await b.authorize({ response_type: 'code', client_id: w.publicClient.clientId, redirect_uri: 'com.acme.app:/oauth', scope: 'company:read', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }, w));
-    const first = (await tokenRequest(t.app, { grant_type: 'authorization_code', code, client_id: w.publicClient.clientId, redirect_uri: 'com.acme.app:/oauth', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk' })).json();
+    const { code } = codeFrom(
+      await b.authorize(
+        {
+          response_type: 'code',
+          client_id: w.publicClient.clientId,
+          redirect_uri: 'com.acme.app:/oauth',
+          scope: 'company:read',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+        },
+        w,
+      ),
+    );
+    const first = (
+      await tokenRequest(t.app, {
+        grant_type: 'authorization_code',
+        code,
+        client_id: w.publicClient.clientId,
+        redirect_uri: 'com.acme.app:/oauth',
+        code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      })
+    ).json();
     expect(first.access_token).toMatch(/^svc_at_/);
     // Three live access tokens of one grant.
-    const second = (await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: w.publicClient.clientId })).json();
-    const third = (await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: second.refresh_token, client_id: w.publicClient.clientId })).json();
+    const second = (
+      await tokenRequest(t.app, {
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        client_id: w.publicClient.clientId,
+      })
+    ).json();
+    const third = (
+      await tokenRequest(t.app, {
+        grant_type: 'refresh_token',
+        refresh_token: second.refresh_token,
+        client_id: w.publicClient.clientId,
+      })
+    ).json();
     const tokens = [first.access_token, second.access_token, third.access_token] as string[];
     // 3×limit requests at once: per token they would all fit; per grant at most 2×limit can
     // (the burst may straddle two fixed windows).
-    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(tokens[i % 3]!) })));
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(tokens[i % 3]!) }),
+      ),
+    );
     expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(5);
     expect(results.every((r) => r.statusCode === 200 || r.statusCode === 429)).toBe(true);
     const limited = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(tokens[0]!) });
     expect(limited.headers['ratelimit-limit']).toBe('5');
     // Another credential has its own budget.
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -367,17 +592,82 @@ describe('svc oauth-client create', () => {
   const run = promisify(execFile);
   // A clean environment: vitest puts Vite's BASE_URL="/" into process.env.
   const svc = (args: string[]) =>
-    run('node_modules/.bin/tsx', ['src/cli/main.ts', ...args, '--json'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.db.url } });
+    run('node_modules/.bin/tsx', ['src/cli/main.ts', ...args, '--json'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.db.url },
+    });
 
-  it.skipIf(!process.env.DATABASE_URL || process.env.TEST_EMBEDDED === '1')('prints the client id and the secret once; stores only its hash', async () => {
-    const { stdout } = await svc(['oauth-client', 'create', '--account', w.email, '--name', 'CLI App', '--redirect-uri', REDIRECT, '--redirect-uri', 'http://127.0.0.1/cb', '--scopes', 'bookings:read bookings:write']);
-    const out = JSON.parse(stdout);
-    expect(out).toEqual({ clientId: expect.stringMatching(/^client_[0-9a-f]{24}$/), clientSecret: expect.stringMatching(/^svc_cs_[A-Za-z0-9_-]{43}$/) });
-    const row = await t.dbs.live.prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: out.clientId } });
-    expect(row).toMatchObject({ type: 'confidential', secretHash: hashToken(out.clientSecret), redirectUris: [REDIRECT, 'http://127.0.0.1/cb'], scopes: ['bookings:read', 'bookings:write'] });
-    const pub = JSON.parse((await svc(['oauth-client', 'create', '--account', w.email, '--name', 'Mobile', '--redirect-uri', 'com.acme.app:/cb', '--public'])).stdout);
-    expect(Object.keys(pub)).toEqual(['clientId']);
-    await expect(svc(['oauth-client', 'create', '--account', w.email, '--name', 'Bad', '--redirect-uri', 'http://evil.example/cb'])).rejects.toMatchObject({ stderr: expect.stringContaining('VALIDATION_ERROR') });
-    await expect(svc(['oauth-client', 'create', '--account', w.email, '--name', 'Bad', '--redirect-uri', REDIRECT, '--scopes', 'admin:all'])).rejects.toMatchObject({ stderr: expect.stringContaining('VALIDATION_ERROR') });
-  }, 60_000);
+  it.skipIf(!process.env.DATABASE_URL || process.env.TEST_EMBEDDED === '1')(
+    'prints the client id and the secret once; stores only its hash',
+    async () => {
+      const { stdout } = await svc([
+        'oauth-client',
+        'create',
+        '--account',
+        w.email,
+        '--name',
+        'CLI App',
+        '--redirect-uri',
+        REDIRECT,
+        '--redirect-uri',
+        'http://127.0.0.1/cb',
+        '--scopes',
+        'bookings:read bookings:write',
+      ]);
+      const out = JSON.parse(stdout);
+      expect(out).toEqual({
+        clientId: expect.stringMatching(/^client_[0-9a-f]{24}$/),
+        clientSecret: expect.stringMatching(/^svc_cs_[A-Za-z0-9_-]{43}$/),
+      });
+      const row = await t.dbs.live.prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: out.clientId } });
+      expect(row).toMatchObject({
+        type: 'confidential',
+        secretHash: hashToken(out.clientSecret),
+        redirectUris: [REDIRECT, 'http://127.0.0.1/cb'],
+        scopes: ['bookings:read', 'bookings:write'],
+      });
+      const pub = JSON.parse(
+        (
+          await svc([
+            'oauth-client',
+            'create',
+            '--account',
+            w.email,
+            '--name',
+            'Mobile',
+            '--redirect-uri',
+            'com.acme.app:/cb',
+            '--public',
+          ])
+        ).stdout,
+      );
+      expect(Object.keys(pub)).toEqual(['clientId']);
+      await expect(
+        svc([
+          'oauth-client',
+          'create',
+          '--account',
+          w.email,
+          '--name',
+          'Bad',
+          '--redirect-uri',
+          'http://evil.example/cb',
+        ]),
+      ).rejects.toMatchObject({ stderr: expect.stringContaining('VALIDATION_ERROR') });
+      await expect(
+        svc([
+          'oauth-client',
+          'create',
+          '--account',
+          w.email,
+          '--name',
+          'Bad',
+          '--redirect-uri',
+          REDIRECT,
+          '--scopes',
+          'admin:all',
+        ]),
+      ).rejects.toMatchObject({ stderr: expect.stringContaining('VALIDATION_ERROR') });
+    },
+    60_000,
+  );
 });

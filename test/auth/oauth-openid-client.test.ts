@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 /** A person with a cookie jar following the login and consent pages over the socket. */
-async function approveInBrowser(authorizationUrl: URL, decision: 'approve' | 'deny' = 'approve', companyValue?: string): Promise<URL> {
+async function approveInBrowser(
+  authorizationUrl: URL,
+  decision: 'approve' | 'deny' = 'approve',
+  companyValue?: string,
+): Promise<URL> {
   const jar = new Map<string, string>();
   const go = async (url: string, body?: Record<string, string>) => {
     const res = await fetch(new URL(url, origin), {
@@ -45,7 +49,13 @@ async function approveInBrowser(authorizationUrl: URL, decision: 'approve' | 'de
     }
     return { res, html: await res.text() };
   };
-  const fields = (html: string) => Object.fromEntries([...html.matchAll(/type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]));
+  const fields = (html: string) =>
+    Object.fromEntries(
+      [...html.matchAll(/type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+        m[1]!,
+        m[2]!.replace(/&amp;/g, '&'),
+      ]),
+    );
 
   const login = await go(authorizationUrl.href);
   expect(login.res.status).toBe(200);
@@ -61,10 +71,16 @@ async function approveInBrowser(authorizationUrl: URL, decision: 'approve' | 'de
 
 describe('openid-client v6 (algorithm oauth2)', () => {
   it('confidential client: discovery, PKCE, state, iss, code, refresh, introspection, revocation', async () => {
-    const config = await oidc.discovery(new URL(origin), w.confidential.clientId, undefined, oidc.ClientSecretBasic(w.confidential.secret), {
-      algorithm: 'oauth2',
-      execute: [oidc.allowInsecureRequests],
-    });
+    const config = await oidc.discovery(
+      new URL(origin),
+      w.confidential.clientId,
+      undefined,
+      oidc.ClientSecretBasic(w.confidential.secret),
+      {
+        algorithm: 'oauth2',
+        execute: [oidc.allowInsecureRequests],
+      },
+    );
     expect(config.serverMetadata().issuer).toBe(origin);
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -81,16 +97,23 @@ describe('openid-client v6 (algorithm oauth2)', () => {
     // A forged or missing iss is rejected by the client (RFC 9207 mix-up defence).
     const forged = new URL(callback);
     forged.searchParams.set('iss', 'https://evil.example');
-    await expect(oidc.authorizationCodeGrant(config, forged, { pkceCodeVerifier: verifier, expectedState: state })).rejects.toMatchObject({
+    await expect(
+      oidc.authorizationCodeGrant(config, forged, { pkceCodeVerifier: verifier, expectedState: state }),
+    ).rejects.toMatchObject({
       cause: { message: expect.stringContaining('"iss" (issuer) response parameter') },
     });
     const missing = new URL(callback);
     missing.searchParams.delete('iss');
-    await expect(oidc.authorizationCodeGrant(config, missing, { pkceCodeVerifier: verifier, expectedState: state })).rejects.toMatchObject({
+    await expect(
+      oidc.authorizationCodeGrant(config, missing, { pkceCodeVerifier: verifier, expectedState: state }),
+    ).rejects.toMatchObject({
       cause: { message: expect.stringContaining('iss') },
     });
 
-    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     expect(tokens).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'company:read bookings:read' });
     expect(tokens.access_token).toMatch(/^svc_at_live_/);
     const me = await fetch(`${origin}/api/v1/me`, { headers: bearer(tokens.access_token) });
@@ -100,15 +123,24 @@ describe('openid-client v6 (algorithm oauth2)', () => {
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect(refreshed.scope).toBe('company:read bookings:read');
 
-    expect(await oidc.tokenIntrospection(config, refreshed.access_token)).toMatchObject({ active: true, client_id: w.confidential.clientId, scope: 'company:read bookings:read' });
+    expect(await oidc.tokenIntrospection(config, refreshed.access_token)).toMatchObject({
+      active: true,
+      client_id: w.confidential.clientId,
+      scope: 'company:read bookings:read',
+    });
     await oidc.tokenRevocation(config, refreshed.refresh_token!);
     expect(await oidc.tokenIntrospection(config, refreshed.access_token)).toEqual({ active: false });
     expect((await fetch(`${origin}/api/v1/me`, { headers: bearer(refreshed.access_token) })).status).toBe(401);
-    await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('public client with PKCE and a loopback redirect on any port; client_secret_post client too', async () => {
-    const pub = await oidc.discovery(new URL(origin), w.publicClient.clientId, undefined, oidc.None(), { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] });
+    const pub = await oidc.discovery(new URL(origin), w.publicClient.clientId, undefined, oidc.None(), {
+      algorithm: 'oauth2',
+      execute: [oidc.allowInsecureRequests],
+    });
     const verifier = oidc.randomPKCECodeVerifier();
     const url = oidc.buildAuthorizationUrl(pub, {
       redirect_uri: 'http://127.0.0.1:61234/callback',
@@ -125,19 +157,51 @@ describe('openid-client v6 (algorithm oauth2)', () => {
     await oidc.tokenRevocation(pub, refreshed.access_token);
     expect((await fetch(`${origin}/api/v1/me`, { headers: bearer(refreshed.access_token) })).status).toBe(401);
 
-    const post = await createOAuthClient(t.dbs, { accountId: w.account.id, name: 'Acme Post', redirectUris: [CALLBACK], type: 'confidential' });
-    const cfg = await oidc.discovery(new URL(origin), post.client.clientId, undefined, oidc.ClientSecretPost(post.clientSecret!), { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] });
+    const post = await createOAuthClient(t.dbs, {
+      accountId: w.account.id,
+      name: 'Acme Post',
+      redirectUris: [CALLBACK],
+      type: 'confidential',
+    });
+    const cfg = await oidc.discovery(
+      new URL(origin),
+      post.client.clientId,
+      undefined,
+      oidc.ClientSecretPost(post.clientSecret!),
+      { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
+    );
     const v2 = oidc.randomPKCECodeVerifier();
-    const cb2 = await approveInBrowser(oidc.buildAuthorizationUrl(cfg, { redirect_uri: CALLBACK, scope: 'bookings:read', code_challenge: await oidc.calculatePKCECodeChallenge(v2), code_challenge_method: 'S256' }));
+    const cb2 = await approveInBrowser(
+      oidc.buildAuthorizationUrl(cfg, {
+        redirect_uri: CALLBACK,
+        scope: 'bookings:read',
+        code_challenge: await oidc.calculatePKCECodeChallenge(v2),
+        code_challenge_method: 'S256',
+      }),
+    );
     expect((await oidc.authorizationCodeGrant(cfg, cb2, { pkceCodeVerifier: v2 })).scope).toBe('bookings:read');
   });
 
   it('Deny reaches the client as access_denied (an error response carrying iss)', async () => {
-    const config = await oidc.discovery(new URL(origin), w.confidential.clientId, undefined, oidc.ClientSecretBasic(w.confidential.secret), { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] });
+    const config = await oidc.discovery(
+      new URL(origin),
+      w.confidential.clientId,
+      undefined,
+      oidc.ClientSecretBasic(w.confidential.secret),
+      { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
+    );
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(config, { redirect_uri: 'https://client.example.com/callback', scope: 'company:read', code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: 'https://client.example.com/callback',
+      scope: 'company:read',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
     const callback = await approveInBrowser(url, 'deny');
-    await expect(oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state })).rejects.toMatchObject({ error: 'access_denied' });
+    await expect(
+      oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }),
+    ).rejects.toMatchObject({ error: 'access_denied' });
   });
 });

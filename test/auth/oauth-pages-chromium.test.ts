@@ -32,7 +32,15 @@ beforeAll(async () => {
   callbackPort = (callbackServer.address() as AddressInfo).port;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }, 60_000);
 afterAll(async () => {
@@ -60,7 +68,8 @@ describe('login and consent in Chromium', () => {
     const page = await context.newPage();
     const foreign: string[] = [];
     page.on('request', (r) => {
-      if (!r.url().startsWith(origin) && !r.url().startsWith(`http://127.0.0.1:${callbackPort}/`)) foreign.push(r.url());
+      if (!r.url().startsWith(origin) && !r.url().startsWith(`http://127.0.0.1:${callbackPort}/`))
+        foreign.push(r.url());
     });
     const p = pkce();
     await page.goto(authorizeUrl(p.challenge, 'chromium-1'));
@@ -80,7 +89,14 @@ describe('login and consent in Chromium', () => {
     expect(scopes).toEqual(['See the company profile (company:read)', 'See bookings (bookings:read)']);
     const company = page.getByLabel('Company');
     const options = await company.locator('option').allTextContents();
-    expect(options).toEqual(expect.arrayContaining([`${w.live.name} (live)`, 'Sample Hair Salon (test)', 'Sample Medical Clinic (test)', 'Sample Fitness Center (test)']));
+    expect(options).toEqual(
+      expect.arrayContaining([
+        `${w.live.name} (live)`,
+        'Sample Hair Salon (test)',
+        'Sample Medical Clinic (test)',
+        'Sample Fitness Center (test)',
+      ]),
+    );
     await company.selectOption({ label: 'Sample Medical Clinic (test)' });
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL(/\/callback\?/);
@@ -122,7 +138,9 @@ describe('login and consent in Chromium', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const before = callbacks.length;
-    const res = await page.goto(`${origin}/oauth/authorize?response_type=code&client_id=client_unknown&redirect_uri=${encodeURIComponent(`http://127.0.0.1:${callbackPort}/callback`)}&scope=company:read`);
+    const res = await page.goto(
+      `${origin}/oauth/authorize?response_type=code&client_id=client_unknown&redirect_uri=${encodeURIComponent(`http://127.0.0.1:${callbackPort}/callback`)}&scope=company:read`,
+    );
     expect(res!.status()).toBe(400);
     expect(await page.getByRole('alert').textContent()).toContain('No application is registered');
     expect(callbacks.length).toBe(before);

@@ -21,9 +21,18 @@ afterAll(async () => {
 const secretPost = () => ({ client_id: w.confidential.clientId, client_secret: w.confidential.secret });
 
 async function tokens(scope = 'company:read bookings:read bookings:write') {
-  const res = await new Browser(t.app).authorize({ response_type: 'code', client_id: w.confidential.clientId, redirect_uri: REDIRECT, scope }, w, { company: `live:${w.live.id}` });
+  const res = await new Browser(t.app).authorize(
+    { response_type: 'code', client_id: w.confidential.clientId, redirect_uri: REDIRECT, scope },
+    w,
+    { company: `live:${w.live.id}` },
+  );
   const { code } = codeFrom(res);
-  const tok = await tokenRequest(t.app, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...secretPost() });
+  const tok = await tokenRequest(t.app, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    ...secretPost(),
+  });
   expect(tok.statusCode).toBe(200);
   return tok.json() as { access_token: string; refresh_token: string; scope: string };
 }
@@ -40,7 +49,13 @@ describe('refresh_token', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const second = res.json();
-    expect(second).toEqual({ access_token: expect.stringMatching(/^svc_at_live_/), token_type: 'Bearer', expires_in: 3600, refresh_token: expect.stringMatching(/^svc_rt_live_/), scope: first.scope });
+    expect(second).toEqual({
+      access_token: expect.stringMatching(/^svc_at_live_/),
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: expect.stringMatching(/^svc_rt_live_/),
+      scope: first.scope,
+    });
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await me(second.access_token)).statusCode).toBe(200);
   });
@@ -61,7 +76,9 @@ describe('refresh_token', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: 'invalid_scope', error_description: expect.any(String) });
     }
-    const row = await t.dbs.live.prisma.oAuthToken.findUniqueOrThrow({ where: { tokenHash: hashToken(first.refresh_token) } });
+    const row = await t.dbs.live.prisma.oAuthToken.findUniqueOrThrow({
+      where: { tokenHash: hashToken(first.refresh_token) },
+    });
     expect(row).toMatchObject({ usedAt: null, revokedAt: null });
     // The same refresh token still works, and the grant was not revoked as a reuse.
     expect((await me(first.access_token)).statusCode).toBe(200);
@@ -84,7 +101,11 @@ describe('refresh_token', () => {
 
   it('concurrent double refresh: at most one succeeds and the grant ends revoked', async () => {
     const first = await tokens();
-    const results = await Promise.all([refresh(first.refresh_token), refresh(first.refresh_token), refresh(first.refresh_token)]);
+    const results = await Promise.all([
+      refresh(first.refresh_token),
+      refresh(first.refresh_token),
+      refresh(first.refresh_token),
+    ]);
     const ok = results.filter((r) => r.statusCode === 200);
     expect(ok.length).toBeLessThanOrEqual(1);
     expect(results.filter((r) => r.statusCode === 400).every((r) => r.json().error === 'invalid_grant')).toBe(true);
@@ -97,8 +118,18 @@ describe('refresh_token', () => {
 
   it("another client's refresh token → invalid_grant, and it stays usable by its owner", async () => {
     const first = await tokens();
-    const other = await createOAuthClient(t.dbs, { accountId: w.account.id, name: 'Other', redirectUris: [REDIRECT], type: 'confidential' });
-    const res = await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: other.client.clientId, client_secret: other.clientSecret! });
+    const other = await createOAuthClient(t.dbs, {
+      accountId: w.account.id,
+      name: 'Other',
+      redirectUris: [REDIRECT],
+      type: 'confidential',
+    });
+    const res = await tokenRequest(t.app, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: other.client.clientId,
+      client_secret: other.clientSecret!,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('invalid_grant');
     expect((await refresh(first.refresh_token)).statusCode).toBe(200);
@@ -119,24 +150,48 @@ describe('Idempotency-Key under OAuth', () => {
   // A client retries a POST after its access token expired and was refreshed: the retry
   // must get the first result back, not create a second record. Keys live per grant.
   it('is kept per grant: a refreshed token replays, another grant does not', async () => {
-    const app = await createOAuthClient(t.dbs, { accountId: w.account.id, name: 'CRM sync', redirectUris: [REDIRECT], scopes: ['customers:write'], type: 'confidential' });
+    const app = await createOAuthClient(t.dbs, {
+      accountId: w.account.id,
+      name: 'CRM sync',
+      redirectUris: [REDIRECT],
+      scopes: ['customers:write'],
+      type: 'confidential',
+    });
     const creds = { client_id: app.client.clientId, client_secret: app.clientSecret! };
     const grant = async () => {
-      const res = await new Browser(t.app).authorize({ response_type: 'code', client_id: creds.client_id, redirect_uri: REDIRECT, scope: 'customers:write' }, w, { company: `live:${w.live.id}` });
-      const tok = await tokenRequest(t.app, { grant_type: 'authorization_code', code: codeFrom(res).code, redirect_uri: REDIRECT, ...creds });
+      const res = await new Browser(t.app).authorize(
+        { response_type: 'code', client_id: creds.client_id, redirect_uri: REDIRECT, scope: 'customers:write' },
+        w,
+        { company: `live:${w.live.id}` },
+      );
+      const tok = await tokenRequest(t.app, {
+        grant_type: 'authorization_code',
+        code: codeFrom(res).code,
+        redirect_uri: REDIRECT,
+        ...creds,
+      });
       expect(tok.statusCode).toBe(200);
       return tok.json() as { access_token: string; refresh_token: string };
     };
     const body = { name: 'Ada Lovelace', email: `ada.${Date.now()}@example.com` };
     const create = (token: string) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/customers', headers: { ...bearer(token), 'idempotency-key': 'crm-sync-42' }, payload: body });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/customers',
+        headers: { ...bearer(token), 'idempotency-key': 'crm-sync-42' },
+        payload: body,
+      });
 
     const first = await grant();
     const created = await create(first.access_token);
     expect(created.statusCode).toBe(200);
     expect(created.headers['idempotent-replayed']).toBeUndefined();
 
-    const refreshed = await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: first.refresh_token, ...creds });
+    const refreshed = await tokenRequest(t.app, {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      ...creds,
+    });
     expect(refreshed.statusCode).toBe(200);
     const retry = await create(refreshed.json().access_token);
     expect(retry.statusCode).toBe(200);
@@ -159,33 +214,182 @@ describe('client authentication and hostile forms', () => {
     const first = await tokens();
     // A client that percent-encodes every reserved character must still be understood.
     const id = w.confidential.clientId.replace(/_/g, '%5F');
-    const header = { authorization: `Basic ${Buffer.from(`${id}:${w.confidential.secret.replace(/_/g, '%5F')}`).toString('base64')}` };
+    const header = {
+      authorization: `Basic ${Buffer.from(`${id}:${w.confidential.secret.replace(/_/g, '%5F')}`).toString('base64')}`,
+    };
     const res = await tokenRequest(t.app, { grant_type: 'refresh_token', refresh_token: first.refresh_token }, header);
     expect(res.statusCode).toBe(200);
   });
 
-  const cases: Array<[string, () => Promise<{ fields: Record<string, string | string[] | undefined>; headers?: Record<string, string> }>, number, string]> = [
-    ['confidential client without secret', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: w.confidential.clientId } }), 401, 'invalid_client'],
-    ['a wrong secret', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: w.confidential.clientId, client_secret: 'svc_cs_wrong' } }), 401, 'invalid_client'],
-    ['a wrong Basic secret', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x' }, headers: basic(w.confidential.clientId, 'nope') }), 401, 'invalid_client'],
-    ['a secret sent by a public client', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: w.publicClient.clientId, client_secret: 'whatever' } }), 401, 'invalid_client'],
-    ['an unknown client', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'client_unknown' } }), 401, 'invalid_client'],
-    ['no client at all', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x' } }), 401, 'invalid_client'],
-    ['Basic and client_secret together', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_secret: w.confidential.secret }, headers: basic(w.confidential.clientId, w.confidential.secret) }), 400, 'invalid_request'],
-    ['grant_type=password', async () => ({ fields: { grant_type: 'password', username: w.email, password: w.password, ...secretPost() } }), 400, 'unsupported_grant_type'],
-    ['grant_type=client_credentials', async () => ({ fields: { grant_type: 'client_credentials', ...secretPost() } }), 400, 'unsupported_grant_type'],
-    ['an implicit-style grant', async () => ({ fields: { grant_type: 'token', ...secretPost() } }), 400, 'unsupported_grant_type'],
+  const cases: Array<
+    [
+      string,
+      () => Promise<{ fields: Record<string, string | string[] | undefined>; headers?: Record<string, string> }>,
+      number,
+      string,
+    ]
+  > = [
+    [
+      'confidential client without secret',
+      async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: w.confidential.clientId } }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'a wrong secret',
+      async () => ({
+        fields: {
+          grant_type: 'refresh_token',
+          refresh_token: 'x',
+          client_id: w.confidential.clientId,
+          client_secret: 'svc_cs_wrong',
+        },
+      }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'a wrong Basic secret',
+      async () => ({
+        fields: { grant_type: 'refresh_token', refresh_token: 'x' },
+        headers: basic(w.confidential.clientId, 'nope'),
+      }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'a secret sent by a public client',
+      async () => ({
+        fields: {
+          grant_type: 'refresh_token',
+          refresh_token: 'x',
+          client_id: w.publicClient.clientId,
+          client_secret: 'whatever',
+        },
+      }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'an unknown client',
+      async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'client_unknown' } }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'no client at all',
+      async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x' } }),
+      401,
+      'invalid_client',
+    ],
+    [
+      'Basic and client_secret together',
+      async () => ({
+        fields: { grant_type: 'refresh_token', refresh_token: 'x', client_secret: w.confidential.secret },
+        headers: basic(w.confidential.clientId, w.confidential.secret),
+      }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'grant_type=password',
+      async () => ({ fields: { grant_type: 'password', username: w.email, password: w.password, ...secretPost() } }),
+      400,
+      'unsupported_grant_type',
+    ],
+    [
+      'grant_type=client_credentials',
+      async () => ({ fields: { grant_type: 'client_credentials', ...secretPost() } }),
+      400,
+      'unsupported_grant_type',
+    ],
+    [
+      'an implicit-style grant',
+      async () => ({ fields: { grant_type: 'token', ...secretPost() } }),
+      400,
+      'unsupported_grant_type',
+    ],
     ['no grant_type', async () => ({ fields: { ...secretPost() } }), 400, 'invalid_request'],
-    ['a repeated grant_type', async () => ({ fields: { grant_type: ['refresh_token', 'refresh_token'], ...secretPost() } }), 400, 'invalid_request'],
-    ['a repeated refresh_token', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: ['a', 'b'], ...secretPost() } }), 400, 'invalid_request'],
-    ['a repeated client_id', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: [w.confidential.clientId, w.confidential.clientId], client_secret: w.confidential.secret } }), 400, 'invalid_request'],
-    ['an unknown refresh token', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'svc_rt_live_nope', ...secretPost() } }), 400, 'invalid_grant'],
-    ['an access token as refresh token', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: (await tokens()).access_token, ...secretPost() } }), 400, 'invalid_grant'],
-    ['an unknown code', async () => ({ fields: { grant_type: 'authorization_code', code: 'abc', redirect_uri: REDIRECT, ...secretPost() } }), 400, 'invalid_grant'],
-    ['no code', async () => ({ fields: { grant_type: 'authorization_code', redirect_uri: REDIRECT, ...secretPost() } }), 400, 'invalid_request'],
-    ['a NUL in the client id', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'client\u0000', client_secret: 'x' } }), 400, 'invalid_request'],
-    ['a control character in the refresh token', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'svc_rt_live_\u0001', ...secretPost() } }), 400, 'invalid_request'],
-    ['a newline in the secret', async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: w.confidential.clientId, client_secret: `${w.confidential.secret}\n` } }), 400, 'invalid_request'],
+    [
+      'a repeated grant_type',
+      async () => ({ fields: { grant_type: ['refresh_token', 'refresh_token'], ...secretPost() } }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a repeated refresh_token',
+      async () => ({ fields: { grant_type: 'refresh_token', refresh_token: ['a', 'b'], ...secretPost() } }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a repeated client_id',
+      async () => ({
+        fields: {
+          grant_type: 'refresh_token',
+          refresh_token: 'x',
+          client_id: [w.confidential.clientId, w.confidential.clientId],
+          client_secret: w.confidential.secret,
+        },
+      }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'an unknown refresh token',
+      async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'svc_rt_live_nope', ...secretPost() } }),
+      400,
+      'invalid_grant',
+    ],
+    [
+      'an access token as refresh token',
+      async () => ({
+        fields: { grant_type: 'refresh_token', refresh_token: (await tokens()).access_token, ...secretPost() },
+      }),
+      400,
+      'invalid_grant',
+    ],
+    [
+      'an unknown code',
+      async () => ({
+        fields: { grant_type: 'authorization_code', code: 'abc', redirect_uri: REDIRECT, ...secretPost() },
+      }),
+      400,
+      'invalid_grant',
+    ],
+    [
+      'no code',
+      async () => ({ fields: { grant_type: 'authorization_code', redirect_uri: REDIRECT, ...secretPost() } }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a NUL in the client id',
+      async () => ({
+        fields: { grant_type: 'refresh_token', refresh_token: 'x', client_id: 'client\u0000', client_secret: 'x' },
+      }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a control character in the refresh token',
+      async () => ({ fields: { grant_type: 'refresh_token', refresh_token: 'svc_rt_live_\u0001', ...secretPost() } }),
+      400,
+      'invalid_request',
+    ],
+    [
+      'a newline in the secret',
+      async () => ({
+        fields: {
+          grant_type: 'refresh_token',
+          refresh_token: 'x',
+          client_id: w.confidential.clientId,
+          client_secret: `${w.confidential.secret}\n`,
+        },
+      }),
+      400,
+      'invalid_request',
+    ],
   ];
   for (const [name, make, status, error] of cases) {
     it(`${name} → ${status} ${error}`, async () => {
@@ -200,8 +404,17 @@ describe('client authentication and hostile forms', () => {
   }
 
   it('JSON bodies and other content types → invalid_request in RFC 6749 JSON', async () => {
-    for (const [type, body] of [['application/json', JSON.stringify({ grant_type: 'refresh_token' })], ['text/plain', 'grant_type=refresh_token'], ['multipart/form-data; boundary=x', '--x--']]) {
-      const res = await t.app.inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': type! }, payload: body });
+    for (const [type, body] of [
+      ['application/json', JSON.stringify({ grant_type: 'refresh_token' })],
+      ['text/plain', 'grant_type=refresh_token'],
+      ['multipart/form-data; boundary=x', '--x--'],
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { 'content-type': type! },
+        payload: body,
+      });
       expect(res.statusCode).toBeGreaterThanOrEqual(400);
       expect(res.statusCode).toBeLessThan(500);
       expect(res.json().error).toBe('invalid_request');
@@ -216,11 +429,20 @@ describe('client authentication and hostile forms', () => {
 
 describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
   const post = (url: string, fields: Record<string, string | undefined>, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: form(fields) });
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload: form(fields),
+    });
 
   it('introspects a live token, then {active:false} alone once revoked', async () => {
     const tok = await tokens();
-    const live = await post('/oauth/introspect', { token: tok.access_token }, basic(w.confidential.clientId, w.confidential.secret));
+    const live = await post(
+      '/oauth/introspect',
+      { token: tok.access_token },
+      basic(w.confidential.clientId, w.confidential.secret),
+    );
     expect(live.statusCode).toBe(200);
     expect(live.json()).toEqual({
       active: true,
@@ -236,7 +458,11 @@ describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
     });
     expect(live.json().exp - live.json().iat).toBe(3600);
     expect((await me(tok.access_token)).statusCode).toBe(200);
-    const revoked = await post('/oauth/revoke', { token: tok.access_token, token_type_hint: 'access_token', ...secretPost() });
+    const revoked = await post('/oauth/revoke', {
+      token: tok.access_token,
+      token_type_hint: 'access_token',
+      ...secretPost(),
+    });
     expect(revoked.statusCode).toBe(200);
     expect((await me(tok.access_token)).statusCode).toBe(401);
     const dead = await post('/oauth/introspect', { token: tok.access_token, ...secretPost() });
@@ -254,7 +480,12 @@ describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
 
   it('unknown tokens and other clients’ tokens: 200 on revoke, {active:false} on introspect, nothing changes', async () => {
     const tok = await tokens();
-    const other = await createOAuthClient(t.dbs, { accountId: w.account.id, name: 'Other', redirectUris: [REDIRECT], type: 'confidential' });
+    const other = await createOAuthClient(t.dbs, {
+      accountId: w.account.id,
+      name: 'Other',
+      redirectUris: [REDIRECT],
+      type: 'confidential',
+    });
     const otherAuth = basic(other.client.clientId, other.clientSecret!);
     expect((await post('/oauth/revoke', { token: 'garbage' }, otherAuth)).statusCode).toBe(200);
     expect((await post('/oauth/revoke', { token: tok.access_token }, otherAuth)).statusCode).toBe(200);
@@ -265,8 +496,18 @@ describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
   it('both endpoints require client authentication; introspection only for confidential clients', async () => {
     const tok = await tokens();
     expect((await post('/oauth/revoke', { token: tok.access_token })).json().error).toBe('invalid_client');
-    expect((await post('/oauth/introspect', { token: tok.access_token, client_id: w.confidential.clientId, client_secret: 'bad' })).statusCode).toBe(401);
-    expect((await post('/oauth/introspect', { token: tok.access_token, client_id: w.publicClient.clientId })).statusCode).toBe(401);
+    expect(
+      (
+        await post('/oauth/introspect', {
+          token: tok.access_token,
+          client_id: w.confidential.clientId,
+          client_secret: 'bad',
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await post('/oauth/introspect', { token: tok.access_token, client_id: w.publicClient.clientId })).statusCode,
+    ).toBe(401);
     expect((await me(tok.access_token)).statusCode).toBe(200);
   });
 
@@ -276,7 +517,10 @@ describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
     expect(weird.statusCode).toBe(200);
     expect((await me(a.access_token)).statusCode).toBe(401);
     const b = await tokens();
-    expect((await post('/oauth/revoke', { token: b.refresh_token, token_type_hint: 'access_token', ...secretPost() })).statusCode).toBe(200);
+    expect(
+      (await post('/oauth/revoke', { token: b.refresh_token, token_type_hint: 'access_token', ...secretPost() }))
+        .statusCode,
+    ).toBe(200);
     expect((await me(b.access_token)).statusCode).toBe(401);
   });
 

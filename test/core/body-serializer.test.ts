@@ -7,9 +7,21 @@ import { describe, expect, it } from 'vitest';
 import { Envelope, errorResponses, Nullable, Timestamp } from '../../src/rest/schemas.js';
 import { bodySerializer, UndocumentedResponseError } from '../../src/rest/serialize.js';
 
-const schema = Envelope(Type.Object({ name: Type.String(), note: Nullable(Type.String()), at: Timestamp, count: Type.Integer(), tags: Type.Array(Type.String()) }));
+const schema = Envelope(
+  Type.Object({
+    name: Type.String(),
+    note: Nullable(Type.String()),
+    at: Timestamp,
+    count: Type.Integer(),
+    tags: Type.Array(Type.String()),
+  }),
+);
 const meta = { timestamp: 1, version: 'v1', requestId: 'req_1' };
-const good = { status: true, data: { name: 'Lea "L" Wagner\n', note: null, at: '2027-03-28T09:00:00.000Z', count: 3, tags: ['a', 'ü'] }, meta };
+const good = {
+  status: true,
+  data: { name: 'Lea "L" Wagner\n', note: null, at: '2027-03-28T09:00:00.000Z', count: 3, tags: ['a', 'ü'] },
+  meta,
+};
 const checked = bodySerializer(schema, { route: 'GET /x 200', check: true });
 
 describe('bodySerializer', () => {
@@ -31,7 +43,11 @@ describe('bodySerializer', () => {
 
   it('checks error envelopes against the shared ErrorEnvelope schema', () => {
     const errors = bodySerializer(errorResponses()[404] as never, { route: 'GET /x 404', check: true });
-    const notFound = { status: false, error: { code: 'NOT_FOUND', message: 'No such booking' }, meta: { timestamp: 1, requestId: 'req_1' } };
+    const notFound = {
+      status: false,
+      error: { code: 'NOT_FOUND', message: 'No such booking' },
+      meta: { timestamp: 1, requestId: 'req_1' },
+    };
     expect(errors(notFound)).toBe(JSON.stringify(notFound));
     expect(() => errors({ ...notFound, stack: 'at x' })).toThrow(UndocumentedResponseError);
   });

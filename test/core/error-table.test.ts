@@ -42,7 +42,11 @@ function graphqlError(res: Res): { code: ErrorCode; message: string; details?: u
   const body = res.json();
   expect(body.errors, res.body).toHaveLength(1);
   const [{ message, extensions }] = body.errors;
-  return { code: extensions.code, message, ...(extensions.details !== undefined ? { details: extensions.details } : {}) };
+  return {
+    code: extensions.code,
+    message,
+    ...(extensions.details !== undefined ? { details: extensions.details } : {}),
+  };
 }
 
 /** The same cause through both transports: the same error, with this code. */
@@ -114,46 +118,68 @@ describe('one cause, one code over REST and GraphQL', () => {
 
   // The proxy lets this test take the database away from one app of its own; the shared one
   // stays up for everyone else.
-  it.skipIf(embedded())('a database outage, met by the operation itself (the credential is cached), by an admin page and by the CLI', async () => {
-    const db = await createTestDatabases();
-    const url = new URL(db.url!);
-    const proxy = await startTcpProxy(url);
-    url.port = String(proxy.port);
-    const dbs = await openDatabases({ DATABASE_URL: url.toString(), SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 2, DATA_DIR: '.data' });
-    const down = await createTestApp({ db: { dbs, url: url.toString(), drop: async () => undefined }, env: { CREDENTIAL_CACHE_TTL_SECONDS: '300' } });
-    try {
-      const k = await createAccountWithKeys(db.dbs);
-      const key = bearer(k.liveKey.key);
-      // The credential is resolved and cached while the database is there...
-      expect((await gql(down.app, key, '{ me { _id } }')).json()).toEqual({ data: { me: { _id: k.live.id } } });
-      await proxy.close();
-      // ...so the outage meets the resolver, not the authentication: GraphQL answers an error
-      // at the field's path, not the hook's envelope.
-      const viaGraphQL = gql(down.app, key, '{ customers { data { _id } } }');
-      expect((await viaGraphQL).json().errors[0].path).toEqual(['customers']);
-      const error = await expectSameError('SERVICE_UNAVAILABLE', rest(down.app, key, { method: 'GET', url: '/api/v1/customers' }), viaGraphQL);
-      expect(JSON.stringify(error)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|terminated|prisma/i);
+  it.skipIf(embedded())(
+    'a database outage, met by the operation itself (the credential is cached), by an admin page and by the CLI',
+    async () => {
+      const db = await createTestDatabases();
+      const url = new URL(db.url!);
+      const proxy = await startTcpProxy(url);
+      url.port = String(proxy.port);
+      const dbs = await openDatabases({
+        DATABASE_URL: url.toString(),
+        SANDBOX_SCHEMA: 'sandbox',
+        DATABASE_POOL_SIZE: 2,
+        DATA_DIR: '.data',
+      });
+      const down = await createTestApp({
+        db: { dbs, url: url.toString(), drop: async () => undefined },
+        env: { CREDENTIAL_CACHE_TTL_SECONDS: '300' },
+      });
+      try {
+        const k = await createAccountWithKeys(db.dbs);
+        const key = bearer(k.liveKey.key);
+        // The credential is resolved and cached while the database is there...
+        expect((await gql(down.app, key, '{ me { _id } }')).json()).toEqual({ data: { me: { _id: k.live.id } } });
+        await proxy.close();
+        // ...so the outage meets the resolver, not the authentication: GraphQL answers an error
+        // at the field's path, not the hook's envelope.
+        const viaGraphQL = gql(down.app, key, '{ customers { data { _id } } }');
+        expect((await viaGraphQL).json().errors[0].path).toEqual(['customers']);
+        const error = await expectSameError(
+          'SERVICE_UNAVAILABLE',
+          rest(down.app, key, { method: 'GET', url: '/api/v1/customers' }),
+          viaGraphQL,
+        );
+        expect(JSON.stringify(error)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|terminated|prisma/i);
 
-      // The admin area looks the session up in the database: an error page of the same status.
-      const admin = await down.app.inject({ method: 'GET', url: '/admin/test', cookies: { svc_session: 'a-session-token' } });
-      expect(admin.statusCode).toBe(ERROR_STATUS.SERVICE_UNAVAILABLE);
-      expect(admin.headers['content-type']).toMatch(/^text\/html/);
-      expect(admin.headers['retry-after']).toBe('5');
-      expect(admin.body).toContain('Service unavailable');
+        // The admin area looks the session up in the database: an error page of the same status.
+        const admin = await down.app.inject({
+          method: 'GET',
+          url: '/admin/test',
+          cookies: { svc_session: 'a-session-token' },
+        });
+        expect(admin.statusCode).toBe(ERROR_STATUS.SERVICE_UNAVAILABLE);
+        expect(admin.headers['content-type']).toMatch(/^text\/html/);
+        expect(admin.headers['retry-after']).toBe('5');
+        expect(admin.body).toContain('Service unavailable');
 
-      // The CLI on the same unreachable database: the code on stderr, exit 75 (EX_TEMPFAIL).
-      const cli = await runCli(['key', 'revoke', '--key-id', '0123456789abcdef01234567', '--json'], { DATABASE_URL: url.toString() });
-      expect(cli.stdout).toBe('');
-      expect(cli.stderr).toContain('svc key revoke: SERVICE_UNAVAILABLE: ');
-      expect(cli.code).toBe(75);
-    } finally {
-      await down.close();
-      await dbs.close();
-      await proxy.close().catch(() => undefined);
-      await db.drop();
-    }
-    // A CLI process of its own: Node and tsx start in seconds on a busy machine.
-  }, 120_000);
+        // The CLI on the same unreachable database: the code on stderr, exit 75 (EX_TEMPFAIL).
+        const cli = await runCli(['key', 'revoke', '--key-id', '0123456789abcdef01234567', '--json'], {
+          DATABASE_URL: url.toString(),
+        });
+        expect(cli.stdout).toBe('');
+        expect(cli.stderr).toContain('svc key revoke: SERVICE_UNAVAILABLE: ');
+        expect(cli.code).toBe(75);
+      } finally {
+        await down.close();
+        await dbs.close();
+        await proxy.close().catch(() => undefined);
+        await db.drop();
+      }
+      // A CLI process of its own: Node and tsx start in seconds on a busy machine.
+    },
+    120_000,
+  );
 });
 
 describe("GraphQL's document limits: refused before execution with the table's code and status", () => {
@@ -161,7 +187,11 @@ describe("GraphQL's document limits: refused before execution with the table's c
   const fragment = 'fragment F on Company { _id name email phone address timezone currency mode createdAt }';
   const cases: Array<[string, string, ErrorCode]> = [
     ['too deep', nested(9), 'QUERY_TOO_DEEP'],
-    ['too many aliases', `{ ${Array.from({ length: 50 }, (_, i) => `a${i}: me { name }`).join(' ')} }`, 'TOO_MANY_ALIASES'],
+    [
+      'too many aliases',
+      `{ ${Array.from({ length: 50 }, (_, i) => `a${i}: me { name }`).join(' ')} }`,
+      'TOO_MANY_ALIASES',
+    ],
     ['too costly', `{ me { ${'...F '.repeat(300)}} } ${fragment}`, 'QUERY_TOO_COMPLEX'],
     ['too many tokens', `{ me { ${'name '.repeat(3000)} } }`, 'QUERY_TOO_COMPLEX'],
     ['too many directives', `{ me { name ${'@include(if: true) '.repeat(60)} } }`, 'QUERY_TOO_COMPLEX'],

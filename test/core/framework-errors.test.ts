@@ -40,7 +40,9 @@ function raw(head: string, body = ''): Promise<RawResponse> {
       const text = Buffer.concat(chunks).toString('utf8');
       const split = text.indexOf('\r\n\r\n');
       const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine?.split(' ')[1]), headers, body: text.slice(split + 4) });
     });
     const length = body ? `\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}` : '';
@@ -57,7 +59,11 @@ function expectEnvelope(res: RawResponse, status: number, code: keyof typeof ERR
   expect(res.status, res.body).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   const body = JSON.parse(res.body);
-  expect(body).toEqual({ status: false, error: { code, message: expect.any(String) }, meta: { timestamp: expect.any(Number), requestId: expect.stringMatching(/^req_[0-9a-f]{24}$/) } });
+  expect(body).toEqual({
+    status: false,
+    error: { code, message: expect.any(String) },
+    meta: { timestamp: expect.any(Number), requestId: expect.stringMatching(/^req_[0-9a-f]{24}$/) },
+  });
   expect(body.error.message.length).toBeGreaterThan(0);
   expect(res.headers['x-request-id']).toBe(body.meta.requestId);
   return body;
@@ -89,26 +95,35 @@ describe('an id that cannot be an id is 404 NOT_FOUND in the envelope', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const routes: Array<[string, string]> = [];
     for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
-      if (path.startsWith('/api/v1/') && path.includes('{')) for (const method of Object.keys(ops)) routes.push([method.toUpperCase(), path]);
+      if (path.startsWith('/api/v1/') && path.includes('{'))
+        for (const method of Object.keys(ops)) routes.push([method.toUpperCase(), path]);
     }
     expect(routes.length).toBeGreaterThanOrEqual(25);
     const before = await Promise.all([t.dbs.test.prisma.event.count(), t.dbs.test.prisma.idempotencyRecord.count()]);
     for (const [method, path] of routes) {
       for (const id of ['x'.repeat(250), 'c'.repeat(65), 'nope', '%zz', '%E0%A4%A', '%00']) {
         const url = path.replace(/\{[^}]+\}/g, id);
-        const res = await raw(`${method} ${url} HTTP/1.1\r\nAuthorization: Bearer ${w.testKey.key}`, method === 'GET' || method === 'DELETE' ? '' : '{}');
+        const res = await raw(
+          `${method} ${url} HTTP/1.1\r\nAuthorization: Bearer ${w.testKey.key}`,
+          method === 'GET' || method === 'DELETE' ? '' : '{}',
+        );
         expect(res.status, `${method} ${url}: ${res.body}`).toBe(404);
         expectEnvelope(res, 404, 'NOT_FOUND');
       }
     }
-    expect(await Promise.all([t.dbs.test.prisma.event.count(), t.dbs.test.prisma.idempotencyRecord.count()])).toEqual(before);
+    expect(await Promise.all([t.dbs.test.prisma.event.count(), t.dbs.test.prisma.idempotencyRecord.count()])).toEqual(
+      before,
+    );
   });
 });
 
 describe('malformed paths that are not ids', () => {
-  it.each(['/api/v1/book%zzings', '/api/v1/%', '/api/v1/%E0%A4%A/x'])('%s is 404 NOT_FOUND in the envelope', async (path) => {
-    expectEnvelope(await get(path), 404, 'NOT_FOUND');
-  });
+  it.each(['/api/v1/book%zzings', '/api/v1/%', '/api/v1/%E0%A4%A/x'])(
+    '%s is 404 NOT_FOUND in the envelope',
+    async (path) => {
+      expectEnvelope(await get(path), 404, 'NOT_FOUND');
+    },
+  );
 
   it('a request id sent by the caller is kept on a framework error', async () => {
     const res = await get('/api/v1/bookings/%zz', { ...bearer(w.testKey.key), 'X-Request-Id': 'caller-trace-0001' });
@@ -120,7 +135,9 @@ describe('malformed paths that are not ids', () => {
 
 describe("Node's HTTP parser", () => {
   it('an oversized header block (20 kB) is 431 with the BAD_REQUEST envelope and a request id', async () => {
-    const res = await raw(`GET /api/v1/me HTTP/1.1\r\nAuthorization: Bearer ${w.testKey.key}\r\nX-Padding: ${'p'.repeat(20_000)}`);
+    const res = await raw(
+      `GET /api/v1/me HTTP/1.1\r\nAuthorization: Bearer ${w.testKey.key}\r\nX-Padding: ${'p'.repeat(20_000)}`,
+    );
     expect(res.status).toBe(431);
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.body)));
     const body = expectEnvelope(res, 431, 'BAD_REQUEST');

@@ -18,7 +18,11 @@ afterAll(async () => {
 
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
 
-function expectErrorEnvelope(res: { statusCode: number; json(): any; headers: Record<string, unknown> }, status: number, code: string) {
+function expectErrorEnvelope(
+  res: { statusCode: number; json(): any; headers: Record<string, unknown> },
+  status: number,
+  code: string,
+) {
   expect(res.statusCode).toBe(status);
   const body = res.json();
   expect(Object.keys(body).sort()).toEqual(['error', 'meta', 'status']);
@@ -65,9 +69,17 @@ describe('GET /api/v1/me', () => {
   });
 
   it('keeps a sane caller X-Request-Id', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { ...bearer(w.liveKey.key), 'x-request-id': 'trace-abc-12345' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { ...bearer(w.liveKey.key), 'x-request-id': 'trace-abc-12345' },
+    });
     expect(res.json().meta.requestId).toBe('trace-abc-12345');
-    const bad = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { ...bearer(w.liveKey.key), 'x-request-id': 'x\n{"evil":1}' } });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { ...bearer(w.liveKey.key), 'x-request-id': 'x\n{"evil":1}' },
+    });
     expect(bad.json().meta.requestId).toMatch(REQUEST_ID);
   });
 
@@ -77,7 +89,11 @@ describe('GET /api/v1/me', () => {
   });
 
   it('accepts the Bearer scheme case-insensitively', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `bearer ${w.liveKey.key}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { authorization: `bearer ${w.liveKey.key}` },
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -90,7 +106,10 @@ describe('GET /api/v1/me', () => {
     ['malformed key', () => ({ authorization: 'Bearer svc_sk_live_!!!!' })],
     ['prefix-less key', (k) => ({ authorization: `Bearer ${k.replace('svc_sk_live_', '')}` })],
     ['truncated key', (k) => ({ authorization: `Bearer ${k.slice(0, -3)}` })],
-    ['key with a changed character', (k) => ({ authorization: `Bearer ${k.slice(0, 20)}${k[20] === 'a' ? 'b' : 'a'}${k.slice(21)}` })],
+    [
+      'key with a changed character',
+      (k) => ({ authorization: `Bearer ${k.slice(0, 20)}${k[20] === 'a' ? 'b' : 'a'}${k.slice(21)}` }),
+    ],
     ['two credentials', (k) => ({ authorization: `Bearer ${k} ${k}` })],
     ['live prefix on a test key', () => ({ authorization: `Bearer ${w.testKey.key.replace('_test_', '_live_')}` })],
   ];
@@ -99,14 +118,17 @@ describe('GET /api/v1/me', () => {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: headers(w.liveKey.key) });
       expectErrorEnvelope(res, 401, 'UNAUTHORIZED');
       expect(String(res.headers['www-authenticate'])).toMatch(/^Bearer /);
-      if (name !== 'missing header' && name !== 'empty header') expect(String(res.headers['www-authenticate'])).toContain('error="invalid_token"');
+      if (name !== 'missing header' && name !== 'empty header')
+        expect(String(res.headers['www-authenticate'])).toContain('error="invalid_token"');
     });
   }
 
   it('401 UNAUTHORIZED with WWW-Authenticate: a revoked key, at once', async () => {
     const k = await createAccountWithKeys(t.dbs);
     // Cached first, so the revocation has to reach the cache, not just the row.
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(k.liveKey.key) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(k.liveKey.key) })).statusCode).toBe(
+      200,
+    );
     await revokeApiKey(t.dbs, t.services.credentials, { keyId: k.liveKey.apiKey.id });
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(k.liveKey.key) });
     expect(res.statusCode).toBe(401);
@@ -122,7 +144,12 @@ describe('GET /api/v1/me', () => {
   });
 
   it('403 INSUFFICIENT_SCOPE for an OAuth token without company:read (GET /me needs it)', async () => {
-    const token = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.live.id, mode: 'live', scope: 'bookings:read bookings:write' });
+    const token = await scopedToken(t.dbs, {
+      accountId: w.account.id,
+      companyId: w.live.id,
+      mode: 'live',
+      scope: 'bookings:read bookings:write',
+    });
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
     expect(res.statusCode).toBe(403);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -132,15 +159,26 @@ describe('GET /api/v1/me', () => {
     const body = res.json();
     expect(body).toEqual({
       status: false,
-      error: { code: 'INSUFFICIENT_SCOPE', message: 'This credential lacks the company:read scope', details: { requiredScope: 'company:read' } },
+      error: {
+        code: 'INSUFFICIENT_SCOPE',
+        message: 'This credential lacks the company:read scope',
+        details: { requiredScope: 'company:read' },
+      },
       meta: { timestamp: expect.any(Number), requestId: res.headers['x-request-id'] },
     });
     expect(body.meta.requestId).toMatch(REQUEST_ID);
     expect(Math.abs(body.meta.timestamp - Date.now())).toBeLessThan(60_000);
     expect(JSON.stringify(body)).not.toContain(w.live.name);
     // The same token with the scope reads the profile.
-    const allowed = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.live.id, mode: 'live', scope: 'company:read' });
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(allowed) })).json().data._id).toBe(w.live.id);
+    const allowed = await scopedToken(t.dbs, {
+      accountId: w.account.id,
+      companyId: w.live.id,
+      mode: 'live',
+      scope: 'company:read',
+    });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(allowed) })).json().data._id).toBe(
+      w.live.id,
+    );
   });
 
   it('ignores a key in the query string', async () => {
@@ -165,7 +203,12 @@ describe('PATCH /api/v1/me', () => {
       payload: { name: 'Renamed Salon', phone: '+49 30 1234567', currency: 'USD', address: null },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ name: 'Renamed Salon', phone: '+49301234567', currency: 'USD', address: null });
+    expect(res.json().data).toMatchObject({
+      name: 'Renamed Salon',
+      phone: '+49301234567',
+      currency: 'USD',
+      address: null,
+    });
     const again = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) });
     expect(again.json().data).toMatchObject({ name: 'Renamed Salon', currency: 'USD', address: null });
     // The live company is another database's row and did not change.
@@ -173,7 +216,9 @@ describe('PATCH /api/v1/me', () => {
     expect(live.name).toBe(w.live.name);
   });
 
-  const hostile: Array<[string, { payload?: unknown; body?: string; headers?: Record<string, string> }, number, string]> = [
+  const hostile: Array<
+    [string, { payload?: unknown; body?: string; headers?: Record<string, string> }, number, string]
+  > = [
     ['a number for name', { payload: { name: 42 } }, 400, 'VALIDATION_ERROR'],
     ['an empty name', { payload: { name: '   ' } }, 400, 'VALIDATION_ERROR'],
     ['null name', { payload: { name: null } }, 400, 'VALIDATION_ERROR'],
@@ -184,11 +229,31 @@ describe('PATCH /api/v1/me', () => {
     ['a string body', { body: '"hello"', headers: { 'content-type': 'application/json' } }, 400, 'VALIDATION_ERROR'],
     ['malformed JSON', { body: '{"name": "A",', headers: { 'content-type': 'application/json' } }, 400, 'BAD_REQUEST'],
     ['an empty JSON body', { body: '', headers: { 'content-type': 'application/json' } }, 400, 'BAD_REQUEST'],
-    ['a form-encoded body', { body: 'name=A', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 400, 'BAD_REQUEST'],
+    [
+      'a form-encoded body',
+      { body: 'name=A', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      400,
+      'BAD_REQUEST',
+    ],
     ['a form body', { body: 'name=A', headers: { 'content-type': 'text/plain' } }, 400, 'BAD_REQUEST'],
-    ['__proto__ key', { body: '{"__proto__": {"name": "pwned"}}', headers: { 'content-type': 'application/json' } }, 400, 'BAD_REQUEST'],
-    ['constructor.prototype key', { body: '{"constructor": {"prototype": {"x": 1}}}', headers: { 'content-type': 'application/json' } }, 400, 'BAD_REQUEST'],
-    ['deep nesting', { body: `{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`, headers: { 'content-type': 'application/json' } }, 400, 'BAD_REQUEST'],
+    [
+      '__proto__ key',
+      { body: '{"__proto__": {"name": "pwned"}}', headers: { 'content-type': 'application/json' } },
+      400,
+      'BAD_REQUEST',
+    ],
+    [
+      'constructor.prototype key',
+      { body: '{"constructor": {"prototype": {"x": 1}}}', headers: { 'content-type': 'application/json' } },
+      400,
+      'BAD_REQUEST',
+    ],
+    [
+      'deep nesting',
+      { body: `{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`, headers: { 'content-type': 'application/json' } },
+      400,
+      'BAD_REQUEST',
+    ],
     ['a null byte', { payload: { name: 'A\u0000B' } }, 400, 'BAD_REQUEST'],
     ['a control character', { payload: { address: 'line\u0007bell' } }, 400, 'VALIDATION_ERROR'],
     ['an invalid time zone', { payload: { timezone: 'Mars/Olympus_Mons' } }, 400, 'VALIDATION_ERROR'],
@@ -223,7 +288,12 @@ describe('PATCH /api/v1/me', () => {
   }
 
   it('names the unknown field', async () => {
-    const res = await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(w.testKey.key), payload: { nmae: 'typo' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/me',
+      headers: bearer(w.testKey.key),
+      payload: { nmae: 'typo' },
+    });
     expect(res.json().error.details).toEqual([{ path: 'nmae', message: 'is not a known field' }]);
   });
 
@@ -250,19 +320,38 @@ describe('isolation between modes and companies', () => {
 
   it("a record's id from the other mode is 404 NOT_FOUND, both ways", async () => {
     const create = async (key: string) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/customers', headers: bearer(key), payload: { name: 'Ada', email: `ada-${unique()}@example.com` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/customers',
+        headers: bearer(key),
+        payload: { name: 'Ada', email: `ada-${unique()}@example.com` },
+      });
       expect(res.statusCode).toBe(200);
       return res.json().data._id as string;
     };
     const sandboxCustomer = await create(w.testKey.key);
     const liveCustomer = await create(w.liveKey.key);
-    for (const [key, id] of [[w.liveKey.key, sandboxCustomer], [w.testKey.key, liveCustomer]] as const) {
+    for (const [key, id] of [
+      [w.liveKey.key, sandboxCustomer],
+      [w.testKey.key, liveCustomer],
+    ] as const) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/customers/${id}`, headers: bearer(key) });
       expectErrorEnvelope(res, 404, 'NOT_FOUND');
       expect(res.body).not.toContain('Ada');
     }
     // Each mode reads its own.
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/customers/${sandboxCustomer}`, headers: bearer(w.testKey.key) })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/customers/${liveCustomer}`, headers: bearer(w.liveKey.key) })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/customers/${sandboxCustomer}`,
+          headers: bearer(w.testKey.key),
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/customers/${liveCustomer}`, headers: bearer(w.liveKey.key) }))
+        .statusCode,
+    ).toBe(200);
   });
 });

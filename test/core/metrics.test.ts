@@ -33,7 +33,9 @@ it('counts requests and observes latency per method, route pattern and status', 
   expect(sample(text, 'http_requests_total', 'method="GET",route="/api/v1/me",status="401"')).toBe(1);
   expect(sample(text, 'http_requests_total', 'method="GET",route="unmatched",status="404"')).toBe(1);
   expect(sample(text, 'http_request_duration_seconds_count', 'method="GET",route="/api/v1/me",status="200"')).toBe(3);
-  expect(sample(text, 'http_request_duration_seconds_bucket', 'le="+Inf",method="GET",route="/api/v1/me",status="200"')).toBe(3);
+  expect(
+    sample(text, 'http_request_duration_seconds_bucket', 'le="+Inf",method="GET",route="/api/v1/me",status="200"'),
+  ).toBe(3);
   // No raw URL becomes a label.
   expect(text).not.toContain('no-such-thing');
 });

@@ -22,7 +22,10 @@ describe('selectionOf', () => {
   });
 
   it('merges the properties of a union of objects', () => {
-    const s = Type.Union([Type.Object({ slots: Type.Array(Type.Object({ a: Type.String() })) }), Type.Object({ sessions: Type.Array(Type.Object({ b: Type.String() })) })]);
+    const s = Type.Union([
+      Type.Object({ slots: Type.Array(Type.Object({ a: Type.String() })) }),
+      Type.Object({ sessions: Type.Array(Type.Object({ b: Type.String() })) }),
+    ]);
     expect(selectionOf(s)).toBe('slots { a } sessions { b }');
   });
 });
@@ -30,7 +33,9 @@ describe('selectionOf', () => {
 describe('operationFor', () => {
   it("declares each of the field's arguments as a variable of its own type", () => {
     const Profile = Type.Object({ _id: Type.String(), name: Type.String() });
-    expect(operationFor(schema, 'mutation', 'updateMe', Profile)).toBe('mutation($input: UpdateCompanyInput!) { updateMe(input: $input) { _id name } }');
+    expect(operationFor(schema, 'mutation', 'updateMe', Profile)).toBe(
+      'mutation($input: UpdateCompanyInput!) { updateMe(input: $input) { _id name } }',
+    );
     expect(operationFor(schema, 'query', 'me', Profile)).toBe('query { me { _id name } }');
   });
 

@@ -15,7 +15,12 @@ beforeAll(async () => {
   t = await createTestApp({ env: { RATE_LIMIT_PER_SECOND: '1000000' } });
   w = await createAccountWithKeys(t.dbs);
   auth = bearer(w.testKey.key);
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/employees', headers: auth, payload: { name: 'Clock' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/employees',
+    headers: auth,
+    payload: { name: 'Clock' },
+  });
   employeeId = res.json().data._id;
 });
 afterAll(async () => {
@@ -76,7 +81,14 @@ describe('REST query parameters', () => {
       });
     }
     it(`${url}?${field}= takes the range's ends, an offset and nine fractional digits`, async () => {
-      for (const value of ['1970-01-01T00:00:00Z', '9999-12-31T23:59:59.999999999Z', '2026-03-29T11:00:00+02:00', '2026-03-29T09:00:00.123456Z', '2026-03-28T23:00:00-10:00', '2026-03-29t09:00:00z']) {
+      for (const value of [
+        '1970-01-01T00:00:00Z',
+        '9999-12-31T23:59:59.999999999Z',
+        '2026-03-29T11:00:00+02:00',
+        '2026-03-29T09:00:00.123456Z',
+        '2026-03-28T23:00:00-10:00',
+        '2026-03-29t09:00:00z',
+      ]) {
         const res = await t.app.inject({ method: 'GET', url: `${url}?${field}=${q(value)}`, headers: auth });
         expect(res.statusCode, `${value}: ${res.body}`).toBe(200);
       }
@@ -84,7 +96,11 @@ describe('REST query parameters', () => {
   }
 
   it('/api/v1/availability?from= with year 0000 is 400 naming from', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/availability?serviceId=${'0'.repeat(24)}&from=${q('0000-01-01T00:00:00Z')}&to=${q('2030-01-02T00:00:00Z')}`, headers: auth });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/availability?serviceId=${'0'.repeat(24)}&from=${q('0000-01-01T00:00:00Z')}&to=${q('2030-01-02T00:00:00Z')}`,
+      headers: auth,
+    });
     expectValidation(res, 'from');
   });
 });
@@ -98,7 +114,10 @@ describe('REST bodies', () => {
       payload: { startTime: '2030-05-01T12:00:00.123456789+02:00', endTime: '2030-05-01T08:30:00.9999-03:30' },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ startTime: '2030-05-01T10:00:00.123Z', endTime: '2030-05-01T12:00:00.999Z' });
+    expect(res.json().data).toMatchObject({
+      startTime: '2030-05-01T10:00:00.123Z',
+      endTime: '2030-05-01T12:00:00.999Z',
+    });
     const stored = await t.dbs.test.prisma.timeOff.findUniqueOrThrow({ where: { id: res.json().data._id } });
     expect(stored.startTime.toISOString()).toBe('2030-05-01T10:00:00.123Z');
   });
@@ -121,7 +140,12 @@ describe('REST bodies', () => {
 
 describe('GraphQL', () => {
   const gql = (query: string, variables?: Record<string, unknown>) =>
-    t.app.inject({ method: 'POST', url: '/graphql', headers: auth, payload: { query, ...(variables ? { variables } : {}) } });
+    t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: auth,
+      payload: { query, ...(variables ? { variables } : {}) },
+    });
 
   const QUERIES: Array<[string, string]> = [
     ['bookings', 'bookings(from: $t) { data { _id } }'],
@@ -150,7 +174,9 @@ describe('GraphQL', () => {
       'mutation($e: String!, $i: CreateTimeOffInput!) { createTimeOff(employeeId: $e, input: $i) { startTime endTime } }',
       { e: employeeId, i: { startTime: '2031-01-01T01:00:00.5+01:00', endTime: '2031-01-01T02:00:00.000000001Z' } },
     );
-    expect(res.json()).toEqual({ data: { createTimeOff: { startTime: '2031-01-01T00:00:00.500Z', endTime: '2031-01-01T02:00:00.000Z' } } });
+    expect(res.json()).toEqual({
+      data: { createTimeOff: { startTime: '2031-01-01T00:00:00.500Z', endTime: '2031-01-01T02:00:00.000Z' } },
+    });
   });
 
   it('a refused time in an input object names its field', async () => {
@@ -159,6 +185,9 @@ describe('GraphQL', () => {
       { e: employeeId, i: { startTime: '2031-02-30T01:00:00Z', endTime: '2031-03-01T02:00:00Z' } },
     );
     const body = res.json();
-    expect(body.errors[0].extensions).toEqual({ code: 'VALIDATION_ERROR', details: [{ path: 'i.startTime', message: expect.stringMatching(/real date/) }] });
+    expect(body.errors[0].extensions).toEqual({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'i.startTime', message: expect.stringMatching(/real date/) }],
+    });
   });
 });

@@ -24,7 +24,9 @@ describe('migrations', () => {
   };
 
   it('a schema.prisma that drifted from the migrations yields the SQL of the difference', async () => {
-    const drifted = schemaWith((s) => s.replace('model IdempotencyRecord {\n', 'model IdempotencyRecord {\n  driftProbe String? @map("drift_probe")\n'));
+    const drifted = schemaWith((s) =>
+      s.replace('model IdempotencyRecord {\n', 'model IdempotencyRecord {\n  driftProbe String? @map("drift_probe")\n'),
+    );
     const diff = await diffMigrationsToSchema(drifted);
     expect(diff).toMatch(/ALTER TABLE "idempotency_records" ADD COLUMN\s+"drift_probe" TEXT/);
   });

@@ -26,7 +26,12 @@ function tableAfter(markdown: string, heading: string): string[][] {
   for (const line of markdown.slice(start + heading.length + 2).split('\n')) {
     if (line.startsWith('|')) {
       inTable = true;
-      rows.push(line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+      rows.push(
+        line
+          .split(/(?<!\\)\|/)
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     } else if (inTable) break;
   }
   return rows.filter((r) => /^`[^`]+`/.test(r[0] ?? ''));
@@ -76,7 +81,9 @@ describe('docs/api.md', () => {
     });
 
     it('documents no /api/v1 route that does not exist', () => {
-      const documented = [...api.matchAll(/`(GET|POST|PATCH|PUT|DELETE) (\/api\/v1\/[^`?\s]+)/g)].map((m) => `${m[1]} ${m[2]}`);
+      const documented = [...api.matchAll(/`(GET|POST|PATCH|PUT|DELETE) (\/api\/v1\/[^`?\s]+)/g)].map(
+        (m) => `${m[1]} ${m[2]}`,
+      );
       expect(documented.length).toBeGreaterThan(40);
       expect([...new Set(documented.filter((r) => !routes.includes(r)))]).toEqual([]);
     });
@@ -99,7 +106,9 @@ describe('docs/webhooks.md', () => {
       .join('\n');
     // recordEvent(tx, { type: '...' }), recordBookingEvent(tx, b, '...'), event.create({ type: '...' }).
     const written = new Set([
-      ...[...src.matchAll(/\btype: '([a-z_]+(?:\.[a-z_]+)?)',/g)].map((m) => m[1]!).filter((t) => t.includes('.') || t === 'ping'),
+      ...[...src.matchAll(/\btype: '([a-z_]+(?:\.[a-z_]+)?)',/g)]
+        .map((m) => m[1]!)
+        .filter((t) => t.includes('.') || t === 'ping'),
       ...[...src.matchAll(/recordBookingEvent\([^)]*?'([a-z_]+\.[a-z_]+)'/g)].map((m) => m[1]!),
     ]);
     expect(written.size).toBeGreaterThan(5);
@@ -109,7 +118,9 @@ describe('docs/webhooks.md', () => {
 
 describe('docs/cli.md', () => {
   it('documents exactly the commands of the CLI', () => {
-    const documented = tableAfter(read('docs/cli.md'), '## Commands').map((r) => /^`svc ([a-z-]+(?: [a-z-]+)?)/.exec(r[0]!)?.[1]);
+    const documented = tableAfter(read('docs/cli.md'), '## Commands').map(
+      (r) => /^`svc ([a-z-]+(?: [a-z-]+)?)/.exec(r[0]!)?.[1],
+    );
     expect([...documented].sort()).toEqual(COMMANDS.map((c) => c.name).sort());
   });
 });
@@ -147,7 +158,8 @@ describe('links', () => {
         broken.push(target);
         continue;
       }
-      if (anchor !== undefined && targetFile.endsWith('.md') && !anchors(read(targetFile)).has(anchor)) broken.push(target);
+      if (anchor !== undefined && targetFile.endsWith('.md') && !anchors(read(targetFile)).has(anchor))
+        broken.push(target);
     }
     expect(broken).toEqual([]);
   });
@@ -155,13 +167,19 @@ describe('links', () => {
 
 describe('the repository is self-contained', () => {
   // Spelt in pieces, so that this file does not contain what it looks for.
-  const outside = [['..', 'shared'].join('/'), ...['API', 'STYLE', 'STACK'].map((n) => `${n}.md`), ['interface', 'spec'].join('-')];
+  const outside = [
+    ['..', 'shared'].join('/'),
+    ...['API', 'STYLE', 'STACK'].map((n) => `${n}.md`),
+    ['interface', 'spec'].join('-'),
+  ];
 
   it('no file (documents, code, comments, tests, scripts) points at files outside the repository', () => {
     // Applied migrations are left as they are: their checksums are recorded in every database.
     const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' })
       .split('\n')
-      .filter((f) => f && !f.startsWith('prisma/migrations/') && f !== 'package-lock.json' && existsSync(join(root, f)));
+      .filter(
+        (f) => f && !f.startsWith('prisma/migrations/') && f !== 'package-lock.json' && existsSync(join(root, f)),
+      );
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap((f) => outside.filter((o) => read(f).includes(o)).map((o) => `${f}: ${o}`));
     expect(found).toEqual([]);

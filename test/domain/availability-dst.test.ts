@@ -36,32 +36,77 @@ const every15 = (first: number, last: number) => {
 
 const CASES = [
   // Berlin springs forward on the last Sunday of March: 02:00 CET → 03:00 CEST (01:00Z).
-  { name: 'Europe/Berlin spring forward', zone: 'Europe/Berlin', month: 3, day: sundays(3).at(-1)!, hours: { start: '01:00', end: '04:00' },
+  {
+    name: 'Europe/Berlin spring forward',
+    zone: 'Europe/Berlin',
+    month: 3,
+    day: sundays(3).at(-1)!,
+    hours: { start: '01:00', end: '04:00' },
     // 01:00 CET = 00:00Z … 04:00 CEST = 02:00Z: two real hours; 30-minute slots start until 01:30Z.
-    first: (d: number) => utc(3, d, 0), last: (d: number) => utc(3, d, 1, 30), missingLocalHour: 2 },
+    first: (d: number) => utc(3, d, 0),
+    last: (d: number) => utc(3, d, 1, 30),
+    missingLocalHour: 2,
+  },
   // Berlin falls back on the last Sunday of October: 03:00 CEST → 02:00 CET (01:00Z).
-  { name: 'Europe/Berlin fall back', zone: 'Europe/Berlin', month: 10, day: sundays(10).at(-1)!, hours: { start: '01:00', end: '04:00' },
+  {
+    name: 'Europe/Berlin fall back',
+    zone: 'Europe/Berlin',
+    month: 10,
+    day: sundays(10).at(-1)!,
+    hours: { start: '01:00', end: '04:00' },
     // 01:00 CEST = 23:00Z the day before … 04:00 CET = 03:00Z: four real hours.
-    first: (d: number) => utc(10, d - 1, 23), last: (d: number) => utc(10, d, 2, 30), repeatedLocalHour: 2 },
+    first: (d: number) => utc(10, d - 1, 23),
+    last: (d: number) => utc(10, d, 2, 30),
+    repeatedLocalHour: 2,
+  },
   // New York springs forward on the second Sunday of March: 02:00 EST → 03:00 EDT (07:00Z).
-  { name: 'America/New_York spring forward', zone: 'America/New_York', month: 3, day: sundays(3)[1]!, hours: { start: '01:00', end: '04:00' },
-    first: (d: number) => utc(3, d, 6), last: (d: number) => utc(3, d, 7, 30), missingLocalHour: 2 },
+  {
+    name: 'America/New_York spring forward',
+    zone: 'America/New_York',
+    month: 3,
+    day: sundays(3)[1]!,
+    hours: { start: '01:00', end: '04:00' },
+    first: (d: number) => utc(3, d, 6),
+    last: (d: number) => utc(3, d, 7, 30),
+    missingLocalHour: 2,
+  },
   // New York falls back on the first Sunday of November: 02:00 EDT → 01:00 EST (06:00Z).
-  { name: 'America/New_York fall back', zone: 'America/New_York', month: 11, day: sundays(11)[0]!, hours: { start: '00:00', end: '03:00' },
+  {
+    name: 'America/New_York fall back',
+    zone: 'America/New_York',
+    month: 11,
+    day: sundays(11)[0]!,
+    hours: { start: '00:00', end: '03:00' },
     // 00:00 EDT = 04:00Z … 03:00 EST = 08:00Z: four real hours.
-    first: (d: number) => utc(11, d, 4), last: (d: number) => utc(11, d, 7, 30), repeatedLocalHour: 1 },
+    first: (d: number) => utc(11, d, 4),
+    last: (d: number) => utc(11, d, 7, 30),
+    repeatedLocalHour: 1,
+  },
 ];
 
 describe('availability on daylight-saving days', () => {
   for (const k of CASES) {
     it(`${k.name} (${YEAR}-${k.month}-${k.day})`, async () => {
       const c = await blankCompany(t.dbs, w, { timezone: k.zone });
-      const e = await post(t.app, '/api/v1/employees', c.auth, { name: 'Night owl', workingHours: { ...EMPTY, sunday: [k.hours] } });
-      const s = await post(t.app, '/api/v1/services', c.auth, { name: 'Session', durationMinutes: 30, employeeIds: [e._id] });
+      const e = await post(t.app, '/api/v1/employees', c.auth, {
+        name: 'Night owl',
+        workingHours: { ...EMPTY, sunday: [k.hours] },
+      });
+      const s = await post(t.app, '/api/v1/services', c.auth, {
+        name: 'Session',
+        durationMinutes: 30,
+        employeeIds: [e._id],
+      });
       // The whole local day, and a day either side.
       const from = DateTime.fromObject({ year: YEAR, month: k.month, day: k.day }, { zone: k.zone }).minus({ days: 1 });
       const to = from.plus({ days: 3 });
-      const res = ok(await t.app.inject({ method: 'GET', url: `/api/v1/availability?serviceId=${s._id}&from=${from.toUTC().toISO()}&to=${to.toUTC().toISO()}`, headers: c.auth }));
+      const res = ok(
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/availability?serviceId=${s._id}&from=${from.toUTC().toISO()}&to=${to.toUTC().toISO()}`,
+          headers: c.auth,
+        }),
+      );
       const starts = res.slots.map((x: { startTime: string }) => x.startTime);
       expect(starts).toEqual(every15(k.first(k.day), k.last(k.day)));
       for (const slot of res.slots) {
@@ -70,7 +115,8 @@ describe('availability on daylight-saving days', () => {
       }
       expect(new Set(starts).size).toBe(starts.length);
       const local = starts.map((x: string) => DateTime.fromISO(x, { zone: k.zone }));
-      if (k.missingLocalHour !== undefined) expect(local.filter((d: DateTime) => d.hour === k.missingLocalHour)).toEqual([]);
+      if (k.missingLocalHour !== undefined)
+        expect(local.filter((d: DateTime) => d.hour === k.missingLocalHour)).toEqual([]);
       if (k.repeatedLocalHour !== undefined) {
         // The repeated local hour is offered twice, as two different instants (two offsets).
         const repeated = local.filter((d: DateTime) => d.hour === k.repeatedLocalHour);
@@ -84,12 +130,27 @@ describe('availability on daylight-saving days', () => {
     const c = await blankCompany(t.dbs, w, { timezone: 'Europe/Berlin' });
     const nine = { ...EMPTY, sunday: [{ start: '09:00', end: '17:00' }] };
     const e = await post(t.app, '/api/v1/employees', c.auth, { name: 'Day', workingHours: nine });
-    const s = await post(t.app, '/api/v1/services', c.auth, { name: 'Hour', durationMinutes: 60, employeeIds: [e._id] });
-    for (const [month, day, offset] of [[3, sundays(3).at(-1)!, 2], [10, sundays(10).at(-1)!, 1]] as const) {
+    const s = await post(t.app, '/api/v1/services', c.auth, {
+      name: 'Hour',
+      durationMinutes: 60,
+      employeeIds: [e._id],
+    });
+    for (const [month, day, offset] of [
+      [3, sundays(3).at(-1)!, 2],
+      [10, sundays(10).at(-1)!, 1],
+    ] as const) {
       const from = new Date(utc(month, day, 0)).toISOString();
       const to = new Date(utc(month, day + 1, 0)).toISOString();
-      const res = ok(await t.app.inject({ method: 'GET', url: `/api/v1/availability?serviceId=${s._id}&from=${from}&to=${to}`, headers: c.auth }));
-      expect(res.slots.map((x: { startTime: string }) => x.startTime)).toEqual(every15(utc(month, day, 9 - offset), utc(month, day, 16 - offset)));
+      const res = ok(
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/availability?serviceId=${s._id}&from=${from}&to=${to}`,
+          headers: c.auth,
+        }),
+      );
+      expect(res.slots.map((x: { startTime: string }) => x.startTime)).toEqual(
+        every15(utc(month, day, 9 - offset), utc(month, day, 16 - offset)),
+      );
     }
   });
 });

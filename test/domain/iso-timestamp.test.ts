@@ -2,13 +2,34 @@
 // parseIsoTimestamp reads back what it writes, at any offset, and refuses what is not a time.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, parseIsoTimestamp, toIsoTimestamp } from '../../src/schema/iso-timestamp.js';
+import {
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
+  parseIsoTimestamp,
+  toIsoTimestamp,
+} from '../../src/schema/iso-timestamp.js';
 
 describe('toIsoTimestamp', () => {
   const edges = [
-    0, -1, 1, 999, 1000, 59_999, 60_000, 86_399_999, 86_400_000, -86_400_000, -86_400_001,
-    Date.UTC(2026, 2, 29, 1, 0), Date.UTC(2024, 1, 29, 23, 59, 59, 999), Date.UTC(1, 0, 1), Date.UTC(1, 0, 1) - 1,
-    Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10_000, 0, 1), -8.64e15, 8.64e15,
+    0,
+    -1,
+    1,
+    999,
+    1000,
+    59_999,
+    60_000,
+    86_399_999,
+    86_400_000,
+    -86_400_000,
+    -86_400_001,
+    Date.UTC(2026, 2, 29, 1, 0),
+    Date.UTC(2024, 1, 29, 23, 59, 59, 999),
+    Date.UTC(1, 0, 1),
+    Date.UTC(1, 0, 1) - 1,
+    Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+    Date.UTC(10_000, 0, 1),
+    -8.64e15,
+    8.64e15,
   ];
   it.each(edges)('matches toISOString at %d', (ms) => {
     expect(toIsoTimestamp(new Date(ms))).toBe(new Date(ms).toISOString());
@@ -16,7 +37,7 @@ describe('toIsoTimestamp', () => {
 
   it('matches toISOString on 200 000 instants across the years 1 to 9999', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647);
+    const random = () => (seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647;
     const span = Date.UTC(9999, 11, 31) - Date.UTC(1, 0, 1);
     const wrong: string[] = [];
     for (let i = 0; i < 200_000; i++) {
@@ -36,7 +57,10 @@ describe('parseIsoTimestamp', () => {
   const inRange = fc.integer({ min: EARLIEST_TIMESTAMP, max: LATEST_TIMESTAMP });
 
   it('reads back every output of toIsoTimestamp in the range', () => {
-    fc.assert(fc.property(inRange, (ms) => parseIsoTimestamp(toIsoTimestamp(new Date(ms))).date?.getTime() === ms), { seed: 14, numRuns: 20_000 });
+    fc.assert(
+      fc.property(inRange, (ms) => parseIsoTimestamp(toIsoTimestamp(new Date(ms))).date?.getTime() === ms),
+      { seed: 14, numRuns: 20_000 },
+    );
   });
 
   it('reads the same instant written with any offset and up to nine fractional digits', () => {

@@ -30,21 +30,36 @@ async function changes(write: () => Promise<unknown>): Promise<string[]> {
 it('sees inserts, updates (even to the same value) and deletes, in each database', async () => {
   const p = db.dbs.test.prisma;
   const row = await p.customer.create({ data: customer(w.test.id) });
-  expect(await changes(() => p.customer.create({ data: customer(w.test.id) }))).toEqual([expect.stringMatching(/^test\.customers /)]);
-  expect(await changes(() => p.customer.update({ where: { id: row.id }, data: { name: row.name } }))).toEqual([expect.stringMatching(/^test\.customers /)]);
-  expect(await changes(() => p.customer.delete({ where: { id: row.id } }))).toEqual([expect.stringMatching(/^test\.customers /)]);
+  expect(await changes(() => p.customer.create({ data: customer(w.test.id) }))).toEqual([
+    expect.stringMatching(/^test\.customers /),
+  ]);
+  expect(await changes(() => p.customer.update({ where: { id: row.id }, data: { name: row.name } }))).toEqual([
+    expect.stringMatching(/^test\.customers /),
+  ]);
+  expect(await changes(() => p.customer.delete({ where: { id: row.id } }))).toEqual([
+    expect.stringMatching(/^test\.customers /),
+  ]);
   const l = db.dbs.live.prisma;
   const other = await l.customer.create({ data: customer(w.live.id) });
   // The same number of rows: the new row's transaction id tells.
-  expect(await changes(() => l.$transaction([l.customer.delete({ where: { id: other.id } }), l.customer.create({ data: customer(w.live.id) })]))).toEqual([
-    expect.stringMatching(/^live\.customers (\d+):\d+ → \1:\d+$/),
-  ]);
+  expect(
+    await changes(() =>
+      l.$transaction([
+        l.customer.delete({ where: { id: other.id } }),
+        l.customer.create({ data: customer(w.live.id) }),
+      ]),
+    ),
+  ).toEqual([expect.stringMatching(/^live\.customers (\d+):\d+ → \1:\d+$/)]);
 });
 
 it('sees a changed API key, but not its lastUsedAt; not a rolled-back write, a lock or an idempotency record', async () => {
   const p = db.dbs.test.prisma;
-  expect(await changes(() => p.apiKey.update({ where: { id: w.testKey.apiKey.id }, data: { lastUsedAt: new Date() } }))).toEqual([]);
-  expect(await changes(() => p.apiKey.update({ where: { id: w.testKey.apiKey.id }, data: { name: 'renamed' } }))).toEqual([expect.stringMatching(/^test\.api_keys /)]);
+  expect(
+    await changes(() => p.apiKey.update({ where: { id: w.testKey.apiKey.id }, data: { lastUsedAt: new Date() } })),
+  ).toEqual([]);
+  expect(
+    await changes(() => p.apiKey.update({ where: { id: w.testKey.apiKey.id }, data: { name: 'renamed' } })),
+  ).toEqual([expect.stringMatching(/^test\.api_keys /)]);
   const rolledBack = () =>
     p.$transaction(async (tx) => {
       await tx.customer.create({ data: customer(w.test.id) });
@@ -52,6 +67,13 @@ it('sees a changed API key, but not its lastUsedAt; not a rolled-back write, a l
     });
   expect(await changes(() => rolledBack().catch(() => undefined))).toEqual([]);
   expect(await changes(() => p.$queryRawUnsafe(`SELECT id FROM customers FOR UPDATE`))).toEqual([]);
-  const record = { id: newId(), credentialId: w.testKey.apiKey.id, key: 'k', requestHash: 'h', state: 'in_progress', expiresAt: new Date(Date.now() + 60_000) } as const;
+  const record = {
+    id: newId(),
+    credentialId: w.testKey.apiKey.id,
+    key: 'k',
+    requestHash: 'h',
+    state: 'in_progress',
+    expiresAt: new Date(Date.now() + 60_000),
+  } as const;
   expect(await changes(() => p.idempotencyRecord.create({ data: record }))).toEqual([]);
 });

@@ -48,7 +48,9 @@ export class DbSnapshotter {
 
   async take(): Promise<Snapshot> {
     const out: Snapshot = {};
-    const results = await Promise.all([...this.queries].map(([db, sql]) => db.prisma.$queryRawUnsafe<Array<{ t: string; v: string }>>(sql)));
+    const results = await Promise.all(
+      [...this.queries].map(([db, sql]) => db.prisma.$queryRawUnsafe<Array<{ t: string; v: string }>>(sql)),
+    );
     for (const row of results.flat()) out[row.t] = row.v;
     return out;
   }

@@ -23,7 +23,9 @@ const TIMES = [
 
 const SEGMENTS = ['a'.repeat(250), '%', '%zz', '%00', '%E0%A4%A'].map((t) => new Verbatim(t));
 
-const QUERIES = ['limit=1&limit=2', 'limit=1e308', 'limit=-0', 'cursor=%00', '%E0%A4%A', 'unknown=1'].map((t) => new Verbatim(t));
+const QUERIES = ['limit=1&limit=2', 'limit=1e308', 'limit=-0', 'cursor=%00', '%E0%A4%A', 'unknown=1'].map(
+  (t) => new Verbatim(t),
+);
 
 const isTime = (s: JsonSchema | undefined): boolean => !!s && (s.format === 'date-time' || !!s.anyOf?.some(isTime));
 const isString = (s: JsonSchema | undefined): boolean => !!s && (s.type === 'string' || !!s.anyOf?.some(isString));
@@ -34,7 +36,10 @@ function withField(body: Body, name: string, value: Value): Body {
   return { kind: 'json', value: new Obj([...entries.filter(([k]) => k !== name), [name, value]]) };
 }
 
-export function edgeCases(ops: Operation[], cleanOf: (op: Operation, index: number) => AbstractRequest): AbstractRequest[] {
+export function edgeCases(
+  ops: Operation[],
+  cleanOf: (op: Operation, index: number) => AbstractRequest,
+): AbstractRequest[] {
   const out: AbstractRequest[] = [];
   ops.forEach((op, index) => {
     const base = cleanOf(op, index);
@@ -42,15 +47,21 @@ export function edgeCases(ops: Operation[], cleanOf: (op: Operation, index: numb
       for (const seg of SEGMENTS) out.push({ ...base, path: base.path.map((x, k) => (k === j ? seg : x)) });
     });
     for (const q of op.query.filter((p) => isTime(p.schema))) {
-      const others = base.query.filter((p): p is Exclude<QueryPart, Verbatim> => !(p instanceof Verbatim) && p.key !== q.name);
+      const others = base.query.filter(
+        (p): p is Exclude<QueryPart, Verbatim> => !(p instanceof Verbatim) && p.key !== q.name,
+      );
       for (const time of TIMES) out.push({ ...base, query: [...others, { key: q.name, value: time }] });
     }
-    if (op.query.some((p) => p.name === 'limit')) for (const q of QUERIES) out.push({ ...base, query: [...base.query, q] });
+    if (op.query.some((p) => p.name === 'limit'))
+      for (const q of QUERIES) out.push({ ...base, query: [...base.query, q] });
     if (!op.body) return;
     const props = Object.entries(op.body.properties ?? {});
-    for (const [name] of props.filter(([, s]) => isTime(s))) for (const time of TIMES) out.push({ ...base, body: withField(base.body, name, time) });
+    for (const [name] of props.filter(([, s]) => isTime(s)))
+      for (const time of TIMES) out.push({ ...base, body: withField(base.body, name, time) });
     const text = props.find(([, s]) => isString(s) && !isTime(s) && !s.pattern)?.[0];
-    if (text) for (const v of ['\ud800', 'a\udc00b', 'x'.repeat(100_000)]) out.push({ ...base, body: withField(base.body, text, v) });
+    if (text)
+      for (const v of ['\ud800', 'a\udc00b', 'x'.repeat(100_000)])
+        out.push({ ...base, body: withField(base.body, text, v) });
     const json = base.body.kind === 'json' ? base.body.value : new Obj([]);
     out.push(
       { ...base, body: { kind: 'deep', depth: 1_000, open: '[' } },

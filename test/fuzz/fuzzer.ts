@@ -7,7 +7,15 @@ import type { Databases } from '../../src/db/databases.js';
 import { changedTables, DbSnapshotter, type Snapshot } from './db-snapshot.js';
 import { excerpt, judge, type Problem, type ProblemKind } from './judge.js';
 import { edgeCases } from './edge-cases.js';
-import { cleanRequest, operationsOf, paramKind, requestArbitrary, vocabularyOf, type AbstractRequest, type Operation } from './operations.js';
+import {
+  cleanRequest,
+  operationsOf,
+  paramKind,
+  requestArbitrary,
+  vocabularyOf,
+  type AbstractRequest,
+  type Operation,
+} from './operations.js';
 import { Pools, Resolver, routeKind, type Keys } from './resolve.js';
 import { SchemaArbitraries, type JsonSchema } from './schema-arbitrary.js';
 import { PoolId } from './values.js';
@@ -65,7 +73,10 @@ const MAX_FAILURES = 5;
 
 /** A request as text: method, target, headers, and the body (UTF-8 where it is, bytes escaped where not). */
 export function describeRequest(w: WireRequest): string {
-  const lines = [`${w.method} ${excerpt(w.target, 400)}`, ...w.headers.map(([k, v]) => `${k}: ${excerpt(v.replace(/(svc_sk_(?:live|test)_)[A-Za-z0-9]{8,}/, '$1…'), 200)}`)];
+  const lines = [
+    `${w.method} ${excerpt(w.target, 400)}`,
+    ...w.headers.map(([k, v]) => `${k}: ${excerpt(v.replace(/(svc_sk_(?:live|test)_)[A-Za-z0-9]{8,}/, '$1…'), 200)}`),
+  ];
   if (w.body) {
     let text: string;
     try {
@@ -103,7 +114,8 @@ export class Fuzzer {
     this.snapshots = new DbSnapshotter(target.dbs);
     const clean = new SchemaArbitraries({ ...context, validWeight: 0 });
     this.arbitrary = requestArbitrary(this.ops, clean, new SchemaArbitraries({ ...context, validWeight: 6 }));
-    const cleanOf = (op: Operation, i: number) => fc.sample(cleanRequest(op, i, clean), { seed: opts.seed, numRuns: 1 })[0]!;
+    const cleanOf = (op: Operation, i: number) =>
+      fc.sample(cleanRequest(op, i, clean), { seed: opts.seed, numRuns: 1 })[0]!;
     this.examples = edgeCases(this.ops, cleanOf).map((r) => [r]);
   }
 
@@ -123,7 +135,11 @@ export class Fuzzer {
     if (res.status >= 400 && res.status < 500) {
       const after = await this.snapshots.take();
       const changed = changedTables(before, after);
-      if (changed.length) problems.push({ kind: 'write-on-4xx', detail: `${res.status} ${body?.error?.code ?? ''}, and written: ${changed.join(', ')}` });
+      if (changed.length)
+        problems.push({
+          kind: 'write-on-4xx',
+          detail: `${res.status} ${body?.error?.code ?? ''}, and written: ${changed.join(', ')}`,
+        });
       this.fresh = after;
     }
     const op = this.ops[req.op]!;
@@ -146,8 +162,15 @@ export class Fuzzer {
           for (let pick = 0; pick < (op.pathParams.length ? 3 : 1); pick++) {
             const limit = op.query.some((q) => q.name === 'limit') ? [{ key: 'limit', value: 100 }] : [];
             await this.execute({
-              op: i, method: null, path: op.pathParams.map((p) => new PoolId(paramKind(op, p.name), pick, false)), query: limit,
-              body: { kind: 'none' }, contentType: 'default', auth, idempotencyKey: null, headers: [],
+              op: i,
+              method: null,
+              path: op.pathParams.map((p) => new PoolId(paramKind(op, p.name), pick, false)),
+              query: limit,
+              body: { kind: 'none' },
+              contentType: 'default',
+              auth,
+              idempotencyKey: null,
+              headers: [],
             });
             sent++;
           }
@@ -161,7 +184,9 @@ export class Fuzzer {
     const { seed, log } = this.opts;
     await this.snapshots.init();
     const warm = await this.warmUp();
-    log(`fuzz: seed ${seed}; ${this.ops.length} operations from /openapi.json; warm-up ${warm} requests learnt ${this.pools.size()} ids; ${this.examples.length} edge cases first`);
+    log(
+      `fuzz: seed ${seed}; ${this.ops.length} operations from /openapi.json; warm-up ${warm} requests learnt ${this.pools.size()} ids; ${this.examples.length} edge cases first`,
+    );
     if (this.opts.path !== undefined) return this.replay(this.opts.path);
 
     const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
@@ -192,11 +217,18 @@ export class Fuzzer {
       if (Date.now() - lastProgress >= 5_000) {
         lastProgress = Date.now();
         const secs = (lastProgress - started) / 1000;
-        log(`fuzz: ${n} requests in ${secs.toFixed(0)} s (${(n / secs).toFixed(0)}/s), 200s ${statuses[200] ?? 0}; 5xx ${counts['5xx']}, non-envelope ${counts['non-envelope']}, writes on 4xx ${counts['write-on-4xx']}, no answer ${counts['no-answer']}`);
+        log(
+          `fuzz: ${n} requests in ${secs.toFixed(0)} s (${(n / secs).toFixed(0)}/s), 200s ${statuses[200] ?? 0}; 5xx ${counts['5xx']}, non-envelope ${counts['non-envelope']}, writes on 4xx ${counts['write-on-4xx']}, no answer ${counts['no-answer']}`,
+        );
       }
       return true;
     });
-    await fc.check(property, { seed, numRuns: this.opts.requests, examples: this.examples, plugins: [fc.interruptAfterTimeLimit(this.opts.seconds * 1000)] });
+    await fc.check(property, {
+      seed,
+      numRuns: this.opts.requests,
+      examples: this.examples,
+      plugins: [fc.interruptAfterTimeLimit(this.opts.seconds * 1000)],
+    });
     const seconds = (Date.now() - started) / 1000;
 
     // The first request of each kind of problem, then of each (problem, operation), replayed from the seed and shrunk.
@@ -217,7 +249,13 @@ export class Fuzzer {
       last = out;
       return false;
     });
-    const details = await fc.check(property, { seed: this.opts.seed, path, numRuns: 1, examples: this.examples, plugins: [fc.interruptAfterTimeLimit(this.opts.shrinkSeconds * 1000)] });
+    const details = await fc.check(property, {
+      seed: this.opts.seed,
+      path,
+      numRuns: 1,
+      examples: this.examples,
+      plugins: [fc.interruptAfterTimeLimit(this.opts.shrinkSeconds * 1000)],
+    });
     const found = last as Outcome | null;
     if (!details.failed || !found) return 'not reproduced';
     return {
@@ -249,20 +287,27 @@ export class Fuzzer {
         const row = perOp.get(op.id);
         if (!row) continue;
         const total = Object.values(row).reduce((a, b) => a + b, 0);
-        const parts = Object.entries(row).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${v}`);
+        const parts = Object.entries(row)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, v]) => `${k} ×${v}`);
         log(`  ${op.id.padEnd(52)} ${String(total).padStart(5)}  ${parts.join(', ')}`);
       }
     }
     for (const f of r.failures) {
       log(`\nFAIL ${f.kind} on ${f.op || 'the replayed run'} (run ${f.run} of seed ${r.seed}): ${f.detail}`);
       if (f.request) log(`  the request:\n${f.request}`);
-      if (f.shrunk === 'not reproduced') log('  (not reproduced on replay: it depended on the data at the time; the request above is the one that failed)');
+      if (f.shrunk === 'not reproduced')
+        log(
+          '  (not reproduced on replay: it depended on the data at the time; the request above is the one that failed)',
+        );
       else if (f.shrunk) {
         log(`  minimal counterexample (path ${f.shrunk.path}): ${f.shrunk.detail}\n${f.shrunk.request}`);
         log(`  replay: FUZZ_SEED=${r.seed} FUZZ_PATH=${f.shrunk.path} npm run fuzz`);
       }
     }
-    const histogram = Object.entries(r.statuses).map(([s, c]) => `${s === '0' ? 'none' : s} ×${c}`).join(', ');
+    const histogram = Object.entries(r.statuses)
+      .map(([s, c]) => `${s === '0' ? 'none' : s} ×${c}`)
+      .join(', ');
     log(
       `\nfuzz totals: requests ${r.requests}, seed ${r.seed}, ${r.seconds.toFixed(0)} s; 5xx ${r.counts['5xx']}, non-envelope ${r.counts['non-envelope']}, ` +
         `writes on 4xx ${r.counts['write-on-4xx']}, no answer ${r.counts['no-answer']}\nfuzz statuses: ${histogram}`,

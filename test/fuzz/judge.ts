@@ -23,7 +23,8 @@ export function excerpt(body: Buffer | string, max = 300): string {
 export function judge(res: WireResponse): { problems: Problem[]; body: Record<string, any> | null } {
   const problems: Problem[] = [];
   if (res.status >= 500) problems.push({ kind: '5xx', detail: `${res.status} ${excerpt(res.body)}` });
-  const bad = (why: string) => problems.push({ kind: 'non-envelope', detail: `${why}: ${res.status} ${excerpt(res.body)}` });
+  const bad = (why: string) =>
+    problems.push({ kind: 'non-envelope', detail: `${why}: ${res.status} ${excerpt(res.body)}` });
   let body: Record<string, any> | null = null;
   try {
     body = JSON.parse(res.body.toString('utf8'));
@@ -38,17 +39,20 @@ export function judge(res: WireResponse): { problems: Problem[]; body: Record<st
   if (!/^application\/json/.test(res.headers['content-type'] ?? '')) bad(`content-type ${res.headers['content-type']}`);
   const meta = body.meta;
   if (!meta || typeof meta.requestId !== 'string' || !meta.requestId) bad('no meta.requestId');
-  else if (meta.requestId !== res.headers['x-request-id']) bad(`meta.requestId ${meta.requestId} is not the X-Request-Id header ${res.headers['x-request-id']}`);
+  else if (meta.requestId !== res.headers['x-request-id'])
+    bad(`meta.requestId ${meta.requestId} is not the X-Request-Id header ${res.headers['x-request-id']}`);
   if (meta && typeof meta.timestamp !== 'number') bad('no meta.timestamp');
   if (body.status === true) {
     if (res.status !== 200) bad('a success that is not 200');
     if (!('data' in body)) bad('a success without data');
   } else if (body.status === false) {
     const code = body.error?.code;
-    if (typeof code !== 'string' || !(code in CODES)) bad(`error.code ${JSON.stringify(code)} is not in the error table`);
+    if (typeof code !== 'string' || !(code in CODES))
+      bad(`error.code ${JSON.stringify(code)} is not in the error table`);
     // The class must agree (a 4xx code on a 4xx answer); the status itself may be more precise
     // than the table's (431 and 408 from the HTTP parser carry BAD_REQUEST, src/http/client-error.ts).
-    else if (Math.floor(CODES[code]! / 100) !== Math.floor(res.status / 100)) bad(`error.code ${code} is ${CODES[code]} in the error table`);
+    else if (Math.floor(CODES[code]! / 100) !== Math.floor(res.status / 100))
+      bad(`error.code ${code} is ${CODES[code]} in the error table`);
     if (typeof body.error?.message !== 'string' || !body.error.message) bad('no error.message');
   } else bad('status is neither true nor false');
   return { problems, body: problems.some((p) => p.kind === 'non-envelope') ? null : body };

@@ -38,18 +38,52 @@ let fuzzer: Fuzzer;
 async function seed(auth: Record<string, string>, mode: 'live' | 'test') {
   const { app } = t;
   const { employee, service } = await salon(app, auth);
-  const paid = await post(app, '/api/v1/services', auth, { name: 'Paid', durationMinutes: 30, price: 2000, requiresPayment: true, employeeIds: [employee._id] });
-  const yoga = await post(app, '/api/v1/services', auth, { name: 'Yoga', kind: 'class', durationMinutes: 60, employeeIds: [employee._id] });
-  const session = await post(app, '/api/v1/classes', auth, { serviceId: yoga._id, employeeId: employee._id, startTime: futureHour(9), capacity: 5 });
+  const paid = await post(app, '/api/v1/services', auth, {
+    name: 'Paid',
+    durationMinutes: 30,
+    price: 2000,
+    requiresPayment: true,
+    employeeIds: [employee._id],
+  });
+  const yoga = await post(app, '/api/v1/services', auth, {
+    name: 'Yoga',
+    kind: 'class',
+    durationMinutes: 60,
+    employeeIds: [employee._id],
+  });
+  const session = await post(app, '/api/v1/classes', auth, {
+    serviceId: yoga._id,
+    employeeId: employee._id,
+    startTime: futureHour(9),
+    capacity: 5,
+  });
   const customer = await post(app, '/api/v1/customers', auth, { name: 'Ann', email: `ann-${mode}@example.com` });
-  for (let day = 2; day <= 4; day++) await post(app, '/api/v1/bookings', auth, { serviceId: service._id, startTime: futureHour(day), customerId: customer._id });
-  const pending = await post(app, '/api/v1/bookings', auth, { serviceId: paid._id, startTime: futureHour(6), customerId: customer._id });
+  for (let day = 2; day <= 4; day++)
+    await post(app, '/api/v1/bookings', auth, {
+      serviceId: service._id,
+      startTime: futureHour(day),
+      customerId: customer._id,
+    });
+  const pending = await post(app, '/api/v1/bookings', auth, {
+    serviceId: paid._id,
+    startTime: futureHour(6),
+    customerId: customer._id,
+  });
   await post(app, '/api/v1/bookings', auth, { serviceId: yoga._id, classId: session._id, customerId: customer._id });
-  await post(app, `/api/v1/employees/${employee._id}/time-off`, auth, { startTime: futureHour(20), endTime: futureHour(21) });
-  const endpoint = await post(app, '/api/v1/webhook-endpoints', auth, { url: mode === 'live' ? 'https://example.com/hooks' : 'http://127.0.0.1:9/hook', events: ['*'] });
+  await post(app, `/api/v1/employees/${employee._id}/time-off`, auth, {
+    startTime: futureHour(20),
+    endTime: futureHour(21),
+  });
+  const endpoint = await post(app, '/api/v1/webhook-endpoints', auth, {
+    url: mode === 'live' ? 'https://example.com/hooks' : 'http://127.0.0.1:9/hook',
+    events: ['*'],
+  });
   await post(app, `/api/v1/webhook-endpoints/${endpoint._id}/test`, auth, {});
   if (mode === 'test') {
-    await post(app, '/api/v1/payments', auth, { bookingId: pending._id, card: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' } });
+    await post(app, '/api/v1/payments', auth, {
+      bookingId: pending._id,
+      card: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' },
+    });
   }
 }
 
@@ -70,7 +104,10 @@ beforeAll(async () => {
   await seed(bearer(w.testKey.key), 'test');
   await seed(bearer(w.liveKey.key), 'live');
   const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-  fuzzer = new Fuzzer({ port: address.port, dbs: t.dbs, keys: { test: w.testKey.key, live: w.liveKey.key }, doc }, opts);
+  fuzzer = new Fuzzer(
+    { port: address.port, dbs: t.dbs, keys: { test: w.testKey.key, live: w.liveKey.key }, doc },
+    opts,
+  );
 });
 afterAll(async () => t?.close());
 
@@ -83,7 +120,10 @@ it(
       // Enough requests get past validation to reach the domain.
       expect(report.statuses[200] ?? 0).toBeGreaterThan(report.requests / 10);
     }
-    expect(report.counts, `seed ${report.seed}: ${report.failures.map((f) => `${f.kind} on ${f.op}: ${f.detail}`).join('; ')}`).toEqual({
+    expect(
+      report.counts,
+      `seed ${report.seed}: ${report.failures.map((f) => `${f.kind} on ${f.op}: ${f.detail}`).join('; ')}`,
+    ).toEqual({
       '5xx': 0,
       'non-envelope': 0,
       'write-on-4xx': 0,

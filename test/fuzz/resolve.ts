@@ -24,7 +24,9 @@ export class Pools {
   /** An id of a record of `kind` ("webhookdelivery" also takes what was learnt as "delivery"); of any kind when none is known. */
   id(mode: Mode, kind: string, pick: number): string {
     const pools = this.ids[mode];
-    const matching = [...pools.entries()].filter(([k]) => k === kind || k.endsWith(kind) || kind.endsWith(k)).flatMap(([, v]) => v);
+    const matching = [...pools.entries()]
+      .filter(([k]) => k === kind || k.endsWith(kind) || kind.endsWith(k))
+      .flatMap(([, v]) => v);
     const list = matching.length ? matching : [...pools.values()].flat();
     return list.length ? list[pick % list.length]! : hexOfLength(24, pick);
   }
@@ -67,7 +69,8 @@ export class Pools {
       for (const [k, x] of Object.entries(v)) {
         if (k === '_id' && typeof x === 'string') this.add(mode, kind, x);
         else if (/Ids?$/.test(k) && typeof x === 'string' && /^[0-9a-f]{24}$/.test(x)) this.add(mode, kindOf(k), x);
-        else if (/Ids$/.test(k) && Array.isArray(x)) x.forEach((id) => typeof id === 'string' && this.add(mode, kindOf(k), id));
+        else if (/Ids$/.test(k) && Array.isArray(x))
+          x.forEach((id) => typeof id === 'string' && this.add(mode, kindOf(k), id));
         else if (k === 'startTime' && typeof x === 'string' && Date.parse(x) > Date.now() + 3_600_000) this.addSlot(x);
         else if (x && typeof x === 'object') walk(x, kindOf(k));
       }
@@ -82,7 +85,8 @@ export function routeKind(op: Operation, ops: Operation[]): string {
   const last = segs[segs.length - 1]!;
   const literal = (s: string) => !s.startsWith('{');
   if (literal(last) && ops.some((o) => o.path.startsWith(`${op.path}/{`))) return kindOf(last);
-  for (let i = segs.length - 1; i > 0; i--) if (!literal(segs[i]!) && literal(segs[i - 1]!)) return kindOf(segs[i - 1]!);
+  for (let i = segs.length - 1; i > 0; i--)
+    if (!literal(segs[i]!) && literal(segs[i - 1]!)) return kindOf(segs[i - 1]!);
   return kindOf(last);
 }
 
@@ -120,7 +124,8 @@ export class Resolver {
 
   /** A concrete JSON-able value: ids and times filled in. */
   private concrete(v: Value, mode: Mode): Value {
-    if (v instanceof PoolId) return this.pools.id(v.otherMode ? (mode === 'live' ? 'test' : 'live') : mode, v.kind, v.pick);
+    if (v instanceof PoolId)
+      return this.pools.id(v.otherMode ? (mode === 'live' ? 'test' : 'live') : mode, v.kind, v.pick);
     if (v instanceof Time) return this.time(v);
     if (Array.isArray(v)) return v.map((x) => this.concrete(x, mode));
     if (v instanceof Obj) return new Obj(v.entries.map(([k, x]) => [k, this.concrete(x, mode)] as const));
@@ -221,6 +226,11 @@ export class Resolver {
     if (contentType !== null) headers.push(['Content-Type', contentType]);
     if (req.idempotencyKey !== null) headers.push(['Idempotency-Key', wireText(req.idempotencyKey)]);
     for (const [k, v] of req.headers) headers.push([k, wireText(v)]);
-    return { method: req.method ?? op.method, target: `${path}${this.queryString(op, req.query, mode)}`, headers, body };
+    return {
+      method: req.method ?? op.method,
+      target: `${path}${this.queryString(op, req.query, mode)}`,
+      headers,
+      body,
+    };
   }
 }

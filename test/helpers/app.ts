@@ -33,7 +33,9 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
 }
 
 /** One app over a database of its own; pass `db` to share one between several instances. */
-export async function createTestApp(opts: { env?: Record<string, string | undefined>; db?: TestDatabases; logger?: ReturnType<typeof createLogger> } = {}): Promise<TestApp & { db: TestDatabases }> {
+export async function createTestApp(
+  opts: { env?: Record<string, string | undefined>; db?: TestDatabases; logger?: ReturnType<typeof createLogger> } = {},
+): Promise<TestApp & { db: TestDatabases }> {
   const db = opts.db ?? (await createTestDatabases());
   const config = testConfig({ DATABASE_URL: db.url, ...opts.env });
   const services = await createServices(config, { dbs: db.dbs, ...(opts.logger ? { logger: opts.logger } : {}) });

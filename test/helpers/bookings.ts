@@ -36,10 +36,19 @@ function someFutureHour(): Date {
 }
 
 export async function bookThroughUseCase(db: Db, company: Company, o: BookingOptions = {}) {
-  const employee = await createEmployee(db, { companyId: company.id, input: { name: `Alex ${unique()}`, workingHours: ALL_DAY } });
+  const employee = await createEmployee(db, {
+    companyId: company.id,
+    input: { name: `Alex ${unique()}`, workingHours: ALL_DAY },
+  });
   const service = await createService(db, {
     companyId: company.id,
-    input: { name: 'Haircut & Style', durationMinutes: 60, price: o.price ?? 4500, requiresPayment: o.requiresPayment ?? true, employeeIds: [employee.id] },
+    input: {
+      name: 'Haircut & Style',
+      durationMinutes: 60,
+      price: o.price ?? 4500,
+      requiresPayment: o.requiresPayment ?? true,
+      employeeIds: [employee.id],
+    },
   });
   const booking = await createBooking(db, {
     company,
@@ -58,7 +67,12 @@ export async function bookThroughUseCase(db: Db, company: Company, o: BookingOpt
 /** A booking cancelled by the business after it was made (POST /bookings/:id/cancel). */
 export async function cancelledBooking(db: Db, company: Company, o: BookingOptions & { reason?: string } = {}) {
   const made = await bookThroughUseCase(db, company, o);
-  const booking = await transitionBooking(db, { companyId: company.id, bookingId: made.booking.id, action: 'cancel', input: o.reason ? { reason: o.reason } : {} });
+  const booking = await transitionBooking(db, {
+    companyId: company.id,
+    bookingId: made.booking.id,
+    action: 'cancel',
+    input: o.reason ? { reason: o.reason } : {},
+  });
   return { ...made, booking };
 }
 

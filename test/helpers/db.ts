@@ -21,7 +21,10 @@ let snapshot: Blob | undefined;
 export async function createTestDatabases(): Promise<TestDatabases> {
   if (embedded()) {
     snapshot ??= new Blob([readFileSync(inject('pgliteSnapshot'))]);
-    const dbs = await openDatabases({ DATA_DIR: 'memory://', SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1 } as never, { pgliteSnapshot: snapshot });
+    const dbs = await openDatabases(
+      { DATA_DIR: 'memory://', SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1 } as never,
+      { pgliteSnapshot: snapshot },
+    );
     await dbs.migrate();
     return { dbs, url: undefined, drop: () => dbs.close() };
   }
@@ -32,7 +35,12 @@ export async function createTestDatabases(): Promise<TestDatabases> {
   await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDatabase')}`);
   await admin.end();
   const url = withDatabase(base, name);
-  const dbs = await openDatabases({ DATABASE_URL: url, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 10, DATA_DIR: '.data' });
+  const dbs = await openDatabases({
+    DATABASE_URL: url,
+    SANDBOX_SCHEMA: 'sandbox',
+    DATABASE_POOL_SIZE: 10,
+    DATA_DIR: '.data',
+  });
   return {
     dbs,
     url,

@@ -15,7 +15,8 @@ export async function createDomainApp(): Promise<TestApp> {
 type Res = { statusCode: number; json(): any; headers: Record<string, unknown> };
 
 export function expectError(res: Res, status: number, code: string) {
-  if (res.statusCode !== status) throw new Error(`expected ${status} ${code}, got ${res.statusCode} ${JSON.stringify(res.json())}`);
+  if (res.statusCode !== status)
+    throw new Error(`expected ${status} ${code}, got ${res.statusCode} ${JSON.stringify(res.json())}`);
   const body = res.json();
   expect(body.status).toBe(false);
   expect(body.error.code).toBe(code);
@@ -33,7 +34,14 @@ export function ok(res: Res) {
 
 /** An OAuth access token row with exactly these scopes (the resolver accepts it like a key). */
 export async function tokenWithScopes(dbs: Databases, w: World, scope: string, mode: 'live' | 'test' = 'test') {
-  return bearer(await scopedToken(dbs, { accountId: w.account.id, companyId: mode === 'test' ? w.test.id : w.live.id, mode, scope }));
+  return bearer(
+    await scopedToken(dbs, {
+      accountId: w.account.id,
+      companyId: mode === 'test' ? w.test.id : w.live.id,
+      mode,
+      scope,
+    }),
+  );
 }
 
 export const WEEK_9_TO_17 = {
@@ -47,7 +55,10 @@ export const WEEK_9_TO_17 = {
 };
 
 export const ALL_DAY = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ start: '00:00', end: '24:00' }]]),
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    [{ start: '00:00', end: '24:00' }],
+  ]),
 );
 
 /** A blank sandbox company of its own (no sample data) with a test key. */
@@ -73,10 +84,22 @@ export async function post(app: TestApp['app'], url: string, headers: Record<str
 }
 
 /** An employee working all day every day, and a service they perform. */
-export async function salon(app: TestApp['app'], auth: Record<string, string>, service: Record<string, unknown> = {}, employees = 1) {
+export async function salon(
+  app: TestApp['app'],
+  auth: Record<string, string>,
+  service: Record<string, unknown> = {},
+  employees = 1,
+) {
   const staff = [];
-  for (let i = 0; i < employees; i++) staff.push(await post(app, '/api/v1/employees', auth, { name: `Stylist ${i}`, workingHours: ALL_DAY }));
-  const svc = await post(app, '/api/v1/services', auth, { name: 'Cut', durationMinutes: 60, price: 4500, employeeIds: staff.map((s) => s._id), ...service });
+  for (let i = 0; i < employees; i++)
+    staff.push(await post(app, '/api/v1/employees', auth, { name: `Stylist ${i}`, workingHours: ALL_DAY }));
+  const svc = await post(app, '/api/v1/services', auth, {
+    name: 'Cut',
+    durationMinutes: 60,
+    price: 4500,
+    employeeIds: staff.map((s) => s._id),
+    ...service,
+  });
   return { staff, employee: staff[0], service: svc };
 }
 

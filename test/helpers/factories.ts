@@ -33,7 +33,10 @@ export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 /** An OAuth access token with only the given scopes, written as the token endpoint writes one,
  * so scope checks can be tested without running the OAuth flow. */
-export async function scopedToken(dbs: Databases, o: { accountId: string; companyId: string; mode: 'live' | 'test'; scope: string }): Promise<string> {
+export async function scopedToken(
+  dbs: Databases,
+  o: { accountId: string; companyId: string; mode: 'live' | 'test'; scope: string },
+): Promise<string> {
   const token = generateToken('at', o.mode);
   await dbs.live.prisma.oAuthToken.create({
     data: {

@@ -12,7 +12,12 @@ export function cleanEnv(env: Record<string, string | undefined> = {}): NodeJS.P
   // Vitest adds Vite's BASE_URL=/, MODE, DEV, PROD and SSR to process.env: not ours to pass on.
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(base)) {
-    if (/^(DATABASE_URL|SANDBOX_DATABASE_URL|REDIS_URL|REDIS_PREFIX|PORT|HOST|DATA_DIR|TLS_CERT|TLS_KEY|TRUST_PROXY|SEED_DEMO|LOG_LEVEL|VITEST|TEST_EMBEDDED|BASE_URL|AUTH_URL|MODE|DEV|PROD|SSR)$/.test(k)) delete base[k];
+    if (
+      /^(DATABASE_URL|SANDBOX_DATABASE_URL|REDIS_URL|REDIS_PREFIX|PORT|HOST|DATA_DIR|TLS_CERT|TLS_KEY|TRUST_PROXY|SEED_DEMO|LOG_LEVEL|VITEST|TEST_EMBEDDED|BASE_URL|AUTH_URL|MODE|DEV|PROD|SSR)$/.test(
+        k,
+      )
+    )
+      delete base[k];
   }
   base.NODE_ENV = 'development';
   for (const [k, v] of Object.entries(env)) {
@@ -38,7 +43,11 @@ export interface ServerProcess {
 }
 
 export function startServer(env: Record<string, string | undefined>, timeoutMs = 90_000): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -47,7 +56,10 @@ export function startServer(env: Record<string, string | undefined>, timeoutMs =
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const ready = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${err}\n${out}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in ${timeoutMs} ms:\n${err}\n${out}`)),
+      timeoutMs,
+    );
     const check = () => {
       const m = /listening on (https?:\/\/\S+)/.exec(err);
       if (m && /\n\s*$/.test(err.slice(err.indexOf(m[0])))) {
@@ -84,7 +96,11 @@ export interface CliResult {
 /** Runs `svc <args>` through its bin (bin/svc.mjs), as `npx svc` would. */
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/svc.mjs'), ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/svc.mjs'), ...args], {
+      cwd: ROOT,
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -103,7 +119,11 @@ export interface CliProcess {
 
 /** Starts `svc <args>` and leaves it running (`svc worker`). */
 export function startCli(args: string[], env: Record<string, string | undefined>): CliProcess {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/svc.mjs'), ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/svc.mjs'), ...args], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stdout!.resume();
   child.stderr!.on('data', (d) => (err += d));
@@ -123,7 +143,9 @@ export function startCli(args: string[], env: Record<string, string | undefined>
         };
         child.stderr!.on('data', check);
         check();
-        void exited.then(({ code, signal }) => reject(new Error(`svc ${args.join(' ')} exited (${code ?? signal}) first:\n${err}`)));
+        void exited.then(({ code, signal }) =>
+          reject(new Error(`svc ${args.join(' ')} exited (${code ?? signal}) first:\n${err}`)),
+        );
       }),
   };
 }

@@ -28,7 +28,8 @@ function json(res: CliResult) {
   return JSON.parse(res.stdout);
 }
 
-const me = (origin: string, key: string) => fetch(`${origin}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+const me = (origin: string, key: string) =>
+  fetch(`${origin}/api/v1/me`, { headers: { authorization: `Bearer ${key}` } });
 
 describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
   const dir = tempDir('svc-bridge-');
@@ -71,7 +72,22 @@ describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
 
     const account = json(await svc('account', 'create', '--email', email, '--password', `pw-${unique()}-${unique()}`));
     expect(account).toEqual({ accountId: ID, testCompanies: SAMPLES });
-    const company = json(await svc('company', 'create', '--account', email, '--name', 'Bridge Cuts', '--mode', 'live', '--timezone', 'Europe/Paris', '--currency', 'EUR'));
+    const company = json(
+      await svc(
+        'company',
+        'create',
+        '--account',
+        email,
+        '--name',
+        'Bridge Cuts',
+        '--mode',
+        'live',
+        '--timezone',
+        'Europe/Paris',
+        '--currency',
+        'EUR',
+      ),
+    );
     expect(company).toEqual({ _id: ID, name: 'Bridge Cuts', mode: 'live' });
 
     liveKey = json(await svc('key', 'create', '--company', company._id, '--name', 'ci'));
@@ -79,18 +95,59 @@ describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
     // The key works against the server at once: the write went to the server's database.
     const res = await me(origin, liveKey.key);
     expect(res.status).toBe(200);
-    expect((await res.json()).data).toMatchObject({ _id: company._id, name: 'Bridge Cuts', timezone: 'Europe/Paris', currency: 'EUR', mode: 'live' });
+    expect((await res.json()).data).toMatchObject({
+      _id: company._id,
+      name: 'Bridge Cuts',
+      timezone: 'Europe/Paris',
+      currency: 'EUR',
+      mode: 'live',
+    });
 
     const testKey = json(await svc('key', 'create', '--company', account.testCompanies[0]._id, '--name', 'ci'));
     expect(testKey).toEqual({ _id: ID, key: expect.stringMatching(/^svc_sk_test_/), mode: 'test' });
     const revoked = json(await svc('key', 'revoke', '--key-id', testKey._id));
-    expect(revoked).toEqual({ _id: testKey._id, revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(revoked).toEqual({
+      _id: testKey._id,
+      revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     // Revoked in the server's own process: refused at once.
     expect((await me(origin, testKey.key)).status).toBe(401);
 
-    const confidential = json(await svc('oauth-client', 'create', '--account', email, '--name', 'Acme', '--redirect-uri', 'https://acme.example/cb', '--redirect-uri', 'https://acme.example/cb2', '--scopes', 'company:read bookings:read'));
-    expect(confidential).toEqual({ clientId: expect.stringMatching(/^client_/), clientSecret: expect.stringMatching(/^svc_cs_/) });
-    expect(json(await svc('oauth-client', 'create', '--account', email, '--name', 'Acme Mobile', '--redirect-uri', 'http://127.0.0.1/cb', '--public'))).toEqual({
+    const confidential = json(
+      await svc(
+        'oauth-client',
+        'create',
+        '--account',
+        email,
+        '--name',
+        'Acme',
+        '--redirect-uri',
+        'https://acme.example/cb',
+        '--redirect-uri',
+        'https://acme.example/cb2',
+        '--scopes',
+        'company:read bookings:read',
+      ),
+    );
+    expect(confidential).toEqual({
+      clientId: expect.stringMatching(/^client_/),
+      clientSecret: expect.stringMatching(/^svc_cs_/),
+    });
+    expect(
+      json(
+        await svc(
+          'oauth-client',
+          'create',
+          '--account',
+          email,
+          '--name',
+          'Acme Mobile',
+          '--redirect-uri',
+          'http://127.0.0.1/cb',
+          '--public',
+        ),
+      ),
+    ).toEqual({
       clientId: expect.stringMatching(/^client_/),
     });
 
@@ -130,15 +187,38 @@ describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
     expect(Buffer.from(file.credential, 'base64url').length).toBeGreaterThanOrEqual(16);
 
     const url = `${file.url}/internal/cli/migrate`;
-    for (const authorization of [undefined, `Bearer ${randomBytes(32).toString('base64url')}`, `Bearer ${file.credential}x`, file.credential]) {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: '{}' });
+    for (const authorization of [
+      undefined,
+      `Bearer ${randomBytes(32).toString('base64url')}`,
+      `Bearer ${file.credential}x`,
+      file.credential,
+    ]) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: '{}',
+      });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ status: false, error: { code: 'UNAUTHORIZED', message: expect.stringContaining('local credential') } });
+      expect(await res.json()).toEqual({
+        status: false,
+        error: { code: 'UNAUTHORIZED', message: expect.stringContaining('local credential') },
+      });
     }
-    const ok = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${file.credential}` }, body: '{}' });
+    const ok = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${file.credential}` },
+      body: '{}',
+    });
     expect(await ok.json()).toEqual({ status: true, data: { applied: [] } });
     // Not on the public port.
-    expect((await fetch(`${origin}/internal/cli/migrate`, { method: 'POST', headers: { authorization: `Bearer ${file.credential}` } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${origin}/internal/cli/migrate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${file.credential}` },
+        })
+      ).status,
+    ).toBe(404);
 
     expect(server.stdout() + server.stderr()).not.toContain(file.credential);
   });
@@ -148,10 +228,19 @@ describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
     const db = await createTestDatabases();
     try {
       const other = `pg-${unique()}@example.com`;
-      const created = json(await runCli(['account', 'create', '--email', other, '--password', `pw-${unique()}-${unique()}`, '--json'], { ...env, DATABASE_URL: db.url }));
-      expect(await db.dbs.live.prisma.account.findUnique({ where: { id: created.accountId } })).toMatchObject({ email: other });
+      const created = json(
+        await runCli(['account', 'create', '--email', other, '--password', `pw-${unique()}-${unique()}`, '--json'], {
+          ...env,
+          DATABASE_URL: db.url,
+        }),
+      );
+      expect(await db.dbs.live.prisma.account.findUnique({ where: { id: created.accountId } })).toMatchObject({
+        email: other,
+      });
       // Not in the embedded server's database.
-      expect((await svc('company', 'create', '--account', other, '--name', 'N', '--mode', 'live')).stderr).toMatch(/NOT_FOUND: No account/);
+      expect((await svc('company', 'create', '--account', other, '--name', 'N', '--mode', 'live')).stderr).toMatch(
+        /NOT_FOUND: No account/,
+      );
     } finally {
       await db.drop();
     }
@@ -169,7 +258,11 @@ describe('svc while the embedded server runs', { timeout: 600_000 }, () => {
     expect(json(await svc('migrate'))).toEqual({ applied: [] });
     for (const f of failures) {
       const direct = await svc(...f.args);
-      expect({ code: direct.code, stdout: direct.stdout, stderr: direct.stderr }).toEqual({ code: f.through!.code, stdout: f.through!.stdout, stderr: f.through!.stderr });
+      expect({ code: direct.code, stdout: direct.stdout, stderr: direct.stderr }).toEqual({
+        code: f.through!.code,
+        stdout: f.through!.stdout,
+        stderr: f.through!.stderr,
+      });
     }
     expect(existsSync(join(dir.path, 'svc.lock'))).toBe(false);
   });
@@ -200,9 +293,16 @@ describe('the bridge refuses what is not the local CLI', () => {
     for (const remoteAddress of ['10.0.0.7', '::ffff:192.0.2.1', '2001:db8::1']) {
       const res = await post('/internal/cli/migrate', {}, { remoteAddress });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ status: false, error: { code: 'FORBIDDEN', message: 'The CLI bridge answers loopback connections only' } });
+      expect(res.json()).toEqual({
+        status: false,
+        error: { code: 'FORBIDDEN', message: 'The CLI bridge answers loopback connections only' },
+      });
     }
-    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect((await post('/internal/cli/migrate', {}, { remoteAddress })).json()).toEqual({ status: true, data: { applied: [] } });
+    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+      expect((await post('/internal/cli/migrate', {}, { remoteAddress })).json()).toEqual({
+        status: true,
+        data: { applied: [] },
+      });
   });
 
   it('commands that do not run in the server, unknown commands and options of the wrong shape', async () => {
@@ -210,9 +310,18 @@ describe('the bridge refuses what is not the local CLI', () => {
     expect((await post('/internal/cli/frobnicate', {})).json().error.code).toBe('NOT_FOUND');
     const unknown = await post('/internal/cli/key/create', { company: 'x', name: 'n', colour: 'red' });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().error).toEqual({ code: 'VALIDATION_ERROR', message: 'colour: unknown option', details: [{ path: 'colour', message: 'unknown option' }] });
-    expect((await post('/internal/cli/key/create', { company: ['x'], name: 'n' })).json().error.details).toEqual([{ path: 'company', message: 'must be a string' }]);
-    expect((await post('/internal/cli/oauth-client/create', { 'redirect-uri': 'https://a.example/cb' })).json().error.details).toEqual([{ path: 'redirect-uri', message: 'must be a list of strings' }]);
+    expect(unknown.json().error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'colour: unknown option',
+      details: [{ path: 'colour', message: 'unknown option' }],
+    });
+    expect((await post('/internal/cli/key/create', { company: ['x'], name: 'n' })).json().error.details).toEqual([
+      { path: 'company', message: 'must be a string' },
+    ]);
+    expect(
+      (await post('/internal/cli/oauth-client/create', { 'redirect-uri': 'https://a.example/cb' })).json().error
+        .details,
+    ).toEqual([{ path: 'redirect-uri', message: 'must be a list of strings' }]);
     expect((await post('/internal/cli/key/create', ['company'])).statusCode).toBe(400);
     // Nothing was written by any of them.
     expect(await t.dbs.live.prisma.apiKey.count()).toBe(0);

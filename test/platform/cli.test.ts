@@ -42,7 +42,9 @@ describe.skipIf(embedded())('svc --json', () => {
     expect(json(await runCli(['migrate', '--json'], env))).toEqual({ applied: [] });
 
     const email = `cli-${unique()}@example.com`;
-    const account = json(await runCli(['account', 'create', '--email', email, '--password', `pw-${unique()}-${unique()}`, '--json'], env));
+    const account = json(
+      await runCli(['account', 'create', '--email', email, '--password', `pw-${unique()}-${unique()}`, '--json'], env),
+    );
     expect(account).toEqual({
       accountId: expect.stringMatching(ID),
       testCompanies: [
@@ -53,22 +55,53 @@ describe.skipIf(embedded())('svc --json', () => {
     });
 
     const company = json(
-      await runCli(['company', 'create', '--account', email, '--name', 'CLI Cuts', '--mode', 'live', '--timezone', 'America/New_York', '--currency', 'USD', '--json'], env),
+      await runCli(
+        [
+          'company',
+          'create',
+          '--account',
+          email,
+          '--name',
+          'CLI Cuts',
+          '--mode',
+          'live',
+          '--timezone',
+          'America/New_York',
+          '--currency',
+          'USD',
+          '--json',
+        ],
+        env,
+      ),
     );
     expect(company).toEqual({ _id: expect.stringMatching(ID), name: 'CLI Cuts', mode: 'live' });
 
     const key = json(await runCli(['key', 'create', '--company', company._id, '--name', 'ci', '--json'], env));
-    expect(key).toEqual({ _id: expect.stringMatching(ID), key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{38}$/), mode: 'live' });
-    const testKey = json(await runCli(['key', 'create', '--company', account.testCompanies[0]._id, '--name', 'ci', '--json'], env));
+    expect(key).toEqual({
+      _id: expect.stringMatching(ID),
+      key: expect.stringMatching(/^svc_sk_live_[0-9A-Za-z]{38}$/),
+      mode: 'live',
+    });
+    const testKey = json(
+      await runCli(['key', 'create', '--company', account.testCompanies[0]._id, '--name', 'ci', '--json'], env),
+    );
     expect(testKey.mode).toBe('test');
     expect(testKey.key).toMatch(/^svc_sk_test_/);
 
     // The key works over HTTP (and warms this instance's cache)...
     const before = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key.key) });
-    expect(before.json().data).toMatchObject({ _id: company._id, name: 'CLI Cuts', timezone: 'America/New_York', currency: 'USD' });
+    expect(before.json().data).toMatchObject({
+      _id: company._id,
+      name: 'CLI Cuts',
+      timezone: 'America/New_York',
+      currency: 'USD',
+    });
 
     const revoked = json(await runCli(['key', 'revoke', '--key-id', key._id, '--json'], env));
-    expect(revoked).toEqual({ _id: key._id, revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(revoked).toEqual({
+      _id: key._id,
+      revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
 
     // ...and is refused once revoked by the other process (pub/sub with Redis; without Redis
     // the running instance's cache TTL is the only path, so the DB row is checked instead).
@@ -98,10 +131,16 @@ describe.skipIf(embedded())('svc --json', () => {
       await db.connect();
       try {
         for (const schema of ['public', 'sandbox']) {
-          const rows = await db.query(`SELECT migration_name FROM "${schema}"."_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name`);
+          const rows = await db.query(
+            `SELECT migration_name FROM "${schema}"."_prisma_migrations" WHERE finished_at IS NOT NULL ORDER BY migration_name`,
+          );
           expect(rows.rows.map((r) => r.migration_name)).toEqual(names);
-          const tables = await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [schema]);
-          expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['companies', 'api_keys', 'bookings', 'idempotency_records']));
+          const tables = await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [
+            schema,
+          ]);
+          expect(tables.rows.map((r) => r.table_name)).toEqual(
+            expect.arrayContaining(['companies', 'api_keys', 'bookings', 'idempotency_records']),
+          );
         }
       } finally {
         await db.end();
@@ -116,13 +155,37 @@ describe.skipIf(embedded())('svc --json', () => {
   const failures: Array<[string, string[], RegExp]> = [
     ['an unknown command', ['frobnicate', '--json'], /Usage: svc/],
     ['an unknown option', ['key', 'create', '--company', 'x', '--name', 'n', '--colour', 'red', '--json'], /--colour/],
-    ['a missing required option', ['account', 'create', '--email', 'a@example.com', '--json'], /--password is required/],
-    ['a bad mode', ['company', 'create', '--account', 'nobody@example.com', '--name', 'N', '--mode', 'staging', '--json'], /NOT_FOUND|--mode/],
-    ['an unknown account', ['company', 'create', '--account', 'nobody@example.com', '--name', 'N', '--mode', 'live', '--json'], /NOT_FOUND: No account/],
-    ['an unknown company', ['key', 'create', '--company', '0123456789abcdef01234567', '--name', 'n', '--json'], /NOT_FOUND/],
-    ['a malformed company id', ['key', 'create', '--company', "'; DROP TABLE api_keys; --", '--name', 'n', '--json'], /NOT_FOUND|VALIDATION_ERROR/],
+    [
+      'a missing required option',
+      ['account', 'create', '--email', 'a@example.com', '--json'],
+      /--password is required/,
+    ],
+    [
+      'a bad mode',
+      ['company', 'create', '--account', 'nobody@example.com', '--name', 'N', '--mode', 'staging', '--json'],
+      /NOT_FOUND|--mode/,
+    ],
+    [
+      'an unknown account',
+      ['company', 'create', '--account', 'nobody@example.com', '--name', 'N', '--mode', 'live', '--json'],
+      /NOT_FOUND: No account/,
+    ],
+    [
+      'an unknown company',
+      ['key', 'create', '--company', '0123456789abcdef01234567', '--name', 'n', '--json'],
+      /NOT_FOUND/,
+    ],
+    [
+      'a malformed company id',
+      ['key', 'create', '--company', "'; DROP TABLE api_keys; --", '--name', 'n', '--json'],
+      /NOT_FOUND|VALIDATION_ERROR/,
+    ],
     ['an unknown key id', ['key', 'revoke', '--key-id', '0123456789abcdef01234567', '--json'], /NOT_FOUND/],
-    ['a bad e-mail', ['account', 'create', '--email', 'not-an-email', '--password', 'long-enough-password', '--json'], /VALIDATION_ERROR/],
+    [
+      'a bad e-mail',
+      ['account', 'create', '--email', 'not-an-email', '--password', 'long-enough-password', '--json'],
+      /VALIDATION_ERROR/,
+    ],
   ];
   for (const [name, args, message] of failures) {
     it(`${name}: stderr and a non-zero exit, nothing on stdout`, async () => {

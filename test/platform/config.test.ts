@@ -28,7 +28,10 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c)).toBe(true);
     // Empty strings count as unset (a blank line in an .env file).
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).PORT).toBe(3000);
-    expect(loadConfig({ BASE_URL: 'https://api.example.com/' })).toMatchObject({ BASE_URL: 'https://api.example.com', AUTH_URL: 'https://api.example.com' });
+    expect(loadConfig({ BASE_URL: 'https://api.example.com/' })).toMatchObject({
+      BASE_URL: 'https://api.example.com',
+      AUTH_URL: 'https://api.example.com',
+    });
     expect(loadConfig({ DATABASE_URL: 'postgresql://u@h/db' }).SEED_DEMO).toBe(false);
   });
 
@@ -52,7 +55,7 @@ describe('loadConfig', () => {
     [{ RATE_LIMIT_PER_SECOND: '0' }, 'RATE_LIMIT_PER_SECOND'],
     [{ CREDENTIAL_CACHE_TTL_SECONDS: '3600' }, 'CREDENTIAL_CACHE_TTL_SECONDS'],
     [{ TLS_CERT: '/nonexistent/cert.pem', TLS_KEY: '/nonexistent/key.pem' }, 'TLS_CERT'],
-    [{ TLS_CERT: '/etc' , TLS_KEY: '/etc' }, 'TLS_KEY'],
+    [{ TLS_CERT: '/etc', TLS_KEY: '/etc' }, 'TLS_KEY'],
   ];
   for (const [env, variable] of bad) {
     it(`refuses ${JSON.stringify(env)}, naming ${variable}`, () => {
@@ -73,7 +76,12 @@ describe('loadConfig', () => {
     for (const v of ['true', 'yes', '1', 'TRUE']) expect(trust(v)).toBe(1);
     expect(trust('2')).toBe(2);
     expect(trust('10.0.0.5')).toEqual(['10.0.0.5']);
-    expect(trust('10.0.0.0/8, 192.168.1.7,fd00::/8 ,loopback')).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback']);
+    expect(trust('10.0.0.0/8, 192.168.1.7,fd00::/8 ,loopback')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8',
+      'loopback',
+    ]);
   });
 
   it('names every bad variable at once, and TLS_CERT without TLS_KEY', () => {

@@ -140,7 +140,12 @@ describe.skipIf(embedded())('a lookup in flight when its key is revoked', () => 
     const url = new URL(db.url!);
     proxy = await startTcpProxy(url);
     url.port = String(proxy.port);
-    proxied = await openDatabases({ DATABASE_URL: url.toString(), SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 2, DATA_DIR: '.data' });
+    proxied = await openDatabases({
+      DATABASE_URL: url.toString(),
+      SANDBOX_SCHEMA: 'sandbox',
+      DATABASE_POOL_SIZE: 2,
+      DATA_DIR: '.data',
+    });
   });
   afterAll(async () => {
     proxy?.resume();
@@ -184,7 +189,10 @@ describe('through the app', () => {
     const c = countingDatabases(base.dbs);
     counts = c.counts;
     // A 50 ms TTL, so expiry happens within the test.
-    t = await createTestApp({ db: { dbs: c.counted, url: base.url, drop: async () => undefined }, env: { CREDENTIAL_CACHE_TTL_SECONDS: '0.05' } });
+    t = await createTestApp({
+      db: { dbs: c.counted, url: base.url, drop: async () => undefined },
+      env: { CREDENTIAL_CACHE_TTL_SECONDS: '0.05' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -199,7 +207,11 @@ describe('through the app', () => {
       // 70 ms: stale but servable; 300 ms: too old, everyone waits for one refresh.
       await new Promise((r) => setTimeout(r, wait));
       const before = counts.apiKeyLookups;
-      const responses = await Promise.all(Array.from({ length: 40 }, () => t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) })));
+      const responses = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) }),
+        ),
+      );
       expect(responses.map((r) => r.statusCode)).toEqual(Array(40).fill(200));
       await new Promise((r) => setTimeout(r, 30));
       expect(counts.apiKeyLookups - before, `after ${wait} ms`).toBe(1);
@@ -208,15 +220,23 @@ describe('through the app', () => {
 
   it('lastUsedAt: no write per request; one batched write on flush', async () => {
     const w = await createAccountWithKeys(t.dbs);
-    expect((await t.dbs.test.prisma.apiKey.findUniqueOrThrow({ where: { id: w.testKey.apiKey.id } })).lastUsedAt).toBeNull();
+    expect(
+      (await t.dbs.test.prisma.apiKey.findUniqueOrThrow({ where: { id: w.testKey.apiKey.id } })).lastUsedAt,
+    ).toBeNull();
     const writesBefore = counts.writes;
     const started = new Date();
     for (let i = 0; i < 20; i++) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(i % 2 ? w.testKey.key : w.liveKey.key) });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/me',
+        headers: bearer(i % 2 ? w.testKey.key : w.liveKey.key),
+      });
       expect(res.statusCode).toBe(200);
     }
     expect(counts.writes - writesBefore).toBe(0);
-    expect((await t.dbs.test.prisma.apiKey.findUniqueOrThrow({ where: { id: w.testKey.apiKey.id } })).lastUsedAt).toBeNull();
+    expect(
+      (await t.dbs.test.prisma.apiKey.findUniqueOrThrow({ where: { id: w.testKey.apiKey.id } })).lastUsedAt,
+    ).toBeNull();
 
     await t.services.credentials.flushLastUsed();
     // One statement per mode with keys in the batch.
@@ -243,13 +263,18 @@ describe.skipIf(!redisUrl())('with Redis unreachable', () => {
     const redis = connectRedis(`redis://127.0.0.1:${closedPort}`);
     redis.on('error', () => undefined);
     const warnings: string[] = [];
-    const resolver = new CredentialResolver(db.dbs, redisBus(redis, 'x:'), { ttlMs: 60_000, logger: { warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) } as never });
+    const resolver = new CredentialResolver(db.dbs, redisBus(redis, 'x:'), {
+      ttlMs: 60_000,
+      logger: { warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) } as never,
+    });
     try {
       const w = await createAccountWithKeys(db.dbs);
       expect(await resolver.resolve(w.liveKey.key)).not.toBeNull();
       const revoked = await revokeApiKey(db.dbs, resolver, { keyId: w.liveKey.apiKey.id });
       expect(revoked.revokedAt).toBeInstanceOf(Date);
-      expect((await db.dbs.live.prisma.apiKey.findUniqueOrThrow({ where: { id: w.liveKey.apiKey.id } })).revokedAt).not.toBeNull();
+      expect(
+        (await db.dbs.live.prisma.apiKey.findUniqueOrThrow({ where: { id: w.liveKey.apiKey.id } })).revokedAt,
+      ).not.toBeNull();
       expect(await resolver.resolve(w.liveKey.key)).toBeNull();
       expect(warnings).toEqual([expect.stringMatching(/could not publish a credential invalidation/)]);
     } finally {
@@ -266,12 +291,21 @@ describe.skipIf(!redisUrl())('with Redis unreachable', () => {
     const app = await createTestApp({ env: { REDIS_URL: server.url, CREDENTIAL_CACHE_TTL_SECONDS: '300' } });
     try {
       const w = await createAccountWithKeys(app.dbs);
-      expect((await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) })).statusCode).toBe(200);
+      expect(
+        (await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) })).statusCode,
+      ).toBe(200);
       await server.stop();
-      const res = await app.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(w.liveKey.key), payload: { name: 'Renamed without Redis' } });
+      const res = await app.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/me',
+        headers: bearer(w.liveKey.key),
+        payload: { name: 'Renamed without Redis' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ status: true, data: { _id: w.live.id, name: 'Renamed without Redis' } });
-      expect((await app.dbs.live.prisma.company.findUniqueOrThrow({ where: { id: w.live.id } })).name).toBe('Renamed without Redis');
+      expect((await app.dbs.live.prisma.company.findUniqueOrThrow({ where: { id: w.live.id } })).name).toBe(
+        'Renamed without Redis',
+      );
       // This instance dropped its entry itself: it sees the change at once.
       const again = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
       expect(again.json().data.name).toBe('Renamed without Redis');

@@ -20,7 +20,11 @@ describe('ensureDemo', () => {
     const t = await createTestApp({ env: { NODE_ENV: 'development', DATA_DIR: dir.path } });
     try {
       const demo = await ensureDemo(t.services);
-      expect(demo).toMatchObject({ email: 'demo@example.com', password: expect.any(String), testKey: expect.stringMatching(/^svc_sk_test_/) });
+      expect(demo).toMatchObject({
+        email: 'demo@example.com',
+        password: expect.any(String),
+        testKey: expect.stringMatching(/^svc_sk_test_/),
+      });
       const file = join(dir.path, 'demo-credentials.json');
       expect(mode(file)).toBe(0o600);
       // A file an older version (or a copy) left world-readable is tightened on the next start.
@@ -35,7 +39,9 @@ describe('ensureDemo', () => {
   it('production: no demo account, no credentials file, nothing to print', async () => {
     const dir = tempDir();
     dirs.push(dir);
-    const t = await createTestApp({ env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, DATA_DIR: dir.path, SEED_DEMO: '1' } });
+    const t = await createTestApp({
+      env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, DATA_DIR: dir.path, SEED_DEMO: '1' },
+    });
     try {
       expect(t.config.SEED_DEMO).toBe(true);
       expect(await ensureDemo(t.services)).toBeNull();

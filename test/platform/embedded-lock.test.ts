@@ -8,7 +8,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startCli, startServer, tempDir, type CliProcess, type ServerProcess } from '../helpers/server-process.js';
+import {
+  runCli,
+  startCli,
+  startServer,
+  tempDir,
+  type CliProcess,
+  type ServerProcess,
+} from '../helpers/server-process.js';
 
 const dir = tempDir('svc-lock-');
 const lockFile = join(dir.path, 'svc.lock');
@@ -53,12 +60,19 @@ describe('one process per embedded data directory', { timeout: 600_000 }, () => 
   it('a second server on the same DATA_DIR fails at once, naming the first and what to do', async () => {
     const a = start();
     const origin = await a.ready;
-    expect(lock()).toMatchObject({ pid: a.child.pid, hostname: hostname(), command: 'server', since: expect.stringMatching(ISO) });
+    expect(lock()).toMatchObject({
+      pid: a.child.pid,
+      hostname: hostname(),
+      command: 'server',
+      since: expect.stringMatching(ISO),
+    });
 
     const b = start();
     const { code } = await b.exited;
     expect(code).toBe(75);
-    expect(b.stderr()).toContain(`The data directory ${dir.path} is in use by the server (npm start), pid ${a.child.pid}, since ${lock().since}.`);
+    expect(b.stderr()).toContain(
+      `The data directory ${dir.path} is in use by the server (npm start), pid ${a.child.pid}, since ${lock().since}.`,
+    );
     expect(b.stderr()).toMatch(/Stop it first \(Ctrl-C or SIGTERM\)/);
     expect(b.stderr()).not.toMatch(/\n\s+at /);
     expect(b.stderr()).not.toMatch(/listening on/);
@@ -90,7 +104,16 @@ describe('one process per embedded data directory', { timeout: 600_000 }, () => 
 
   it('a lock written by hand for a dead pid is taken over; the CLI command holding it is named to a server', async () => {
     const since = '2020-01-02T03:04:05.000Z';
-    writeFileSync(lockFile, JSON.stringify({ pid: await deadPid(), hostname: hostname(), command: 'svc migrate', since, nonce: 'left-by-a-crash' }));
+    writeFileSync(
+      lockFile,
+      JSON.stringify({
+        pid: await deadPid(),
+        hostname: hostname(),
+        command: 'svc migrate',
+        since,
+        nonce: 'left-by-a-crash',
+      }),
+    );
 
     const worker = startCli(['worker'], { DATA_DIR: dir.path });
     running.push(worker);
@@ -108,13 +131,27 @@ describe('one process per embedded data directory', { timeout: 600_000 }, () => 
   });
 
   // Linux tells a process's start time (/proc): elsewhere a live pid keeps the lock.
-  it.skipIf(!existsSync('/proc/self/stat'))('a lock naming a live pid that a different process had before (its start time differs) is taken over', async () => {
-    // This test runner's pid is alive, but it did not start at tick 1 after boot.
-    const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-    writeFileSync(lockFile, JSON.stringify({ pid: process.pid, hostname: hostname(), bootId, procStart: '1', command: 'server', since: new Date().toISOString(), nonce: 'reused-pid' }));
-    const res = await runCli(['migrate', '--json'], { DATA_DIR: dir.path });
-    expect(res.stderr).toBe('');
-    expect(JSON.parse(res.stdout)).toEqual({ applied: [] });
-    expect(existsSync(lockFile)).toBe(false);
-  });
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'a lock naming a live pid that a different process had before (its start time differs) is taken over',
+    async () => {
+      // This test runner's pid is alive, but it did not start at tick 1 after boot.
+      const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      writeFileSync(
+        lockFile,
+        JSON.stringify({
+          pid: process.pid,
+          hostname: hostname(),
+          bootId,
+          procStart: '1',
+          command: 'server',
+          since: new Date().toISOString(),
+          nonce: 'reused-pid',
+        }),
+      );
+      const res = await runCli(['migrate', '--json'], { DATA_DIR: dir.path });
+      expect(res.stderr).toBe('');
+      expect(JSON.parse(res.stdout)).toEqual({ applied: [] });
+      expect(existsSync(lockFile)).toBe(false);
+    },
+  );
 });

@@ -34,7 +34,12 @@ function expectUnavailable(res: Answer, what: string) {
 
 describe.skipIf(embedded())('a frozen PostgreSQL', () => {
   // Short, so the test is quick; the defaults are 10 s.
-  const env = { DATABASE_QUERY_TIMEOUT_MS: '1500', DATABASE_POOL_TIMEOUT_MS: '1500', DATABASE_POOL_SIZE: '1', CREDENTIAL_CACHE_TTL_SECONDS: '300' };
+  const env = {
+    DATABASE_QUERY_TIMEOUT_MS: '1500',
+    DATABASE_POOL_TIMEOUT_MS: '1500',
+    DATABASE_POOL_SIZE: '1',
+    CREDENTIAL_CACHE_TTL_SECONDS: '300',
+  };
   let db: TestDatabases;
   let proxy: TcpProxy;
   let proxied: Databases;
@@ -77,7 +82,12 @@ describe.skipIf(embedded())('a frozen PostgreSQL', () => {
     // (the live key was never seen): each answers, none hangs.
     const [read, write, auth] = await Promise.all([
       customers(),
-      t.app.inject({ method: 'POST', url: '/api/v1/customers', headers: bearer(w.testKey.key), payload: { name: 'Frozen', email: `frozen-${unique()}@example.com` } }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/customers',
+        headers: bearer(w.testKey.key),
+        payload: { name: 'Frozen', email: `frozen-${unique()}@example.com` },
+      }),
       t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) }),
     ]);
     expectUnavailable(read, 'GET /customers');
@@ -86,8 +96,15 @@ describe.skipIf(embedded())('a frozen PostgreSQL', () => {
     proxy.thaw();
     // The same process, no restart: served at once.
     expect((await customers()).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) })).statusCode).toBe(200);
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/customers', headers: bearer(w.testKey.key), payload: { name: 'Thawed', email: `thawed-${unique()}@example.com` } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) })).statusCode).toBe(
+      200,
+    );
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/customers',
+      headers: bearer(w.testKey.key),
+      payload: { name: 'Thawed', email: `thawed-${unique()}@example.com` },
+    });
     expect(created.statusCode).toBe(200);
   });
 
@@ -114,7 +131,8 @@ describe.skipIf(embedded())('a frozen PostgreSQL', () => {
     const channel = `frozen_${unique()}`;
     const unlisten = await proxied.test.listen(channel, (payload) => heard.push(payload));
     try {
-      const notify = (payload: string) => db.dbs.test.prisma.$executeRawUnsafe(`SELECT pg_notify('${channel}', '${payload}')`);
+      const notify = (payload: string) =>
+        db.dbs.test.prisma.$executeRawUnsafe(`SELECT pg_notify('${channel}', '${payload}')`);
       await notify('before');
       await waitFor(() => heard.includes('before'), { what: 'the notification before the freeze' });
       proxy.freeze();
@@ -151,10 +169,18 @@ describe.skipIf(!redisUrl())('a frozen Redis', () => {
   beforeAll(async () => {
     redis = await startRedisServer();
     rx = await startReceiver();
-    t = await createTestApp({ env: { ...FAST_WORKERS, REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '500' }, logger: createLogger('warn', sink) });
+    t = await createTestApp({
+      env: { ...FAST_WORKERS, REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '500' },
+      logger: createLogger('warn', sink),
+    });
     w = await createAccountWithKeys(t.dbs);
     workers = await startWorkers(t.services);
-    const ep = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(w.testKey.key), payload: { url: rx.url, events: ['customer.created'] } });
+    const ep = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      headers: bearer(w.testKey.key),
+      payload: { url: rx.url, events: ['customer.created'] },
+    });
     expect(ep.statusCode).toBe(200);
   });
   afterAll(async () => {
@@ -166,30 +192,57 @@ describe.skipIf(!redisUrl())('a frozen Redis', () => {
   });
 
   it('requests are served while it is stopped (limits fail open), and work enqueued then is done once it continues', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) })).statusCode).toBe(
+      200,
+    );
     redis.pause();
     try {
       // The rate limiter's count, the credential invalidation a profile change publishes, and
       // the enqueueing of the webhook a new customer causes all meet the stopped Redis.
       const me = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) });
       expect(me.statusCode, me.body).toBe(200);
-      const renamed = await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(w.testKey.key), payload: { name: `Frozen Redis ${unique()}` } });
+      const renamed = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/me',
+        headers: bearer(w.testKey.key),
+        payload: { name: `Frozen Redis ${unique()}` },
+      });
       expect(renamed.statusCode, renamed.body).toBe(200);
-      const created = await t.app.inject({ method: 'POST', url: '/api/v1/customers', headers: bearer(w.testKey.key), payload: { name: 'Queued', email: `queued-${unique()}@example.com` } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/customers',
+        headers: bearer(w.testKey.key),
+        payload: { name: 'Queued', email: `queued-${unique()}@example.com` },
+      });
       expect(created.statusCode, created.body).toBe(200);
       const customerId = created.json().data._id as string;
-      const event = await waitFor(() => t.dbs.test.prisma.event.findFirst({ where: { type: 'customer.created', data: { path: ['customerId'], equals: customerId } } }), {
-        what: 'the event',
-      });
+      const event = await waitFor(
+        () =>
+          t.dbs.test.prisma.event.findFirst({
+            where: { type: 'customer.created', data: { path: ['customerId'], equals: customerId } },
+          }),
+        {
+          what: 'the event',
+        },
+      );
       // The relay wrote the delivery and failed to enqueue its job.
-      await waitFor(() => t.dbs.test.prisma.webhookDelivery.findFirst({ where: { eventId: event.id } }), { what: 'the delivery row' });
-      await waitFor(() => logged.some((l) => l.msg === 'enqueue failed; the sweep will retry'), { what: 'an enqueue to give up' });
+      await waitFor(() => t.dbs.test.prisma.webhookDelivery.findFirst({ where: { eventId: event.id } }), {
+        what: 'the delivery row',
+      });
+      await waitFor(() => logged.some((l) => l.msg === 'enqueue failed; the sweep will retry'), {
+        what: 'an enqueue to give up',
+      });
       redis.resume();
-      await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), { timeoutMs: 25_000, what: 'the webhook after the thaw' });
+      await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), {
+        timeoutMs: 25_000,
+        what: 'the webhook after the thaw',
+      });
     } finally {
       redis.resume();
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) })).statusCode).toBe(
+      200,
+    );
   });
 
   it('drops a connection that stopped answering: after a failover the API process reconnects by itself', async () => {
@@ -202,7 +255,10 @@ describe.skipIf(!redisUrl())('a frozen Redis', () => {
       proxy.freeze();
       // Every connection open until now stays silent for good; new ones work.
       proxy.thaw({ strand: true });
-      await waitFor(async () => (await ready()).statusCode === 200, { timeoutMs: 15_000, what: '/readyz to see Redis again' });
+      await waitFor(async () => (await ready()).statusCode === 200, {
+        timeoutMs: 15_000,
+        what: '/readyz to see Redis again',
+      });
       // The rate limiter counts again (it answers without RateLimit-* headers while Redis fails).
       const me = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) });
       expect(me.statusCode).toBe(200);

@@ -43,7 +43,11 @@ describe('offline, in Chromium', () => {
     await page.goto(`${origin}/`);
     expect(await page.title()).toBe('Booking API');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Booking API');
-    for (const [name, href] of [['Admin area', '/admin'], ['API reference', '/docs'], ['GraphiQL', '/graphql']]) {
+    for (const [name, href] of [
+      ['Admin area', '/admin'],
+      ['API reference', '/docs'],
+      ['GraphiQL', '/graphql'],
+    ]) {
       expect(await page.getByRole('link', { name, exact: true }).getAttribute('href')).toBe(href);
     }
     await page.getByRole('link', { name: 'GraphiQL', exact: true }).click();
@@ -57,15 +61,23 @@ describe('offline, in Chromium', () => {
     // Text is inserted, not typed, so Monaco's closing of braces and quotes stays out of it.
     await replaceText(query, '{ me { name } }');
     await page.getByRole('button', { name: 'Headers', exact: true }).click();
-    await replaceText(page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden) .monaco-editor').first(), JSON.stringify({ Authorization: `Bearer ${w.testKey.key}` }));
+    await replaceText(
+      page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden) .monaco-editor').first(),
+      JSON.stringify({ Authorization: `Bearer ${w.testKey.key}` }),
+    );
     await page.getByRole('button', { name: /^Execute query/ }).click();
     // Monaco lays the answer out with no-break spaces.
     const answer = async () => (await page.locator('.graphiql-response').textContent())?.replace(/\s+/g, ' ');
     await expect.poll(answer, { timeout: 30_000 }).toContain('"me": { "name": "Sample Hair Salon" }');
     await shot(page, 'graphiql');
 
-    const scripts = await page.evaluate(() => [...document.scripts].map((s) => (s.src ? new URL(s.src).pathname : 'inline')));
-    expect(scripts).toEqual([expect.stringMatching(/^\/graphiql\/assets\/[0-9a-f]{12}\/graphiql\.js$/), expect.stringMatching(/^\/graphiql\/assets\/[0-9a-f]{12}\/graphiql-start\.js$/)]);
+    const scripts = await page.evaluate(() =>
+      [...document.scripts].map((s) => (s.src ? new URL(s.src).pathname : 'inline')),
+    );
+    expect(scripts).toEqual([
+      expect.stringMatching(/^\/graphiql\/assets\/[0-9a-f]{12}\/graphiql\.js$/),
+      expect.stringMatching(/^\/graphiql\/assets\/[0-9a-f]{12}\/graphiql-start\.js$/),
+    ]);
     expect(elsewhere).toEqual([]);
     expect(seen.foreign).toEqual([]);
     expect(seen.errors).toEqual([]);

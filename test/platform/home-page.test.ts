@@ -19,7 +19,9 @@ describe('GET /', () => {
     const res = await t.app.inject({ method: 'GET', url: '/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'");
+    expect(res.headers['content-security-policy']).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.body).toMatch(/^<!doctype html>\n<html lang="en">/);
     expect(res.body).toContain('<title>Booking API</title>');

@@ -60,34 +60,135 @@ describe('logs', () => {
       return res;
     };
     // Headers.
-    expect((await send({ method: 'GET', url: '/api/v1/me', headers: { ...bearer(w.liveKey.key), cookie: `session=${SESSION}`, 'x-api-key': w.testKey.key } })).statusCode).toBe(200);
-    expect((await send({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Basic ${Buffer.from(`me:${PASSWORD}`).toString('base64')}` } })).statusCode).toBe(401);
-    expect((await send({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${OAUTH_TOKEN}` } })).statusCode).toBe(401);
+    expect(
+      (
+        await send({
+          method: 'GET',
+          url: '/api/v1/me',
+          headers: { ...bearer(w.liveKey.key), cookie: `session=${SESSION}`, 'x-api-key': w.testKey.key },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await send({
+          method: 'GET',
+          url: '/api/v1/me',
+          headers: { authorization: `Basic ${Buffer.from(`me:${PASSWORD}`).toString('base64')}` },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await send({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${OAUTH_TOKEN}` } }))
+        .statusCode,
+    ).toBe(401);
     // Query string.
     expect(
-      (await send({ method: 'GET', url: `/api/v1/me?api_key=${w.liveKey.key}&password=${PASSWORD}&card=${CARD}&secret=${encodeURIComponent(WEBHOOK_SECRET)}`, headers: bearer(w.testKey.key) })).statusCode,
+      (
+        await send({
+          method: 'GET',
+          url: `/api/v1/me?api_key=${w.liveKey.key}&password=${PASSWORD}&card=${CARD}&secret=${encodeURIComponent(WEBHOOK_SECRET)}`,
+          headers: bearer(w.testKey.key),
+        })
+      ).statusCode,
     ).toBe(200);
-    expect((await send({ method: 'GET', url: `/api/v1/unknown/${w.liveKey.key}?token=${OAUTH_TOKEN}` })).statusCode).toBe(404);
+    expect(
+      (await send({ method: 'GET', url: `/api/v1/unknown/${w.liveKey.key}?token=${OAUTH_TOKEN}` })).statusCode,
+    ).toBe(404);
     // Bodies: refused fields, malformed JSON around a secret, a wrong content type.
     expect(
-      (await send({ method: 'PATCH', url: '/api/v1/me', headers: bearer(w.testKey.key), payload: { password: PASSWORD, card: { number: CARD, cvc: '123' }, token: w.liveKey.key, secret: WEBHOOK_SECRET } })).statusCode,
+      (
+        await send({
+          method: 'PATCH',
+          url: '/api/v1/me',
+          headers: bearer(w.testKey.key),
+          payload: {
+            password: PASSWORD,
+            card: { number: CARD, cvc: '123' },
+            token: w.liveKey.key,
+            secret: WEBHOOK_SECRET,
+          },
+        })
+      ).statusCode,
     ).toBe(400);
-    expect((await send({ method: 'PATCH', url: '/api/v1/me', headers: { ...bearer(w.testKey.key), 'content-type': 'application/json' }, body: `{"password":"${PASSWORD}","card":"${CARD}",` })).statusCode).toBe(400);
-    expect((await send({ method: 'PATCH', url: '/api/v1/me', headers: { ...bearer(w.testKey.key), 'content-type': 'text/plain' }, body: `password=${PASSWORD}&card=${CARD}` })).statusCode).toBe(400);
-    expect((await send({ method: 'PATCH', url: '/api/v1/me', headers: bearer(w.testKey.key), payload: { name: `Card ${CARD_SPACED} ${PASSWORD}`, phone: CARD } })).statusCode).toBe(400);
+    expect(
+      (
+        await send({
+          method: 'PATCH',
+          url: '/api/v1/me',
+          headers: { ...bearer(w.testKey.key), 'content-type': 'application/json' },
+          body: `{"password":"${PASSWORD}","card":"${CARD}",`,
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await send({
+          method: 'PATCH',
+          url: '/api/v1/me',
+          headers: { ...bearer(w.testKey.key), 'content-type': 'text/plain' },
+          body: `password=${PASSWORD}&card=${CARD}`,
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await send({
+          method: 'PATCH',
+          url: '/api/v1/me',
+          headers: bearer(w.testKey.key),
+          payload: { name: `Card ${CARD_SPACED} ${PASSWORD}`, phone: CARD },
+        })
+      ).statusCode,
+    ).toBe(400);
     // GraphQL: secrets in the document, in variables, and in a failing mutation.
     expect(
-      (await send({ method: 'POST', url: '/graphql', headers: bearer(w.testKey.key), payload: { query: `query Q($p: String) { me { name } }`, variables: { p: PASSWORD, card: CARD, key: w.liveKey.key } } })).statusCode,
+      (
+        await send({
+          method: 'POST',
+          url: '/graphql',
+          headers: bearer(w.testKey.key),
+          payload: {
+            query: `query Q($p: String) { me { name } }`,
+            variables: { p: PASSWORD, card: CARD, key: w.liveKey.key },
+          },
+        })
+      ).statusCode,
     ).toBe(200);
-    await send({ method: 'POST', url: '/graphql', headers: bearer(w.testKey.key), payload: { query: `mutation { updateMe(input: { name: "${PASSWORD}", phone: "${CARD}" }) { name } }` } });
-    await send({ method: 'POST', url: '/graphql', headers: bearer(w.testKey.key), payload: { query: `{ me { name ${w.liveKey.key} } }` } });
+    await send({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(w.testKey.key),
+      payload: { query: `mutation { updateMe(input: { name: "${PASSWORD}", phone: "${CARD}" }) { name } }` },
+    });
+    await send({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(w.testKey.key),
+      payload: { query: `{ me { name ${w.liveKey.key} } }` },
+    });
 
     // Our own code logging objects and errors that carry secrets.
     const log = t.services.logger.child({ reqId: 'req_manual' });
-    log.info({ password: PASSWORD, card: { number: CARD, cvc: '123' }, token: OAUTH_TOKEN, apiKey: w.liveKey.key, headers: { authorization: `Bearer ${w.liveKey.key}` } }, 'object with secrets');
-    log.info({ input: { customer: { password: PASSWORD }, payment: { card: { number: CARD } } } }, 'deeply nested secrets');
+    log.info(
+      {
+        password: PASSWORD,
+        card: { number: CARD, cvc: '123' },
+        token: OAUTH_TOKEN,
+        apiKey: w.liveKey.key,
+        headers: { authorization: `Bearer ${w.liveKey.key}` },
+      },
+      'object with secrets',
+    );
+    log.info(
+      { input: { customer: { password: PASSWORD }, payment: { card: { number: CARD } } } },
+      'deeply nested secrets',
+    );
     log.warn(`a message naming ${w.liveKey.key} and ${WEBHOOK_SECRET} and card ${CARD} / ${CARD_SPACED}`);
-    log.error({ err: new Error(`failed for ${w.testKey.key} with card ${CARD}`) }, 'an error with secrets in its message');
+    log.error(
+      { err: new Error(`failed for ${w.testKey.key} with card ${CARD}`) },
+      'an error with secrets in its message',
+    );
     // A real Prisma error whose message quotes the query's arguments.
     const prismaError = await t.dbs.live.prisma.account
       .create({ data: { id: 'not-an-object-id', email: w.email, passwordHash: PASSWORD } as never })

@@ -40,21 +40,34 @@ describe('/healthz and /readyz', () => {
     expect(health.json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ok', checks: redisUrl() ? { database: 'ok', redis: 'ok' } : { database: 'ok' } });
+    expect(ready.json()).toEqual({
+      status: 'ok',
+      checks: redisUrl() ? { database: 'ok', redis: 'ok' } : { database: 'ok' },
+    });
   });
 
   it('/readyz is 503 with Retry-After when the database is unreachable; /healthz stays 200', async () => {
     // A database pair pointing at a port where nothing listens (pools connect lazily).
     const port = await freePort();
-    const dead = await openDatabases({ DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/none`, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1, DATA_DIR: '.data' });
-    const broken = await createTestApp({ db: { dbs: dead, url: `postgresql://postgres@127.0.0.1:${port}/none`, drop: async () => undefined } });
+    const dead = await openDatabases({
+      DATABASE_URL: `postgresql://postgres@127.0.0.1:${port}/none`,
+      SANDBOX_SCHEMA: 'sandbox',
+      DATABASE_POOL_SIZE: 1,
+      DATA_DIR: '.data',
+    });
+    const broken = await createTestApp({
+      db: { dbs: dead, url: `postgresql://postgres@127.0.0.1:${port}/none`, drop: async () => undefined },
+    });
     try {
       const ready = await broken.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);
       expect(ready.headers['retry-after']).toBe('5');
       expect(ready.json().status).toBe('unavailable');
       // A generic reason: the driver's message (hosts, ports, users) goes to the log only.
-      expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'error: unavailable', ...(redisUrl() ? { redis: 'ok' } : {}) } });
+      expect(ready.json()).toEqual({
+        status: 'unavailable',
+        checks: { database: 'error: unavailable', ...(redisUrl() ? { redis: 'ok' } : {}) },
+      });
       expect(ready.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|postgres|none|\d{4,5}/);
       expect((await broken.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
       // An API request needing the database is a 503 envelope, not a 500.
@@ -68,42 +81,61 @@ describe('/healthz and /readyz', () => {
     }
   });
 
-  it.skipIf(!process.env.DATABASE_URL || !!process.env.TEST_EMBEDDED)('an exhausted connection pool is a 503 with Retry-After once DATABASE_POOL_TIMEOUT_MS passes, not a hang', async () => {
-    const url = (t as Awaited<ReturnType<typeof createTestApp>>).db.url!;
-    const config = { DATABASE_URL: url, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1, DATABASE_POOL_TIMEOUT_MS: 300, DATA_DIR: '.data' };
-    const small = await openDatabases(config);
-    const app = await createTestApp({ db: { dbs: small, url, drop: async () => undefined }, env: { DATABASE_POOL_SIZE: '1', DATABASE_POOL_TIMEOUT_MS: '300' } });
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    // A transaction holds the pool's only connection until the request has been answered.
-    const holder = small.live.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT 1`;
-      await held;
-    }, { timeout: 30_000 });
-    try {
-      await new Promise((r) => setTimeout(r, 50));
-      const me = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
-      expect(me.statusCode).toBe(503);
-      expect(me.json().error.code).toBe('SERVICE_UNAVAILABLE');
-      expect(me.headers['retry-after']).toBeDefined();
-      expect(me.body).not.toMatch(/timeout exceeded|postgres/i);
-    } finally {
-      release();
-      await holder;
-    }
-    // The pool is free again: the same request is served.
-    const again = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
-    expect(again.statusCode).toBe(200);
-    await app.close();
-    await small.close();
-  });
+  it.skipIf(!process.env.DATABASE_URL || !!process.env.TEST_EMBEDDED)(
+    'an exhausted connection pool is a 503 with Retry-After once DATABASE_POOL_TIMEOUT_MS passes, not a hang',
+    async () => {
+      const url = (t as Awaited<ReturnType<typeof createTestApp>>).db.url!;
+      const config = {
+        DATABASE_URL: url,
+        SANDBOX_SCHEMA: 'sandbox',
+        DATABASE_POOL_SIZE: 1,
+        DATABASE_POOL_TIMEOUT_MS: 300,
+        DATA_DIR: '.data',
+      };
+      const small = await openDatabases(config);
+      const app = await createTestApp({
+        db: { dbs: small, url, drop: async () => undefined },
+        env: { DATABASE_POOL_SIZE: '1', DATABASE_POOL_TIMEOUT_MS: '300' },
+      });
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      // A transaction holds the pool's only connection until the request has been answered.
+      const holder = small.live.prisma.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT 1`;
+          await held;
+        },
+        { timeout: 30_000 },
+      );
+      try {
+        await new Promise((r) => setTimeout(r, 50));
+        const me = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
+        expect(me.statusCode).toBe(503);
+        expect(me.json().error.code).toBe('SERVICE_UNAVAILABLE');
+        expect(me.headers['retry-after']).toBeDefined();
+        expect(me.body).not.toMatch(/timeout exceeded|postgres/i);
+      } finally {
+        release();
+        await holder;
+      }
+      // The pool is free again: the same request is served.
+      const again = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
+      expect(again.statusCode).toBe(200);
+      await app.close();
+      await small.close();
+    },
+  );
 
   // Needs a Redis of its own to stop; the machine's redis-server binary starts one.
   describe.skipIf(!redisUrl())('with a Redis that goes away', () => {
     let redis: ChildProcess | undefined;
     let port: number;
     const startRedis = async () => {
-      redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      redis = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: 'ignore' },
+      );
       for (let i = 0; i < 100; i++) {
         const up = await new Promise<boolean>((resolve) => {
           const s = createServer();
@@ -126,13 +158,19 @@ describe('/healthz and /readyz', () => {
     it('/readyz turns 503 naming Redis, the API keeps serving, and /readyz recovers', async () => {
       port = await freePort();
       await startRedis();
-      const app = await createTestApp({ db: (t as Awaited<ReturnType<typeof createTestApp>>).db, env: { REDIS_URL: `redis://127.0.0.1:${port}` } });
+      const app = await createTestApp({
+        db: (t as Awaited<ReturnType<typeof createTestApp>>).db,
+        env: { REDIS_URL: `redis://127.0.0.1:${port}` },
+      });
       try {
         expect((await app.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
         await stopRedis();
         const ready = await app.app.inject({ method: 'GET', url: '/readyz' });
         expect(ready.statusCode).toBe(503);
-        expect(ready.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', redis: expect.stringMatching(/^error: (unavailable|timed out)$/) } });
+        expect(ready.json()).toEqual({
+          status: 'unavailable',
+          checks: { database: 'ok', redis: expect.stringMatching(/^error: (unavailable|timed out)$/) },
+        });
         // Rate limiting fails open (skipOnError): requests are served, not 500s.
         const me = await app.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) });
         expect(me.statusCode).toBe(200);
@@ -153,7 +191,11 @@ describe('/healthz and /readyz', () => {
       port = await freePort();
       const shared = (t as Awaited<ReturnType<typeof createTestApp>>).db;
       // One deployment: the same Redis and prefix for both instances.
-      const env = { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: `late${port}:`, CREDENTIAL_CACHE_TTL_SECONDS: '300' };
+      const env = {
+        REDIS_URL: `redis://127.0.0.1:${port}`,
+        REDIS_PREFIX: `late${port}:`,
+        CREDENTIAL_CACHE_TTL_SECONDS: '300',
+      };
       const a = await createTestApp({ db: shared, env });
       let b: Awaited<ReturnType<typeof createTestApp>> | undefined;
       try {
@@ -197,7 +239,11 @@ describe('/metrics', () => {
     await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
     await t.app.inject({ method: 'GET', url: '/api/v1/me' });
     await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(w.testKey.key), payload: { nope: 1 } });
-    await t.app.inject({ method: 'GET', url: '/api/v1/no-such-thing/0123456789abcdef01234567', headers: bearer(w.liveKey.key) });
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/no-such-thing/0123456789abcdef01234567',
+      headers: bearer(w.liveKey.key),
+    });
     const res = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -211,8 +257,12 @@ describe('/metrics', () => {
     expect(count('method="PATCH",route="/api/v1/me",status="400"')).toBe(1);
     expect(count('method="GET",route="unmatched",status="404"')).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^# TYPE http_request_duration_seconds histogram$/m);
-    expect(text).toMatch(/^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/v1\/me",status="200"\} \d+$/m);
-    expect(text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/me",status="200"\} [1-9]\d*$/m);
+    expect(text).toMatch(
+      /^http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/v1\/me",status="200"\} \d+$/m,
+    );
+    expect(text).toMatch(
+      /^http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/me",status="200"\} [1-9]\d*$/m,
+    );
     // Process metrics are there too, and no raw id made it into a label.
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
     expect(text).not.toContain('0123456789abcdef01234567');
@@ -234,7 +284,11 @@ describe('/openapi.json', () => {
 
   it('has every /api/v1 route with request and response schemas and the bearer scheme', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    expect(doc.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer', description: expect.any(String) });
+    expect(doc.components.securitySchemes.bearer).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      description: expect.any(String),
+    });
     expect(doc.security).toEqual([{ bearer: [] }]);
 
     // Every /api/v1 route the app serves, read from Fastify's route table.
@@ -251,7 +305,8 @@ describe('/openapi.json', () => {
       stack.push(m[2]!);
       const path = stack.join('');
       if (!m[3] || !path.startsWith('/api/v1/')) continue;
-      for (const method of m[3].split(', ')) if (method !== 'HEAD') served.add(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+      for (const method of m[3].split(', '))
+        if (method !== 'HEAD') served.add(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
     }
     expect(served.size).toBeGreaterThanOrEqual(2);
     expect(served).toContain('GET /api/v1/me');
@@ -268,7 +323,8 @@ describe('/openapi.json', () => {
         expect(ok.properties.status, `${method} ${path}`).toBeDefined();
         expect(ok.properties.data, `${method} ${path}`).toBeDefined();
         expect(ok.properties.meta, `${method} ${path}`).toBeDefined();
-        for (const code of ['400', '401', '403', '404', '429', '500', '503']) expect(op.responses[code], `${method} ${path} ${code}`).toBeDefined();
+        for (const code of ['400', '401', '403', '404', '429', '500', '503'])
+          expect(op.responses[code], `${method} ${path} ${code}`).toBeDefined();
         // Conflicts and Idempotency-Key answers on writes; 413 wherever a body is taken.
         if (method !== 'get') expect(op.responses['409'], `${method} ${path} 409`).toBeDefined();
         if (op.requestBody) expect(op.responses['413'], `${method} ${path} 413`).toBeDefined();
@@ -287,7 +343,11 @@ describe('/openapi.json', () => {
 describe('/docs', () => {
   it('serves the reference page and every asset it loads from the app itself', async () => {
     let res = await t.app.inject({ method: 'GET', url: '/docs' });
-    if (res.statusCode >= 300 && res.statusCode < 400) res = await t.app.inject({ method: 'GET', url: new URL(String(res.headers.location), 'http://app/docs').pathname });
+    if (res.statusCode >= 300 && res.statusCode < 400)
+      res = await t.app.inject({
+        method: 'GET',
+        url: new URL(String(res.headers.location), 'http://app/docs').pathname,
+      });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const html = res.body;
@@ -307,7 +367,10 @@ describe('/docs', () => {
     // The page and its small scripts (the initializer) name no other host.
     for (const text of texts) {
       // Comments link to web pages; they load nothing.
-      const code = text.split('\n').filter((l) => !l.trim().startsWith('//')).join('\n');
+      const code = text
+        .split('\n')
+        .filter((l) => !l.trim().startsWith('//'))
+        .join('\n');
       const hosts = [...code.matchAll(/https?:\/\/([a-z0-9.-]+)/gi)].map((m) => m[1]!.toLowerCase());
       expect(hosts.filter((h) => !['localhost', '127.0.0.1', 'www.w3.org'].includes(h))).toEqual([]);
     }

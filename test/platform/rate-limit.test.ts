@@ -53,7 +53,12 @@ describe('RateLimit headers', () => {
     expectRateLimitHeaders(ok, 100);
     expect(ok.headers['ratelimit-remaining']).toBe('99');
 
-    const bad = await a.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: bearer(key.key), payload: { nope: 1 } });
+    const bad = await a.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/me',
+      headers: bearer(key.key),
+      payload: { nope: 1 },
+    });
     expect(bad.statusCode).toBe(400);
     expectRateLimitHeaders(bad, 100);
     expect(bad.headers['ratelimit-remaining']).toBe('98');
@@ -79,14 +84,28 @@ describe('RateLimit headers', () => {
   });
 
   it('are on GraphQL responses too', async () => {
-    const gql = await a.app.inject({ method: 'POST', url: '/graphql', headers: bearer(w.testKey.key), payload: { query: '{ me { name } }' } });
+    const gql = await a.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: bearer(w.testKey.key),
+      payload: { query: '{ me { name } }' },
+    });
     expect(gql.statusCode).toBe(200);
     expectRateLimitHeaders(gql, 100);
   });
 
   it('are on every other response as well (docs/api.md: "every response"), counted apart from the API', async () => {
     const ip = freshIp();
-    for (const url of ['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/admin/login', '/.well-known/oauth-authorization-server', '/nothing-here']) {
+    for (const url of [
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/openapi.json',
+      '/docs',
+      '/admin/login',
+      '/.well-known/oauth-authorization-server',
+      '/nothing-here',
+    ]) {
       const res = await a.app.inject({ method: 'GET', url, remoteAddress: ip });
       expect(res.statusCode, url).toBeLessThan(500);
       expect(res.headers['ratelimit-limit'], url).toBe('100');
@@ -104,7 +123,9 @@ describe('per credential', () => {
     const key = await createApiKey(a.dbs.live.prisma, { companyId: w.live.id, name: 'burst' });
     // From many addresses at once: the limit follows the credential.
     const responses = await Promise.all(
-      Array.from({ length: 130 }, () => a.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key.key), remoteAddress: freshIp() })),
+      Array.from({ length: 130 }, () =>
+        a.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key.key), remoteAddress: freshIp() }),
+      ),
     );
     const ok = responses.filter((r) => r.statusCode === 200);
     const limited = responses.filter((r) => r.statusCode === 429);
@@ -112,12 +133,16 @@ describe('per credential', () => {
     expect(ok.length).toBe(100);
     for (const r of limited) expectRateLimited(r, 100);
     // Each served request was told its own remaining budget: 99, 98, ..., 0 once each.
-    expect(ok.map((r) => Number(r.headers['ratelimit-remaining'])).sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(ok.map((r) => Number(r.headers['ratelimit-remaining'])).sort((x, y) => x - y)).toEqual(
+      Array.from({ length: 100 }, (_, i) => i),
+    );
   });
 
   it('windows are fixed: hammering a limited key does not extend its window', async () => {
     const key = await createApiKey(a.dbs.live.prisma, { companyId: w.live.id, name: 'window' });
-    const first = await Promise.all(Array.from({ length: 101 }, () => a.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key.key) })));
+    const first = await Promise.all(
+      Array.from({ length: 101 }, () => a.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key.key) })),
+    );
     expect(first.filter((r) => r.statusCode === 429)).toHaveLength(1);
     // Keep knocking every 20 ms. A sliding window (or one re-armed by each refused request)
     // would keep refusing; a fixed one-second window lets the key through within ~1 s.
@@ -144,9 +169,16 @@ describe('without a valid credential', () => {
     // The last character changed (to one it is not: a key ending in x stayed valid 1 time in 62).
     const k = w.liveKey.key;
     const mistyped = `${k.slice(0, -1)}${k.endsWith('x') ? 'y' : 'x'}`;
-    const headers = [{}, { authorization: 'Bearer svc_sk_live_guess' }, { authorization: `Bearer ${mistyped}` }, { authorization: 'Basic Zm9vOmJhcg==' }];
+    const headers = [
+      {},
+      { authorization: 'Bearer svc_sk_live_guess' },
+      { authorization: `Bearer ${mistyped}` },
+      { authorization: 'Basic Zm9vOmJhcg==' },
+    ];
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => a.app.inject({ method: 'GET', url: '/api/v1/me', headers: headers[i % headers.length], remoteAddress: ip })),
+      Array.from({ length: 30 }, (_, i) =>
+        a.app.inject({ method: 'GET', url: '/api/v1/me', headers: headers[i % headers.length], remoteAddress: ip }),
+      ),
     );
     expect(responses.filter((r) => r.statusCode === 401)).toHaveLength(20);
     const limited = responses.filter((r) => r.statusCode === 429);
@@ -155,7 +187,12 @@ describe('without a valid credential', () => {
     // Another address is not affected, and neither is a valid key from the limited address.
     const other = await a.app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress: freshIp() });
     expect(other.statusCode).toBe(401);
-    const valid = await a.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key), remoteAddress: ip });
+    const valid = await a.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: bearer(w.testKey.key),
+      remoteAddress: ip,
+    });
     expect(valid.statusCode).toBe(200);
     expect(valid.headers['ratelimit-limit']).toBe('100');
   });
@@ -189,10 +226,14 @@ describe.skipIf(!redisUrl())('two instances sharing one Redis and one database',
     }
     const started = Date.now();
     const burst = Promise.all(
-      Array.from({ length: 250 }, (_, i) => (i % 2 ? b : c).app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(hot) })),
+      Array.from({ length: 250 }, (_, i) =>
+        (i % 2 ? b : c).app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(hot) }),
+      ),
     );
     const other = Promise.all(
-      Array.from({ length: 40 }, (_, i) => (i % 2 ? c : b).app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(calm) })),
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? c : b).app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(calm) }),
+      ),
     );
     const [responses, calmResponses] = await Promise.all([burst, other]);
     const elapsed = Date.now() - started;
@@ -212,7 +253,9 @@ describe.skipIf(!redisUrl())('two instances sharing one Redis and one database',
   it('per-IP limits are shared across instances too', async () => {
     const ip = freshIp();
     const responses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => (i % 2 ? b : c).app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress: ip })),
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 ? b : c).app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress: ip }),
+      ),
     );
     expect(responses.filter((r) => r.statusCode === 401)).toHaveLength(20);
     expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(10);

@@ -69,14 +69,22 @@ describe('embedded start, restart and SIGTERM', { timeout: 180_000 }, () => {
     expect(first.email).toBe('demo@example.com');
 
     const body = await runCurl(first.curl);
-    expect(body).toMatchObject({ status: true, data: { name: 'Sample Hair Salon', mode: 'test' }, meta: { version: 'v1' } });
+    expect(body).toMatchObject({
+      status: true,
+      data: { name: 'Sample Hair Salon', mode: 'test' },
+      meta: { version: 'v1' },
+    });
     // The sample test companies exist with their time zones.
     const res = await fetch(`${origin}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${first.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query: '{ me { name timezone mode } }' }),
     });
-    expect((await res.json()).data.me).toEqual({ name: 'Sample Hair Salon', timezone: expect.stringMatching(/^[A-Za-z_]+\/[A-Za-z_]+$/), mode: 'test' });
+    expect((await res.json()).data.me).toEqual({
+      name: 'Sample Hair Salon',
+      timezone: expect.stringMatching(/^[A-Za-z_]+\/[A-Za-z_]+$/),
+      mode: 'test',
+    });
     // stdout carries only JSON log lines.
     for (const line of s.stdout().split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).not.toThrow();
 

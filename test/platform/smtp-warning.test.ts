@@ -11,7 +11,8 @@ import { createTestDatabases, type TestDatabases } from '../helpers/db.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { startServer, tempDir } from '../helpers/server-process.js';
 
-const MESSAGE = 'SMTP_URL is not set: e-mails of live companies are not sent but marked failed; set SMTP_URL to an SMTP relay';
+const MESSAGE =
+  'SMTP_URL is not set: e-mails of live companies are not sent but marked failed; set SMTP_URL to an SMTP relay';
 type LogLine = { level: number; msg: string } & Record<string, unknown>;
 
 const dir = tempDir();
@@ -38,18 +39,27 @@ describe('start-up warning about live e-mail', () => {
       await s.stop();
       if (server.url) await server.drop();
     }
-    const lines: LogLine[] = s.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines: LogLine[] = s
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     const warnings = lines.filter((l) => /SMTP_URL/.test(l.msg));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.level).toBe(40);
     expect(warnings[0]!.msg).toBe(MESSAGE);
     // Nothing else in the line: no company, account or address.
-    expect(Object.keys(warnings[0]!).filter((k) => !['level', 'time', 'pid', 'hostname', 'msg'].includes(k))).toEqual([]);
+    expect(Object.keys(warnings[0]!).filter((k) => !['level', 'time', 'pid', 'hostname', 'msg'].includes(k))).toEqual(
+      [],
+    );
   }, 180_000);
 
   it('is said only while a live company exists and no SMTP relay is configured', async () => {
     const lines: LogLine[] = [];
-    const logger = createLogger('info', new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+    const logger = createLogger(
+      'info',
+      new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) }),
+    );
     const check = async (env: Record<string, string | undefined>) => {
       lines.length = 0;
       await warnIfLiveEmailCannotBeSent({ config: testConfig(env), dbs: db.dbs, logger });

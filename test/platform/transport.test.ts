@@ -32,8 +32,14 @@ describe('production over plain HTTP', () => {
   let proxied: TestApp;
   beforeAll(async () => {
     direct = await createTestApp({ db: dev.db, env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY } });
-    proxied = await createTestApp({ db: dev.db, env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, TRUST_PROXY: 'true' } });
-    listed = await createTestApp({ db: dev.db, env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, TRUST_PROXY: '10.0.0.0/8' } });
+    proxied = await createTestApp({
+      db: dev.db,
+      env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, TRUST_PROXY: 'true' },
+    });
+    listed = await createTestApp({
+      db: dev.db,
+      env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, TRUST_PROXY: '10.0.0.0/8' },
+    });
   });
   afterAll(async () => {
     await direct?.close();
@@ -43,7 +49,12 @@ describe('production over plain HTTP', () => {
   let listed: TestApp;
 
   const me = (t: TestApp, remoteAddress: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress, headers: { ...bearer(w.liveKey.key), ...headers } });
+    t.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      remoteAddress,
+      headers: { ...bearer(w.liveKey.key), ...headers },
+    });
 
   function expectRefused(res: { statusCode: number; json(): any; headers: Record<string, unknown> }) {
     expect(res.statusCode).toBe(403);
@@ -53,7 +64,15 @@ describe('production over plain HTTP', () => {
 
   it('refuses a remote client, API and GraphQL alike, with HSTS', async () => {
     expectRefused(await me(direct, REMOTE));
-    expectRefused(await direct.app.inject({ method: 'POST', url: '/graphql', remoteAddress: REMOTE, headers: bearer(w.liveKey.key), payload: { query: '{ me { name } }' } }));
+    expectRefused(
+      await direct.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        remoteAddress: REMOTE,
+        headers: bearer(w.liveKey.key),
+        payload: { query: '{ me { name } }' },
+      }),
+    );
   });
 
   it('does not believe X-Forwarded-Proto from a client when no proxy is trusted', async () => {
@@ -77,7 +96,12 @@ describe('production over plain HTTP', () => {
     const probe = Fastify({ trustProxy: trustedProxies(proxied.config.TRUST_PROXY) });
     probe.get('/', async (req) => ({ protocol: req.protocol, ip: req.ip, peer: req.socket.remoteAddress }));
     const forwarded = (proto: string, xff = REMOTE) =>
-      probe.inject({ method: 'GET', url: '/', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': xff, 'x-forwarded-proto': proto } });
+      probe.inject({
+        method: 'GET',
+        url: '/',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': xff, 'x-forwarded-proto': proto },
+      });
     expect((await forwarded('https')).json()).toEqual({ protocol: 'https', ip: REMOTE, peer: '127.0.0.1' });
     expect((await forwarded('http')).json()).toEqual({ protocol: 'http', ip: REMOTE, peer: '127.0.0.1' });
     // The client's own entries on the left are not its address.
@@ -99,7 +123,10 @@ describe('spoofed X-Forwarded-For behind a proxy that appends the client address
   const PROXY = '10.1.2.3';
   let apps: TestApp[] = [];
   const app = async (trust: string, env: Record<string, string> = {}) => {
-    const a = await createTestApp({ db: dev.db, env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, TRUST_PROXY: trust, ...env } });
+    const a = await createTestApp({
+      db: dev.db,
+      env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, TRUST_PROXY: trust, ...env },
+    });
     apps.push(a);
     return a;
   };
@@ -157,7 +184,11 @@ describe('spoofed X-Forwarded-For behind a proxy that appends the client address
         method: 'GET',
         url: '/api/v1/me',
         remoteAddress: '127.0.0.1',
-        headers: { authorization: 'Bearer svc_sk_live_000000000000000000000000000000000000000000', 'x-forwarded-for': `198.51.100.${i}, ${REMOTE}`, 'x-forwarded-proto': 'https' },
+        headers: {
+          authorization: 'Bearer svc_sk_live_000000000000000000000000000000000000000000',
+          'x-forwarded-for': `198.51.100.${i}, ${REMOTE}`,
+          'x-forwarded-proto': 'https',
+        },
       });
       statuses.push(res.statusCode);
     }
@@ -168,7 +199,12 @@ describe('spoofed X-Forwarded-For behind a proxy that appends the client address
 
 describe('development', () => {
   it('serves plain HTTP from anywhere, without HSTS', async () => {
-    const res = await dev.app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress: REMOTE, headers: bearer(w.liveKey.key) });
+    const res = await dev.app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      remoteAddress: REMOTE,
+      headers: bearer(w.liveKey.key),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
@@ -182,9 +218,32 @@ describe('TLS at the server', () => {
   beforeAll(async () => {
     const certFile = join(dir.path, 'cert.pem');
     const keyFile = join(dir.path, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      ],
+      { stdio: 'ignore' },
+    );
     cert = readFileSync(certFile);
-    tls = await createTestApp({ db: dev.db, env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, TLS_CERT: certFile, TLS_KEY: keyFile } });
+    tls = await createTestApp({
+      db: dev.db,
+      env: { NODE_ENV: 'production', SECRET_KEY: TEST_SECRET_KEY, TLS_CERT: certFile, TLS_KEY: keyFile },
+    });
     await tls.app.listen({ host: '127.0.0.1', port: 0 });
     port = (tls.app.server.address() as { port: number }).port;
   });
@@ -194,15 +253,20 @@ describe('TLS at the server', () => {
   });
 
   it('serves the API over HTTPS with HSTS', async () => {
-    const res = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-      const req = httpsRequest({ host: '127.0.0.1', port, path: '/api/v1/me', ca: cert, headers: bearer(w.liveKey.key) }, (r) => {
-        let body = '';
-        r.on('data', (d) => (body += d));
-        r.on('end', () => resolve({ status: r.statusCode!, headers: r.headers, body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const res = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+      (resolve, reject) => {
+        const req = httpsRequest(
+          { host: '127.0.0.1', port, path: '/api/v1/me', ca: cert, headers: bearer(w.liveKey.key) },
+          (r) => {
+            let body = '';
+            r.on('data', (d) => (body += d));
+            r.on('end', () => resolve({ status: r.statusCode!, headers: r.headers, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      },
+    );
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).data._id).toBe(w.live.id);
     expect(res.headers['strict-transport-security']).toBe('max-age=63072000; includeSubDomains');
@@ -210,7 +274,9 @@ describe('TLS at the server', () => {
 
   it('does not speak plain HTTP on the TLS port', async () => {
     const outcome = await new Promise<string>((resolve) => {
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/api/v1/me', headers: bearer(w.liveKey.key) }, (r) => resolve(`HTTP ${r.statusCode}`));
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/api/v1/me', headers: bearer(w.liveKey.key) }, (r) =>
+        resolve(`HTTP ${r.statusCode}`),
+      );
       req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
       req.setTimeout(5000, () => req.destroy(new Error('timeout')));
       req.end();
@@ -240,7 +306,9 @@ describe('shutdown', () => {
       const closing = s.app.close();
       await new Promise((r) => setTimeout(r, 100));
       // ...it finishes, and the next request on the same connection meets the closing server.
-      socket.write(`${body.slice(5)}GET /api/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${w.liveKey.key}\r\n\r\n`);
+      socket.write(
+        `${body.slice(5)}GET /api/v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${w.liveKey.key}\r\n\r\n`,
+      );
       await ended;
       await closing;
 
@@ -249,7 +317,10 @@ describe('shutdown', () => {
       expect(responses[0]).toMatch(/^HTTP\/1\.1 200 /);
       const [head, payload] = responses[1]!.split('\r\n\r\n');
       const headers = Object.fromEntries(
-        head!.split('\r\n').slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        head!
+          .split('\r\n')
+          .slice(1)
+          .map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
       );
       expect(head).toMatch(/^HTTP\/1\.1 503 /);
       expect(headers.connection).toBe('close');

@@ -36,7 +36,8 @@ function expectedSchedule(now: Date): string[] {
     const day = date.setLocale('en-GB').toFormat('cccc').toLowerCase();
     for (const slot of data.timetable.filter((s) => s.weekday === day)) {
       const start = DateTime.fromISO(`${date.toISODate()}T${slot.start}`, { zone: ZONE });
-      if (start.toMillis() > now.getTime()) out.push(`${start.toUTC().toISO()} ${name(slot.service)} ${teacher(slot.instructor)} ${slot.capacity}`);
+      if (start.toMillis() > now.getTime())
+        out.push(`${start.toUTC().toISO()} ${name(slot.service)} ${teacher(slot.instructor)} ${slot.capacity}`);
     }
   }
   return out.sort();
@@ -49,8 +50,14 @@ async function seededSchedule(now: Date) {
     include: { service: true, employee: true },
     orderBy: { startTime: 'asc' },
   });
-  const lines = sessions.map((s) => `${DateTime.fromJSDate(s.startTime, { zone: 'UTC' }).toISO()} ${s.service.name} ${s.employee.name} ${s.capacity}`).sort();
-  const startsOf = (serviceName: string) => sessions.filter((s) => s.service.name === serviceName).map((s) => s.startTime.toISOString());
+  const lines = sessions
+    .map(
+      (s) =>
+        `${DateTime.fromJSDate(s.startTime, { zone: 'UTC' }).toISO()} ${s.service.name} ${s.employee.name} ${s.capacity}`,
+    )
+    .sort();
+  const startsOf = (serviceName: string) =>
+    sessions.filter((s) => s.service.name === serviceName).map((s) => s.startTime.toISOString());
   return { sessions, lines, startsOf };
 }
 
@@ -61,10 +68,14 @@ describe('class sessions across the British daylight-saving changes', () => {
     expect(lines).toEqual(expectedSchedule(now));
     expect(sessions).toHaveLength(19 * 4 - 1);
     // Monday 07:00 Spin: GMT (UTC+0) before the change, BST (UTC+1) after.
-    expect(startsOf('Spin')).toEqual(expect.arrayContaining(['2027-03-22T07:00:00.000Z', '2027-03-29T06:00:00.000Z', '2027-04-05T06:00:00.000Z']));
+    expect(startsOf('Spin')).toEqual(
+      expect.arrayContaining(['2027-03-22T07:00:00.000Z', '2027-03-29T06:00:00.000Z', '2027-04-05T06:00:00.000Z']),
+    );
     expect(startsOf('Spin')).not.toContain('2027-03-29T07:00:00.000Z');
     // Sunday 10:00 Vinyasa Yoga, on the day of the change itself.
-    expect(startsOf('Vinyasa Yoga')).toEqual(expect.arrayContaining(['2027-03-21T10:00:00.000Z', '2027-03-28T09:00:00.000Z']));
+    expect(startsOf('Vinyasa Yoga')).toEqual(
+      expect.arrayContaining(['2027-03-21T10:00:00.000Z', '2027-03-28T09:00:00.000Z']),
+    );
     for (const s of sessions) {
       const local = DateTime.fromJSDate(s.startTime, { zone: ZONE });
       expect(local.offset).toBe(s.startTime < new Date('2027-03-28T01:00:00Z') ? 0 : 60);
@@ -78,8 +89,12 @@ describe('class sessions across the British daylight-saving changes', () => {
     expect(lines).toEqual(expectedSchedule(now));
     expect(sessions).toHaveLength(19 * 4 - 1);
     expect(startsOf('Spin')).toEqual(expect.arrayContaining(['2026-10-19T06:00:00.000Z', '2026-10-26T07:00:00.000Z']));
-    expect(startsOf('Vinyasa Yoga')).toEqual(expect.arrayContaining(['2026-10-18T09:00:00.000Z', '2026-10-25T10:00:00.000Z']));
-    expect(new Set(sessions.map((s) => `${s.startTime.toISOString()} ${s.serviceId} ${s.employeeId}`)).size).toBe(sessions.length);
+    expect(startsOf('Vinyasa Yoga')).toEqual(
+      expect.arrayContaining(['2026-10-18T09:00:00.000Z', '2026-10-25T10:00:00.000Z']),
+    );
+    expect(new Set(sessions.map((s) => `${s.startTime.toISOString()} ${s.serviceId} ${s.employeeId}`)).size).toBe(
+      sessions.length,
+    );
   });
 
   it('the window starts at the clock: nothing in the past, the rest of today included', async () => {
@@ -96,12 +111,26 @@ describe('wall times that do not exist or happen twice', () => {
   const timetable = [{ weekday: 'sunday' as const, start: '01:30', service: 'x', instructor: 'y', capacity: 5 }];
 
   it('skips a class whose local time falls in the spring-forward gap', () => {
-    const got = datedSessions({ timetable, durationMinutes: () => 60, zone: ZONE, now: new Date('2027-03-20T00:00:00Z') });
-    expect(got.map((s) => s.startTime.toISOString())).toEqual(['2027-03-21T01:30:00.000Z', '2027-04-04T00:30:00.000Z', '2027-04-11T00:30:00.000Z']);
+    const got = datedSessions({
+      timetable,
+      durationMinutes: () => 60,
+      zone: ZONE,
+      now: new Date('2027-03-20T00:00:00Z'),
+    });
+    expect(got.map((s) => s.startTime.toISOString())).toEqual([
+      '2027-03-21T01:30:00.000Z',
+      '2027-04-04T00:30:00.000Z',
+      '2027-04-11T00:30:00.000Z',
+    ]);
   });
 
   it('schedules a class in the repeated hour once, with an exact duration', () => {
-    const got = datedSessions({ timetable, durationMinutes: () => 60, zone: ZONE, now: new Date('2026-10-20T00:00:00Z') });
+    const got = datedSessions({
+      timetable,
+      durationMinutes: () => 60,
+      zone: ZONE,
+      now: new Date('2026-10-20T00:00:00Z'),
+    });
     const onTheDay = got.filter((s) => DateTime.fromJSDate(s.startTime, { zone: ZONE }).toISODate() === '2026-10-25');
     expect(onTheDay).toHaveLength(1);
     expect(onTheDay[0]!.endTime.getTime() - onTheDay[0]!.startTime.getTime()).toBe(3_600_000);

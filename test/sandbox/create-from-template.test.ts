@@ -44,16 +44,37 @@ async function validationFields(fn: () => Promise<unknown>): Promise<string[]> {
 
 describe('createCompany with a template', () => {
   it('fills the profile from the template and keeps the fields given', async () => {
-    const c = await createCompany(dbs, { accountId, mode: 'test', template: 'clinic', name: 'Uptown Clinic (copy)', email: 'uptown@example.com' });
-    expect(c).toMatchObject({ name: 'Uptown Clinic (copy)', email: 'uptown@example.com', timezone: 'America/New_York', currency: 'USD', phone: '+12125550123', template: 'clinic', mode: 'test' });
+    const c = await createCompany(dbs, {
+      accountId,
+      mode: 'test',
+      template: 'clinic',
+      name: 'Uptown Clinic (copy)',
+      email: 'uptown@example.com',
+    });
+    expect(c).toMatchObject({
+      name: 'Uptown Clinic (copy)',
+      email: 'uptown@example.com',
+      timezone: 'America/New_York',
+      currency: 'USD',
+      phone: '+12125550123',
+      template: 'clinic',
+      mode: 'test',
+    });
     expect(await dbs.test.prisma.employee.count({ where: { companyId: c.id } })).toBe(5);
     expect(await dbs.test.prisma.company.findUnique({ where: { id: c.id } })).not.toBeNull();
     expect(await dbs.live.prisma.company.findUnique({ where: { id: c.id } })).toBeNull();
   });
 
   it('seeds the gym in the zone the company is given (hours are local to the company)', async () => {
-    const c = await createCompany(dbs, { accountId, mode: 'test', template: 'fitness', timezone: 'Australia/Sydney' }, { now: new Date('2027-01-04T00:00:00Z') });
-    const first = await dbs.test.prisma.classSession.findFirstOrThrow({ where: { companyId: c.id }, orderBy: { startTime: 'asc' } });
+    const c = await createCompany(
+      dbs,
+      { accountId, mode: 'test', template: 'fitness', timezone: 'Australia/Sydney' },
+      { now: new Date('2027-01-04T00:00:00Z') },
+    );
+    const first = await dbs.test.prisma.classSession.findFirstOrThrow({
+      where: { companyId: c.id },
+      orderBy: { startTime: 'asc' },
+    });
     // Monday 4 January 2027, 18:00 in Sydney (UTC+11) is 07:00 UTC; 07:00 there had passed.
     expect(first.startTime.toISOString()).toBe('2027-01-04T07:00:00.000Z');
   });
@@ -79,7 +100,9 @@ describe('createCompany with a template', () => {
     ['an unknown field', { mode: 'test', template: 'clinic', employees: [] }, ['']],
   ])('refuses %s, writing nothing', async (_, input, fields) => {
     const before = { live: await counts('live'), test: await counts('test') };
-    expect(await validationFields(() => createCompany(dbs, { accountId, ...(input as object) } as never))).toEqual(fields);
+    expect(await validationFields(() => createCompany(dbs, { accountId, ...(input as object) } as never))).toEqual(
+      fields,
+    );
     expect({ live: await counts('live'), test: await counts('test') }).toEqual(before);
   });
 
@@ -87,10 +110,14 @@ describe('createCompany with a template', () => {
     // A real failure inside the seeding transaction: the sandbox refuses one sample customer.
     await dbs.test.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_isla() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF NEW.name = 'Isla Taylor' THEN RAISE EXCEPTION 'refused by test'; END IF; RETURN NEW; END $$`);
-    await dbs.test.prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_isla BEFORE INSERT ON customers FOR EACH ROW EXECUTE FUNCTION refuse_isla()`);
+    await dbs.test.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_isla BEFORE INSERT ON customers FOR EACH ROW EXECUTE FUNCTION refuse_isla()`,
+    );
     try {
       const before = await counts('test');
-      await expect(createCompany(dbs, { accountId, mode: 'test', template: 'fitness', name: 'Doomed Gym' })).rejects.toThrow();
+      await expect(
+        createCompany(dbs, { accountId, mode: 'test', template: 'fitness', name: 'Doomed Gym' }),
+      ).rejects.toThrow();
       expect(await counts('test')).toEqual(before);
       expect(await dbs.test.prisma.company.count({ where: { name: 'Doomed Gym' } })).toBe(0);
     } finally {

@@ -56,7 +56,9 @@ describe('restoreSampleCompanies', () => {
     expect(names(r.testCompanies)).toEqual(SAMPLE_NAMES);
     expect(r.testCompanies.map((c) => c.template)).toEqual(['hair_salon', 'clinic', 'fitness']);
     const fitness = r.testCompanies[2]!;
-    expect(await t.dbs.test.prisma.classSession.count({ where: { companyId: fitness.id, startTime: { gt: new Date() } } })).toBeGreaterThan(50);
+    expect(
+      await t.dbs.test.prisma.classSession.count({ where: { companyId: fitness.id, startTime: { gt: new Date() } } }),
+    ).toBeGreaterThan(50);
   });
 
   it('with reset, rebuilds the samples and stops their keys, but keeps blank test companies and live data', async () => {
@@ -82,7 +84,11 @@ describe('restoreSampleCompanies', () => {
     const before = (await restore()).testCompanies;
     // The confirmation named the salon and the clinic; the gym (made later, say) was not shown.
     const named = [before[0]!.id, before[1]!.id];
-    const r = await restoreSampleCompanies(t.dbs, t.services.credentials, { accountId: w.account.id, reset: true, companyIds: [...named, w.live.id] });
+    const r = await restoreSampleCompanies(t.dbs, t.services.credentials, {
+      accountId: w.account.id,
+      reset: true,
+      companyIds: [...named, w.live.id],
+    });
     expect(r).toMatchObject({ created: 2, deleted: 2 });
     expect(names(r.testCompanies)).toEqual(SAMPLE_NAMES);
     expect(r.testCompanies[2]!.id).toBe(before[2]!.id);
@@ -96,9 +102,17 @@ describe('restoreSampleCompanies', () => {
     await t.dbs.test.prisma.$executeRawUnsafe(`
       CREATE FUNCTION refuse_company() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'no new companies today'; END $$`);
-    await t.dbs.test.prisma.$executeRawUnsafe('CREATE TRIGGER refuse_company BEFORE INSERT ON companies FOR EACH ROW EXECUTE FUNCTION refuse_company()');
+    await t.dbs.test.prisma.$executeRawUnsafe(
+      'CREATE TRIGGER refuse_company BEFORE INSERT ON companies FOR EACH ROW EXECUTE FUNCTION refuse_company()',
+    );
     try {
-      await expect(restoreSampleCompanies(t.dbs, t.services.credentials, { accountId: w.account.id, reset: true, companyIds: before.map((c) => c.id) })).rejects.toThrow(/no new companies today/);
+      await expect(
+        restoreSampleCompanies(t.dbs, t.services.credentials, {
+          accountId: w.account.id,
+          reset: true,
+          companyIds: before.map((c) => c.id),
+        }),
+      ).rejects.toThrow(/no new companies today/);
     } finally {
       await t.dbs.test.prisma.$executeRawUnsafe('DROP TRIGGER refuse_company ON companies');
       await t.dbs.test.prisma.$executeRawUnsafe('DROP FUNCTION refuse_company()');
@@ -112,11 +126,17 @@ describe('restoreSampleCompanies', () => {
     expect(results.reduce((n, r) => n + r.created, 0)).toBe(3);
     const ids = results[0]!.testCompanies.map((c) => c.id);
     for (const r of results) expect(r.testCompanies.map((c) => c.id)).toEqual(ids);
-    const samples = await t.dbs.test.prisma.company.findMany({ where: { accountId: w.account.id, template: { not: null } } });
+    const samples = await t.dbs.test.prisma.company.findMany({
+      where: { accountId: w.account.id, template: { not: null } },
+    });
     expect(samples.map((c) => c.id).sort()).toEqual([...ids].sort());
   });
 
-  it.each([['unknown account', newId()], ['malformed id', 'nope'], ['empty id', '']])('refuses an %s as NOT_FOUND, creating nothing', async (_, accountId) => {
+  it.each([
+    ['unknown account', newId()],
+    ['malformed id', 'nope'],
+    ['empty id', ''],
+  ])('refuses an %s as NOT_FOUND, creating nothing', async (_, accountId) => {
     const before = await t.dbs.test.prisma.company.count();
     const err = await restore({ accountId }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);

@@ -20,7 +20,10 @@ const startedAt = new Date();
 beforeAll(async () => {
   db = await createTestDatabases();
   dbs = db.dbs;
-  const { account } = await createAccount(dbs, { email: `samples-${unique()}@example.com`, password: 'correct horse battery' });
+  const { account } = await createAccount(dbs, {
+    email: `samples-${unique()}@example.com`,
+    password: 'correct horse battery',
+  });
   accountId = account.id;
 });
 afterAll(async () => {
@@ -77,7 +80,9 @@ describe('every new account gets the three sample test companies', () => {
     ]);
     expect(await dbs.live.prisma.company.count({ where: { accountId } })).toBe(0);
     for (const table of ['employees', 'services', 'class_sessions', 'customers'] as const) {
-      const [{ n }] = await dbs.live.prisma.$queryRawUnsafe<[{ n: number }]>(`SELECT count(*)::int AS n FROM public.${table}`);
+      const [{ n }] = await dbs.live.prisma.$queryRawUnsafe<[{ n: number }]>(
+        `SELECT count(*)::int AS n FROM public.${table}`,
+      );
       expect(n, `live ${table}`).toBe(0);
     }
   });
@@ -95,34 +100,46 @@ describe('every new account gets the three sample test companies', () => {
       expectValidWorkingHours(e.workingHours);
       expect(email.parse(e.email)).toBe(e.email);
       expect(phone.parse(e.phone)).toBe(e.phone);
-      expect(g.links.some((l) => l.employeeId === e.id), `${e.name} performs a service`).toBe(true);
+      expect(
+        g.links.some((l) => l.employeeId === e.id),
+        `${e.name} performs a service`,
+      ).toBe(true);
     }
   });
 
-  it.each(SAMPLE_ORDER)('%s: services with prices, buffers and qualified staff; one requires payment', async (template) => {
-    const g = await graphOf(template);
-    expect(g.services.length).toBeGreaterThanOrEqual(4);
-    expect(g.services.some((s) => s.requiresPayment)).toBe(true);
-    const employeeIds = new Set(g.employees.map((e) => e.id));
-    for (const s of g.services) {
-      expect(s.active).toBe(true);
-      expect(Number.isInteger(s.price) && s.price > 0).toBe(true);
-      expect(s.durationMinutes % 5).toBe(0);
-      expect(s.durationMinutes).toBeGreaterThanOrEqual(15);
-      expect(s.bufferBeforeMinutes).toBeGreaterThanOrEqual(0);
-      expect(s.bufferAfterMinutes).toBeGreaterThanOrEqual(0);
-      const staff = g.links.filter((l) => l.serviceId === s.id);
-      expect(staff.length, `${s.name} has staff`).toBeGreaterThan(0);
-      for (const l of staff) expect(employeeIds.has(l.employeeId)).toBe(true);
-    }
-    expect(g.services.map((s) => s.name).sort()).toEqual(SAMPLE_DATA[template].services.map((s) => s.name).sort());
-  });
+  it.each(SAMPLE_ORDER)(
+    '%s: services with prices, buffers and qualified staff; one requires payment',
+    async (template) => {
+      const g = await graphOf(template);
+      expect(g.services.length).toBeGreaterThanOrEqual(4);
+      expect(g.services.some((s) => s.requiresPayment)).toBe(true);
+      const employeeIds = new Set(g.employees.map((e) => e.id));
+      for (const s of g.services) {
+        expect(s.active).toBe(true);
+        expect(Number.isInteger(s.price) && s.price > 0).toBe(true);
+        expect(s.durationMinutes % 5).toBe(0);
+        expect(s.durationMinutes).toBeGreaterThanOrEqual(15);
+        expect(s.bufferBeforeMinutes).toBeGreaterThanOrEqual(0);
+        expect(s.bufferAfterMinutes).toBeGreaterThanOrEqual(0);
+        const staff = g.links.filter((l) => l.serviceId === s.id);
+        expect(staff.length, `${s.name} has staff`).toBeGreaterThan(0);
+        for (const l of staff) expect(employeeIds.has(l.employeeId)).toBe(true);
+      }
+      expect(g.services.map((s) => s.name).sort()).toEqual(SAMPLE_DATA[template].services.map((s) => s.name).sort());
+    },
+  );
 
   it('the salon and the clinic offer appointments; the gym classes and personal training', async () => {
     const kinds = async (t: string) => (await graphOf(t)).services.map((s) => `${s.kind}:${s.name}`).sort();
     expect((await kinds('hair_salon')).every((k) => k.startsWith('appointment:'))).toBe(true);
     expect(await kinds('hair_salon')).toContain('appointment:Full Colour');
-    expect(await kinds('clinic')).toEqual(expect.arrayContaining(['appointment:New Patient Consultation', 'appointment:Flu Vaccination', 'appointment:Annual Check-up']));
+    expect(await kinds('clinic')).toEqual(
+      expect.arrayContaining([
+        'appointment:New Patient Consultation',
+        'appointment:Flu Vaccination',
+        'appointment:Annual Check-up',
+      ]),
+    );
     expect(await kinds('fitness')).toEqual([
       'appointment:Personal Training',
       'class:HIIT Circuit',
@@ -166,14 +183,18 @@ describe('every new account gets the three sample test companies', () => {
 
   it('every class lies inside its instructor’s working hours, in London local time', async () => {
     const g = await graphOf('fitness');
-    const hoursOf = new Map(g.employees.map((e) => [e.id, e.workingHours as Record<string, { start: string; end: string }[]>]));
+    const hoursOf = new Map(
+      g.employees.map((e) => [e.id, e.workingHours as Record<string, { start: string; end: string }[]>]),
+    );
     for (const s of g.sessions) {
       const start = DateTime.fromJSDate(s.startTime, { zone: 'Europe/London' });
       const end = DateTime.fromJSDate(s.endTime, { zone: 'Europe/London' });
       const day = start.toFormat('cccc').toLowerCase();
-      const inside = hoursOf.get(s.employeeId)![day]!.some(
-        (i) => minutes(i.start) <= start.hour * 60 + start.minute && end.hour * 60 + end.minute <= minutes(i.end),
-      );
+      const inside = hoursOf
+        .get(s.employeeId)!
+        [day]!.some(
+          (i) => minutes(i.start) <= start.hour * 60 + start.minute && end.hour * 60 + end.minute <= minutes(i.end),
+        );
       expect(inside, `${start.toISO()} within hours`).toBe(true);
     }
   });

@@ -33,13 +33,25 @@ const teacherName = (key: string) => fitness.employees.find((e) => e.key === key
 
 /** The timetable's sessions after `now` in `days` local days from now's local date, as lines. */
 function expected(now: Date, days: number): string[] {
-  return datedSessions({ timetable: fitness.timetable, durationMinutes: (k) => durations.get(k) ?? 60, zone: ZONE, now, days })
-    .map((s) => `${s.startTime.toISOString()} ${serviceName(s.slot.service)} ${teacherName(s.slot.instructor)} ${s.slot.capacity}`)
+  return datedSessions({
+    timetable: fitness.timetable,
+    durationMinutes: (k) => durations.get(k) ?? 60,
+    zone: ZONE,
+    now,
+    days,
+  })
+    .map(
+      (s) =>
+        `${s.startTime.toISOString()} ${serviceName(s.slot.service)} ${teacherName(s.slot.instructor)} ${s.slot.capacity}`,
+    )
     .sort();
 }
 
 async function schedule(companyId: string, where: object = {}) {
-  const rows = await dbs.test.prisma.classSession.findMany({ where: { companyId, ...where }, include: { service: true, employee: true } });
+  const rows = await dbs.test.prisma.classSession.findMany({
+    where: { companyId, ...where },
+    include: { service: true, employee: true },
+  });
   return rows.map((s) => `${s.startTime.toISOString()} ${s.service.name} ${s.employee.name} ${s.capacity}`).sort();
 }
 
@@ -51,17 +63,25 @@ describe('topping up the sample fitness timetable', () => {
     const company = await fitnessCompany(t0);
     expect(await schedule(company.id)).toEqual(expected(t0, SAMPLE_SCHEDULE_DAYS));
     // Right after seeding there is nothing to add.
-    expect(await topUpSampleClasses(dbs.test.prisma, { now: t0, companyId: company.id })).toEqual({ companies: 1, created: 0 });
+    expect(await topUpSampleClasses(dbs.test.prisma, { now: t0, companyId: company.id })).toEqual({
+      companies: 1,
+      created: 0,
+    });
 
     const t1 = new Date(t0.getTime() + 10 * DAY);
     const first = await topUpSampleClasses(dbs.test.prisma, { now: t1, companyId: company.id });
     // Ten more local days of the weekly timetable (19 classes a week).
-    expect(first.created).toBe(expected(t0, SAMPLE_SCHEDULE_DAYS + 10).length - expected(t0, SAMPLE_SCHEDULE_DAYS).length);
+    expect(first.created).toBe(
+      expected(t0, SAMPLE_SCHEDULE_DAYS + 10).length - expected(t0, SAMPLE_SCHEDULE_DAYS).length,
+    );
     expect(first.created).toBeGreaterThanOrEqual(25);
     expect(await schedule(company.id)).toEqual(expected(t0, SAMPLE_SCHEDULE_DAYS + 10));
     // Seen from t1, the coming SAMPLE_SCHEDULE_DAYS days are complete.
     expect(await schedule(company.id, { startTime: { gt: t1 } })).toEqual(expected(t1, SAMPLE_SCHEDULE_DAYS));
-    expect(await topUpSampleClasses(dbs.test.prisma, { now: t1, companyId: company.id })).toEqual({ companies: 1, created: 0 });
+    expect(await topUpSampleClasses(dbs.test.prisma, { now: t1, companyId: company.id })).toEqual({
+      companies: 1,
+      created: 0,
+    });
   });
 
   it('a company whose classes ran out long ago gets the coming weeks again', async () => {
@@ -73,7 +93,11 @@ describe('topping up the sample fitness timetable', () => {
     expect(created).toBe(expected(later, SAMPLE_SCHEDULE_DAYS).length);
     expect(await schedule(company.id, { startTime: { gt: later } })).toEqual(expected(later, SAMPLE_SCHEDULE_DAYS));
     // Wall times in the company zone (British Summer Time by then): Monday Spin at 07:00.
-    const spins = (await dbs.test.prisma.classSession.findMany({ where: { companyId: company.id, startTime: { gt: later }, service: { name: 'Spin' } } }))
+    const spins = (
+      await dbs.test.prisma.classSession.findMany({
+        where: { companyId: company.id, startTime: { gt: later }, service: { name: 'Spin' } },
+      })
+    )
       .map((s) => DateTime.fromJSDate(s.startTime, { zone: ZONE }))
       .filter((d) => d.weekday === 1);
     expect(spins.length).toBeGreaterThanOrEqual(4);
@@ -84,7 +108,10 @@ describe('topping up the sample fitness timetable', () => {
     const t0 = new Date('2027-05-03T12:00:00Z');
     const company = await fitnessCompany(t0);
     const p = dbs.test.prisma;
-    const last = await p.classSession.findFirstOrThrow({ where: { companyId: company.id }, orderBy: { startTime: 'desc' } });
+    const last = await p.classSession.findFirstOrThrow({
+      where: { companyId: company.id },
+      orderBy: { startTime: 'desc' },
+    });
     await p.classSession.update({ where: { id: last.id }, data: { status: 'cancelled' } });
     // Tom takes a personal-training client at the time of next-but-one Monday's 07:00 Spin,
     // which the seed did not schedule yet.
@@ -97,7 +124,19 @@ describe('topping up the sample fitness timetable', () => {
     const customer = await p.customer.findFirstOrThrow({ where: { companyId: company.id } });
     const end = new Date(spinStart.getTime() + 3600_000);
     await p.booking.create({
-      data: { id: newId(), companyId: company.id, serviceId: pt.id, employeeId: tom.id, customerId: customer.id, status: 'confirmed', currency: 'GBP', startTime: spinStart, endTime: end, blockStart: spinStart, blockEnd: end },
+      data: {
+        id: newId(),
+        companyId: company.id,
+        serviceId: pt.id,
+        employeeId: tom.id,
+        customerId: customer.id,
+        status: 'confirmed',
+        currency: 'GBP',
+        startTime: spinStart,
+        endTime: end,
+        blockStart: spinStart,
+        blockEnd: end,
+      },
     });
     const { created } = await topUpSampleClasses(p, { now: t1, companyId: company.id });
     expect(created).toBe(coming.length - 1);
@@ -105,7 +144,11 @@ describe('topping up the sample fitness timetable', () => {
     expect(after).not.toContain(spin);
     expect(after.filter((l) => coming.includes(l))).toHaveLength(coming.length - 1);
     // The cancelled one was not re-created.
-    expect(await p.classSession.count({ where: { companyId: company.id, startTime: last.startTime, serviceId: last.serviceId } })).toBe(1);
+    expect(
+      await p.classSession.count({
+        where: { companyId: company.id, startTime: last.startTime, serviceId: last.serviceId },
+      }),
+    ).toBe(1);
     expect((await p.classSession.findUniqueOrThrow({ where: { id: last.id } })).status).toBe('cancelled');
   });
 
@@ -119,7 +162,14 @@ describe('topping up the sample fitness timetable', () => {
     const company = await fitnessCompany(new Date(Date.now() - 21 * DAY));
     const before = await schedule(company.id, { startTime: { gt: new Date() } });
     const logs: unknown[] = [];
-    await job.handler({ services: { dbs, logger: { info: (...a: unknown[]) => logs.push(a) } }, enqueue: async () => undefined, signal: new AbortController().signal } as never, { bucket: 1 });
+    await job.handler(
+      {
+        services: { dbs, logger: { info: (...a: unknown[]) => logs.push(a) } },
+        enqueue: async () => undefined,
+        signal: new AbortController().signal,
+      } as never,
+      { bucket: 1 },
+    );
     const now = new Date();
     const after = await schedule(company.id, { startTime: { gt: now } });
     expect(after.length).toBeGreaterThan(before.length + 50);

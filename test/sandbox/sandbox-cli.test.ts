@@ -31,7 +31,12 @@ interface Run {
 }
 
 function svc(...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', LOG_LEVEL: 'silent' };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+  };
   if (db) env.DATABASE_URL = db.url;
   else env.DATA_DIR = dataDir;
   return new Promise((resolve) => {
@@ -73,15 +78,21 @@ describe('svc sandbox', { timeout: 240_000 }, () => {
   let restored: string[];
 
   it('account create → wipe → restore, each printing its documented object', async () => {
-    const created = json(await svc('account', 'create', '--email', email, '--password', 'a long enough password', '--json'));
+    const created = json(
+      await svc('account', 'create', '--email', email, '--password', 'a long enough password', '--json'),
+    );
     expect(created).toEqual({ accountId: ID, testCompanies: SAMPLES });
     accountId = created.accountId;
-    const live = json(await svc('company', 'create', '--account', email, '--name', 'Real Salon', '--mode', 'live', '--json'));
+    const live = json(
+      await svc('company', 'create', '--account', email, '--name', 'Real Salon', '--mode', 'live', '--json'),
+    );
     expect(live).toEqual({ _id: ID, name: 'Real Salon', mode: 'live' });
     liveId = live._id;
 
     expect(json(await svc('sandbox', 'wipe', '--account', email, '--json'))).toEqual({ deletedCompanies: 3 });
-    expect(json(await svc('sandbox', 'wipe', '--account', email.toUpperCase(), '--json'))).toEqual({ deletedCompanies: 0 });
+    expect(json(await svc('sandbox', 'wipe', '--account', email.toUpperCase(), '--json'))).toEqual({
+      deletedCompanies: 0,
+    });
 
     const back = json(await svc('sandbox', 'restore', '--account', email, '--json'));
     expect(back).toEqual({ testCompanies: SAMPLES });
@@ -96,9 +107,17 @@ describe('svc sandbox', { timeout: 240_000 }, () => {
 
   it('left the live company in place and the sandbox with exactly the three fresh samples', async () => {
     await withDatabases(async (dbs) => {
-      expect(await dbs.live.prisma.company.findUnique({ where: { id: liveId } })).toMatchObject({ name: 'Real Salon', mode: 'live', accountId });
+      expect(await dbs.live.prisma.company.findUnique({ where: { id: liveId } })).toMatchObject({
+        name: 'Real Salon',
+        mode: 'live',
+        accountId,
+      });
       const sandbox = await dbs.test.prisma.company.findMany({ where: { accountId }, orderBy: { id: 'asc' } });
-      expect(sandbox.map((c) => c.name)).toEqual(['Sample Hair Salon', 'Sample Medical Clinic', 'Sample Fitness Center']);
+      expect(sandbox.map((c) => c.name)).toEqual([
+        'Sample Hair Salon',
+        'Sample Medical Clinic',
+        'Sample Fitness Center',
+      ]);
       expect(await dbs.test.prisma.employee.count({ where: { companyId: { in: sandbox.map((c) => c.id) } } })).toBe(12);
     });
   });

@@ -49,13 +49,24 @@ const INTERNAL = [
   ['2001:0:4136:e378::1', /Teredo/],
   ['2001:db8::1', /reserved/],
 ] as const;
-const LOOPBACK = ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1'];
+const LOOPBACK = [
+  '127.0.0.1',
+  '127.8.9.10',
+  '::1',
+  '::ffff:127.0.0.1',
+  '::ffff:7f00:1',
+  '64:ff9b::7f00:1',
+  '2002:7f00:1::1',
+];
 const fakeDns = (table: Record<string, string[]>) =>
   Object.assign(
     (host: string, cb: (err: NodeJS.ErrnoException | null, a: { address: string; family: number }[]) => void) => {
       const list = table[host];
       if (!list) return cb(Object.assign(new Error(`ENOTFOUND ${host}`), { code: 'ENOTFOUND' }), []);
-      cb(null, list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+      cb(
+        null,
+        list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+      );
     },
     { table },
   );
@@ -72,20 +83,44 @@ const send = (url: string, policy: UrlPolicy, resolve?: ReturnType<typeof fakeDn
 describe('the live policy', () => {
   it('is https-only and public-only; development and the sandbox relax http and loopback only; internal ranges need an explicit opt-in', () => {
     expect(live).toEqual({ requireHttps: true, allowLoopback: false, allowPrivate: false });
-    expect(policyFor('live', loadConfig(production))).toEqual({ requireHttps: true, allowLoopback: false, allowPrivate: false });
+    expect(policyFor('live', loadConfig(production))).toEqual({
+      requireHttps: true,
+      allowLoopback: false,
+      allowPrivate: false,
+    });
     expect(liveInDevelopment).toEqual({ requireHttps: false, allowLoopback: true, allowPrivate: false });
-    expect(policyFor('live', loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'a'.repeat(64), WEBHOOK_LIVE_ALLOW_PRIVATE: '1' }))).toEqual({ requireHttps: false, allowLoopback: true, allowPrivate: true });
+    expect(
+      policyFor(
+        'live',
+        loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'a'.repeat(64), WEBHOOK_LIVE_ALLOW_PRIVATE: '1' }),
+      ),
+    ).toEqual({ requireHttps: false, allowLoopback: true, allowPrivate: true });
     for (const NODE_ENV of ['development', 'test', 'production']) {
-      expect(policyFor('test', loadConfig({ ...production, NODE_ENV }))).toEqual({ requireHttps: false, allowLoopback: true, allowPrivate: false });
+      expect(policyFor('test', loadConfig({ ...production, NODE_ENV }))).toEqual({
+        requireHttps: false,
+        allowLoopback: true,
+        allowPrivate: false,
+      });
     }
-    expect(policyFor('test', loadConfig({ NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_LOOPBACK: '0' }))).toEqual({ requireHttps: false, allowLoopback: false, allowPrivate: false });
-    expect(policyFor('test', loadConfig({ NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: '1' }))).toEqual({ requireHttps: false, allowLoopback: true, allowPrivate: true });
+    expect(policyFor('test', loadConfig({ NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_LOOPBACK: '0' }))).toEqual({
+      requireHttps: false,
+      allowLoopback: false,
+      allowPrivate: false,
+    });
+    expect(policyFor('test', loadConfig({ NODE_ENV: 'development', WEBHOOK_SANDBOX_ALLOW_PRIVATE: '1' }))).toEqual({
+      requireHttps: false,
+      allowLoopback: true,
+      allowPrivate: true,
+    });
   });
 
-  it.each(INTERNAL)('refuses %s under every policy without the opt-in: live, live in development, the sandbox', (address, reason) => {
-    for (const policy of [live, liveInDevelopment, sandbox]) expect(refusalFor(address, policy)).toMatch(reason);
-    expect(refusalFor(address, { requireHttps: false, allowLoopback: true, allowPrivate: true })).toBeNull();
-  });
+  it.each(INTERNAL)(
+    'refuses %s under every policy without the opt-in: live, live in development, the sandbox',
+    (address, reason) => {
+      for (const policy of [live, liveInDevelopment, sandbox]) expect(refusalFor(address, policy)).toMatch(reason);
+      expect(refusalFor(address, { requireHttps: false, allowLoopback: true, allowPrivate: true })).toBeNull();
+    },
+  );
 
   it('refuses loopback, and its IPv4-in-IPv6 forms, to live endpoints; development and the sandbox allow it', () => {
     for (const address of LOOPBACK) {
@@ -165,14 +200,26 @@ describe('the live policy', () => {
   it('checks the system resolver answer too: localhost resolves to loopback and is refused in the lookup', async () => {
     // The literal-name rule aside, the connection's own lookup (system DNS) refuses it.
     const err = await new Promise<Error | null>((resolve) =>
-      (guardedLookup(live) as unknown as (h: string, o: object, cb: (e: Error | null) => void) => void)('localhost', { all: true }, (e) => resolve(e)),
+      (guardedLookup(live) as unknown as (h: string, o: object, cb: (e: Error | null) => void) => void)(
+        'localhost',
+        { all: true },
+        (e) => resolve(e),
+      ),
     );
-    expect(err?.message).toMatch(/localhost resolves to a refused address \(127\.0\.0\.1 is a loopback address\)|::1 is a loopback/);
+    expect(err?.message).toMatch(
+      /localhost resolves to a refused address \(127\.0\.0\.1 is a loopback address\)|::1 is a loopback/,
+    );
     expect(rx.received).toHaveLength(0);
   });
 
   it('allows public addresses, also inside NAT64 and 6to4', () => {
-    for (const address of ['93.184.216.34', '2606:4700:4700::1111', '::ffff:93.184.216.34', '64:ff9b::5db8:d822', '2002:5db8:d822::1']) {
+    for (const address of [
+      '93.184.216.34',
+      '2606:4700:4700::1111',
+      '::ffff:93.184.216.34',
+      '64:ff9b::5db8:d822',
+      '2002:5db8:d822::1',
+    ]) {
       expect([address, refusalFor(address, live)]).toEqual([address, null]);
     }
   });
@@ -234,29 +281,61 @@ describe('the API', () => {
     'https://[::7f00:1]/hooks',
     'https://[64:ff9b::a9fe:a9fe]/hooks',
   ])('refuses a live endpoint at %s with a 400 naming url, and writes nothing', async (url) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(w.liveKey.key), payload: { url, events: ['*'] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      headers: bearer(w.liveKey.key),
+      payload: { url, events: ['*'] },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'url', message: expect.any(String) }] });
+    expect(res.json().error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'url', message: expect.any(String) }],
+    });
     expect(await t.dbs.live.prisma.webhookEndpoint.count()).toBe(0);
   });
 
   it('accepts a public https live endpoint, and http on loopback in the sandbox', async () => {
-    const a = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(w.liveKey.key), payload: { url: 'https://hooks.example.com/in', events: ['*'] } });
+    const a = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      headers: bearer(w.liveKey.key),
+      payload: { url: 'https://hooks.example.com/in', events: ['*'] },
+    });
     expect(a.statusCode).toBe(200);
-    const b = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(w.testKey.key), payload: { url: 'http://127.0.0.1:9/in', events: ['*'] } });
+    const b = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      headers: bearer(w.testKey.key),
+      payload: { url: 'http://127.0.0.1:9/in', events: ['*'] },
+    });
     expect(b.statusCode).toBe(200);
     // Changing a live endpoint's URL to an internal one is refused the same way.
-    const c = await t.app.inject({ method: 'PATCH', url: `/api/v1/webhook-endpoints/${a.json().data._id}`, headers: bearer(w.liveKey.key), payload: { url: 'https://[::ffff:7f00:1]/' } });
+    const c = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/webhook-endpoints/${a.json().data._id}`,
+      headers: bearer(w.liveKey.key),
+      payload: { url: 'https://[::ffff:7f00:1]/' },
+    });
     expect(c.statusCode).toBe(400);
-    expect((await t.dbs.live.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: a.json().data._id } })).url).toBe('https://hooks.example.com/in');
+    expect((await t.dbs.live.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: a.json().data._id } })).url).toBe(
+      'https://hooks.example.com/in',
+    );
   });
 
-  it.each(['http://10.0.0.1/in', 'http://169.254.169.254/latest/meta-data/', 'http://[fd00::1]/in', 'http://[::ffff:a9fe:a9fe]/in'])(
-    'refuses a sandbox endpoint at %s: the sandbox allows loopback, not the internal network',
-    async (url) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(w.testKey.key), payload: { url, events: ['*'] } });
-      expect(res.statusCode).toBe(400);
-      expect(res.json().error.details).toEqual([{ path: 'url', message: expect.stringMatching(/internal address/) }]);
-    },
-  );
+  it.each([
+    'http://10.0.0.1/in',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[fd00::1]/in',
+    'http://[::ffff:a9fe:a9fe]/in',
+  ])('refuses a sandbox endpoint at %s: the sandbox allows loopback, not the internal network', async (url) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      headers: bearer(w.testKey.key),
+      payload: { url, events: ['*'] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details).toEqual([{ path: 'url', message: expect.stringMatching(/internal address/) }]);
+  });
 });

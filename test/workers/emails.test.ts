@@ -38,14 +38,20 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        inbox.push({ from: String(session.envelope.mailFrom && session.envelope.mailFrom.address), to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        inbox.push({
+          from: String(session.envelope.mailFrom && session.envelope.mailFrom.address),
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
   });
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
   const port = (smtp.server.address() as AddressInfo).port;
-  t = await createTestApp({ env: { ...FAST_WORKERS, SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Bookings <no-reply@bookings.example>' } });
+  t = await createTestApp({
+    env: { ...FAST_WORKERS, SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Bookings <no-reply@bookings.example>' },
+  });
   w = await createAccountWithKeys(t.dbs);
   await t.dbs.test.prisma.company.update({ where: { id: w.test.id }, data: { timezone: 'Europe/Berlin' } });
   workers = await startWorkers(t.services);
@@ -60,7 +66,10 @@ type Db = 'test' | 'live';
 
 /** The event a use case wrote for this booking (in the same transaction as the booking's change). */
 const eventOf = (db: Db, bookingId: string, type: OutboxEventType) =>
-  t.dbs[db].prisma.event.findFirstOrThrow({ where: { type, data: { path: ['bookingId'], equals: bookingId } }, orderBy: { id: 'desc' } });
+  t.dbs[db].prisma.event.findFirstOrThrow({
+    where: { type, data: { path: ['bookingId'], equals: bookingId } },
+    orderBy: { id: 'desc' },
+  });
 
 /**
  * The next last Sunday of March (Berlin springs forward at 01:00 UTC) or of October (it falls
@@ -79,11 +88,23 @@ describe('sandbox e-mail log', () => {
   it('logs the confirmation with recipient, headers, text and HTML in the company time zone, and sends nothing', async () => {
     // Spring-forward day in Berlin: 09:00Z is 11:00 CEST.
     const spring = nextLastSunday(3).set({ hour: 9 });
-    const { booking, customer, employee } = await bookThroughUseCase(t.dbs.test.prisma, w.test, { requiresPayment: false, startTime: spring.toJSDate(), customerName: 'Dana <script>' });
+    const { booking, customer, employee } = await bookThroughUseCase(t.dbs.test.prisma, w.test, {
+      requiresPayment: false,
+      startTime: spring.toJSDate(),
+      customerName: 'Dana <script>',
+    });
     const event = await eventOf('test', booking.id, 'booking.created');
     expect(event.data).toMatchObject({ status: 'confirmed' });
-    const email = await waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: event.id } }), { what: 'the e-mail' });
-    expect(email).toMatchObject({ to: customer.email, from: 'Bookings <no-reply@bookings.example>', status: 'logged', kind: 'booking_confirmed', sentAt: null });
+    const email = await waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: event.id } }), {
+      what: 'the e-mail',
+    });
+    expect(email).toMatchObject({
+      to: customer.email,
+      from: 'Bookings <no-reply@bookings.example>',
+      status: 'logged',
+      kind: 'booking_confirmed',
+      sentAt: null,
+    });
     expect(email.subject).toBe(`Your booking at ${w.test.name} is confirmed`);
     expect(email.text).toContain('Hello Dana <script>,');
     expect(email.text).toContain(`Your Haircut & Style with ${employee.name} is confirmed.`);
@@ -102,16 +123,29 @@ describe('sandbox e-mail log', () => {
       'X-Event-Id': event.id,
     });
     // Read back by a mail parser, the header names one mailbox: the customer's.
-    expect(addressparser((email.headers as Record<string, string>).To)).toEqual([{ name: 'Dana <script>', address: customer.email }]);
+    expect(addressparser((email.headers as Record<string, string>).To)).toEqual([
+      { name: 'Dana <script>', address: customer.email },
+    ]);
     expect(inbox).toHaveLength(0);
 
     const list = await t.app.inject({ method: 'GET', url: '/api/v1/emails', headers: bearer(w.testKey.key) });
     expect(list.statusCode).toBe(200);
     expect(list.json().data[0]).toEqual({
-      _id: email.id, to: email.to, from: email.from, subject: email.subject, text: email.text, html: email.html,
-      headers: email.headers, kind: 'booking_confirmed', createdAt: email.createdAt.toISOString(),
+      _id: email.id,
+      to: email.to,
+      from: email.from,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      headers: email.headers,
+      kind: 'booking_confirmed',
+      createdAt: email.createdAt.toISOString(),
     });
-    const one = await t.app.inject({ method: 'GET', url: `/api/v1/emails/${email.id}`, headers: bearer(w.testKey.key) });
+    const one = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/emails/${email.id}`,
+      headers: bearer(w.testKey.key),
+    });
     expect(one.json().data).toEqual(list.json().data[0]);
   });
 
@@ -119,19 +153,44 @@ describe('sandbox e-mail log', () => {
     // Berlin leaves summer time on the last Sunday of October at 01:00Z: 08:30Z is 09:30 CET.
     const autumn = nextLastSunday(10).set({ hour: 8, minute: 30 });
     const moved = autumn.plus({ days: 1 });
-    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test, { requiresPayment: false, startTime: autumn.toJSDate() });
-    await rescheduleBooking(t.dbs.test.prisma, { company: w.test, bookingId: booking.id, input: { startTime: moved.toJSDate().toISOString() } });
-    await transitionBooking(t.dbs.test.prisma, { companyId: w.test.id, bookingId: booking.id, action: 'cancel', input: { reason: 'Stylist ill' } });
+    const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test, {
+      requiresPayment: false,
+      startTime: autumn.toJSDate(),
+    });
+    await rescheduleBooking(t.dbs.test.prisma, {
+      company: w.test,
+      bookingId: booking.id,
+      input: { startTime: moved.toJSDate().toISOString() },
+    });
+    await transitionBooking(t.dbs.test.prisma, {
+      companyId: w.test.id,
+      bookingId: booking.id,
+      action: 'cancel',
+      input: { reason: 'Stylist ill' },
+    });
     // A receipt: another booking, paid with the sandbox's test card and settled by the payments worker.
     const paid = (await bookThroughUseCase(t.dbs.test.prisma, w.test)).booking;
     const payment = await createPayment(t.dbs.test.prisma, {
-      companyId: w.test.id, mode: 'test', config: t.config,
-      input: { bookingId: paid.id, card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' } },
+      companyId: w.test.id,
+      mode: 'test',
+      config: t.config,
+      input: {
+        bookingId: paid.id,
+        card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' },
+      },
     });
     const e1 = await eventOf('test', booking.id, 'booking.rescheduled');
     const e2 = await eventOf('test', booking.id, 'booking.cancelled');
-    const e3 = await waitFor(() => t.dbs.test.prisma.event.findFirst({ where: { type: 'payment.succeeded', data: { path: ['paymentId'], equals: payment.id } } }), { what: 'the payment to settle' });
-    const [r, c, p] = await Promise.all([e1, e2, e3].map((e) => waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: e.id } }))));
+    const e3 = await waitFor(
+      () =>
+        t.dbs.test.prisma.event.findFirst({
+          where: { type: 'payment.succeeded', data: { path: ['paymentId'], equals: payment.id } },
+        }),
+      { what: 'the payment to settle' },
+    );
+    const [r, c, p] = await Promise.all(
+      [e1, e2, e3].map((e) => waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: e.id } }))),
+    );
     expect(r!.text).toContain(`New time: ${day(moved)}, 09:30–10:30 GMT+1`);
     expect(r!.text).toContain(`Was: ${day(autumn)}, 09:30–10:30 GMT+1`);
     expect(c!.subject).toMatch(/is cancelled$/);
@@ -142,7 +201,9 @@ describe('sandbox e-mail log', () => {
     // Relaying the same event again (as after a crash between fan-out and mark) adds nothing.
     await t.dbs.test.prisma.event.update({ where: { id: e3.id }, data: { dispatchedAt: null } });
     workers.kick();
-    await waitFor(async () => (await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: e3.id } })).dispatchedAt !== null);
+    await waitFor(
+      async () => (await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: e3.id } })).dispatchedAt !== null,
+    );
     expect(await t.dbs.test.prisma.email.count({ where: { eventId: e3.id } })).toBe(1);
   });
 
@@ -151,19 +212,30 @@ describe('sandbox e-mail log', () => {
     const { booking } = await bookThroughUseCase(t.dbs.test.prisma, w.test);
     const e = await eventOf('test', booking.id, 'booking.created');
     expect(e.data).toMatchObject({ status: 'pending' });
-    await waitFor(async () => (await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: e.id } })).dispatchedAt !== null);
+    await waitFor(
+      async () => (await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: e.id } })).dispatchedAt !== null,
+    );
     expect(await t.dbs.test.prisma.email.count({ where: { eventId: e.id } })).toBe(0);
   });
 
   it('is FORBIDDEN to live companies, needs emails:read, and is NOT_FOUND across companies', async () => {
     const live = await t.app.inject({ method: 'GET', url: '/api/v1/emails', headers: bearer(w.liveKey.key) });
     expect([live.statusCode, live.json().error.code]).toEqual([403, 'FORBIDDEN']);
-    const token = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.test.id, mode: 'test', scope: 'bookings:read' });
+    const token = await scopedToken(t.dbs, {
+      accountId: w.account.id,
+      companyId: w.test.id,
+      mode: 'test',
+      scope: 'bookings:read',
+    });
     const scoped = await t.app.inject({ method: 'GET', url: '/api/v1/emails', headers: bearer(token) });
     expect([scoped.statusCode, scoped.json().error.details]).toEqual([403, { requiredScope: 'emails:read' }]);
     const other = await createAccountWithKeys(t.dbs);
     const mine = await t.dbs.test.prisma.email.findFirstOrThrow({ where: { companyId: w.test.id } });
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/emails/${mine.id}`, headers: bearer(other.testKey.key) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/emails/${mine.id}`,
+      headers: bearer(other.testKey.key),
+    });
     expect(res.statusCode).toBe(404);
     const bad = await t.app.inject({ method: 'GET', url: '/api/v1/emails?limit=500', headers: bearer(w.testKey.key) });
     expect(bad.statusCode).toBe(400);
@@ -182,7 +254,10 @@ describe('live e-mail over SMTP', () => {
     ['Dana\r\nBcc: attacker@evil.example', '"Dana Bcc: attacker@evil.example"'],
     ['Zoë <attacker@evil.example>', /^=\?UTF-8\?[BQ]\?[^?\s]+\?=$/],
   ])('a customer named %j gets the e-mail, and nobody else', async (name, quoted) => {
-    const { booking, customer } = await bookThroughUseCase(t.dbs.live.prisma, w.live, { requiresPayment: false, customerName: name });
+    const { booking, customer } = await bookThroughUseCase(t.dbs.live.prisma, w.live, {
+      requiresPayment: false,
+      customerName: name,
+    });
     const event = await eventOf('live', booking.id, 'booking.created');
     const mail = await waitFor(() => inbox.find((m) => m.raw.includes(event.id)), { what: 'the SMTP delivery' });
     // The SMTP envelope: RCPT TO is the customer's stored address and nothing else.
@@ -208,7 +283,10 @@ describe('live e-mail over SMTP', () => {
   it('sends the cancellation with text and HTML to the customer and marks it sent', async () => {
     // Next summer: 07:00Z is 09:00 in Berlin.
     const summer = DateTime.utc(DateTime.utc().year + 1, 7, 1, 7);
-    const { booking, customer } = await cancelledBooking(t.dbs.live.prisma, w.live, { requiresPayment: false, startTime: summer.toJSDate() });
+    const { booking, customer } = await cancelledBooking(t.dbs.live.prisma, w.live, {
+      requiresPayment: false,
+      startTime: summer.toJSDate(),
+    });
     const event = await eventOf('live', booking.id, 'booking.cancelled');
     const mail = await waitFor(() => inbox.find((m) => m.raw.includes(event.id)), { what: 'the SMTP delivery' });
     expect(mail.to).toEqual([customer.email]);

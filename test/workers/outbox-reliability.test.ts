@@ -22,7 +22,10 @@ async function bookable(t: TestApp) {
   const w = await createAccountWithKeys(t.dbs);
   const { company, auth } = await blankCompany(t.dbs, w);
   const { service } = await salon(t.app, auth, { price: 0 });
-  const customer = await post(t.app, '/api/v1/customers', auth, { name: 'Burst Customer', email: `burst-${company.id}@example.com` });
+  const customer = await post(t.app, '/api/v1/customers', auth, {
+    name: 'Burst Customer',
+    email: `burst-${company.id}@example.com`,
+  });
   return { company, auth, serviceId: service._id as string, customerId: customer._id as string };
 }
 
@@ -42,7 +45,11 @@ function bookingBurst(t: TestApp, c: Awaited<ReturnType<typeof bookable>>, n: nu
       const due = started + (i * 1000) / perSecond;
       if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
       const startTime = new Date(base + nextHour++ * 3_600_000).toISOString();
-      const b = await post(t.app, '/api/v1/bookings', c.auth, { serviceId: c.serviceId, customerId: c.customerId, startTime });
+      const b = await post(t.app, '/api/v1/bookings', c.auth, {
+        serviceId: c.serviceId,
+        customerId: c.customerId,
+        startTime,
+      });
       ids.push(b._id);
       created++;
     }
@@ -53,7 +60,10 @@ function bookingBurst(t: TestApp, c: Awaited<ReturnType<typeof bookable>>, n: nu
 
 /** The booking.created events of a company: what its endpoint must receive. */
 async function bookingEvents(t: TestApp, companyId: string): Promise<string[]> {
-  const rows = await t.dbs.test.prisma.event.findMany({ where: { companyId, type: 'booking.created' }, select: { id: true } });
+  const rows = await t.dbs.test.prisma.event.findMany({
+    where: { companyId, type: 'booking.created' },
+    select: { id: true },
+  });
   return rows.map((r) => r.id);
 }
 
@@ -74,7 +84,12 @@ async function slowReceiver(delayMs: number, body = 'ok') {
 }
 
 async function endpoint(t: TestApp, auth: Record<string, string>, url: string) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: auth, payload: { url, events: ['booking.created'] } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhook-endpoints',
+    headers: auth,
+    payload: { url, events: ['booking.created'] },
+  });
   expect(res.statusCode).toBe(200);
 }
 
@@ -83,7 +98,13 @@ describe.skipIf(!hasRedis)('worker processes', () => {
   let childEnv: Record<string, string>;
   beforeAll(async () => {
     t = await createTestApp({ env: { ...FAST_WORKERS, RATE_LIMIT_PER_SECOND: '1000000' } });
-    childEnv = { ...FAST_WORKERS, DATABASE_URL: t.db.url!, REDIS_URL: t.config.REDIS_URL!, REDIS_PREFIX: t.config.REDIS_PREFIX, DATA_DIR: '.data' };
+    childEnv = {
+      ...FAST_WORKERS,
+      DATABASE_URL: t.db.url!,
+      REDIS_URL: t.config.REDIS_URL!,
+      REDIS_PREFIX: t.config.REDIS_PREFIX,
+      DATA_DIR: '.data',
+    };
   });
   afterEach(() => killAllWorkers());
   afterAll(() => t?.close());
@@ -95,7 +116,9 @@ describe.skipIf(!hasRedis)('worker processes', () => {
     await endpoint(t, c.auth, rx.url);
     const first = await spawnWorker(childEnv);
     const burst = bookingBurst(t, c, BURST);
-    await waitFor(() => rx.received.length >= 30 && rx.inFlight.size > 0, { what: 'the burst to be under way with deliveries in flight' });
+    await waitFor(() => rx.received.length >= 30 && rx.inFlight.size > 0, {
+      what: 'the burst to be under way with deliveries in flight',
+    });
     first.proc.kill('SIGKILL');
     const inFlight = [...rx.inFlight];
     const createdAtKill = burst.created();
@@ -117,14 +140,23 @@ describe.skipIf(!hasRedis)('worker processes', () => {
     expect(deliveredAtKill).toBeLessThan(BURST);
 
     const second = await spawnWorker(childEnv);
-    await waitFor(() => ids.every((id) => idsOf(rx).includes(id)), { timeoutMs: 40_000, what: 'every event after the restart' });
+    await waitFor(() => ids.every((id) => idsOf(rx).includes(id)), {
+      timeoutMs: 40_000,
+      what: 'every event after the restart',
+    });
     expect(new Set(idsOf(rx))).toEqual(new Set(ids));
     // Deliveries the killed process had sent but not recorded are sent again once their lease
     // runs out (at-least-once), and then every delivery is recorded as succeeded.
-    await waitFor(async () => (await t.dbs.test.prisma.webhookDelivery.count({ where: { eventId: { in: ids }, status: { not: 'succeeded' } } })) === 0, {
-      timeoutMs: 20_000,
-      what: 'every delivery to be recorded',
-    });
+    await waitFor(
+      async () =>
+        (await t.dbs.test.prisma.webhookDelivery.count({
+          where: { eventId: { in: ids }, status: { not: 'succeeded' } },
+        })) === 0,
+      {
+        timeoutMs: 20_000,
+        what: 'every delivery to be recorded',
+      },
+    );
     for (const id of inFlight) expect(idsOf(rx).filter((x) => x === id).length).toBeGreaterThanOrEqual(2);
 
     // SIGTERM lets the attempt in flight finish and be recorded, then the process exits 0.
@@ -135,7 +167,10 @@ describe.skipIf(!hasRedis)('worker processes', () => {
     second.proc.kill('SIGTERM');
     expect(await second.exited).toBe(0);
     const lastEvent = (await bookingEvents(t, c.company.id)).find((id) => !ids.includes(id))!;
-    const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({ where: { eventId: lastEvent }, include: { attempts: true } });
+    const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({
+      where: { eventId: lastEvent },
+      include: { attempts: true },
+    });
     expect(delivery).toMatchObject({ status: 'succeeded', attemptCount: 1 });
     expect(delivery.attempts).toEqual([expect.objectContaining({ statusCode: 200, responseExcerpt: 'slow ok' })]);
     await rx.close();
@@ -151,7 +186,10 @@ describe.skipIf(!hasRedis)('worker processes', () => {
     await bookingBurst(t, c, 150, 200).done;
     const ids = await bookingEvents(t, c.company.id);
     expect(ids).toHaveLength(150);
-    await waitFor(() => [a, b].every((rx) => new Set(idsOf(rx)).size === 150), { timeoutMs: 30_000, what: 'every event at both endpoints' });
+    await waitFor(() => [a, b].every((rx) => new Set(idsOf(rx)).size === 150), {
+      timeoutMs: 30_000,
+      what: 'every event at both endpoints',
+    });
     for (const rx of [a, b]) {
       expect(new Set(idsOf(rx))).toEqual(new Set(ids));
       // Claims keep a delivery with one process: a duplicate needs a lease to run out.
@@ -188,7 +226,11 @@ function portRefuses(port: number): Promise<boolean> {
 }
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   await waitFor(
     () =>
       new Promise<boolean>((resolve) => {
@@ -209,7 +251,10 @@ describe.skipIf(!hasRedis)('Redis stopped and restarted mid-burst', () => {
     // its own on the same database without Redis: an API request waits on a dead Redis (rate
     // limits) for seconds, which is not what this test is about.
     const t = await createTestApp({ env: { ...FAST_WORKERS, REDIS_URL: `redis://127.0.0.1:${port}` } });
-    const api = await createTestApp({ db: t.db, env: { ...FAST_WORKERS, RATE_LIMIT_PER_SECOND: '1000000', REDIS_URL: undefined } });
+    const api = await createTestApp({
+      db: t.db,
+      env: { ...FAST_WORKERS, RATE_LIMIT_PER_SECOND: '1000000', REDIS_URL: undefined },
+    });
     expect(t.services.redis).not.toBeNull();
     expect(api.services.redis).toBeNull();
     const c = await bookable(api);
@@ -218,7 +263,9 @@ describe.skipIf(!hasRedis)('Redis stopped and restarted mid-burst', () => {
     const workers = await startWorkers(t.services);
     try {
       const burst = bookingBurst(api, c, BURST);
-      await waitFor(() => rx.received.length >= 20 && rx.inFlight.size > 0, { what: 'the burst to be under way with deliveries in flight' });
+      await waitFor(() => rx.received.length >= 20 && rx.inFlight.size > 0, {
+        what: 'the burst to be under way with deliveries in flight',
+      });
       redis.kill('SIGKILL');
       await new Promise((r) => redis.once('exit', r));
       const createdAtStop = burst.created();
@@ -234,7 +281,10 @@ describe.skipIf(!hasRedis)('Redis stopped and restarted mid-burst', () => {
       const deliveredWhileDown = new Set(idsOf(rx)).size;
       expect(deliveredWhileDown).toBeLessThan(BURST);
       redis = await startRedis(port);
-      await waitFor(() => ids.every((id) => idsOf(rx).includes(id)), { timeoutMs: 40_000, what: 'every event after Redis came back' });
+      await waitFor(() => ids.every((id) => idsOf(rx).includes(id)), {
+        timeoutMs: 40_000,
+        what: 'every event after Redis came back',
+      });
       expect(new Set(idsOf(rx))).toEqual(new Set(ids));
     } finally {
       await workers.stop();

@@ -48,7 +48,10 @@ export async function startReceiver(responder: Responder = ok, port = 0): Promis
   };
 }
 
-export async function waitFor<T>(probe: () => T | Promise<T>, opts: { timeoutMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  probe: () => T | Promise<T>,
+  opts: { timeoutMs?: number; what?: string } = {},
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   for (;;) {
     const v = await probe();

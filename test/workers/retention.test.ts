@@ -17,7 +17,16 @@ const DAY = 24 * HOUR;
 const ago = (ms: number) => new Date(Date.now() - ms);
 const ahead = (ms: number) => new Date(Date.now() + ms);
 
-type Table = 'idempotency_records' | 'sessions' | 'oauth_codes' | 'oauth_tokens' | 'oauth_grants' | 'webhook_attempts' | 'webhook_deliveries' | 'emails' | 'events';
+type Table =
+  | 'idempotency_records'
+  | 'sessions'
+  | 'oauth_codes'
+  | 'oauth_tokens'
+  | 'oauth_grants'
+  | 'webhook_attempts'
+  | 'webhook_deliveries'
+  | 'emails'
+  | 'events';
 
 interface Seeded {
   stale: Record<Table, string[]>;
@@ -38,23 +47,48 @@ afterAll(async () => {
 /** Stale and fresh rows of every table with a rule (and of events, which have none). */
 async function seed(db: Database, companyId: string): Promise<Seeded> {
   const p = db.prisma;
-  const tables: Table[] = ['idempotency_records', 'sessions', 'oauth_codes', 'oauth_tokens', 'oauth_grants', 'webhook_attempts', 'webhook_deliveries', 'emails', 'events'];
+  const tables: Table[] = [
+    'idempotency_records',
+    'sessions',
+    'oauth_codes',
+    'oauth_tokens',
+    'oauth_grants',
+    'webhook_attempts',
+    'webhook_deliveries',
+    'emails',
+    'events',
+  ];
   const s: Seeded = { stale: {} as Seeded['stale'], fresh: {} as Seeded['fresh'] };
   for (const table of tables) [s.stale[table], s.fresh[table]] = [[], []];
   const note = (stale: boolean, table: Table, id: string) => (stale ? s.stale : s.fresh)[table].push(id);
 
   // Idempotency records: kept until a day past their expiry. Five stale ones, more than a batch.
-  const records: Array<[boolean, Date]> = [[true, ago(25 * HOUR)], [true, ago(30 * DAY)], [true, ago(2 * DAY)], [true, ago(24 * HOUR + MIN)], [true, ago(3 * DAY)], [false, ago(23 * HOUR)], [false, ahead(HOUR)]];
+  const records: Array<[boolean, Date]> = [
+    [true, ago(25 * HOUR)],
+    [true, ago(30 * DAY)],
+    [true, ago(2 * DAY)],
+    [true, ago(24 * HOUR + MIN)],
+    [true, ago(3 * DAY)],
+    [false, ago(23 * HOUR)],
+    [false, ahead(HOUR)],
+  ];
   for (const [stale, expiresAt] of records) {
     const id = newId();
-    await p.idempotencyRecord.create({ data: { id, credentialId: `cred-${id}`, key: 'k', requestHash: 'h', state: 'completed', expiresAt } });
+    await p.idempotencyRecord.create({
+      data: { id, credentialId: `cred-${id}`, key: 'k', requestHash: 'h', state: 'completed', expiresAt },
+    });
     note(stale, 'idempotency_records', id);
   }
 
   // Admin sessions: until they expire.
-  for (const [stale, expiresAt] of [[true, ago(MIN)], [false, ahead(HOUR)]] as const) {
+  for (const [stale, expiresAt] of [
+    [true, ago(MIN)],
+    [false, ahead(HOUR)],
+  ] as const) {
     const id = newId();
-    await p.session.create({ data: { id, tokenHash: `session-${id}`, accountId: w.account.id, csrfToken: 'c', expiresAt } });
+    await p.session.create({
+      data: { id, tokenHash: `session-${id}`, accountId: w.account.id, csrfToken: 'c', expiresAt },
+    });
     note(stale, 'sessions', id);
   }
 
@@ -63,18 +97,38 @@ async function seed(db: Database, companyId: string): Promise<Seeded> {
   const subject = { clientId: 'client-retention', accountId: w.account.id, companyId, mode: db.mode };
   const grant = async (stale: boolean, revoked = false) => {
     const id = newId();
-    await p.oAuthGrant.create({ data: { id, ...subject, scope: 'bookings:read', revokedAt: revoked ? ago(HOUR) : null, createdAt: ago(40 * DAY) } });
+    await p.oAuthGrant.create({
+      data: { id, ...subject, scope: 'bookings:read', revokedAt: revoked ? ago(HOUR) : null, createdAt: ago(40 * DAY) },
+    });
     note(stale, 'oauth_grants', id);
     return id;
   };
   const code = async (grantId: string, expiresAt: Date, stale: boolean) => {
     const id = newId();
-    await p.oAuthCode.create({ data: { id, codeHash: `code-${id}`, ...subject, redirectUri: 'https://app.example/cb', scope: 'bookings:read', grantId, expiresAt } });
+    await p.oAuthCode.create({
+      data: {
+        id,
+        codeHash: `code-${id}`,
+        ...subject,
+        redirectUri: 'https://app.example/cb',
+        scope: 'bookings:read',
+        grantId,
+        expiresAt,
+      },
+    });
     note(stale, 'oauth_codes', id);
   };
-  const token = async (grantId: string, kind: 'access' | 'refresh', expiresAt: Date, stale: boolean, extra: { usedAt?: Date; revokedAt?: Date } = {}) => {
+  const token = async (
+    grantId: string,
+    kind: 'access' | 'refresh',
+    expiresAt: Date,
+    stale: boolean,
+    extra: { usedAt?: Date; revokedAt?: Date } = {},
+  ) => {
     const id = newId();
-    await p.oAuthToken.create({ data: { id, tokenHash: `token-${id}`, kind, ...subject, scope: 'bookings:read', grantId, expiresAt, ...extra } });
+    await p.oAuthToken.create({
+      data: { id, tokenHash: `token-${id}`, kind, ...subject, scope: 'bookings:read', grantId, expiresAt, ...extra },
+    });
     note(stale, 'oauth_tokens', id);
   };
   // Every code and token of this grant has expired: all of it goes.
@@ -97,34 +151,101 @@ async function seed(db: Database, companyId: string): Promise<Seeded> {
 
   // Webhooks: attempts go after 30 days, a finished delivery with its last attempt; events stay.
   const endpoint = await p.webhookEndpoint.create({
-    data: { id: newId(), companyId, url: 'https://hooks.example.com/retention', events: ['*'], secretEnc: 'x', tokenEnc: 'x' },
+    data: {
+      id: newId(),
+      companyId,
+      url: 'https://hooks.example.com/retention',
+      events: ['*'],
+      secretEnc: 'x',
+      tokenEnc: 'x',
+    },
   });
-  const delivery = async (o: { stale: boolean; status: string; createdAt: Date; attempts: Array<[boolean, Date]>; nextAttemptAt?: Date }) => {
+  const delivery = async (o: {
+    stale: boolean;
+    status: string;
+    createdAt: Date;
+    attempts: Array<[boolean, Date]>;
+    nextAttemptAt?: Date;
+  }) => {
     const event = await p.event.create({
-      data: { id: newId(), companyId, type: 'booking.created', data: {}, createdAt: ago(400 * DAY), dispatchedAt: ago(400 * DAY) },
+      data: {
+        id: newId(),
+        companyId,
+        type: 'booking.created',
+        data: {},
+        createdAt: ago(400 * DAY),
+        dispatchedAt: ago(400 * DAY),
+      },
     });
     note(false, 'events', event.id);
     const id = newId();
     await p.webhookDelivery.create({
-      data: { id, companyId, endpointId: endpoint.id, eventId: event.id, status: o.status, attemptCount: o.attempts.length, nextAttemptAt: o.nextAttemptAt ?? null, createdAt: o.createdAt },
+      data: {
+        id,
+        companyId,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        status: o.status,
+        attemptCount: o.attempts.length,
+        nextAttemptAt: o.nextAttemptAt ?? null,
+        createdAt: o.createdAt,
+      },
     });
     note(o.stale, 'webhook_deliveries', id);
     for (const [stale, createdAt] of o.attempts) {
-      const a = await p.webhookAttempt.create({ data: { id: newId(), deliveryId: id, statusCode: 500, durationMs: 12, createdAt } });
+      const a = await p.webhookAttempt.create({
+        data: { id: newId(), deliveryId: id, statusCode: 500, durationMs: 12, createdAt },
+      });
       note(stale, 'webhook_attempts', a.id);
     }
   };
-  await delivery({ stale: true, status: 'failed', createdAt: ago(40 * DAY), attempts: [[true, ago(40 * DAY)], [true, ago(39 * DAY)], [true, ago(31 * DAY)]] });
+  await delivery({
+    stale: true,
+    status: 'failed',
+    createdAt: ago(40 * DAY),
+    attempts: [
+      [true, ago(40 * DAY)],
+      [true, ago(39 * DAY)],
+      [true, ago(31 * DAY)],
+    ],
+  });
   // Retried by hand yesterday: the old attempt goes, the delivery stays with its new attempt.
-  await delivery({ stale: false, status: 'succeeded', createdAt: ago(40 * DAY), attempts: [[true, ago(40 * DAY)], [false, ago(DAY)]] });
+  await delivery({
+    stale: false,
+    status: 'succeeded',
+    createdAt: ago(40 * DAY),
+    attempts: [
+      [true, ago(40 * DAY)],
+      [false, ago(DAY)],
+    ],
+  });
   // Still being retried (due tomorrow): stays, however old.
-  await delivery({ stale: false, status: 'pending', createdAt: ago(40 * DAY), attempts: [], nextAttemptAt: ahead(DAY) });
+  await delivery({
+    stale: false,
+    status: 'pending',
+    createdAt: ago(40 * DAY),
+    attempts: [],
+    nextAttemptAt: ahead(DAY),
+  });
   await delivery({ stale: false, status: 'failed', createdAt: ago(29 * DAY), attempts: [[false, ago(29 * DAY)]] });
 
   // E-mails: the sandbox's log goes after 30 days; live e-mails are kept.
   const email = async (stale: boolean, status: string, createdAt: Date) => {
     const id = newId();
-    await p.email.create({ data: { id, companyId, to: 'dana@example.com', from: 'shop@example.com', subject: 'Booked', text: 't', html: '<p>t</p>', headers: {}, status, createdAt } });
+    await p.email.create({
+      data: {
+        id,
+        companyId,
+        to: 'dana@example.com',
+        from: 'shop@example.com',
+        subject: 'Booked',
+        text: 't',
+        html: '<p>t</p>',
+        headers: {},
+        status,
+        createdAt,
+      },
+    });
     note(stale, 'emails', id);
   };
   if (db.mode === 'test') {
@@ -157,13 +278,21 @@ async function remaining(db: Database, s: Seeded): Promise<Record<Table, string[
   };
 }
 
-const sorted = (s: Seeded, kind: 'stale' | 'fresh') => Object.fromEntries(Object.entries(s[kind]).map(([k, v]) => [k, [...v].sort()]));
+const sorted = (s: Seeded, kind: 'stale' | 'fresh') =>
+  Object.fromEntries(Object.entries(s[kind]).map(([k, v]) => [k, [...v].sort()]));
 
 describe('retention', () => {
   it('has a rule for every table that grows with traffic, and none for events', () => {
-    expect(RETENTION_RULES.map((r) => r.table).sort()).toEqual(
-      ['emails', 'idempotency_records', 'oauth_codes', 'oauth_grants', 'oauth_tokens', 'sessions', 'webhook_attempts', 'webhook_deliveries'],
-    );
+    expect(RETENTION_RULES.map((r) => r.table).sort()).toEqual([
+      'emails',
+      'idempotency_records',
+      'oauth_codes',
+      'oauth_grants',
+      'oauth_tokens',
+      'sessions',
+      'webhook_attempts',
+      'webhook_deliveries',
+    ]);
   });
 
   it('deletes exactly the stale rows of each table in both databases, in batches', async () => {
@@ -172,13 +301,17 @@ describe('retention', () => {
       const s = seeded[db.mode];
       // Batches of two: every table with more stale rows than that needs several.
       const deleted = await purgeExpiredRecords(db.prisma, { batchSize: 2 });
-      for (const rule of RETENTION_RULES) expect(deleted[rule.table], `${db.mode} ${rule.table}`).toBe(s.stale[rule.table as Table].length);
+      for (const rule of RETENTION_RULES)
+        expect(deleted[rule.table], `${db.mode} ${rule.table}`).toBe(s.stale[rule.table as Table].length);
       expect(await remaining(db, s)).toEqual(sorted(s, 'fresh'));
     }
     // A second run finds nothing more.
     for (const db of [t.dbs.live, t.dbs.test]) {
       const again = await purgeExpiredRecords(db.prisma, { batchSize: 2 });
-      expect(Object.values(again).every((n) => n === 0), JSON.stringify(again)).toBe(true);
+      expect(
+        Object.values(again).every((n) => n === 0),
+        JSON.stringify(again),
+      ).toBe(true);
       expect(await remaining(db, seeded[db.mode])).toEqual(sorted(seeded[db.mode], 'fresh'));
     }
   });
@@ -189,8 +322,14 @@ describe('retention', () => {
     try {
       for (const db of [t.dbs.live, t.dbs.test]) {
         const s = seeded[db.mode];
-        const staleLeft = async () => Object.entries(await remaining(db, s)).flatMap(([table, ids]) => ids.filter((id) => s.stale[table as Table].includes(id)));
-        await waitFor(async () => (await staleLeft()).length === 0, { what: `the purge job in the ${db.mode} database`, timeoutMs: 20_000 });
+        const staleLeft = async () =>
+          Object.entries(await remaining(db, s)).flatMap(([table, ids]) =>
+            ids.filter((id) => s.stale[table as Table].includes(id)),
+          );
+        await waitFor(async () => (await staleLeft()).length === 0, {
+          what: `the purge job in the ${db.mode} database`,
+          timeoutMs: 20_000,
+        });
         expect(await remaining(db, s)).toEqual(sorted(s, 'fresh'));
       }
     } finally {

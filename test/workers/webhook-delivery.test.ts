@@ -29,17 +29,31 @@ afterAll(async () => {
 type World = Awaited<ReturnType<typeof createAccountWithKeys>>;
 
 async function createEndpoint(url: string, events: string[] = ['*'], world: World = w) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(world.testKey.key), payload: { url, events } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhook-endpoints',
+    headers: bearer(world.testKey.key),
+    payload: { url, events },
+  });
   expect(res.statusCode).toBe(200);
   return res.json().data as { _id: string; secret: string; token: string };
 }
 
-async function emit(type: OutboxEventType, data: Record<string, unknown> = { bookingId: 'b1', status: 'confirmed' }, world: World = w) {
+async function emit(
+  type: OutboxEventType,
+  data: Record<string, unknown> = { bookingId: 'b1', status: 'confirmed' },
+  world: World = w,
+) {
   return t.dbs.test.prisma.$transaction((tx) => recordEvent(tx, { companyId: world.test.id, type, data }));
 }
 
 /** The receiver's side, written by hand as the README shows it. */
-function verifyByHand(header: string, rawBody: string, secret: string, nowSec = Math.floor(Date.now() / 1000)): boolean {
+function verifyByHand(
+  header: string,
+  rawBody: string,
+  secret: string,
+  nowSec = Math.floor(Date.now() / 1000),
+): boolean {
   const fields = header.split(',').map((kv) => kv.split('='));
   const t = Number(fields.find(([k]) => k === 't')?.[1]);
   if (!Number.isInteger(t) || Math.abs(nowSec - t) > 300) return false;
@@ -56,17 +70,35 @@ describe('a delivery', () => {
     ep = await createEndpoint(rx.url);
   });
   afterAll(async () => {
-    await t.app.inject({ method: 'DELETE', url: `/api/v1/webhook-endpoints/${ep._id}`, headers: bearer(w.testKey.key) });
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/webhook-endpoints/${ep._id}`,
+      headers: bearer(w.testKey.key),
+    });
     await rx.close();
   });
 
   it('is {event, timestamp, data} with the documented headers, and both signatures verify', async () => {
-    const event = await emit('booking.created', { bookingId: 'abc', customerId: 'c1', startTime: '2026-03-29T09:00:00.000Z', endTime: '2026-03-29T10:00:00.000Z', status: 'confirmed' });
-    const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), { what: 'the delivery' });
+    const event = await emit('booking.created', {
+      bookingId: 'abc',
+      customerId: 'c1',
+      startTime: '2026-03-29T09:00:00.000Z',
+      endTime: '2026-03-29T10:00:00.000Z',
+      status: 'confirmed',
+    });
+    const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), {
+      what: 'the delivery',
+    });
     expect(JSON.parse(got.body)).toEqual({
       event: 'booking.created',
       timestamp: event.createdAt.getTime(),
-      data: { bookingId: 'abc', customerId: 'c1', startTime: '2026-03-29T09:00:00.000Z', endTime: '2026-03-29T10:00:00.000Z', status: 'confirmed' },
+      data: {
+        bookingId: 'abc',
+        customerId: 'c1',
+        startTime: '2026-03-29T09:00:00.000Z',
+        endTime: '2026-03-29T10:00:00.000Z',
+        status: 'confirmed',
+      },
     });
     expect(Object.keys(JSON.parse(got.body))).toEqual(['event', 'timestamp', 'data']);
     expect(got.headers['content-type']).toBe('application/json');
@@ -95,19 +127,29 @@ describe('a delivery', () => {
     expect(() => new Webhook(wrong).verify(got.body, headers)).toThrow();
     // The library's own 5-minute window: the same signature, presented 6 minutes later.
     const old = String(Number(headers['webhook-timestamp']) - 360);
-    const resigned = createHmac('sha256', Buffer.from(ep.secret.slice(6), 'base64')).update(`${headers['webhook-id']}.${old}.${got.body}`).digest('base64');
-    expect(() => sw.verify(got.body, { ...headers, 'webhook-timestamp': old, 'webhook-signature': `v1,${resigned}` })).toThrow(/too old/i);
+    const resigned = createHmac('sha256', Buffer.from(ep.secret.slice(6), 'base64'))
+      .update(`${headers['webhook-id']}.${old}.${got.body}`)
+      .digest('base64');
+    expect(() =>
+      sw.verify(got.body, { ...headers, 'webhook-timestamp': old, 'webhook-signature': `v1,${resigned}` }),
+    ).toThrow(/too old/i);
   });
 
   it('during a rotation carries both signatures, and each secret verifies', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-endpoints/${ep._id}/rotate-secret`, headers: bearer(w.testKey.key) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhook-endpoints/${ep._id}/rotate-secret`,
+      headers: bearer(w.testKey.key),
+    });
     expect(res.statusCode).toBe(200);
     const rotated = res.json().data;
     expect(rotated.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(rotated.secret).not.toBe(ep.secret);
     expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3600_000);
     const event = await emit('booking.cancelled');
-    const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), { what: 'the delivery' });
+    const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), {
+      what: 'the delivery',
+    });
     expect(String(got.headers['x-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     expect(String(got.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [rotated.secret, ep.secret]) {
@@ -122,14 +164,22 @@ describe('retries', () => {
   it('receiver down, then up: every event arrives, with the same X-Webhook-Id on each attempt', async () => {
     const rx = await startReceiver((_r, res) => res.writeHead(503).end('down for maintenance'));
     const ep = await createEndpoint(rx.url, ['booking.created']);
-    const events = await Promise.all(Array.from({ length: 5 }, (_, i) => emit('booking.created', { bookingId: `down-${i}` })));
+    const events = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => emit('booking.created', { bookingId: `down-${i}` })),
+    );
     // Two failed attempts each, then the receiver comes back.
-    await waitFor(() => events.every((e) => rx.received.filter((r) => r.headers['x-webhook-id'] === e.id).length >= 2), { what: 'two failed attempts each' });
+    await waitFor(
+      () => events.every((e) => rx.received.filter((r) => r.headers['x-webhook-id'] === e.id).length >= 2),
+      { what: 'two failed attempts each' },
+    );
     rx.respond(ok);
-    const deliveries = await waitFor(async () => {
-      const rows = await t.dbs.test.prisma.webhookDelivery.findMany({ where: { endpointId: ep._id } });
-      return rows.length === 5 && rows.every((d) => d.status === 'succeeded') ? rows : null;
-    }, { what: 'all deliveries to succeed' });
+    const deliveries = await waitFor(
+      async () => {
+        const rows = await t.dbs.test.prisma.webhookDelivery.findMany({ where: { endpointId: ep._id } });
+        return rows.length === 5 && rows.every((d) => d.status === 'succeeded') ? rows : null;
+      },
+      { what: 'all deliveries to succeed' },
+    );
     for (const e of events) {
       const attempts = rx.received.filter((r) => r.headers['x-webhook-id'] === e.id);
       expect(attempts.length).toBeGreaterThanOrEqual(3);
@@ -139,12 +189,23 @@ describe('retries', () => {
     expect(deliveries.every((d) => d.attemptCount >= 3 && d.lastStatusCode === 200)).toBe(true);
 
     // The log shows each attempt with its status, duration and excerpt.
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/webhook-endpoints/${ep._id}/deliveries?limit=2`, headers: bearer(w.testKey.key) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/webhook-endpoints/${ep._id}/deliveries?limit=2`,
+      headers: bearer(w.testKey.key),
+    });
     const body = res.json();
     expect(body.data).toHaveLength(2);
     expect(body.meta.pagination).toEqual({ limit: 2, hasMore: true, nextCursor: expect.any(String) });
     const d = body.data[0];
-    expect(d.attempts[0]).toEqual({ _id: expect.any(String), statusCode: 503, durationMs: expect.any(Number), responseExcerpt: 'down for maintenance', error: 'HTTP 503', createdAt: expect.any(String) });
+    expect(d.attempts[0]).toEqual({
+      _id: expect.any(String),
+      statusCode: 503,
+      durationMs: expect.any(Number),
+      responseExcerpt: 'down for maintenance',
+      error: 'HTTP 503',
+      createdAt: expect.any(String),
+    });
     expect(d.attempts.at(-1)).toMatchObject({ statusCode: 200, responseExcerpt: 'ok', error: null });
     await rx.close();
   });
@@ -159,7 +220,9 @@ describe('retries', () => {
     });
     await createEndpoint(rx.url, ['customer.created']);
     const event = await emit('customer.created', { customerId: 'c' });
-    await waitFor(() => rx.received.filter((r) => r.headers['x-webhook-id'] === event.id).length === 2, { what: 'the retry' });
+    await waitFor(() => rx.received.filter((r) => r.headers['x-webhook-id'] === event.id).length === 2, {
+      what: 'the retry',
+    });
     const [a, b] = rx.received;
     // The schedule's first retry is ~0.3 s; the receiver asked for 2 s.
     expect(b!.at - a!.at).toBeGreaterThanOrEqual(1900);
@@ -170,17 +233,26 @@ describe('retries', () => {
     const rx = await startReceiver((_r, res) => res.writeHead(410).end('gone'));
     const ep = await createEndpoint(rx.url, ['customer.updated']);
     const event = await emit('customer.updated', { customerId: 'c' });
-    const endpoint = await waitFor(async () => {
-      const e = await t.dbs.test.prisma.webhookEndpoint.findUnique({ where: { id: ep._id } });
-      return e && !e.enabled ? e : null;
-    }, { what: 'the endpoint to be disabled' });
+    const endpoint = await waitFor(
+      async () => {
+        const e = await t.dbs.test.prisma.webhookEndpoint.findUnique({ where: { id: ep._id } });
+        return e && !e.enabled ? e : null;
+      },
+      { what: 'the endpoint to be disabled' },
+    );
     expect(endpoint.disabledReason).toMatch(/410/);
-    const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({ where: { eventId: event.id, endpointId: ep._id } });
+    const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({
+      where: { eventId: event.id, endpointId: ep._id },
+    });
     expect(delivery).toMatchObject({ status: 'failed', attemptCount: 1, nextAttemptAt: null });
     await emit('customer.updated', { customerId: 'c2' });
     await new Promise((r) => setTimeout(r, 500));
     expect(rx.received).toHaveLength(1);
-    const got = await t.app.inject({ method: 'GET', url: `/api/v1/webhook-endpoints/${ep._id}`, headers: bearer(w.testKey.key) });
+    const got = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/webhook-endpoints/${ep._id}`,
+      headers: bearer(w.testKey.key),
+    });
     expect(got.json().data).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/410/) });
     await rx.close();
   });
@@ -189,16 +261,34 @@ describe('retries', () => {
     const rx = await startReceiver((_r, res) => res.writeHead(500).end());
     const ep = await createEndpoint(rx.url, ['class.cancelled']);
     const event = await emit('class.cancelled', { classId: 'x' });
-    const failed = await waitFor(async () => {
-      const d = await t.dbs.test.prisma.webhookDelivery.findFirst({ where: { eventId: event.id, endpointId: ep._id } });
-      return d?.status === 'failed' ? d : null;
-    }, { what: 'the schedule to run out', timeoutMs: 15_000 });
+    const failed = await waitFor(
+      async () => {
+        const d = await t.dbs.test.prisma.webhookDelivery.findFirst({
+          where: { eventId: event.id, endpointId: ep._id },
+        });
+        return d?.status === 'failed' ? d : null;
+      },
+      { what: 'the schedule to run out', timeoutMs: 15_000 },
+    );
     expect(failed.attemptCount).toBe(6); // the first try plus five scheduled retries
     rx.respond(ok);
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-deliveries/${failed.id}/retry`, headers: bearer(w.testKey.key) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhook-deliveries/${failed.id}/retry`,
+      headers: bearer(w.testKey.key),
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ _id: failed.id, status: 'pending', eventId: event.id, event: 'class.cancelled' });
-    await waitFor(async () => (await t.dbs.test.prisma.webhookDelivery.findUnique({ where: { id: failed.id } }))?.status === 'succeeded', { what: 'the manual retry' });
+    expect(res.json().data).toMatchObject({
+      _id: failed.id,
+      status: 'pending',
+      eventId: event.id,
+      event: 'class.cancelled',
+    });
+    await waitFor(
+      async () =>
+        (await t.dbs.test.prisma.webhookDelivery.findUnique({ where: { id: failed.id } }))?.status === 'succeeded',
+      { what: 'the manual retry' },
+    );
     expect(new Set(rx.received.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([event.id]));
     expect(rx.received).toHaveLength(7);
     await rx.close();
@@ -214,7 +304,11 @@ describe('routing', () => {
     const e1 = await emit('payment.succeeded', { paymentId: 'p1' });
     const e2 = await emit('payment.failed', { paymentId: 'p2' });
     await waitFor(() => a.received.length >= 1 && b.received.length >= 1);
-    const ping = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-endpoints/${epA._id}/test`, headers: bearer(w.testKey.key) });
+    const ping = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhook-endpoints/${epA._id}/test`,
+      headers: bearer(w.testKey.key),
+    });
     expect(ping.statusCode).toBe(200);
     expect(ping.json().data).toMatchObject({ endpointId: epA._id, event: 'ping', status: 'pending', attempts: [] });
     await waitFor(() => a.received.length === 2, { what: 'the ping' });
@@ -233,25 +327,35 @@ describe('by hand: the test button and retries', () => {
     // A company of its own: no endpoint of the other tests hears these events.
     own = await createAccountWithKeys(t.dbs);
   });
-  const retry = (id: string) => t.app.inject({ method: 'POST', url: `/api/v1/webhook-deliveries/${id}/retry`, headers: bearer(own.testKey.key) });
+  const retry = (id: string) =>
+    t.app.inject({ method: 'POST', url: `/api/v1/webhook-deliveries/${id}/retry`, headers: bearer(own.testKey.key) });
 
   it('a test ping and a manual retry go out at once, not at the next sweep', async () => {
     let status = 500;
     const rx = await startReceiver((_r, res) => res.writeHead(status).end());
     const ep = await createEndpoint(rx.url, ['booking.created'], own);
     const sent = Date.now();
-    const ping = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-endpoints/${ep._id}/test`, headers: bearer(own.testKey.key) });
+    const ping = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhook-endpoints/${ep._id}/test`,
+      headers: bearer(own.testKey.key),
+    });
     expect(ping.statusCode).toBe(200);
-    const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-event'] === 'ping'), { what: 'the ping' });
+    const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-event'] === 'ping'), {
+      what: 'the ping',
+    });
     // The sweep only picks deliveries due 2 s ago or more: under a second means the job was
     // enqueued on the commit.
     expect(got.at - sent).toBeLessThan(1000);
 
     // The ping failed (500) and waits for its scheduled retry; make it fail for good first.
-    const delivery = await waitFor(async () => {
-      const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: ping.json().data._id } });
-      return d.status === 'failed' ? d : null;
-    }, { what: 'the ping to fail for good', timeoutMs: 15_000 });
+    const delivery = await waitFor(
+      async () => {
+        const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: ping.json().data._id } });
+        return d.status === 'failed' ? d : null;
+      },
+      { what: 'the ping to fail for good', timeoutMs: 15_000 },
+    );
     status = 200;
     const before = rx.received.length;
     const retried = Date.now();
@@ -272,12 +376,21 @@ describe('by hand: the test button and retries', () => {
     const delivery = await t.dbs.test.prisma.webhookDelivery.findFirstOrThrow({ where: { eventId: event.id } });
     const res = await retry(delivery.id);
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toMatchObject({ code: 'CONFLICT', details: { deliveryId: delivery.id, attemptInProgress: true } });
+    expect(res.json().error).toMatchObject({
+      code: 'CONFLICT',
+      details: { deliveryId: delivery.id, attemptInProgress: true },
+    });
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    const done = await waitFor(async () => {
-      const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
-      return d.status === 'succeeded' ? d : null;
-    }, { what: 'the attempt to be recorded' });
+    const done = await waitFor(
+      async () => {
+        const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({
+          where: { id: delivery.id },
+          include: { attempts: true },
+        });
+        return d.status === 'succeeded' ? d : null;
+      },
+      { what: 'the attempt to be recorded' },
+    );
     expect(done).toMatchObject({ attemptCount: 1, leaseUntil: null });
     expect(done.attempts).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 300));
@@ -285,10 +398,16 @@ describe('by hand: the test button and retries', () => {
 
     // Once it is recorded, a retry is accepted and counted on top.
     expect((await retry(delivery.id)).statusCode).toBe(200);
-    const after = await waitFor(async () => {
-      const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id }, include: { attempts: true } });
-      return d.attemptCount === 2 && d.status === 'succeeded' ? d : null;
-    }, { what: 'the retry to be recorded' });
+    const after = await waitFor(
+      async () => {
+        const d = await t.dbs.test.prisma.webhookDelivery.findUniqueOrThrow({
+          where: { id: delivery.id },
+          include: { attempts: true },
+        });
+        return d.attemptCount === 2 && d.status === 'succeeded' ? d : null;
+      },
+      { what: 'the retry to be recorded' },
+    );
     expect(after.attempts).toHaveLength(2);
     expect(rx.received).toHaveLength(2);
     await rx.close();
@@ -301,18 +420,34 @@ describe('faults', () => {
     const rx = await startReceiver();
     const ep = await createEndpoint(rx.url, ['booking.created'], own);
     // Sealed under another key, as after SECRET_KEY was changed.
-    await t.dbs.test.prisma.webhookEndpoint.update({ where: { id: ep._id }, data: { secretEnc: createSecretBox(randomBytes(32)).seal(ep.secret) } });
+    await t.dbs.test.prisma.webhookEndpoint.update({
+      where: { id: ep._id },
+      data: { secretEnc: createSecretBox(randomBytes(32)).seal(ep.secret) },
+    });
     const event = await emit('booking.created', { bookingId: 'undecryptable' }, own);
-    const failed = await waitFor(async () => {
-      const d = await t.dbs.test.prisma.webhookDelivery.findFirst({ where: { eventId: event.id }, include: { attempts: true } });
-      return d?.status === 'failed' ? d : null;
-    }, { what: 'the delivery to fail on the schedule', timeoutMs: 15_000 });
+    const failed = await waitFor(
+      async () => {
+        const d = await t.dbs.test.prisma.webhookDelivery.findFirst({
+          where: { eventId: event.id },
+          include: { attempts: true },
+        });
+        return d?.status === 'failed' ? d : null;
+      },
+      { what: 'the delivery to fail on the schedule', timeoutMs: 15_000 },
+    );
     expect(failed.attemptCount).toBe(6);
     expect(failed.attempts).toHaveLength(6);
-    expect(failed.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/signing secret or token cannot be decrypted .*SECRET_KEY/) });
+    expect(failed.attempts[0]).toMatchObject({
+      statusCode: null,
+      error: expect.stringMatching(/signing secret or token cannot be decrypted .*SECRET_KEY/),
+    });
     expect(rx.received).toHaveLength(0);
     // The log says so through the API as well.
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/webhook-endpoints/${ep._id}/deliveries`, headers: bearer(own.testKey.key) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/webhook-endpoints/${ep._id}/deliveries`,
+      headers: bearer(own.testKey.key),
+    });
     expect(res.json().data[0].attempts[0].error).toMatch(/cannot be decrypted/);
     await rx.close();
   });
@@ -324,8 +459,17 @@ describe('rotating twice within 24 h', () => {
     const rx = await startReceiver();
     const first = await createEndpoint(rx.url, ['booking.completed'], own);
     // The first rotation 23 h ago: its old secret has an hour left.
-    const second = await rotateWebhookSecret(t.dbs.test.prisma, { companyId: own.test.id, config: t.config, id: first._id, now: new Date(Date.now() - 23 * 3600_000) });
-    const res = await t.app.inject({ method: 'POST', url: `/api/v1/webhook-endpoints/${first._id}/rotate-secret`, headers: bearer(own.testKey.key) });
+    const second = await rotateWebhookSecret(t.dbs.test.prisma, {
+      companyId: own.test.id,
+      config: t.config,
+      id: first._id,
+      now: new Date(Date.now() - 23 * 3600_000),
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/webhook-endpoints/${first._id}/rotate-secret`,
+      headers: bearer(own.testKey.key),
+    });
     expect(res.statusCode).toBe(200);
     const third: string = res.json().data.secret;
     const secrets = [first.secret, second.secret, third];
@@ -335,7 +479,9 @@ describe('rotating twice within 24 h', () => {
       t.services.now = offsetMs ? () => Date.now() + offsetMs : undefined;
       try {
         const event = await emit('booking.completed', { bookingId: `rot-${offsetMs}` }, own);
-        const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), { what: 'the delivery' });
+        const got = await waitFor(() => rx.received.find((r) => r.headers['x-webhook-id'] === event.id), {
+          what: 'the delivery',
+        });
         const header = String(got.headers['x-signature']);
         return {
           signatures: header.split(',').filter((p) => p.startsWith('v1=')).length,
@@ -355,9 +501,17 @@ describe('rotating twice within 24 h', () => {
     // Now: all three sign; the first rotation's overlap was not cut short by the second.
     expect(await deliveryAt(0)).toEqual({ signatures: 3, verifies: [true, true, true], library: [true, true, true] });
     // Two hours on, the oldest secret's 24 h are up; the second's are not.
-    expect(await deliveryAt(2 * 3600_000)).toEqual({ signatures: 2, verifies: [false, true, true], library: [false, true, true] });
+    expect(await deliveryAt(2 * 3600_000)).toEqual({
+      signatures: 2,
+      verifies: [false, true, true],
+      library: [false, true, true],
+    });
     // A day on, only the current secret signs.
-    expect(await deliveryAt(24 * 3600_000 + 60_000)).toEqual({ signatures: 1, verifies: [false, false, true], library: [false, false, true] });
+    expect(await deliveryAt(24 * 3600_000 + 60_000)).toEqual({
+      signatures: 1,
+      verifies: [false, false, true],
+      library: [false, false, true],
+    });
     await rx.close();
   });
 });

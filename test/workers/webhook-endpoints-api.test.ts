@@ -19,11 +19,20 @@ const ID = expect.stringMatching(/^[0-9a-f]{24}$/);
 const TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 const api = (method: string, url: string, key: string, payload?: unknown) =>
-  t.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: bearer(key), ...(payload !== undefined ? { payload: payload as object } : {}) });
+  t.app.inject({
+    method: method as 'GET',
+    url: `/api/v1${url}`,
+    headers: bearer(key),
+    ...(payload !== undefined ? { payload: payload as object } : {}),
+  });
 
 describe('create, read, update, delete', () => {
   it('creates an endpoint and shows its secret and token once; they are encrypted at rest', async () => {
-    const res = await api('POST', '/webhook-endpoints', w.testKey.key, { url: 'http://127.0.0.1:4000/in', events: ['booking.created', 'booking.created', 'payment.failed'], description: 'CRM sync' });
+    const res = await api('POST', '/webhook-endpoints', w.testKey.key, {
+      url: 'http://127.0.0.1:4000/in',
+      events: ['booking.created', 'booking.created', 'payment.failed'],
+      description: 'CRM sync',
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toEqual({
@@ -56,28 +65,60 @@ describe('create, read, update, delete', () => {
   });
 
   it('lists newest first with cursor pagination', async () => {
-    for (const n of [1, 2, 3]) await api('POST', '/webhook-endpoints', w.testKey.key, { url: `http://127.0.0.1:4000/list-${n}`, events: ['*'] });
+    for (const n of [1, 2, 3])
+      await api('POST', '/webhook-endpoints', w.testKey.key, { url: `http://127.0.0.1:4000/list-${n}`, events: ['*'] });
     const page1 = (await api('GET', '/webhook-endpoints?limit=2', w.testKey.key)).json();
-    expect(page1.data.map((e: { url: string }) => e.url)).toEqual(['http://127.0.0.1:4000/list-3', 'http://127.0.0.1:4000/list-2']);
+    expect(page1.data.map((e: { url: string }) => e.url)).toEqual([
+      'http://127.0.0.1:4000/list-3',
+      'http://127.0.0.1:4000/list-2',
+    ]);
     expect(page1.meta.pagination).toEqual({ limit: 2, hasMore: true, nextCursor: expect.any(String) });
-    const page2 = (await api('GET', `/webhook-endpoints?limit=2&cursor=${page1.meta.pagination.nextCursor}`, w.testKey.key)).json();
-    expect(page2.data.map((e: { url: string }) => e.url)).toEqual(['http://127.0.0.1:4000/list-1', 'http://127.0.0.1:4000/in']);
+    const page2 = (
+      await api('GET', `/webhook-endpoints?limit=2&cursor=${page1.meta.pagination.nextCursor}`, w.testKey.key)
+    ).json();
+    expect(page2.data.map((e: { url: string }) => e.url)).toEqual([
+      'http://127.0.0.1:4000/list-1',
+      'http://127.0.0.1:4000/in',
+    ]);
     expect(page2.meta.pagination).toEqual({ limit: 2, hasMore: false, nextCursor: null });
     expect(page1.data[0]).not.toHaveProperty('secret');
   });
 
   it('updates what is sent, clears with null, and re-enabling clears the disabled reason', async () => {
-    const created = (await api('POST', '/webhook-endpoints', w.testKey.key, { url: 'http://127.0.0.1:4000/u', events: ['*'], description: 'x' })).json().data;
-    await t.dbs.test.prisma.webhookEndpoint.update({ where: { id: created._id }, data: { enabled: false, disabledReason: 'The receiver answered 410 Gone' } });
-    const res = await api('PATCH', `/webhook-endpoints/${created._id}`, w.testKey.key, { events: ['customer.created'], description: null, enabled: true });
+    const created = (
+      await api('POST', '/webhook-endpoints', w.testKey.key, {
+        url: 'http://127.0.0.1:4000/u',
+        events: ['*'],
+        description: 'x',
+      })
+    ).json().data;
+    await t.dbs.test.prisma.webhookEndpoint.update({
+      where: { id: created._id },
+      data: { enabled: false, disabledReason: 'The receiver answered 410 Gone' },
+    });
+    const res = await api('PATCH', `/webhook-endpoints/${created._id}`, w.testKey.key, {
+      events: ['customer.created'],
+      description: null,
+      enabled: true,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ url: 'http://127.0.0.1:4000/u', events: ['customer.created'], description: null, enabled: true, disabledReason: null });
-    const star = await api('PATCH', `/webhook-endpoints/${created._id}`, w.testKey.key, { events: ['booking.created', '*'] });
+    expect(res.json().data).toMatchObject({
+      url: 'http://127.0.0.1:4000/u',
+      events: ['customer.created'],
+      description: null,
+      enabled: true,
+      disabledReason: null,
+    });
+    const star = await api('PATCH', `/webhook-endpoints/${created._id}`, w.testKey.key, {
+      events: ['booking.created', '*'],
+    });
     expect(star.json().data.events).toEqual(['*']);
   });
 
   it('deletes, after which the endpoint is not found', async () => {
-    const created = (await api('POST', '/webhook-endpoints', w.testKey.key, { url: 'http://127.0.0.1:4000/d', events: ['*'] })).json().data;
+    const created = (
+      await api('POST', '/webhook-endpoints', w.testKey.key, { url: 'http://127.0.0.1:4000/d', events: ['*'] })
+    ).json().data;
     const del = await api('DELETE', `/webhook-endpoints/${created._id}`, w.testKey.key);
     expect(del.statusCode).toBe(200);
     expect(del.json().data._id).toBe(created._id);
@@ -86,9 +127,15 @@ describe('create, read, update, delete', () => {
   });
 
   it('rotating returns a new secret and keeps the old one signing for 24 h', async () => {
-    const created = (await api('POST', '/webhook-endpoints', w.testKey.key, { url: 'http://127.0.0.1:4000/r', events: ['*'] })).json().data;
+    const created = (
+      await api('POST', '/webhook-endpoints', w.testKey.key, { url: 'http://127.0.0.1:4000/r', events: ['*'] })
+    ).json().data;
     const res = await api('POST', `/webhook-endpoints/${created._id}/rotate-secret`, w.testKey.key);
-    expect(res.json().data).toMatchObject({ _id: created._id, token: created.token, secret: expect.stringMatching(/^whsec_/) });
+    expect(res.json().data).toMatchObject({
+      _id: created._id,
+      token: created.token,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     expect(res.json().data.secret).not.toBe(created.secret);
     const until = Date.parse(res.json().data.previousSecretExpiresAt) - Date.now();
     expect(until).toBeGreaterThan(24 * 3600_000 - 60_000);
@@ -98,8 +145,12 @@ describe('create, read, update, delete', () => {
 
 describe('isolation and scopes', () => {
   it("another company's endpoint, and the other mode's, are NOT_FOUND everywhere", async () => {
-    const theirs = (await api('POST', '/webhook-endpoints', other.testKey.key, { url: 'http://127.0.0.1:4000/theirs', events: ['*'] })).json().data;
-    const liveOwn = (await api('POST', '/webhook-endpoints', w.liveKey.key, { url: 'https://hooks.example.com/live', events: ['*'] })).json().data;
+    const theirs = (
+      await api('POST', '/webhook-endpoints', other.testKey.key, { url: 'http://127.0.0.1:4000/theirs', events: ['*'] })
+    ).json().data;
+    const liveOwn = (
+      await api('POST', '/webhook-endpoints', w.liveKey.key, { url: 'https://hooks.example.com/live', events: ['*'] })
+    ).json().data;
     for (const id of [theirs._id, liveOwn._id]) {
       for (const [method, url, payload] of [
         ['GET', `/webhook-endpoints/${id}`],
@@ -113,15 +164,29 @@ describe('isolation and scopes', () => {
         expect([method, url, res.statusCode, res.json().error?.code]).toEqual([method, url, 404, 'NOT_FOUND']);
       }
     }
-    const list = (await api('GET', '/webhook-endpoints?limit=100', w.testKey.key)).json().data.map((e: { _id: string }) => e._id);
+    const list = (await api('GET', '/webhook-endpoints?limit=100', w.testKey.key))
+      .json()
+      .data.map((e: { _id: string }) => e._id);
     expect(list).not.toContain(theirs._id);
     expect(list).not.toContain(liveOwn._id);
-    expect((await t.dbs.test.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: theirs._id } })).enabled).toBe(true);
+    expect((await t.dbs.test.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: theirs._id } })).enabled).toBe(
+      true,
+    );
   });
 
   it('reading needs webhooks:read and changing needs webhooks:write', async () => {
-    const readOnly = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.test.id, mode: 'test', scope: 'webhooks:read' });
-    const none = await scopedToken(t.dbs, { accountId: w.account.id, companyId: w.test.id, mode: 'test', scope: 'bookings:read' });
+    const readOnly = await scopedToken(t.dbs, {
+      accountId: w.account.id,
+      companyId: w.test.id,
+      mode: 'test',
+      scope: 'webhooks:read',
+    });
+    const none = await scopedToken(t.dbs, {
+      accountId: w.account.id,
+      companyId: w.test.id,
+      mode: 'test',
+      scope: 'bookings:read',
+    });
     const existing = (await api('GET', '/webhook-endpoints', w.testKey.key)).json().data[0]._id;
     expect((await api('GET', '/webhook-endpoints', readOnly)).statusCode).toBe(200);
     expect((await api('GET', `/webhook-endpoints/${existing}/deliveries`, readOnly)).statusCode).toBe(200);
@@ -135,7 +200,12 @@ describe('isolation and scopes', () => {
       ['POST', `/webhook-deliveries/${existing}/retry`, undefined, 'webhooks:write'],
     ] as const) {
       const res = await api(method, url, scope === 'webhooks:read' ? none : readOnly, payload);
-      expect([url, res.statusCode, res.json().error?.code, res.json().error?.details]).toEqual([url, 403, 'INSUFFICIENT_SCOPE', { requiredScope: scope }]);
+      expect([url, res.statusCode, res.json().error?.code, res.json().error?.details]).toEqual([
+        url,
+        403,
+        'INSUFFICIENT_SCOPE',
+        { requiredScope: scope },
+      ]);
     }
     expect((await t.dbs.test.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: existing } })).enabled).toBe(true);
   });
@@ -195,13 +265,24 @@ describe('hostile input', () => {
   });
 
   it('an unknown delivery is NOT_FOUND, and one of another company too', async () => {
-    expect((await api('POST', '/webhook-deliveries/0123456789abcdef01234567/retry', w.testKey.key)).statusCode).toBe(404);
+    expect((await api('POST', '/webhook-deliveries/0123456789abcdef01234567/retry', w.testKey.key)).statusCode).toBe(
+      404,
+    );
   });
 
   it('a disabled endpoint cannot be pinged: 409 INVALID_STATE_TRANSITION', async () => {
-    const created = (await api('POST', '/webhook-endpoints', w.testKey.key, { url: 'http://127.0.0.1:4000/off', events: ['*'], enabled: false })).json().data;
+    const created = (
+      await api('POST', '/webhook-endpoints', w.testKey.key, {
+        url: 'http://127.0.0.1:4000/off',
+        events: ['*'],
+        enabled: false,
+      })
+    ).json().data;
     const res = await api('POST', `/webhook-endpoints/${created._id}/test`, w.testKey.key);
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toMatchObject({ code: 'INVALID_STATE_TRANSITION', details: { from: 'disabled', to: 'ping' } });
+    expect(res.json().error).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+      details: { from: 'disabled', to: 'ping' },
+    });
   });
 });

@@ -38,7 +38,8 @@ beforeAll(async () => {
       stream.on('end', () => {
         // Slow enough that two senders racing for one e-mail overlap.
         setTimeout(() => {
-          if (smtpAnswer === 'refuse') return callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+          if (smtpAnswer === 'refuse')
+            return callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
           inbox.push(Buffer.concat(chunks).toString('utf8'));
           callback();
         }, 200);
@@ -75,7 +76,10 @@ async function queuedEmail(o: { createdAt?: Date } = {}) {
 }
 
 const sendEmailJob = (emailId: string) =>
-  JOBS['send-email'].handler({ services: t.services, enqueue: async () => undefined, signal: new AbortController().signal }, { mode: 'live', emailId });
+  JOBS['send-email'].handler(
+    { services: t.services, enqueue: async () => undefined, signal: new AbortController().signal },
+    { mode: 'live', emailId },
+  );
 const sentCopies = (emailId: string) => inbox.filter((raw) => raw.includes(`Text ${emailId}`)).length;
 
 describe('a poison event', () => {
@@ -97,32 +101,55 @@ describe('a poison event', () => {
         END IF;
         RETURN NEW;
       END $$`);
-    await t.dbs.test.prisma.$executeRawUnsafe(`CREATE TRIGGER poison_delivery BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION poison_delivery()`);
+    await t.dbs.test.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER poison_delivery BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION poison_delivery()`,
+    );
     const rx = await startReceiver();
-    const ep = await t.app.inject({ method: 'POST', url: '/api/v1/webhook-endpoints', headers: bearer(w.testKey.key), payload: { url: rx.url, events: ['booking.created'] } });
+    const ep = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhook-endpoints',
+      headers: bearer(w.testKey.key),
+      payload: { url: rx.url, events: ['booking.created'] },
+    });
     expect(ep.statusCode).toBe(200);
     // One transaction, so the relay claims them in one batch with the poison in the middle.
     const events = await t.dbs.test.prisma.$transaction(async (tx) => {
       const out = [];
       for (let i = 0; i < 30; i++) {
-        out.push(await recordEvent(tx, { companyId: w.test.id, type: 'booking.created', data: { bookingId: `b-${i}`, status: 'confirmed', ...(i === 15 ? { poison: 'yes' } : {}) } }));
+        out.push(
+          await recordEvent(tx, {
+            companyId: w.test.id,
+            type: 'booking.created',
+            data: { bookingId: `b-${i}`, status: 'confirmed', ...(i === 15 ? { poison: 'yes' } : {}) },
+          }),
+        );
       }
       return out;
     });
     const poison = events[15]!;
     const good = events.filter((e) => e !== poison).map((e) => e.id);
-    await waitFor(() => good.every((id) => rx.received.some((r) => r.headers['x-webhook-id'] === id)), { what: 'the 29 good events' });
-    const setAside = await waitFor(async () => {
-      const e = await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: poison.id } });
-      return e.dispatchedAt ? e : null;
-    }, { what: 'the poison event to be set aside' });
-    expect(setAside).toMatchObject({ dispatchAttempts: MAX_DISPATCH_ATTEMPTS, dispatchError: expect.stringContaining(`poisoned event ${poison.id}`) });
+    await waitFor(() => good.every((id) => rx.received.some((r) => r.headers['x-webhook-id'] === id)), {
+      what: 'the 29 good events',
+    });
+    const setAside = await waitFor(
+      async () => {
+        const e = await t.dbs.test.prisma.event.findUniqueOrThrow({ where: { id: poison.id } });
+        return e.dispatchedAt ? e : null;
+      },
+      { what: 'the poison event to be set aside' },
+    );
+    expect(setAside).toMatchObject({
+      dispatchAttempts: MAX_DISPATCH_ATTEMPTS,
+      dispatchError: expect.stringContaining(`poisoned event ${poison.id}`),
+    });
     expect(rx.received.some((r) => r.headers['x-webhook-id'] === poison.id)).toBe(false);
     expect(await t.dbs.test.prisma.webhookDelivery.count({ where: { eventId: poison.id } })).toBe(0);
     const good29 = await t.dbs.test.prisma.event.findMany({ where: { id: { in: good } } });
     expect(good29.every((e) => e.dispatchedAt && e.dispatchAttempts === 0 && e.dispatchError === null)).toBe(true);
     // And what comes after flows as ever.
-    const later = await t.dbs.test.prisma.$transaction((tx) => recordEvent(tx, { companyId: w.test.id, type: 'booking.created', data: { bookingId: 'later' } }));
+    const later = await t.dbs.test.prisma.$transaction((tx) =>
+      recordEvent(tx, { companyId: w.test.id, type: 'booking.created', data: { bookingId: 'later' } }),
+    );
     await waitFor(() => rx.received.some((r) => r.headers['x-webhook-id'] === later.id), { what: 'a later event' });
     await t.dbs.test.prisma.$executeRawUnsafe('DROP TRIGGER poison_delivery ON webhook_deliveries');
     await rx.close();
@@ -134,27 +161,43 @@ describe('e-mail sending', () => {
     const email = await queuedEmail();
     await Promise.all([sendEmailJob(email.id), sendEmailJob(email.id), sendEmailJob(email.id)]);
     expect(sentCopies(email.id)).toBe(1);
-    expect(await t.dbs.live.prisma.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({ status: 'sent', attempts: 1, leaseUntil: null, lastError: null });
+    expect(await t.dbs.live.prisma.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      leaseUntil: null,
+      lastError: null,
+    });
   });
 
   it('a refused send releases its claim at once, so the next attempt sends it', async () => {
     const email = await queuedEmail();
     smtpAnswer = 'refuse';
     await expect(sendEmailJob(email.id)).rejects.toThrow(/try again later/);
-    expect(await t.dbs.live.prisma.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({ status: 'queued', attempts: 1, leaseUntil: null, lastError: expect.stringMatching(/try again later/) });
+    expect(await t.dbs.live.prisma.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+      leaseUntil: null,
+      lastError: expect.stringMatching(/try again later/),
+    });
     smtpAnswer = 'accept';
     await sendEmailJob(email.id);
     expect(sentCopies(email.id)).toBe(1);
-    expect(await t.dbs.live.prisma.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
+    expect(await t.dbs.live.prisma.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      lastError: null,
+    });
   });
 
   it('an e-mail claimed by another worker is left to it until its lease runs out', async () => {
     const email = await queuedEmail();
-    await t.dbs.live.prisma.$executeRaw`UPDATE emails SET lease_until = now() + interval '1 hour' WHERE id = ${email.id}`;
+    await t.dbs.live.prisma
+      .$executeRaw`UPDATE emails SET lease_until = now() + interval '1 hour' WHERE id = ${email.id}`;
     await sendEmailJob(email.id);
     expect(sentCopies(email.id)).toBe(0);
     // The worker holding it died: once the lease has run out, another sends it.
-    await t.dbs.live.prisma.$executeRaw`UPDATE emails SET lease_until = now() - interval '1 second' WHERE id = ${email.id}`;
+    await t.dbs.live.prisma
+      .$executeRaw`UPDATE emails SET lease_until = now() - interval '1 second' WHERE id = ${email.id}`;
     await sendEmailJob(email.id);
     expect(sentCopies(email.id)).toBe(1);
   });
@@ -166,13 +209,25 @@ describe.skipIf(!hasRedis)('an outage does not pile up jobs', () => {
     const producer = await startWorkers(t.services, { consume: false });
     const redis = new Redis(t.config.REDIS_URL!);
     const prefix = `${t.config.REDIS_PREFIX}bull`;
-    const queues = { emails: new Queue('emails', { connection: redis, prefix }), payments: new Queue('payments', { connection: redis, prefix }) };
+    const queues = {
+      emails: new Queue('emails', { connection: redis, prefix }),
+      payments: new Queue('payments', { connection: redis, prefix }),
+    };
     try {
       const tenMinutesAgo = new Date(Date.now() - 10 * 60_000);
       const email = await queuedEmail({ createdAt: tenMinutesAgo });
       const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live);
       const payment = await t.dbs.live.prisma.payment.create({
-        data: { id: newId(), companyId: w.live.id, bookingId: booking.id, amount: 4500, currency: 'EUR', status: 'processing', paymentMethod: 'pm_card_visa', createdAt: tenMinutesAgo },
+        data: {
+          id: newId(),
+          companyId: w.live.id,
+          bookingId: booking.id,
+          amount: 4500,
+          currency: 'EUR',
+          status: 'processing',
+          paymentMethod: 'pm_card_visa',
+          createdAt: tenMinutesAgo,
+        },
       });
       // Sweep cycles (every 100 ms here) across a change of the sweep's 5 s bucket, which is
       // when overdue work used to get a job id of its own.
@@ -181,7 +236,9 @@ describe.skipIf(!hasRedis)('an outage does not pile up jobs', () => {
       await waitFor(() => bucket() > start, { what: 'the next sweep bucket' });
       await new Promise((r) => setTimeout(r, 1_000));
       const jobsOf = async (q: Queue, key: string, id: string) =>
-        (await q.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized', 'waiting-children'])).filter((j) => j.data?.[key] === id).map((j) => j.id);
+        (await q.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized', 'waiting-children']))
+          .filter((j) => j.data?.[key] === id)
+          .map((j) => j.id);
       expect(await jobsOf(queues.emails, 'emailId', email.id)).toEqual([`mail.live.${email.id}`]);
       expect(await jobsOf(queues.payments, 'paymentId', payment.id)).toEqual([`pay.live.${payment.id}`]);
     } finally {

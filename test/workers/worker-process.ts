@@ -37,7 +37,10 @@ export async function spawnWorker(env: Record<string, string | undefined>): Prom
   proc.stdout!.on('data', onData);
   proc.stderr!.on('data', onData);
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  await waitFor(() => log.some((l) => l.includes('workers started')) || proc.exitCode !== null, { timeoutMs: 30_000, what: 'the worker process to start' });
+  await waitFor(() => log.some((l) => l.includes('workers started')) || proc.exitCode !== null, {
+    timeoutMs: 30_000,
+    what: 'the worker process to start',
+  });
   if (proc.exitCode !== null) throw new Error(`worker exited at start:\n${log.join('\n')}`);
   return { proc, log, exited, attempts: () => log.filter((l) => l.includes('"webhook attempt"')).length };
 }

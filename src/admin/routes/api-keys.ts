@@ -24,7 +24,10 @@ const GRACE_CHOICES: Array<[number, string]> = [
   [MAX_ROLL_GRACE_SECONDS, '7 days'],
 ];
 
-const DONE = { revoked: 'The key was revoked. Requests with it are refused from now on.', deleted: 'The key was deleted.' };
+const DONE = {
+  revoked: 'The key was revoked. Requests with it are refused from now on.',
+  deleted: 'The key was deleted.',
+};
 
 function keyStatus(k: ApiKey, now: number): string {
   if (k.revokedAt) return '<span class="badge revoked">Revoked</span>';
@@ -77,16 +80,23 @@ export function shownOnceBox(title: string, value: string, id: string, warning: 
     </section>`;
 }
 
-async function listPage(services: Services, reply: FastifyReply, s: CompanyScope, extra: { top?: string; name?: string; errors?: Record<string, string> | null; status?: number } = {}) {
+async function listPage(
+  services: Services,
+  reply: FastifyReply,
+  s: CompanyScope,
+  extra: { top?: string; name?: string; errors?: Record<string, string> | null; status?: number } = {},
+) {
   const keys = await listApiKeys(s.db, s.company.id);
   const test = s.mode === 'test';
   const body = `<h1>API Keys</h1>
     ${extra.top ?? ''}
     <section aria-labelledby="keys-title">
       <h2 id="keys-title">${test ? 'Test Keys' : 'Live Keys'}</h2>
-      <p class="muted">${test
-        ? `Test keys (<code>svc_sk_test_…</code>) work against this sandbox company only: no real e-mails, simulated payments.`
-        : `Live keys (<code>svc_sk_live_…</code>) act on real data. Keep them on your server; never put them in a browser or an app.`}</p>
+      <p class="muted">${
+        test
+          ? `Test keys (<code>svc_sk_test_…</code>) work against this sandbox company only: no real e-mails, simulated payments.`
+          : `Live keys (<code>svc_sk_live_…</code>) act on real data. Keep them on your server; never put them in a browser or an app.`
+      }</p>
       ${keyTable(s, keys)}
     </section>
     <form method="post" action="${companyPath(s.company, '/api-keys')}" class="stack panel">
@@ -105,18 +115,25 @@ async function findKey(s: CompanyScope, req: FastifyRequest): Promise<ApiKey> {
 }
 
 function confirmPage(s: CompanyScope, key: ApiKey, action: 'revoke' | 'delete'): string {
-  const graceNote = key.expiresAt && !key.revokedAt && key.expiresAt.getTime() > Date.now()
-    ? `This key was rolled and keeps working until ${timeTag(key.expiresAt)}; revoking it stops it now. `
-    : '';
-  const what = action === 'revoke'
-    ? `${graceNote}Requests with this key will be refused at once, on every server. The key stays in the list as revoked.`
-    : 'The key is removed from the list and requests with it are refused at once. This cannot be undone.';
-  return adminPage(s.ctx, `${action === 'revoke' ? 'Revoke' : 'Delete'} key`, `<h1>${action === 'revoke' ? 'Revoke' : 'Delete'} the key “${esc(key.name)}”?</h1>
+  const graceNote =
+    key.expiresAt && !key.revokedAt && key.expiresAt.getTime() > Date.now()
+      ? `This key was rolled and keeps working until ${timeTag(key.expiresAt)}; revoking it stops it now. `
+      : '';
+  const what =
+    action === 'revoke'
+      ? `${graceNote}Requests with this key will be refused at once, on every server. The key stays in the list as revoked.`
+      : 'The key is removed from the list and requests with it are refused at once. This cannot be undone.';
+  return adminPage(
+    s.ctx,
+    `${action === 'revoke' ? 'Revoke' : 'Delete'} key`,
+    `<h1>${action === 'revoke' ? 'Revoke' : 'Delete'} the key “${esc(key.name)}”?</h1>
     <div class="panel"><p><code>${esc(key.prefix)}…${esc(key.last4)}</code></p><p>${what}</p>
     <form method="post" action="${companyPath(s.company, `/api-keys/${key.id}/${action}`)}">${csrfField(s.ctx.csrfToken)}
       <button type="submit" class="danger">${action === 'revoke' ? 'Revoke key' : 'Delete key'}</button>
       <a class="button" href="${companyPath(s.company, '/api-keys')}">Cancel</a>
-    </form></div>`, { crumbs: 'Integrations › API Keys' });
+    </form></div>`,
+    { crumbs: 'Integrations › API Keys' },
+  );
 }
 
 export function registerApiKeyRoutes(app: FastifyInstance, services: Services): void {
@@ -133,7 +150,14 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
     try {
       const { key } = await createApiKey(s.db, { companyId: s.company.id, name: (form.name ?? '').trim() });
       req.log.info({ companyId: s.company.id }, 'admin created an API key');
-      return listPage(services, reply, s, { top: shownOnceBox('Your new key', key, 'new-key', 'Copy this key now and store it safely. It will not be shown again.') });
+      return listPage(services, reply, s, {
+        top: shownOnceBox(
+          'Your new key',
+          key,
+          'new-key',
+          'Copy this key now and store it safely. It will not be shown again.',
+        ),
+      });
     } catch (err) {
       const errors = fieldErrors(err);
       if (!errors) throw err;
@@ -149,25 +173,39 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
     app.post(`${base}/:keyId/${action}`, { schema: { hide: true } }, async (req, reply) => {
       const s = await companyScope(services, req, 'api-keys');
       const key = await findKey(s, req);
-      if (action === 'revoke') await revokeApiKey(services.dbs, services.credentials, { keyId: key.id, companyId: s.company.id });
+      if (action === 'revoke')
+        await revokeApiKey(services.dbs, services.credentials, { keyId: key.id, companyId: s.company.id });
       else await deleteApiKey(s.db, services.credentials, { keyId: key.id, companyId: s.company.id });
       return reply.redirect(companyPath(s.company, `/api-keys?done=${action}d`), 303);
     });
   }
 
   const notRollable = (s: CompanyScope, reply: FastifyReply, key: ApiKey) =>
-    sendAdmin(reply, 409, adminPage(s.ctx, 'Roll key', `<h1>This key cannot be rolled</h1>
-      <p class="notice error" role="alert">${key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())
-        ? 'It is revoked or expired. Create a new key instead.'
-        : 'It has been rolled already and is in its grace period: its successor is in the list. To stop it before then, revoke it.'}</p>
-      <p><a href="${companyPath(s.company, '/api-keys')}">Back to the keys</a></p>`, { crumbs: 'Integrations › API Keys' }));
+    sendAdmin(
+      reply,
+      409,
+      adminPage(
+        s.ctx,
+        'Roll key',
+        `<h1>This key cannot be rolled</h1>
+      <p class="notice error" role="alert">${
+        key.revokedAt || (key.expiresAt && key.expiresAt.getTime() <= Date.now())
+          ? 'It is revoked or expired. Create a new key instead.'
+          : 'It has been rolled already and is in its grace period: its successor is in the list. To stop it before then, revoke it.'
+      }</p>
+      <p><a href="${companyPath(s.company, '/api-keys')}">Back to the keys</a></p>`,
+        { crumbs: 'Integrations › API Keys' },
+      ),
+    );
 
   app.get(`${base}/:keyId/roll`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'api-keys');
     const key = await findKey(s, req);
     if (!rollable(key)) return notRollable(s, reply, key);
-    const choices = GRACE_CHOICES.map(([secs, label], i) =>
-      `<label><input type="radio" name="grace" value="${secs}"${i === 2 ? ' checked' : ''}> ${esc(label)}</label>`).join('');
+    const choices = GRACE_CHOICES.map(
+      ([secs, label], i) =>
+        `<label><input type="radio" name="grace" value="${secs}"${i === 2 ? ' checked' : ''}> ${esc(label)}</label>`,
+    ).join('');
     const body = `<h1>Roll the key “${esc(key.name)}”</h1>
       <div class="panel"><p>A new key replaces <code>${esc(key.prefix)}…${esc(key.last4)}</code>. Deploy the new key, then let the old one stop.</p>
       <form method="post" action="${companyPath(s.company, `/api-keys/${key.id}/roll`)}">${csrfField(s.ctx.csrfToken)}
@@ -185,12 +223,34 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
     const grace = Number(formOf(req).grace);
     // Only the offered choices; anything else is refused by rollApiKey's own range check too.
     if (!GRACE_CHOICES.some(([secs]) => secs === grace)) {
-      return sendAdmin(reply, 400, adminPage(s.ctx, 'Roll key', `<h1>Roll key</h1><p class="notice error" role="alert">Choose how long the old key keeps working (up to 7 days).</p><p><a href="${companyPath(s.company, `/api-keys/${key.id}/roll`)}">Back</a></p>`));
+      return sendAdmin(
+        reply,
+        400,
+        adminPage(
+          s.ctx,
+          'Roll key',
+          `<h1>Roll key</h1><p class="notice error" role="alert">Choose how long the old key keeps working (up to 7 days).</p><p><a href="${companyPath(s.company, `/api-keys/${key.id}/roll`)}">Back</a></p>`,
+        ),
+      );
     }
-    const rolled = await rollApiKey(s.db, services.credentials, { companyId: s.company.id, keyId: key.id, graceSeconds: grace });
+    const rolled = await rollApiKey(s.db, services.credentials, {
+      companyId: s.company.id,
+      keyId: key.id,
+      graceSeconds: grace,
+    });
     req.log.info({ companyId: s.company.id, keyId: key.id }, 'admin rolled an API key');
     const until = rolled.previous.expiresAt!;
-    const note = grace === 0 ? 'The old key has stopped working.' : `The old key keeps working until ${until.toISOString().replace('T', ' ').slice(0, 16)} UTC.`;
-    return listPage(services, reply, s, { top: shownOnceBox('Your new key', rolled.key, 'new-key', `Copy this key now and store it safely. It will not be shown again. ${note}`) });
+    const note =
+      grace === 0
+        ? 'The old key has stopped working.'
+        : `The old key keeps working until ${until.toISOString().replace('T', ' ').slice(0, 16)} UTC.`;
+    return listPage(services, reply, s, {
+      top: shownOnceBox(
+        'Your new key',
+        rolled.key,
+        'new-key',
+        `Copy this key now and store it safely. It will not be shown again. ${note}`,
+      ),
+    });
   });
 }

@@ -14,10 +14,18 @@ import { adminPage, companyPath } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 
 const STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show', 'expired'] as const;
-const STATUS_LABELS: Record<string, string> = { pending: 'Pending', confirmed: 'Confirmed', completed: 'Completed', cancelled: 'Cancelled', no_show: 'No-show', expired: 'Expired' };
+const STATUS_LABELS: Record<string, string> = {
+  pending: 'Pending',
+  confirmed: 'Confirmed',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  no_show: 'No-show',
+  expired: 'Expired',
+};
 
 function weekStart(param: unknown, zone: string): DateTime {
-  const given = typeof param === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(param) ? DateTime.fromISO(param, { zone }) : null;
+  const given =
+    typeof param === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(param) ? DateTime.fromISO(param, { zone }) : null;
   const day = given?.isValid ? given : DateTime.now().setZone(zone);
   return day.startOf('week'); // ISO weeks start on Monday
 }
@@ -32,7 +40,13 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
     const end = start.plus({ weeks: 1 });
     const employees = await listEmployeesByName(s.db, s.company.id);
     const only = isId(q.employee) && employees.some((e) => e.id === q.employee) ? q.employee : null;
-    const bookings = await listBookingsStarting(s.db, { companyId: s.company.id, from: start.toJSDate(), to: end.toJSDate(), employeeId: only, limit: 2000 });
+    const bookings = await listBookingsStarting(s.db, {
+      companyId: s.company.id,
+      from: start.toJSDate(),
+      to: end.toJSDate(),
+      employeeId: only,
+      limit: 2000,
+    });
     const today = DateTime.now().setZone(zone).toISODate();
     const shown = only ? employees.filter((e) => e.id === only) : employees;
     const rows = shown.map((e) => {
@@ -50,7 +64,9 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
     });
     const base = companyPath(s.company, '/bookings');
     const keep = only ? `&employee=${only}` : '';
-    const options = employees.map((e) => `<option value="${e.id}"${e.id === only ? ' selected' : ''}>${esc(e.name)}</option>`).join('');
+    const options = employees
+      .map((e) => `<option value="${e.id}"${e.id === only ? ' selected' : ''}>${esc(e.name)}</option>`)
+      .join('');
     const body = `<h1>Bookings</h1>
       <div class="inline">
         <a class="button" href="${base}?week=${start.minus({ weeks: 1 }).toISODate()}${keep}" aria-label="Previous week">← Previous</a>
@@ -64,9 +80,13 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
       </div>
       <h2>Week of ${esc(start.toFormat('d LLLL yyyy'))} <span class="muted">(${esc(zone)})</span></h2>
       <div class="legend" aria-label="Status colours">${STATUSES.map((st) => `<span class="booking ${st}">${STATUS_LABELS[st]}</span>`).join('')}</div>
-      ${employees.length === 0 ? '<p class="empty">This company has no employees yet.</p>' : `<table class="week">
+      ${
+        employees.length === 0
+          ? '<p class="empty">This company has no employees yet.</p>'
+          : `<table class="week">
         <thead><tr><th scope="col">Employee</th>${days.map((d) => `<th scope="col">${esc(d.toFormat('ccc d LLL'))}</th>`).join('')}</tr></thead>
-        <tbody>${rows.join('')}</tbody></table>`}
+        <tbody>${rows.join('')}</tbody></table>`
+      }
       <p class="muted">${bookings.length} booking${bookings.length === 1 ? '' : 's'} this week.</p>`;
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Bookings', body));
   });
@@ -93,11 +113,19 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
         ${row('Booking id', `<code>${esc(b.id)}</code>`)}
         ${row('Created', timeTag(b.createdAt))}
       </dl></div>
-      ${b.payments.length ? `<h2>Payments</h2><table><thead><tr><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Created</th></tr></thead><tbody>
-        ${b.payments.map((p) => `<tr><td>${esc((p.amount / 100).toFixed(2))} ${esc(p.currency)}</td><td><span class="badge ${esc(p.status)}">${esc(p.status)}</span></td><td>${p.brand ? `${esc(p.brand)} …${esc(p.last4)}` : '—'}</td><td>${timeTag(p.createdAt)}</td></tr>`).join('')}</tbody></table>` : ''}
+      ${
+        b.payments.length
+          ? `<h2>Payments</h2><table><thead><tr><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Created</th></tr></thead><tbody>
+        ${b.payments.map((p) => `<tr><td>${esc((p.amount / 100).toFixed(2))} ${esc(p.currency)}</td><td><span class="badge ${esc(p.status)}">${esc(p.status)}</span></td><td>${p.brand ? `${esc(p.brand)} …${esc(p.last4)}` : '—'}</td><td>${timeTag(p.createdAt)}</td></tr>`).join('')}</tbody></table>`
+          : ''
+      }
       <h2>Events</h2>
-      ${events.length === 0 ? '<p class="empty">No events.</p>' : `<table><thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Event id</th><th scope="col">Status then</th></tr></thead><tbody>
-        ${events.map((e) => `<tr><td>${timeTag(e.createdAt)}</td><td><code>${esc(e.type)}</code></td><td><code>${esc(e.id)}</code></td><td>${esc((e.data as { status?: string }).status ?? '')}</td></tr>`).join('')}</tbody></table>`}`;
+      ${
+        events.length === 0
+          ? '<p class="empty">No events.</p>'
+          : `<table><thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Event id</th><th scope="col">Status then</th></tr></thead><tbody>
+        ${events.map((e) => `<tr><td>${timeTag(e.createdAt)}</td><td><code>${esc(e.type)}</code></td><td><code>${esc(e.id)}</code></td><td>${esc((e.data as { status?: string }).status ?? '')}</td></tr>`).join('')}</tbody></table>`
+      }`;
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Booking', body, { crumbs: 'Bookings' }));
   });
 }

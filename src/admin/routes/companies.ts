@@ -26,17 +26,26 @@ function timezoneSelect(value: string, error?: string, defaultLabel?: string): s
       ${error ? `<p class="field-error" id="f-timezone-error">${esc(error)}</p>` : ''}`;
 }
 
-export const TEMPLATE_LABELS: Record<string, string> = { hair_salon: 'Hair salon', clinic: 'Medical clinic', fitness: 'Fitness center' };
+export const TEMPLATE_LABELS: Record<string, string> = {
+  hair_salon: 'Hair salon',
+  clinic: 'Medical clinic',
+  fitness: 'Fitness center',
+};
 
 /** The create-company form; in test mode it offers the sample templates. */
-export function createCompanyForm(ctx: LayoutContext, values: Record<string, string> = {}, errors: Record<string, string> | null = null): string {
-  const templates = ctx.mode === 'test'
-    ? `<label for="f-template">Start from</label>
+export function createCompanyForm(
+  ctx: LayoutContext,
+  values: Record<string, string> = {},
+  errors: Record<string, string> | null = null,
+): string {
+  const templates =
+    ctx.mode === 'test'
+      ? `<label for="f-template">Start from</label>
       <select id="f-template" name="template">
         <option value="">Blank company</option>
         ${SAMPLE_ORDER.map((t) => `<option value="${t}"${values.template === t ? ' selected' : ''}>${esc(TEMPLATE_LABELS[t])} template (${esc(SAMPLE_TEMPLATES[t].name)})</option>`).join('')}
       </select>`
-    : '';
+      : '';
   return `<form method="post" action="/admin/${ctx.mode}/companies" class="stack panel" id="create">
       <h2>Create a ${ctx.mode === 'test' ? 'test ' : ''}company</h2>
       ${formError(errors, ['name', 'timezone', 'currency', 'template'])}
@@ -52,13 +61,16 @@ export function createCompanyForm(ctx: LayoutContext, values: Record<string, str
 function companyList(companies: Company[], mode: Mode): string {
   if (companies.length === 0) return `<p class="empty">No ${mode === 'test' ? 'test ' : ''}companies yet.</p>`;
   return `<div class="cards">${companies
-    .map((c) => `<div class="panel"><h3><a href="${companyPath(c)}">${esc(c.name)}</a></h3>
-        <p class="muted">${esc(c.timezone)} · ${esc(c.currency)}${c.template ? ` · <span class="badge test">${esc(TEMPLATE_LABELS[c.template] ?? c.template)} sample</span>` : ''}</p></div>`)
+    .map(
+      (c) => `<div class="panel"><h3><a href="${companyPath(c)}">${esc(c.name)}</a></h3>
+        <p class="muted">${esc(c.timezone)} · ${esc(c.currency)}${c.template ? ` · <span class="badge test">${esc(TEMPLATE_LABELS[c.template] ?? c.template)} sample</span>` : ''}</p></div>`,
+    )
     .join('')}</div>`;
 }
 
 function profileView(c: Company): string {
-  const row = (label: string, value: string | null) => `<dt>${esc(label)}</dt><dd>${value ? esc(value) : '<span class="muted">—</span>'}</dd>`;
+  const row = (label: string, value: string | null) =>
+    `<dt>${esc(label)}</dt><dd>${value ? esc(value) : '<span class="muted">—</span>'}</dd>`;
   return `<dl class="fields">
       ${row('Name', c.name)}${row('E-mail', c.email)}${row('Phone', c.phone)}${row('Address', c.address)}
       ${row('Time zone', c.timezone)}${row('Currency', c.currency)}${row('Mode', c.mode)}
@@ -67,7 +79,12 @@ function profileView(c: Company): string {
     </dl>`;
 }
 
-function editForm(ctx: LayoutContext, c: Company, values: Record<string, string>, errors: Record<string, string> | null): string {
+function editForm(
+  ctx: LayoutContext,
+  c: Company,
+  values: Record<string, string>,
+  errors: Record<string, string> | null,
+): string {
   return `<form method="post" action="${companyPath(c, '/edit')}" class="stack panel">
       ${formError(errors, [...PROFILE_FIELDS])}
       ${csrfField(ctx.csrfToken)}
@@ -96,7 +113,8 @@ export function registerCompanyRoutes(app: FastifyInstance, services: Services):
   app.get('/:mode/open', { schema: { hide: true } }, async (req, reply) => {
     const mode = parseMode(paramsOf(req).mode);
     const id = queryOf(req).company;
-    const mine = isId(id) && (await companiesOf(services, activeSession(req).account.id, mode)).some((c) => c.id === id);
+    const mine =
+      isId(id) && (await companiesOf(services, activeSession(req).account.id, mode)).some((c) => c.id === id);
     return reply.redirect(mine ? `/admin/${mode}/companies/${id}` : `/admin/${mode}`, 303);
   });
 
@@ -118,7 +136,11 @@ export function registerCompanyRoutes(app: FastifyInstance, services: Services):
       const errors = fieldErrors(err);
       if (!errors) throw err;
       const ctx = await layoutFor(services, req, mode, 'companies');
-      return sendAdmin(reply, 400, adminPage(ctx, 'Create a company', `<h1>Create a company</h1>${createCompanyForm(ctx, form, errors)}`));
+      return sendAdmin(
+        reply,
+        400,
+        adminPage(ctx, 'Create a company', `<h1>Create a company</h1>${createCompanyForm(ctx, form, errors)}`),
+      );
     }
   });
 
@@ -133,7 +155,11 @@ export function registerCompanyRoutes(app: FastifyInstance, services: Services):
   app.get('/:mode/companies/:companyId/edit', { schema: { hide: true } }, async (req, reply) => {
     const { company, ctx } = await companyScope(services, req, 'profile');
     const values = Object.fromEntries(PROFILE_FIELDS.map((k) => [k, company[k] ?? '']));
-    return sendAdmin(reply, 200, adminPage(ctx, 'Edit profile', `<h1>Edit profile</h1>${editForm(ctx, company, values, null)}`));
+    return sendAdmin(
+      reply,
+      200,
+      adminPage(ctx, 'Edit profile', `<h1>Edit profile</h1>${editForm(ctx, company, values, null)}`),
+    );
   });
 
   app.post('/:mode/companies/:companyId/edit', { schema: { hide: true } }, async (req, reply) => {
@@ -151,7 +177,11 @@ export function registerCompanyRoutes(app: FastifyInstance, services: Services):
     } catch (err) {
       const errors = fieldErrors(err);
       if (!errors) throw err;
-      return sendAdmin(reply, 400, adminPage(ctx, 'Edit profile', `<h1>Edit profile</h1>${editForm(ctx, company, form, errors)}`));
+      return sendAdmin(
+        reply,
+        400,
+        adminPage(ctx, 'Edit profile', `<h1>Edit profile</h1>${editForm(ctx, company, form, errors)}`),
+      );
     }
     await services.credentials.invalidateCompany(company.id);
     return reply.redirect(companyPath(company, '?done=saved'), 303);

@@ -25,27 +25,47 @@ const FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:;
  */
 function statusOf(e: { status: string; lastError: string | null }): string {
   const badge = `<span class="badge ${esc(e.status)}">${esc(e.status)}</span>`;
-  return e.lastError && e.status !== 'sent' ? `${badge} <span class="muted email-error">${esc(e.lastError)}</span>` : badge;
+  return e.lastError && e.status !== 'sent'
+    ? `${badge} <span class="muted email-error">${esc(e.lastError)}</span>`
+    : badge;
 }
 
 function headerRows(headers: unknown): string {
   const entries = headers && typeof headers === 'object' ? Object.entries(headers as Record<string, unknown>) : [];
   if (entries.length === 0) return '<tr><td colspan="2" class="muted">No headers recorded.</td></tr>';
-  return entries.map(([k, v]) => `<tr><th scope="row"><code>${esc(k)}</code></th><td><code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code></td></tr>`).join('');
+  return entries
+    .map(
+      ([k, v]) =>
+        `<tr><th scope="row"><code>${esc(k)}</code></th><td><code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code></td></tr>`,
+    )
+    .join('');
 }
 
 export function registerEmailRoutes(app: FastifyInstance, services: Services): void {
   app.get('/:mode/companies/:companyId/emails', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'emails');
     const before = queryOf(req).before;
-    const { emails: page, hasMore: more } = await listEmails(s.db, { companyId: s.company.id, before, limit: PAGE_SIZE });
+    const { emails: page, hasMore: more } = await listEmails(s.db, {
+      companyId: s.company.id,
+      before,
+      limit: PAGE_SIZE,
+    });
     const title = s.mode === 'test' ? 'E-mail log' : 'E-mails';
-    const rows = page.map((e) => `<tr><td>${esc(e.to)}</td><td><a href="${companyPath(s.company, `/emails/${e.id}`)}">${esc(e.subject)}</a></td><td>${timeTag(e.createdAt, s.company.timezone)}</td><td>${statusOf(e)}</td></tr>`).join('');
+    const rows = page
+      .map(
+        (e) =>
+          `<tr><td>${esc(e.to)}</td><td><a href="${companyPath(s.company, `/emails/${e.id}`)}">${esc(e.subject)}</a></td><td>${timeTag(e.createdAt, s.company.timezone)}</td><td>${statusOf(e)}</td></tr>`,
+      )
+      .join('');
     const body = `<h1>${title}</h1>
       <p class="muted">${s.mode === 'test' ? 'E-mails this test company would have sent to customers. They are logged here and never delivered.' : 'E-mails sent to this company’s customers.'}</p>
-      ${page.length === 0 ? '<p class="empty">No e-mails yet. They appear when bookings are made, changed or cancelled.</p>' : `<table>
+      ${
+        page.length === 0
+          ? '<p class="empty">No e-mails yet. They appear when bookings are made, changed or cancelled.</p>'
+          : `<table>
         <thead><tr><th scope="col">Recipient</th><th scope="col">Subject</th><th scope="col">Time (${esc(s.company.timezone)})</th><th scope="col">Status</th></tr></thead>
-        <tbody>${rows}</tbody></table>`}
+        <tbody>${rows}</tbody></table>`
+      }
       ${more ? `<p><a class="button" href="${companyPath(s.company, `/emails?before=${page.at(-1)!.id}`)}">Older e-mails</a></p>` : ''}`;
     return sendAdmin(reply, 200, adminPage(s.ctx, title, body));
   });
@@ -69,6 +89,8 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
       <iframe class="email-frame" title="HTML body of the e-mail" sandbox="" referrerpolicy="no-referrer" srcdoc="${esc(frameDoc)}"></iframe>
       <h2>Text body</h2>
       <pre class="text-body" id="email-text">${esc(email.text)}</pre>`;
-    return sendAdmin(reply, 200, adminPage(s.ctx, email.subject, body, { crumbs: 'E-mail log' }), { csp: EMAIL_PAGE_CSP });
+    return sendAdmin(reply, 200, adminPage(s.ctx, email.subject, body, { crumbs: 'E-mail log' }), {
+      csp: EMAIL_PAGE_CSP,
+    });
   });
 }

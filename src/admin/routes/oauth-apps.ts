@@ -11,7 +11,17 @@ import { createOAuthClient } from '../../schema/use-cases/create-oauth-client.js
 import { deleteOAuthClient } from '../../schema/use-cases/delete-oauth-client.js';
 import { findOAuthClient, listOAuthClients } from '../../schema/use-cases/list-oauth-clients.js';
 import type { Services } from '../../services.js';
-import { describedBy, doneNotice, errorText, field, fieldErrors, formError, hintText, sendAdmin, timeTag } from '../http.js';
+import {
+  describedBy,
+  doneNotice,
+  errorText,
+  field,
+  fieldErrors,
+  formError,
+  hintText,
+  sendAdmin,
+  timeTag,
+} from '../http.js';
 import { accountPath, adminPage, csrfField, type LayoutContext } from '../layout.js';
 import { activeSession, formList, formOf, layoutFor, modeOfRequest, paramsOf, queryOf } from '../scope.js';
 import { shownOnceBox } from './api-keys.js';
@@ -52,9 +62,13 @@ function registerForm(ctx: LayoutContext, state: FormState): string {
 function clientTable(ctx: LayoutContext, clients: OAuthClient[]): string {
   if (clients.length === 0) return '<p class="empty">No apps registered yet.</p>';
   return `<table><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Created</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>
-    ${clients.map((c) => `<tr><td>${esc(c.name)}</td><td><code>${esc(c.clientId)}</code></td><td>${esc(c.type)}</td>
+    ${clients
+      .map(
+        (c) => `<tr><td>${esc(c.name)}</td><td><code>${esc(c.clientId)}</code></td><td>${esc(c.type)}</td>
       <td>${c.redirectUris.map((u) => `<code>${esc(u)}</code>`).join('<br>')}</td><td>${timeTag(c.createdAt)}</td>
-      <td class="actions"><a class="danger-text" href="${accountPath(`/oauth-apps/${c.id}/delete`, ctx.mode)}" aria-label="Delete ${esc(c.name)}">Delete</a></td></tr>`).join('')}
+      <td class="actions"><a class="danger-text" href="${accountPath(`/oauth-apps/${c.id}/delete`, ctx.mode)}" aria-label="Delete ${esc(c.name)}">Delete</a></td></tr>`,
+      )
+      .join('')}
     </tbody></table>`;
 }
 
@@ -65,7 +79,12 @@ async function oauthLayout(services: Services, req: FastifyRequest): Promise<Lay
   return { ...ctx, switchHref: accountPath('/oauth-apps', mode === 'test' ? 'live' : 'test') };
 }
 
-async function listPage(services: Services, req: FastifyRequest, reply: FastifyReply, extra: { top?: string; state?: FormState; status?: number } = {}) {
+async function listPage(
+  services: Services,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  extra: { top?: string; state?: FormState; status?: number } = {},
+) {
   const ctx = await oauthLayout(services, req);
   const clients = await listOAuthClients(services.dbs, activeSession(req).account.id);
   const body = `<h1>OAuth apps</h1>${extra.top ?? ''}
@@ -81,12 +100,18 @@ async function findClient(services: Services, req: FastifyRequest): Promise<OAut
 
 export function registerOAuthAppRoutes(app: FastifyInstance, services: Services): void {
   app.get('/oauth-apps', { schema: { hide: true } }, async (req, reply) =>
-    listPage(services, req, reply, { top: doneNotice(queryOf(req).done, { deleted: 'The app was deleted and all its tokens revoked.' }) }));
+    listPage(services, req, reply, {
+      top: doneNotice(queryOf(req).done, { deleted: 'The app was deleted and all its tokens revoked.' }),
+    }),
+  );
 
   app.post('/oauth-apps', { schema: { hide: true } }, async (req, reply) => {
     const form = formOf(req);
     const scopes = formList(req, 'scopes');
-    const redirectUris = (form.redirect_uris ?? '').split(/\r?\n/).map((u) => u.trim()).filter(Boolean);
+    const redirectUris = (form.redirect_uris ?? '')
+      .split(/\r?\n/)
+      .map((u) => u.trim())
+      .filter(Boolean);
     try {
       const { client, clientSecret } = await createOAuthClient(services.dbs, {
         accountId: activeSession(req).account.id,
@@ -95,8 +120,16 @@ export function registerOAuthAppRoutes(app: FastifyInstance, services: Services)
         scopes,
         type: form.type === 'public' ? 'public' : 'confidential',
       });
-      const top = `<p class="notice ok" role="status">Registered “${esc(client.name)}”. Client id: <code id="client-id">${esc(client.clientId)}</code></p>`
-        + (clientSecret ? shownOnceBox('Client secret', clientSecret, 'client-secret', 'Copy the client secret now and store it on your server. It will not be shown again.') : '');
+      const top =
+        `<p class="notice ok" role="status">Registered “${esc(client.name)}”. Client id: <code id="client-id">${esc(client.clientId)}</code></p>` +
+        (clientSecret
+          ? shownOnceBox(
+              'Client secret',
+              clientSecret,
+              'client-secret',
+              'Copy the client secret now and store it on your server. It will not be shown again.',
+            )
+          : '');
       return listPage(services, req, reply, { top });
     } catch (err) {
       const errors = fieldErrors(err);
@@ -117,7 +150,10 @@ export function registerOAuthAppRoutes(app: FastifyInstance, services: Services)
 
   app.post('/oauth-apps/:id/delete', { schema: { hide: true } }, async (req, reply) => {
     const client = await findClient(services, req);
-    await deleteOAuthClient(services.dbs, services.credentials, { accountId: activeSession(req).account.id, id: client.id });
+    await deleteOAuthClient(services.dbs, services.credentials, {
+      accountId: activeSession(req).account.id,
+      id: client.id,
+    });
     return reply.redirect(accountPath('/oauth-apps', modeOfRequest(req), 'done=deleted'), 303);
   });
 }

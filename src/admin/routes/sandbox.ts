@@ -38,7 +38,8 @@ function namedIds(req: FastifyRequest): string[] {
   return [...new Set(formList(req, 'company').filter(isId))].slice(0, 1000);
 }
 
-const namedFields = (companies: Company[]) => companies.map((c) => `<input type="hidden" name="company" value="${esc(c.id)}">`).join('');
+const namedFields = (companies: Company[]) =>
+  companies.map((c) => `<input type="hidden" name="company" value="${esc(c.id)}">`).join('');
 
 export function registerSandboxRoutes(app: FastifyInstance, services: Services): void {
   app.get('/test/sandbox', { schema: { hide: true } }, async (req, reply) => {
@@ -51,7 +52,12 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
       restored: `Samples restored: ${plural(n, 'sample company', 'sample companies')} created.`,
       reset: `Samples reset: ${plural(d, 'sample company', 'sample companies')} deleted, ${plural(n, 'sample company', 'sample companies')} created with their starting data.`,
     });
-    const rows = ctx.companies.map((c) => `<tr><td><a href="${companyPath(c)}">${esc(c.name)}</a></td><td>${c.template ? esc(TEMPLATE_LABELS[c.template] ?? c.template) : '<span class="muted">Blank</span>'}</td><td>${esc(c.timezone)}</td><td class="actions"><a href="${companyPath(c, '/api-keys')}">Test keys</a> <a href="${companyPath(c, '/emails')}">E-mail log</a></td></tr>`).join('');
+    const rows = ctx.companies
+      .map(
+        (c) =>
+          `<tr><td><a href="${companyPath(c)}">${esc(c.name)}</a></td><td>${c.template ? esc(TEMPLATE_LABELS[c.template] ?? c.template) : '<span class="muted">Blank</span>'}</td><td>${esc(c.timezone)}</td><td class="actions"><a href="${companyPath(c, '/api-keys')}">Test keys</a> <a href="${companyPath(c, '/emails')}">E-mail log</a></td></tr>`,
+      )
+      .join('');
     const body = `<h1>Sandbox</h1>${done}
       <p class="muted">Test companies, their test keys and everything made with them live in the sandbox database. E-mails are logged, not sent; payments are simulated.</p>
       <h2>Test companies</h2>
@@ -91,8 +97,15 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
       } else {
         // Exactly the samples the confirmation named go, and the missing ones come back, in
         // one transaction.
-        const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId, reset: true, companyIds: namedIds(req) });
-        req.log.info({ accountId, deletedCompanies: result.deleted, created: result.created }, 'admin reset the sample companies');
+        const result = await restoreSampleCompanies(services.dbs, services.credentials, {
+          accountId,
+          reset: true,
+          companyIds: namedIds(req),
+        });
+        req.log.info(
+          { accountId, deletedCompanies: result.deleted, created: result.created },
+          'admin reset the sample companies',
+        );
         return reply.redirect(`/admin/test/sandbox?done=reset&d=${result.deleted}&n=${result.created}`, 303);
       }
     }
@@ -104,9 +117,10 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
   app.get('/test/sandbox/wipe', { schema: { hide: true } }, async (req, reply) => {
     const ctx = await layoutFor(services, req, 'test', 'sandbox');
     const k = ctx.companies.length;
-    const body = k === 0
-      ? `<h1>Wipe test data</h1><p class="empty">There is no test data to wipe.</p><p><a href="/admin/test/sandbox">Back to the sandbox</a></p>`
-      : `<h1>Wipe test data?</h1><div class="panel">
+    const body =
+      k === 0
+        ? `<h1>Wipe test data</h1><p class="empty">There is no test data to wipe.</p><p><a href="/admin/test/sandbox">Back to the sandbox</a></p>`
+        : `<h1>Wipe test data?</h1><div class="panel">
         <p class="notice warn" role="alert">This deletes ${plural(k, 'test company', 'test companies')} and everything in ${k === 1 ? 'it' : 'them'}. Their test keys stop working at once. This cannot be undone. Live companies and live keys are not affected.</p>
         <ul id="wipe-list">${await whatGoes(services, ctx.companies)}</ul>
         <form method="post" action="/admin/test/sandbox/wipe">${csrfField(ctx.csrfToken)}${namedFields(ctx.companies)}
@@ -120,7 +134,10 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
     const named = namedIds(req);
     // A post that names nothing (not from the confirmation page) gets that page.
     if (named.length === 0) return reply.redirect('/admin/test/sandbox/wipe', 303);
-    const { deletedCompanies } = await wipeSandbox(services.dbs, services.credentials, { accountId: account.id, companyIds: named });
+    const { deletedCompanies } = await wipeSandbox(services.dbs, services.credentials, {
+      accountId: account.id,
+      companyIds: named,
+    });
     const kept = (await listAccountCompanies(services.dbs, { accountId: account.id, mode: 'test' })).length;
     req.log.info({ accountId: account.id, deletedCompanies, kept }, 'admin wiped test data');
     return reply.redirect(`/admin/test/sandbox?done=wiped&n=${deletedCompanies}&kept=${kept}`, 303);

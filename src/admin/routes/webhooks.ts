@@ -15,7 +15,11 @@ import { listWebhookDeliveries, listWebhookEndpoints } from '../../schema/use-ca
 import { retryWebhookDelivery } from '../../schema/use-cases/retry-webhook-delivery.js';
 import { rotateWebhookSecret } from '../../schema/use-cases/rotate-webhook-secret.js';
 import { sendTestWebhook } from '../../schema/use-cases/send-test-webhook.js';
-import { deleteWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from '../../schema/use-cases/update-webhook-endpoint.js';
+import {
+  deleteWebhookEndpoint,
+  findWebhookEndpoint,
+  updateWebhookEndpoint,
+} from '../../schema/use-cases/update-webhook-endpoint.js';
 import type { Services } from '../../services.js';
 import { describedBy, doneNotice, errorText, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
@@ -36,7 +40,12 @@ const DONE = {
 
 const crumbs = 'Integrations › Webhooks';
 
-function createForm(s: CompanyScope, values: Record<string, string>, events: string[], errors: Record<string, string> | null): string {
+function createForm(
+  s: CompanyScope,
+  values: Record<string, string>,
+  events: string[],
+  errors: Record<string, string> | null,
+): string {
   const all = events.length === 0 || events.includes('*');
   // An error about the events is the group's: the fieldset and each box point to it.
   const invalid = describedBy('f-events', { error: errors?.events });
@@ -56,13 +65,29 @@ function createForm(s: CompanyScope, values: Record<string, string>, events: str
 }
 
 function endpointStatus(e: WebhookEndpoint): string {
-  return e.enabled ? '<span class="badge enabled">Enabled</span>' : `<span class="badge disabled">Disabled</span>${e.disabledReason ? ` <span class="muted">${esc(e.disabledReason)}</span>` : ''}`;
+  return e.enabled
+    ? '<span class="badge enabled">Enabled</span>'
+    : `<span class="badge disabled">Disabled</span>${e.disabledReason ? ` <span class="muted">${esc(e.disabledReason)}</span>` : ''}`;
 }
 
-async function listPage(s: CompanyScope, extra: { top?: string; values?: Record<string, string>; events?: string[]; errors?: Record<string, string> | null } = {}) {
+async function listPage(
+  s: CompanyScope,
+  extra: {
+    top?: string;
+    values?: Record<string, string>;
+    events?: string[];
+    errors?: Record<string, string> | null;
+  } = {},
+) {
   const endpoints = await listWebhookEndpoints(s.db, s.company.id);
-  const rows = endpoints.map((e) => `<tr><td><a href="${companyPath(s.company, `/webhooks/${e.id}`)}"><code>${esc(e.url)}</code></a>${e.description ? `<br><span class="muted">${esc(e.description)}</span>` : ''}</td>
-      <td>${e.events.map((x) => `<code>${esc(x)}</code>`).join(' ')}</td><td>${endpointStatus(e)}</td><td>${timeTag(e.createdAt)}</td></tr>`).join('');
+  const rows = endpoints
+    .map(
+      (
+        e,
+      ) => `<tr><td><a href="${companyPath(s.company, `/webhooks/${e.id}`)}"><code>${esc(e.url)}</code></a>${e.description ? `<br><span class="muted">${esc(e.description)}</span>` : ''}</td>
+      <td>${e.events.map((x) => `<code>${esc(x)}</code>`).join(' ')}</td><td>${endpointStatus(e)}</td><td>${timeTag(e.createdAt)}</td></tr>`,
+    )
+    .join('');
   const body = `<h1>Webhooks</h1>${extra.top ?? ''}
     <p class="muted">Each event is POSTed to your endpoints as JSON, signed with the endpoint's secret (<code>X-Signature</code>, Standard Webhooks headers too).${s.mode === 'test' ? ' Test events are sent in real time as bookings are made with test keys.' : ''}</p>
     ${endpoints.length ? `<table><thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="empty">No endpoints yet.</p>'}
@@ -71,18 +96,25 @@ async function listPage(s: CompanyScope, extra: { top?: string; values?: Record<
 }
 
 async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top = ''): Promise<string> {
-  const deliveries = await listWebhookDeliveries(s.db, { companyId: s.company.id, endpointId: e.id, limit: DELIVERIES_SHOWN });
+  const deliveries = await listWebhookDeliveries(s.db, {
+    companyId: s.company.id,
+    endpointId: e.id,
+    limit: DELIVERIES_SHOWN,
+  });
   const base = companyPath(s.company, `/webhooks/${e.id}`);
-  const post = (path: string, label: string, cls = '') => `<form method="post" action="${base}${path}" class="inline-form">${csrfField(s.ctx.csrfToken)}<button type="submit"${cls ? ` class="${cls}"` : ''}>${label}</button></form>`;
-  const rows = deliveries.map((d) => {
-    const attempts = d.attempts.length
-      ? `<ol class="attempts">${d.attempts.map((a) => `<li>${timeTag(a.createdAt, 'UTC', { seconds: true })} · ${a.statusCode ? `HTTP ${a.statusCode}` : esc(a.error ?? 'no response')} · ${a.durationMs} ms${a.responseExcerpt ? `<br><code class="excerpt">${esc(a.responseExcerpt.slice(0, 300))}</code>` : ''}</li>`).join('')}</ol>`
-      : '<span class="muted">No attempt yet</span>';
-    return `<tr><td><code>${esc(d.event.type)}</code><br><span class="muted"><code>${esc(d.event.id)}</code></span></td>
+  const post = (path: string, label: string, cls = '') =>
+    `<form method="post" action="${base}${path}" class="inline-form">${csrfField(s.ctx.csrfToken)}<button type="submit"${cls ? ` class="${cls}"` : ''}>${label}</button></form>`;
+  const rows = deliveries
+    .map((d) => {
+      const attempts = d.attempts.length
+        ? `<ol class="attempts">${d.attempts.map((a) => `<li>${timeTag(a.createdAt, 'UTC', { seconds: true })} · ${a.statusCode ? `HTTP ${a.statusCode}` : esc(a.error ?? 'no response')} · ${a.durationMs} ms${a.responseExcerpt ? `<br><code class="excerpt">${esc(a.responseExcerpt.slice(0, 300))}</code>` : ''}</li>`).join('')}</ol>`
+        : '<span class="muted">No attempt yet</span>';
+      return `<tr><td><code>${esc(d.event.type)}</code><br><span class="muted"><code>${esc(d.event.id)}</code></span></td>
       <td><span class="badge ${esc(d.status)}">${esc(d.status)}</span>${d.status === 'pending' && d.nextAttemptAt ? `<br><span class="muted">next ${timeTag(d.nextAttemptAt, 'UTC', { seconds: true })}</span>` : ''}</td>
       <td>${attempts}</td>
       <td class="actions"><form method="post" action="${base}/deliveries/${d.id}/retry">${csrfField(s.ctx.csrfToken)}<button type="submit" aria-label="Retry delivery of ${esc(d.event.type)} ${esc(d.event.id)}">Retry</button></form></td></tr>`;
-  }).join('');
+    })
+    .join('');
   const body = `<h1>Webhook endpoint</h1>${top}
     <div class="panel"><dl class="fields">
       <dt>URL</dt><dd><code>${esc(e.url)}</code></dd>
@@ -100,8 +132,12 @@ async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top = ''): Prom
       <a class="button danger" href="${base}/delete">Delete…</a>
     </div></div>
     <h2>Deliveries</h2>
-    ${deliveries.length ? `<table><thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>
-      <p class="muted">The latest ${DELIVERIES_SHOWN} deliveries. <a href="${base}">Refresh</a></p>` : `<p class="empty">No deliveries yet. Send a test event, or make a booking with a ${s.mode} key.</p>`}`;
+    ${
+      deliveries.length
+        ? `<table><thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>
+      <p class="muted">The latest ${DELIVERIES_SHOWN} deliveries. <a href="${base}">Refresh</a></p>`
+        : `<p class="empty">No deliveries yet. Send a test event, or make a booking with a ${s.mode} key.</p>`
+    }`;
   return adminPage(s.ctx, 'Webhook endpoint', body, { crumbs });
 }
 
@@ -125,8 +161,14 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     const events = formList(req, 'events');
     try {
       const { endpoint, secret, token } = await createWebhookEndpoint(s.db, {
-        companyId: s.company.id, mode: s.mode, config: services.config,
-        input: { url: (form.url ?? '').trim(), events: events.length ? events : ['*'], description: form.description?.trim() || null },
+        companyId: s.company.id,
+        mode: s.mode,
+        config: services.config,
+        input: {
+          url: (form.url ?? '').trim(),
+          events: events.length ? events : ['*'],
+          description: form.description?.trim() || null,
+        },
       });
       return sendAdmin(reply, 200, await endpointPage(s, endpoint, secretsShown(secret, token)));
     } catch (err) {
@@ -146,14 +188,30 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     const e = await endpointOf(s, req);
     const box = sealedSecrets(services.config);
     req.log.info({ companyId: s.company.id, endpointId: e.id }, 'admin revealed a webhook secret');
-    return sendAdmin(reply, 200, await endpointPage(s, e, secretsShown(box.open(e.secretEnc), box.open(e.tokenEnc), 'Keep them secret.')));
+    return sendAdmin(
+      reply,
+      200,
+      await endpointPage(s, e, secretsShown(box.open(e.secretEnc), box.open(e.tokenEnc), 'Keep them secret.')),
+    );
   });
 
   app.post(`${base}/:endpointId/rotate`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'webhooks');
     const e = await endpointOf(s, req);
-    const { endpoint, secret, token } = await rotateWebhookSecret(s.db, { companyId: s.company.id, config: services.config, id: e.id });
-    return sendAdmin(reply, 200, await endpointPage(s, endpoint, secretsShown(secret, token, 'The previous secret keeps signing alongside the new one for 24 hours.')));
+    const { endpoint, secret, token } = await rotateWebhookSecret(s.db, {
+      companyId: s.company.id,
+      config: services.config,
+      id: e.id,
+    });
+    return sendAdmin(
+      reply,
+      200,
+      await endpointPage(
+        s,
+        endpoint,
+        secretsShown(secret, token, 'The previous secret keeps signing alongside the new one for 24 hours.'),
+      ),
+    );
   });
 
   app.post(`${base}/:endpointId/test`, { schema: { hide: true } }, async (req, reply) => {
@@ -167,7 +225,13 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     app.post(`${base}/:endpointId/${action}`, { schema: { hide: true } }, async (req, reply) => {
       const s = await companyScope(services, req, 'webhooks');
       const e = await endpointOf(s, req);
-      await updateWebhookEndpoint(s.db, { companyId: s.company.id, mode: s.mode, config: services.config, id: e.id, input: { enabled: action === 'enable' } });
+      await updateWebhookEndpoint(s.db, {
+        companyId: s.company.id,
+        mode: s.mode,
+        config: services.config,
+        id: e.id,
+        input: { enabled: action === 'enable' },
+      });
       return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=${action}d`), 303);
     });
   }
@@ -181,7 +245,8 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
       await retryWebhookDelivery(s.db, { companyId: s.company.id, endpointId: e.id, id: deliveryId });
     } catch (err) {
       // An attempt holds the delivery's lease: nothing to do but wait for its result.
-      if (isAppError(err) && err.code === 'CONFLICT') return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=retry-busy`), 303);
+      if (isAppError(err) && err.code === 'CONFLICT')
+        return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=retry-busy`), 303);
       throw err;
     }
     return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=retried`), 303);
@@ -205,6 +270,13 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
   });
 }
 
-function secretsShown(secret: string, token: string, note = 'Copy them now and store them with your receiver.'): string {
-  return shownOnceBox('Signing secret', secret, 'webhook-secret', note) + shownOnceBox('Verification token', token, 'webhook-token', 'Sent in the X-Webhook-Token header of every delivery.');
+function secretsShown(
+  secret: string,
+  token: string,
+  note = 'Copy them now and store them with your receiver.',
+): string {
+  return (
+    shownOnceBox('Signing secret', secret, 'webhook-secret', note) +
+    shownOnceBox('Verification token', token, 'webhook-token', 'Sent in the X-Webhook-Token header of every delivery.')
+  );
 }

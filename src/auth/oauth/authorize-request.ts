@@ -50,7 +50,8 @@ export function paramWithControlChar(raw: Record<string, unknown>, names: readon
   });
 }
 
-const one = (v: unknown): string | undefined | null => (v === undefined || v === '' ? undefined : typeof v === 'string' ? v : null);
+const one = (v: unknown): string | undefined | null =>
+  v === undefined || v === '' ? undefined : typeof v === 'string' ? v : null;
 
 export async function checkAuthorizeRequest(services: Services, raw: Record<string, unknown>): Promise<AuthorizeCheck> {
   // Before anything is looked up: no parameter of this request may carry NUL (PostgreSQL
@@ -60,9 +61,12 @@ export async function checkAuthorizeRequest(services: Services, raw: Record<stri
   if (bad) return { kind: 'page', title: 'Invalid request', message: `${bad} contains a control character.` };
   const clientId = one(raw.client_id);
   if (clientId === null) return { kind: 'page', title: 'Invalid request', message: 'client_id is repeated.' };
-  if (clientId === undefined) return { kind: 'page', title: 'Invalid request', message: 'The request names no client (client_id is missing).' };
-  const client = clientId.length <= 100 ? await services.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId } }) : null;
-  if (!client) return { kind: 'page', title: 'Unknown application', message: 'No application is registered with this client_id.' };
+  if (clientId === undefined)
+    return { kind: 'page', title: 'Invalid request', message: 'The request names no client (client_id is missing).' };
+  const client =
+    clientId.length <= 100 ? await services.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId } }) : null;
+  if (!client)
+    return { kind: 'page', title: 'Unknown application', message: 'No application is registered with this client_id.' };
 
   const requested = one(raw.redirect_uri);
   if (requested === null) return { kind: 'page', title: 'Invalid request', message: 'redirect_uri is repeated.' };
@@ -71,12 +75,20 @@ export async function checkAuthorizeRequest(services: Services, raw: Record<stri
     // The library would silently take the first registered URI; OAuth 2.1 §2.3.2 requires the
     // parameter whenever the client registered several.
     if (client.redirectUris.length !== 1) {
-      return { kind: 'page', title: 'Invalid request', message: 'This application registered several redirect URIs; the request must name one (redirect_uri).' };
+      return {
+        kind: 'page',
+        title: 'Invalid request',
+        message: 'This application registered several redirect URIs; the request must name one (redirect_uri).',
+      };
     }
     redirectUri = client.redirectUris[0]!;
   } else {
     if (!client.redirectUris.some((r) => redirectUriMatches(r, requested))) {
-      return { kind: 'page', title: 'Invalid redirect URI', message: 'The redirect_uri is not one this application registered.' };
+      return {
+        kind: 'page',
+        title: 'Invalid redirect URI',
+        message: 'The redirect_uri is not one this application registered.',
+      };
     }
     redirectUri = requested;
   }
@@ -84,9 +96,17 @@ export async function checkAuthorizeRequest(services: Services, raw: Record<stri
   // From here on errors are redirected to the client.
   const stateValue = one(raw.state);
   const state = stateValue ?? undefined;
-  const fail = (error: string, description: string): AuthorizeCheck => ({ kind: 'redirect', redirectUri, error, description, state });
-  if (stateValue === null) return { kind: 'redirect', redirectUri, error: 'invalid_request', description: 'state is repeated' };
-  for (const name of AUTHORIZE_PARAMS) if (one(raw[name]) === null) return fail('invalid_request', `${name} is repeated`);
+  const fail = (error: string, description: string): AuthorizeCheck => ({
+    kind: 'redirect',
+    redirectUri,
+    error,
+    description,
+    state,
+  });
+  if (stateValue === null)
+    return { kind: 'redirect', redirectUri, error: 'invalid_request', description: 'state is repeated' };
+  for (const name of AUTHORIZE_PARAMS)
+    if (one(raw[name]) === null) return fail('invalid_request', `${name} is repeated`);
 
   const params: AuthorizeParams = {};
   for (const name of AUTHORIZE_PARAMS) {
@@ -100,15 +120,21 @@ export async function checkAuthorizeRequest(services: Services, raw: Record<stri
 
   const method = params.code_challenge_method;
   const challenge = params.code_challenge;
-  if (method !== undefined && method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256 (plain is not supported)');
+  if (method !== undefined && method !== 'S256')
+    return fail('invalid_request', 'code_challenge_method must be S256 (plain is not supported)');
   if (challenge !== undefined) {
     // RFC 7636 §4.3: no method means plain, which is not supported.
-    if (method === undefined) return fail('invalid_request', 'code_challenge_method=S256 is required with code_challenge');
-    if (!S256_CHALLENGE.test(challenge)) return fail('invalid_request', 'code_challenge must be 43 base64url characters (S256)');
+    if (method === undefined)
+      return fail('invalid_request', 'code_challenge_method=S256 is required with code_challenge');
+    if (!S256_CHALLENGE.test(challenge))
+      return fail('invalid_request', 'code_challenge must be 43 base64url characters (S256)');
   } else if (method !== undefined) {
     return fail('invalid_request', 'code_challenge_method was sent without code_challenge');
   } else if (client.type === 'public') {
-    return fail('invalid_request', 'PKCE is required for public clients: send code_challenge with code_challenge_method=S256');
+    return fail(
+      'invalid_request',
+      'PKCE is required for public clients: send code_challenge with code_challenge_method=S256',
+    );
   }
 
   if (params.scope === undefined) return fail('invalid_scope', 'scope is required, e.g. scope=bookings:read');

@@ -10,7 +10,17 @@ import type { Services } from '../../services.js';
 import { consentPage, type CompanyChoice } from '../pages/consent-page.js';
 import { errorPage, sendPage } from '../pages/html.js';
 import { loginPage } from '../pages/login-page.js';
-import { checkLoginCsrf, isSafeNext, LoginChecker, loginCsrfToken, readSession, sameSecret, startSession, endSession, type ActiveSession } from '../sessions.js';
+import {
+  checkLoginCsrf,
+  isSafeNext,
+  LoginChecker,
+  loginCsrfToken,
+  readSession,
+  sameSecret,
+  startSession,
+  endSession,
+  type ActiveSession,
+} from '../sessions.js';
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, CONTROL_CHARS, type AuthorizeCheck } from './authorize-request.js';
 import { issueCode } from './grants.js';
 import { issuerOf } from './metadata.js';
@@ -19,13 +29,20 @@ import { buildRedirect } from './redirect-uri.js';
 type Form = Record<string, unknown>;
 type Company = { id: string; mode: 'live' | 'test'; name: string };
 
-async function companiesOf(services: Services, accountId: string): Promise<Array<CompanyChoice & { company: Company }>> {
+async function companiesOf(
+  services: Services,
+  accountId: string,
+): Promise<Array<CompanyChoice & { company: Company }>> {
   const [live, test] = await Promise.all([
     listAccountCompanies(services.dbs, { accountId, mode: 'live' }),
     listAccountCompanies(services.dbs, { accountId, mode: 'test' }),
   ]);
   // A token's mode is its company's: test companies give svc_at_test_ tokens (docs/oauth.md).
-  return [...live, ...test].map((c) => ({ value: `${c.mode}:${c.id}`, label: `${c.name} (${c.mode === 'live' ? 'live' : 'test'})`, company: c }));
+  return [...live, ...test].map((c) => ({
+    value: `${c.mode}:${c.id}`,
+    label: `${c.name} (${c.mode === 'live' ? 'live' : 'test'})`,
+    company: c,
+  }));
 }
 
 function authorizePath(params: Record<string, string | undefined>): string {
@@ -43,23 +60,54 @@ function pickParams(form: Form): Form {
 export function registerAuthorizeRoutes(app: FastifyInstance, services: Services): void {
   const logins = new LoginChecker(services);
 
-  const showLogin = (req: FastifyRequest, reply: FastifyReply, next: string, extra: { status?: number; error?: string; email?: string; intro?: string } = {}) =>
-    sendPage(reply, extra.status ?? 200, loginPage({ action: '/oauth/login', csrfToken: loginCsrfToken(req, reply), next, ...extra }));
+  const showLogin = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    next: string,
+    extra: { status?: number; error?: string; email?: string; intro?: string } = {},
+  ) =>
+    sendPage(
+      reply,
+      extra.status ?? 200,
+      loginPage({ action: '/oauth/login', csrfToken: loginCsrfToken(req, reply), next, ...extra }),
+    );
 
   /** Answers a checked request: error page, error redirect, login page or consent page. */
-  async function answer(req: FastifyRequest, reply: FastifyReply, check: AuthorizeCheck, active: ActiveSession | null, status: 302 | 303) {
+  async function answer(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    check: AuthorizeCheck,
+    active: ActiveSession | null,
+    status: 302 | 303,
+  ) {
     if (check.kind === 'page') return sendPage(reply, 400, errorPage(check.title, check.message));
     const iss = issuerOf(services, req);
     if (check.kind === 'redirect') {
-      return reply.redirect(buildRedirect(check.redirectUri, { error: check.error, error_description: check.description, state: check.state, iss }), status);
+      return reply.redirect(
+        buildRedirect(check.redirectUri, {
+          error: check.error,
+          error_description: check.description,
+          state: check.state,
+          iss,
+        }),
+        status,
+      );
     }
-    if (!active) return showLogin(req, reply, authorizePath(check.params), { intro: `Sign in to continue to ${check.client.name}.` });
+    if (!active)
+      return showLogin(req, reply, authorizePath(check.params), {
+        intro: `Sign in to continue to ${check.client.name}.`,
+      });
     const companies = await companiesOf(services, active.account.id);
     if (companies.length === 0) {
       // Nothing can be granted. The client and redirect URI are valid, so RFC 6749 §4.1.2.1
       // says: tell the client, with access_denied (the server denies), state and iss.
       return reply.redirect(
-        buildRedirect(check.redirectUri, { error: 'access_denied', error_description: 'The account has no company to grant access to', state: check.state, iss }),
+        buildRedirect(check.redirectUri, {
+          error: 'access_denied',
+          error_description: 'The account has no company to grant access to',
+          state: check.state,
+          iss,
+        }),
         status,
       );
     }
@@ -89,15 +137,29 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
     const check = await checkAuthorizeRequest(services, pickParams(form));
     if (check.kind !== 'ok') return answer(req, reply, check, null, 303);
     const active = await readSession(services, req);
-    if (!active) return showLogin(req, reply, authorizePath(check.params), { intro: 'Your session ended; sign in again.' });
+    if (!active)
+      return showLogin(req, reply, authorizePath(check.params), { intro: 'Your session ended; sign in again.' });
     if (!sameSecret(active.session.csrfToken, form.csrf_token)) {
-      return sendPage(reply, 403, errorPage('Form expired', 'This form is no longer valid. Go back to the application and start again.'));
+      return sendPage(
+        reply,
+        403,
+        errorPage('Form expired', 'This form is no longer valid. Go back to the application and start again.'),
+      );
     }
     const iss = issuerOf(services, req);
     if (form.decision === 'deny') {
-      return reply.redirect(buildRedirect(check.redirectUri, { error: 'access_denied', error_description: 'The user denied the request', state: check.state, iss }), 303);
+      return reply.redirect(
+        buildRedirect(check.redirectUri, {
+          error: 'access_denied',
+          error_description: 'The user denied the request',
+          state: check.state,
+          iss,
+        }),
+        303,
+      );
     }
-    if (form.decision !== 'approve') return sendPage(reply, 400, errorPage('Invalid request', 'Choose Approve or Deny.'));
+    if (form.decision !== 'approve')
+      return sendPage(reply, 400, errorPage('Invalid request', 'Choose Approve or Deny.'));
     const choice = (await companiesOf(services, active.account.id)).find((c) => c.value === form.company);
     if (!choice) return sendPage(reply, 400, errorPage('Invalid request', 'Choose one of your companies.'));
     const code = await issueCode(services, {
@@ -111,7 +173,10 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
       codeChallenge: check.codeChallenge,
       codeChallengeMethod: check.codeChallengeMethod,
     });
-    req.log.info({ clientId: check.client.clientId, accountId: active.account.id, companyId: choice.company.id }, 'oauth consent approved');
+    req.log.info(
+      { clientId: check.client.clientId, accountId: active.account.id, companyId: choice.company.id },
+      'oauth consent approved',
+    );
     return reply.redirect(buildRedirect(check.redirectUri, { code, state: check.state, iss }), 303);
   });
 
@@ -123,16 +188,24 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
     }
     const email = typeof form.email === 'string' ? form.email.slice(0, 254) : '';
     const password = typeof form.password === 'string' ? form.password.slice(0, 256) : '';
-    if (!email || !password) return showLogin(req, reply, next, { status: 400, error: 'Enter your e-mail and password.', email });
+    if (!email || !password)
+      return showLogin(req, reply, next, { status: 400, error: 'Enter your e-mail and password.', email });
     // No e-mail address has a control character (and PostgreSQL refuses NUL); a password may
     // hold any character but NUL, which no keyboard types.
     if (CONTROL_CHARS.test(email) || password.includes('\u0000')) {
-      return showLogin(req, reply, next, { status: 400, error: 'The e-mail or password contains characters that are not allowed.' });
+      return showLogin(req, reply, next, {
+        status: 400,
+        error: 'The e-mail or password contains characters that are not allowed.',
+      });
     }
     const result = await logins.check(email, password, req.ip);
     if (!result.ok && result.reason === 'rate_limited') {
       reply.header('retry-after', String(result.retryAfter));
-      return showLogin(req, reply, next, { status: 429, error: `Too many failed attempts. Try again in ${Math.ceil(result.retryAfter / 60)} minutes.`, email });
+      return showLogin(req, reply, next, {
+        status: 429,
+        error: `Too many failed attempts. Try again in ${Math.ceil(result.retryAfter / 60)} minutes.`,
+        email,
+      });
     }
     // 200 like any re-shown form (a 401 would need a WWW-Authenticate scheme forms do not have).
     if (!result.ok) return showLogin(req, reply, next, { error: 'The e-mail or password is wrong.', email });

@@ -39,7 +39,12 @@ export function readClientCredentials(req: FastifyRequest, body: Record<string, 
   const header = req.headers.authorization;
   if (header !== undefined) {
     const m = /^basic +([A-Za-z0-9+/]+=*) *$/i.exec(header);
-    if (!m) throw new OAuthProblem('invalid_client', 'The Authorization header must be HTTP Basic with the client id and secret', 401);
+    if (!m)
+      throw new OAuthProblem(
+        'invalid_client',
+        'The Authorization header must be HTTP Basic with the client id and secret',
+        401,
+      );
     const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     let id: string;
@@ -52,17 +57,27 @@ export function readClientCredentials(req: FastifyRequest, body: Record<string, 
       throw new OAuthProblem('invalid_client', 'The Basic credentials are not form-url-encoded id:secret', 401);
     }
     if (body.client_secret !== undefined) {
-      throw new OAuthProblem('invalid_request', 'Use one client authentication method: Basic or client_secret in the form, not both');
+      throw new OAuthProblem(
+        'invalid_request',
+        'Use one client authentication method: Basic or client_secret in the form, not both',
+      );
     }
     if (body.client_id !== undefined && body.client_id !== id) {
       throw new OAuthProblem('invalid_request', 'client_id in the form differs from the Basic credentials');
     }
-    if (!id || !VSCHAR.test(id) || !VSCHAR.test(secret)) throw new OAuthProblem('invalid_client', 'Client authentication failed', 401);
+    if (!id || !VSCHAR.test(id) || !VSCHAR.test(secret))
+      throw new OAuthProblem('invalid_client', 'Client authentication failed', 401);
     return { clientId: id, clientSecret: secret, method: 'client_secret_basic' };
   }
-  if (!body.client_id) throw new OAuthProblem('invalid_client', 'Client authentication is required: send client_id (and client_secret for a confidential client)', 401);
+  if (!body.client_id)
+    throw new OAuthProblem(
+      'invalid_client',
+      'Client authentication is required: send client_id (and client_secret for a confidential client)',
+      401,
+    );
   if (!VSCHAR.test(body.client_id)) throw new OAuthProblem('invalid_client', 'Client authentication failed', 401);
-  if (body.client_secret !== undefined) return { clientId: body.client_id, clientSecret: body.client_secret, method: 'client_secret_post' };
+  if (body.client_secret !== undefined)
+    return { clientId: body.client_id, clientSecret: body.client_secret, method: 'client_secret_post' };
   return { clientId: body.client_id, method: 'none' };
 }
 
@@ -90,11 +105,22 @@ export class ClientAuthenticator {
   }
 
   /** Reads, rate-limits and verifies a request's client. */
-  async authenticate(req: FastifyRequest, body: Record<string, string>): Promise<{ client: OAuthClient; creds: ClientCredentials }> {
+  async authenticate(
+    req: FastifyRequest,
+    body: Record<string, string>,
+  ): Promise<{ client: OAuthClient; creds: ClientCredentials }> {
     const creds = readClientCredentials(req, body);
     const failed = () =>
-      new OAuthProblem('invalid_client', 'Client authentication failed', 401, creds.method === 'client_secret_basic' ? { 'www-authenticate': 'Basic realm="oauth"' } : undefined);
-    const found = creds.clientId.length <= 200 ? await this.services.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId: creds.clientId } }) : null;
+      new OAuthProblem(
+        'invalid_client',
+        'Client authentication failed',
+        401,
+        creds.method === 'client_secret_basic' ? { 'www-authenticate': 'Basic realm="oauth"' } : undefined,
+      );
+    const found =
+      creds.clientId.length <= 200
+        ? await this.services.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId: creds.clientId } })
+        : null;
     // A public client has no secret to guess: nothing is counted, nothing is refused.
     if (found?.type === 'public') {
       const client = this.verify(found, creds);

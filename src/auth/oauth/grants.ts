@@ -44,7 +44,14 @@ export async function issueCode(
   const prisma = services.dbs.live.prisma;
   await prisma.$transaction([
     prisma.oAuthGrant.create({
-      data: { id: grantId, clientId: o.clientId, accountId: o.accountId, companyId: o.companyId, mode: o.mode, scope: o.scope },
+      data: {
+        id: grantId,
+        clientId: o.clientId,
+        accountId: o.accountId,
+        companyId: o.companyId,
+        mode: o.mode,
+        scope: o.scope,
+      },
     }),
     prisma.oAuthCode.create({
       data: {
@@ -128,10 +135,20 @@ export async function issueTokens(
   const refreshToken = generateToken('rt', s.mode);
   const accessTokenExpiresAt = new Date(now + ACCESS_TOKEN_TTL_S * 1000);
   const refreshTokenExpiresAt = new Date(now + REFRESH_TOKEN_TTL_S * 1000);
-  const base = { clientId: s.clientId, accountId: s.accountId, companyId: s.companyId, mode: s.mode, grantId: s.grantId, createdAt: new Date(now) };
+  const base = {
+    clientId: s.clientId,
+    accountId: s.accountId,
+    companyId: s.companyId,
+    mode: s.mode,
+    grantId: s.grantId,
+    createdAt: new Date(now),
+  };
   await services.dbs.live.prisma.$transaction(async (tx) => {
     if (s.spendCodeId !== undefined) {
-      const { count } = await tx.oAuthCode.updateMany({ where: { id: s.spendCodeId, usedAt: null }, data: { usedAt: new Date(now) } });
+      const { count } = await tx.oAuthCode.updateMany({
+        where: { id: s.spendCodeId, usedAt: null },
+        data: { usedAt: new Date(now) },
+      });
       if (count !== 1) throw new CodeSpentError('The authorization code was already used');
     }
     const live = await tx.$queryRawUnsafe<unknown[]>(
@@ -141,8 +158,22 @@ export async function issueTokens(
     if (live.length === 0) throw new GrantRevokedError('The grant has been revoked');
     await tx.oAuthToken.createMany({
       data: [
-        { ...base, id: newId(), tokenHash: hashToken(accessToken), kind: 'access', scope: s.accessScope, expiresAt: accessTokenExpiresAt },
-        { ...base, id: newId(), tokenHash: hashToken(refreshToken), kind: 'refresh', scope: s.refreshScope, expiresAt: refreshTokenExpiresAt },
+        {
+          ...base,
+          id: newId(),
+          tokenHash: hashToken(accessToken),
+          kind: 'access',
+          scope: s.accessScope,
+          expiresAt: accessTokenExpiresAt,
+        },
+        {
+          ...base,
+          id: newId(),
+          tokenHash: hashToken(refreshToken),
+          kind: 'refresh',
+          scope: s.refreshScope,
+          expiresAt: refreshTokenExpiresAt,
+        },
       ],
     });
   });

@@ -22,10 +22,20 @@ export default async function oauthServer(app: FastifyInstance, opts: { services
     if (JSON_ENDPOINT.test(req.url)) return sendOAuthError(reply, toOAuthProblem(req, err));
     if (isAppError(err) && err.headers) reply.headers(err.headers);
     const status = isAppError(err) ? err.status : ((err as { statusCode?: number }).statusCode ?? 500);
-    if (status === 429) return sendPage(reply, 429, errorPage('Too many requests', 'Too many requests; wait a moment and try again.'));
-    if (status >= 400 && status < 500) return sendPage(reply, status === 413 || status === 415 ? status : 400, errorPage('Invalid request', 'The request is malformed.'));
+    if (status === 429)
+      return sendPage(reply, 429, errorPage('Too many requests', 'Too many requests; wait a moment and try again.'));
+    if (status >= 400 && status < 500)
+      return sendPage(
+        reply,
+        status === 413 || status === 415 ? status : 400,
+        errorPage('Invalid request', 'The request is malformed.'),
+      );
     req.log.error({ err }, 'oauth page failed');
-    return sendPage(reply, 500, errorPage('Something went wrong', 'Something went wrong on our side; try again later.'));
+    return sendPage(
+      reply,
+      500,
+      errorPage('Something went wrong', 'Something went wrong on our side; try again later.'),
+    );
   });
 
   registerMetadata(app, services);

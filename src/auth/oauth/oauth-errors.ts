@@ -46,7 +46,12 @@ export function toOAuthProblem(req: FastifyRequest, err: unknown): OAuthProblem 
   }
   const status = (err as { statusCode?: number })?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    const msg = status === 415 ? 'Send the body as application/x-www-form-urlencoded' : status === 413 ? 'The body is too large' : 'The request is malformed';
+    const msg =
+      status === 415
+        ? 'Send the body as application/x-www-form-urlencoded'
+        : status === 413
+          ? 'The body is too large'
+          : 'The request is malformed';
     return new OAuthProblem('invalid_request', msg, status === 413 || status === 415 ? status : 400);
   }
   req.log.error({ err }, 'oauth endpoint failed');
@@ -59,13 +64,15 @@ export function toOAuthProblem(req: FastifyRequest, err: unknown): OAuthProblem 
  */
 export function singleParams(body: unknown): Record<string, string> {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new OAuthProblem('invalid_request', 'Send the parameters as an application/x-www-form-urlencoded form');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new OAuthProblem('invalid_request', 'Send the parameters as an application/x-www-form-urlencoded form');
   const out: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
     if (Array.isArray(v)) throw new OAuthProblem('invalid_request', `The parameter ${k} is repeated`);
     if (typeof v !== 'string') throw new OAuthProblem('invalid_request', `The parameter ${k} is malformed`);
     // No parameter of these endpoints allows one (RFC 6749 Appendix A), and PostgreSQL refuses NUL.
-    if (CONTROL_CHARS.test(v)) throw new OAuthProblem('invalid_request', `The parameter ${k.slice(0, 64)} contains a control character`);
+    if (CONTROL_CHARS.test(v))
+      throw new OAuthProblem('invalid_request', `The parameter ${k.slice(0, 64)} contains a control character`);
     // RFC 6749 §3.1: parameters sent without a value are treated as omitted.
     if (v !== '') out[k] = v;
   }
@@ -73,7 +80,10 @@ export function singleParams(body: unknown): Record<string, string> {
 }
 
 export function requireFormBody(req: FastifyRequest): void {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     throw new OAuthProblem('invalid_request', 'Send the body as application/x-www-form-urlencoded');
   }

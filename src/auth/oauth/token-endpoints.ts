@@ -28,7 +28,10 @@ async function token(services: Services, auth: ClientAuthenticator, req: Fastify
   if (!grantType) throw new OAuthProblem('invalid_request', 'Missing parameter: grant_type');
   // OAuth 2.1 removed the password and implicit grants; client_credentials is not offered.
   if (!GRANT_TYPES.has(grantType)) {
-    throw new OAuthProblem('unsupported_grant_type', `grant_type ${grantType.slice(0, 64)} is not supported; use authorization_code or refresh_token`);
+    throw new OAuthProblem(
+      'unsupported_grant_type',
+      `grant_type ${grantType.slice(0, 64)} is not supported; use authorization_code or refresh_token`,
+    );
   }
   const { client } = await auth.authenticate(req, params);
 
@@ -56,7 +59,10 @@ async function token(services: Services, auth: ClientAuthenticator, req: Fastify
       // missing though that request named one) makes the grant invalid; the library says
       // invalid_request.
       const name = err.name === 'invalid_request' && /`redirect_uri`/.test(err.message) ? 'invalid_grant' : err.name;
-      const description = name === err.name ? err.message.replace(/^Invalid \w+: /, '') : 'redirect_uri does not match the one of the authorization request';
+      const description =
+        name === err.name
+          ? err.message.replace(/^Invalid \w+: /, '')
+          : 'redirect_uri does not match the one of the authorization request';
       throw new OAuthProblem(name as never, description, name === 'invalid_client' ? 401 : 400);
     }
     throw err;

@@ -20,7 +20,14 @@ import type { OAuthClient, OAuthCode, OAuthToken } from '../../generated/prisma/
 import type { Services } from '../../services.js';
 import { nowOf } from '../sessions.js';
 import { hashToken, parseToken } from '../tokens.js';
-import { CodeSpentError, GrantRevokedError, issueTokens, revokeGrant, spendRefreshToken, type GrantSubject } from './grants.js';
+import {
+  CodeSpentError,
+  GrantRevokedError,
+  issueTokens,
+  revokeGrant,
+  spendRefreshToken,
+  type GrantSubject,
+} from './grants.js';
 
 const { InvalidGrantError, InvalidScopeError } = OAuth2Server;
 
@@ -62,14 +69,20 @@ const subjectOf = (r: OAuthCode | OAuthToken): User => ({
 });
 
 export function createTokenModel(services: Services, client: OAuthClient, params: Record<string, string>) {
-  const libClient = { id: client.clientId, grants: ['authorization_code', 'refresh_token'], redirectUris: client.redirectUris };
+  const libClient = {
+    id: client.clientId,
+    grants: ['authorization_code', 'refresh_token'],
+    redirectUris: client.redirectUris,
+  };
   let presentedRefresh: OAuthToken | null = null;
   let presentedCode: OAuthCode | null = null;
 
   const replayedCode = async (code: OAuthCode) => {
     if (provesCode(code, client.clientId, params.code_verifier)) {
       await revokeGrant(services, code.grantId);
-      return new InvalidGrantError('Invalid grant: the authorization code was already used; every token issued from it is revoked');
+      return new InvalidGrantError(
+        'Invalid grant: the authorization code was already used; every token issued from it is revoked',
+      );
     }
     return new InvalidGrantError('Invalid grant: authorization code is invalid');
   };
@@ -114,7 +127,9 @@ export function createTokenModel(services: Services, client: OAuthClient, params
     async getRefreshToken(refreshToken: string) {
       const parsed = parseToken(refreshToken);
       if (!parsed || parsed.kind !== 'rt') return null;
-      const record = await services.dbs.live.prisma.oAuthToken.findUnique({ where: { tokenHash: hashToken(refreshToken) } });
+      const record = await services.dbs.live.prisma.oAuthToken.findUnique({
+        where: { tokenHash: hashToken(refreshToken) },
+      });
       if (!record || record.kind !== 'refresh' || record.mode !== parsed.mode) return null;
       if (record.usedAt && !record.revokedAt && record.clientId === client.clientId) {
         // Reuse of a rotated refresh token: someone holds a copy. Revoke the whole grant.
@@ -122,13 +137,15 @@ export function createTokenModel(services: Services, client: OAuthClient, params
         throw new InvalidGrantError('Invalid grant: the refresh token was already used; the grant is revoked');
       }
       if (record.revokedAt || record.usedAt) return null;
-      if (record.expiresAt.getTime() <= nowOf(services)) throw new InvalidGrantError('Invalid grant: refresh token has expired');
+      if (record.expiresAt.getTime() <= nowOf(services))
+        throw new InvalidGrantError('Invalid grant: refresh token has expired');
       // The library would spend the token before judging the scope (RFC 6749 §6: no scope
       // beyond the original grant); judged here, a refused request leaves the token usable.
       if (record.clientId === client.clientId && params.scope !== undefined) {
         const granted = scopeList(record.scope);
         const extra = scopeList(params.scope).filter((s) => !granted.includes(s));
-        if (extra.length) throw new InvalidScopeError(`Invalid scope: the grant does not include ${extra.join(' ').slice(0, 200)}`);
+        if (extra.length)
+          throw new InvalidScopeError(`Invalid scope: the grant does not include ${extra.join(' ').slice(0, 200)}`);
       }
       presentedRefresh = record;
       return {

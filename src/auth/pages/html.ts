@@ -68,7 +68,10 @@ export function sendPage(
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', opts.referrerPolicy ?? 'no-referrer')
-    .header('content-security-policy', opts.csp ?? "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+    .header(
+      'content-security-policy',
+      opts.csp ?? "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+    )
     .send(html);
 }
 

@@ -5,7 +5,9 @@
 
 /** The part's fields as they arrived (a repeated field is an array); anything not an object has none. */
 export function fieldsOf(part: unknown): Record<string, unknown> {
-  return part !== null && typeof part === 'object' && !Array.isArray(part) ? Object.fromEntries(Object.entries(part)) : {};
+  return part !== null && typeof part === 'object' && !Array.isArray(part)
+    ? Object.fromEntries(Object.entries(part))
+    : {};
 }
 
 /** The fields that arrived as one string; a repeated field, when `firstOfRepeated`, as its first value. */

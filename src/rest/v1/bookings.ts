@@ -5,7 +5,9 @@ import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 import { CreateCustomer } from './customers.js';
 
-const Status = Type.Union(['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired'].map((s) => Type.Literal(s)));
+const Status = Type.Union(
+  ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired'].map((s) => Type.Literal(s)),
+);
 
 const Booking = Type.Object(
   {
@@ -38,9 +40,14 @@ const CreateBooking = Type.Object(
     customerId: Type.Optional(Id),
     customer: Type.Optional(CreateCustomer),
     notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
-    customerTimeZone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'IANA time zone of the customer, e.g. America/New_York' }))),
+    customerTimeZone: Type.Optional(
+      Nullable(Type.String({ maxLength: 64, description: 'IANA time zone of the customer, e.g. America/New_York' })),
+    ),
   },
-  { additionalProperties: false, description: 'startTime for appointment services, classId for class services; customerId or customer' },
+  {
+    additionalProperties: false,
+    description: 'startTime for appointment services, classId for class services; customerId or customer',
+  },
 );
 
 const ById = Type.Object({ id: PathId });
@@ -48,7 +55,12 @@ const tags = ['Bookings'];
 
 export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/bookings', summary: 'List bookings, newest first; from/to filter on startTime', tags, scope: 'bookings:read', list: true,
+    method: 'GET',
+    url: '/bookings',
+    summary: 'List bookings, newest first; from/to filter on startTime',
+    tags,
+    scope: 'bookings:read',
+    list: true,
     request: {
       querystring: Type.Object(
         {
@@ -68,14 +80,24 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/bookings', summary: 'Book a slot (picks a free qualified employee when none is named) or a class place', tags, scope: 'bookings:write',
-    request: { body: CreateBooking }, response: Booking,
+    method: 'POST',
+    url: '/bookings',
+    summary: 'Book a slot (picks a free qualified employee when none is named) or a class place',
+    tags,
+    scope: 'bookings:write',
+    request: { body: CreateBooking },
+    response: Booking,
     mutation: 'createBooking',
     variables: (req) => ({ input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/bookings/:id', summary: 'Get a booking', tags, scope: 'bookings:read',
-    request: { params: ById }, response: Booking,
+    method: 'GET',
+    url: '/bookings/:id',
+    summary: 'Get a booking',
+    tags,
+    scope: 'bookings:read',
+    request: { params: ById },
+    response: Booking,
     query: 'booking',
     variables: (req) => req.params,
   });
@@ -86,23 +108,45 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   ];
   for (const [path, field, summary] of simple) {
     graphqlRoute(app, deps, {
-      method: 'POST', url: `/bookings/:id/${path}`, summary, tags, scope: 'bookings:write',
-      request: { params: ById }, response: Booking,
+      method: 'POST',
+      url: `/bookings/:id/${path}`,
+      summary,
+      tags,
+      scope: 'bookings:write',
+      request: { params: ById },
+      response: Booking,
       mutation: field,
       variables: (req) => req.params,
     });
   }
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/bookings/:id/cancel', summary: 'pending or confirmed → cancelled', tags, scope: 'bookings:write',
-    request: { params: ById, body: Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) }, { additionalProperties: false }) },
+    method: 'POST',
+    url: '/bookings/:id/cancel',
+    summary: 'pending or confirmed → cancelled',
+    tags,
+    scope: 'bookings:write',
+    request: {
+      params: ById,
+      body: Type.Object(
+        { reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+        { additionalProperties: false },
+      ),
+    },
     optionalBody: true,
     response: Booking,
     mutation: 'cancelBooking',
     variables: (req) => ({ id: req.params.id, reason: req.body.reason ?? null }),
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/bookings/:id/reschedule', summary: 'confirmed → confirmed at new times (same booking)', tags, scope: 'bookings:write',
-    request: { params: ById, body: Type.Object({ startTime: Timestamp, employeeId: Type.Optional(Id) }, { additionalProperties: false }) },
+    method: 'POST',
+    url: '/bookings/:id/reschedule',
+    summary: 'confirmed → confirmed at new times (same booking)',
+    tags,
+    scope: 'bookings:write',
+    request: {
+      params: ById,
+      body: Type.Object({ startTime: Timestamp, employeeId: Type.Optional(Id) }, { additionalProperties: false }),
+    },
     response: Booking,
     mutation: 'rescheduleBooking',
     variables: (req) => ({ id: req.params.id, ...req.body }),

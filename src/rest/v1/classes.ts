@@ -25,15 +25,26 @@ const CreateClass = Type.Object(
   { serviceId: Id, employeeId: Id, startTime: Timestamp, endTime: Type.Optional(Timestamp), capacity: Capacity },
   { additionalProperties: false },
 );
-const UpdateClass = Type.Partial(Type.Object({ employeeId: Id, startTime: Timestamp, endTime: Timestamp, capacity: Capacity }), { additionalProperties: false });
-const CancelClass = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) }, { additionalProperties: false });
+const UpdateClass = Type.Partial(
+  Type.Object({ employeeId: Id, startTime: Timestamp, endTime: Timestamp, capacity: Capacity }),
+  { additionalProperties: false },
+);
+const CancelClass = Type.Object(
+  { reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+  { additionalProperties: false },
+);
 
 const ById = Type.Object({ id: PathId });
 const tags = ['Classes'];
 
 export default async function classRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/classes', summary: 'List class sessions, newest first; from/to filter on startTime', tags, scope: 'services:read', list: true,
+    method: 'GET',
+    url: '/classes',
+    summary: 'List class sessions, newest first; from/to filter on startTime',
+    tags,
+    scope: 'services:read',
+    list: true,
     request: {
       querystring: Type.Object(
         {
@@ -52,26 +63,47 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/classes', summary: 'Schedule a session of a class service', tags, scope: 'services:write',
-    request: { body: CreateClass }, response: ClassSession,
+    method: 'POST',
+    url: '/classes',
+    summary: 'Schedule a session of a class service',
+    tags,
+    scope: 'services:write',
+    request: { body: CreateClass },
+    response: ClassSession,
     mutation: 'createClassSession',
     variables: (req) => ({ input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/classes/:id', summary: 'Get a class session', tags, scope: 'services:read',
-    request: { params: ById }, response: ClassSession,
+    method: 'GET',
+    url: '/classes/:id',
+    summary: 'Get a class session',
+    tags,
+    scope: 'services:read',
+    request: { params: ById },
+    response: ClassSession,
     query: 'classSession',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'PATCH', url: '/classes/:id', summary: 'Change a scheduled session; new times move its bookings', tags, scope: 'services:write',
-    request: { params: ById, body: UpdateClass }, response: ClassSession,
+    method: 'PATCH',
+    url: '/classes/:id',
+    summary: 'Change a scheduled session; new times move its bookings',
+    tags,
+    scope: 'services:write',
+    request: { params: ById, body: UpdateClass },
+    response: ClassSession,
     mutation: 'updateClassSession',
     variables: (req) => ({ id: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/classes/:id/cancel', summary: 'Cancel a session and all its bookings', tags, scope: 'services:write',
-    request: { params: ById, body: CancelClass }, optionalBody: true, response: ClassSession,
+    method: 'POST',
+    url: '/classes/:id/cancel',
+    summary: 'Cancel a session and all its bookings',
+    tags,
+    scope: 'services:write',
+    request: { params: ById, body: CancelClass },
+    optionalBody: true,
+    response: ClassSession,
     mutation: 'cancelClassSession',
     variables: (req) => ({ id: req.params.id, reason: req.body.reason ?? null }),
   });

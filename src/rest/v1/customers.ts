@@ -5,7 +5,15 @@ import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
 const Customer = Type.Object(
-  { _id: Id, name: Type.String(), email: Type.String(), phone: Nullable(Type.String()), notes: Nullable(Type.String()), createdAt: Timestamp, updatedAt: Timestamp },
+  {
+    _id: Id,
+    name: Type.String(),
+    email: Type.String(),
+    phone: Nullable(Type.String()),
+    notes: Nullable(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
   { $id: 'Customer', title: 'Customer' },
 );
 
@@ -17,7 +25,12 @@ const CustomerFields = {
 };
 /** A new customer; also the `customer` of POST /bookings, which creates one or finds it by e-mail. */
 export const CreateCustomer = Type.Object(
-  { name: CustomerFields.name, email: CustomerFields.email, phone: Type.Optional(CustomerFields.phone), notes: Type.Optional(CustomerFields.notes) },
+  {
+    name: CustomerFields.name,
+    email: CustomerFields.email,
+    phone: Type.Optional(CustomerFields.phone),
+    notes: Type.Optional(CustomerFields.notes),
+  },
   { additionalProperties: false },
 );
 const UpdateCustomer = Type.Partial(Type.Object(CustomerFields), { additionalProperties: false });
@@ -27,33 +40,63 @@ const tags = ['Customers'];
 
 export default async function customerRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/customers', summary: 'List customers, newest first', tags, scope: 'customers:read', list: true,
-    request: { querystring: Type.Object({ ...PageQuery, email: Type.Optional(Type.String({ maxLength: 254 })) }, { additionalProperties: false }) },
+    method: 'GET',
+    url: '/customers',
+    summary: 'List customers, newest first',
+    tags,
+    scope: 'customers:read',
+    list: true,
+    request: {
+      querystring: Type.Object(
+        { ...PageQuery, email: Type.Optional(Type.String({ maxLength: 254 })) },
+        { additionalProperties: false },
+      ),
+    },
     response: Customer,
     query: 'customers',
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/customers', summary: 'Create a customer', tags, scope: 'customers:write',
-    request: { body: CreateCustomer }, response: Customer,
+    method: 'POST',
+    url: '/customers',
+    summary: 'Create a customer',
+    tags,
+    scope: 'customers:write',
+    request: { body: CreateCustomer },
+    response: Customer,
     mutation: 'createCustomer',
     variables: (req) => ({ input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/customers/:id', summary: 'Get a customer', tags, scope: 'customers:read',
-    request: { params: ById }, response: Customer,
+    method: 'GET',
+    url: '/customers/:id',
+    summary: 'Get a customer',
+    tags,
+    scope: 'customers:read',
+    request: { params: ById },
+    response: Customer,
     query: 'customer',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'PATCH', url: '/customers/:id', summary: 'Change a customer', tags, scope: 'customers:write',
-    request: { params: ById, body: UpdateCustomer }, response: Customer,
+    method: 'PATCH',
+    url: '/customers/:id',
+    summary: 'Change a customer',
+    tags,
+    scope: 'customers:write',
+    request: { params: ById, body: UpdateCustomer },
+    response: Customer,
     mutation: 'updateCustomer',
     variables: (req) => ({ id: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'DELETE', url: '/customers/:id', summary: 'Delete a customer who has no bookings; returns the deleted record', tags, scope: 'customers:write',
-    request: { params: ById }, response: Customer,
+    method: 'DELETE',
+    url: '/customers/:id',
+    summary: 'Delete a customer who has no bookings; returns the deleted record',
+    tags,
+    scope: 'customers:write',
+    request: { params: ById },
+    response: Customer,
     mutation: 'deleteCustomer',
     variables: (req) => req.params,
   });

@@ -5,12 +5,18 @@ import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'HH:MM, local time in the company time zone' });
-const TimeRange = Type.Object({ start: LocalTime, end: LocalTime }, { additionalProperties: false });
-const WorkingHours = Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Array(TimeRange, { maxItems: 12 })])), {
-  additionalProperties: false,
-  description: 'All seven weekdays; several intervals a day allowed; an empty list is a day off',
+const LocalTime = Type.String({
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$',
+  description: 'HH:MM, local time in the company time zone',
 });
+const TimeRange = Type.Object({ start: LocalTime, end: LocalTime }, { additionalProperties: false });
+const WorkingHours = Type.Object(
+  Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Array(TimeRange, { maxItems: 12 })])),
+  {
+    additionalProperties: false,
+    description: 'All seven weekdays; several intervals a day allowed; an empty list is a day off',
+  },
+);
 
 const Employee = Type.Object(
   {
@@ -36,13 +42,27 @@ const EmployeeFields = {
   active: Type.Boolean(),
 };
 const CreateEmployee = Type.Object(
-  { ...EmployeeFields, ...Object.fromEntries(Object.entries(EmployeeFields).filter(([k]) => k !== 'name').map(([k, v]) => [k, Type.Optional(v)])) },
+  {
+    ...EmployeeFields,
+    ...Object.fromEntries(
+      Object.entries(EmployeeFields)
+        .filter(([k]) => k !== 'name')
+        .map(([k, v]) => [k, Type.Optional(v)]),
+    ),
+  },
   { additionalProperties: false },
 );
 const UpdateEmployee = Type.Partial(Type.Object(EmployeeFields), { additionalProperties: false });
 
 const TimeOff = Type.Object(
-  { _id: Id, employeeId: Id, startTime: Timestamp, endTime: Timestamp, reason: Nullable(Type.String()), createdAt: Timestamp },
+  {
+    _id: Id,
+    employeeId: Id,
+    startTime: Timestamp,
+    endTime: Timestamp,
+    reason: Nullable(Type.String()),
+    createdAt: Timestamp,
+  },
   { $id: 'TimeOff', title: 'Time off' },
 );
 const CreateTimeOff = Type.Object(
@@ -55,51 +75,97 @@ const tags = ['Employees'];
 
 export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/employees', summary: 'List employees, newest first', tags, scope: 'employees:read', list: true,
-    request: { querystring: Type.Object({ ...PageQuery, active: Type.Optional(Type.Boolean()) }, { additionalProperties: false }) },
+    method: 'GET',
+    url: '/employees',
+    summary: 'List employees, newest first',
+    tags,
+    scope: 'employees:read',
+    list: true,
+    request: {
+      querystring: Type.Object(
+        { ...PageQuery, active: Type.Optional(Type.Boolean()) },
+        { additionalProperties: false },
+      ),
+    },
     response: Employee,
     query: 'employees',
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/employees', summary: 'Create an employee', tags, scope: 'employees:write',
-    request: { body: CreateEmployee }, response: Employee,
+    method: 'POST',
+    url: '/employees',
+    summary: 'Create an employee',
+    tags,
+    scope: 'employees:write',
+    request: { body: CreateEmployee },
+    response: Employee,
     mutation: 'createEmployee',
     variables: (req) => ({ input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/employees/:id', summary: 'Get an employee', tags, scope: 'employees:read',
-    request: { params: ById }, response: Employee,
+    method: 'GET',
+    url: '/employees/:id',
+    summary: 'Get an employee',
+    tags,
+    scope: 'employees:read',
+    request: { params: ById },
+    response: Employee,
     query: 'employee',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'PATCH', url: '/employees/:id', summary: 'Change an employee; serviceIds replaces the set', tags, scope: 'employees:write',
-    request: { params: ById, body: UpdateEmployee }, response: Employee,
+    method: 'PATCH',
+    url: '/employees/:id',
+    summary: 'Change an employee; serviceIds replaces the set',
+    tags,
+    scope: 'employees:write',
+    request: { params: ById, body: UpdateEmployee },
+    response: Employee,
     mutation: 'updateEmployee',
     variables: (req) => ({ id: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'DELETE', url: '/employees/:id', summary: 'Deactivate an employee (kept with their history, no longer bookable)', tags, scope: 'employees:write',
-    request: { params: ById }, response: Employee,
+    method: 'DELETE',
+    url: '/employees/:id',
+    summary: 'Deactivate an employee (kept with their history, no longer bookable)',
+    tags,
+    scope: 'employees:write',
+    request: { params: ById },
+    response: Employee,
     mutation: 'deactivateEmployee',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/employees/:id/time-off', summary: "List an employee's time off, newest first", tags, scope: 'employees:read', list: true,
-    request: { params: ById, querystring: Type.Object(PageQuery, { additionalProperties: false }) }, response: TimeOff,
+    method: 'GET',
+    url: '/employees/:id/time-off',
+    summary: "List an employee's time off, newest first",
+    tags,
+    scope: 'employees:read',
+    list: true,
+    request: { params: ById, querystring: Type.Object(PageQuery, { additionalProperties: false }) },
+    response: TimeOff,
     query: 'employeeTimeOff',
     variables: (req) => ({ ...req.query, employeeId: req.params.id }),
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/employees/:id/time-off', summary: 'Add time off for an employee', tags, scope: 'employees:write',
-    request: { params: ById, body: CreateTimeOff }, response: TimeOff,
+    method: 'POST',
+    url: '/employees/:id/time-off',
+    summary: 'Add time off for an employee',
+    tags,
+    scope: 'employees:write',
+    request: { params: ById, body: CreateTimeOff },
+    response: TimeOff,
     mutation: 'createTimeOff',
     variables: (req) => ({ employeeId: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'DELETE', url: '/employees/:id/time-off/:timeOffId', summary: 'Remove time off; returns what was removed', tags, scope: 'employees:write',
-    request: { params: Type.Object({ id: PathId, timeOffId: PathId }) }, response: TimeOff,
+    method: 'DELETE',
+    url: '/employees/:id/time-off/:timeOffId',
+    summary: 'Remove time off; returns what was removed',
+    tags,
+    scope: 'employees:write',
+    request: { params: Type.Object({ id: PathId, timeOffId: PathId }) },
+    response: TimeOff,
     mutation: 'deleteTimeOff',
     variables: (req) => ({ employeeId: req.params.id, id: req.params.timeOffId }),
   });

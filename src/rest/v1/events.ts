@@ -19,10 +19,19 @@ const tags = ['Events'];
 
 export default async function eventRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/events', summary: 'List events, newest first; from filters on createdAt', tags, scope: 'events:read', list: true,
+    method: 'GET',
+    url: '/events',
+    summary: 'List events, newest first; from filters on createdAt',
+    tags,
+    scope: 'events:read',
+    list: true,
     request: {
       querystring: Type.Object(
-        { ...PageQuery, type: Type.Optional(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e)))), from: Type.Optional(Timestamp) },
+        {
+          ...PageQuery,
+          type: Type.Optional(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e)))),
+          from: Type.Optional(Timestamp),
+        },
         { additionalProperties: false },
       ),
     },
@@ -31,8 +40,13 @@ export default async function eventRoutes(app: FastifyInstance, deps: V1Deps): P
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/events/:id', summary: 'Get an event', tags, scope: 'events:read',
-    request: { params: Type.Object({ id: PathId }) }, response: Event,
+    method: 'GET',
+    url: '/events/:id',
+    summary: 'Get an event',
+    tags,
+    scope: 'events:read',
+    request: { params: Type.Object({ id: PathId }) },
+    response: Event,
     query: 'event',
     variables: (req) => req.params,
   });

@@ -30,7 +30,10 @@ const UpdateCompany = Type.Object(
   },
   { additionalProperties: false },
 );
-const UpdateCompanyBody = Type.Partial(UpdateCompany, { additionalProperties: false, title: 'Company profile changes' });
+const UpdateCompanyBody = Type.Partial(UpdateCompany, {
+  additionalProperties: false,
+  title: 'Company profile changes',
+});
 
 export default async function meRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {

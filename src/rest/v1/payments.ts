@@ -41,7 +41,8 @@ const CreatePayment = Type.Object(
       Type.String({
         maxLength: 255,
         pattern: PAYMENT_METHOD_TOKEN_PATTERN,
-        description: "Live only: the processor's payment-method token (pm_..., or a card token tok_...); never a card number",
+        description:
+          "Live only: the processor's payment-method token (pm_..., or a card token tok_...); never a card number",
       }),
     ),
   },
@@ -65,48 +66,87 @@ const Email = Type.Object(
 
 const Params = Type.Object({ id: Id });
 const ListQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), cursor: Type.Optional(Type.String({ maxLength: 200 })) },
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
   { additionalProperties: false },
 );
 const PaymentListQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), cursor: Type.Optional(Type.String({ maxLength: 200 })), bookingId: Type.Optional(Id) },
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    bookingId: Type.Optional(Id),
+  },
   { additionalProperties: false },
 );
 
 export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/payments', summary: 'Payments, newest first', tags: ['Payments'], scope: 'payments:read', list: true,
-    request: { querystring: PaymentListQuery }, response: Payment,
+    method: 'GET',
+    url: '/payments',
+    summary: 'Payments, newest first',
+    tags: ['Payments'],
+    scope: 'payments:read',
+    list: true,
+    request: { querystring: PaymentListQuery },
+    response: Payment,
     query: 'payments',
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/payments', summary: 'Pay for a booking; the payment is processing until the payments worker settles it', tags: ['Payments'], scope: 'payments:write',
-    request: { body: CreatePayment }, response: Payment,
+    method: 'POST',
+    url: '/payments',
+    summary: 'Pay for a booking; the payment is processing until the payments worker settles it',
+    tags: ['Payments'],
+    scope: 'payments:write',
+    request: { body: CreatePayment },
+    response: Payment,
     mutation: 'createPayment',
     variables: (req) => ({ input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/payments/:id', summary: 'One payment', tags: ['Payments'], scope: 'payments:read',
-    request: { params: Params }, response: Payment,
+    method: 'GET',
+    url: '/payments/:id',
+    summary: 'One payment',
+    tags: ['Payments'],
+    scope: 'payments:read',
+    request: { params: Params },
+    response: Payment,
     query: 'payment',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/payments/:id/refund', summary: 'Refund a succeeded payment', tags: ['Payments'], scope: 'payments:write',
-    request: { params: Params }, response: Payment,
+    method: 'POST',
+    url: '/payments/:id/refund',
+    summary: 'Refund a succeeded payment',
+    tags: ['Payments'],
+    scope: 'payments:write',
+    request: { params: Params },
+    response: Payment,
     mutation: 'refundPayment',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/emails', summary: 'The sandbox e-mail log, newest first (test companies only)', tags: ['E-mail'], scope: 'emails:read', list: true,
-    request: { querystring: ListQuery }, response: Email,
+    method: 'GET',
+    url: '/emails',
+    summary: 'The sandbox e-mail log, newest first (test companies only)',
+    tags: ['E-mail'],
+    scope: 'emails:read',
+    list: true,
+    request: { querystring: ListQuery },
+    response: Email,
     query: 'emails',
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/emails/:id', summary: 'One logged e-mail with recipient, headers, text and HTML', tags: ['E-mail'], scope: 'emails:read',
-    request: { params: Params }, response: Email,
+    method: 'GET',
+    url: '/emails/:id',
+    summary: 'One logged e-mail with recipient, headers, text and HTML',
+    tags: ['E-mail'],
+    scope: 'emails:read',
+    request: { params: Params },
+    response: Email,
     query: 'email',
     variables: (req) => req.params,
   });

@@ -36,45 +36,82 @@ const Fields = {
   requiresPayment: Type.Boolean(),
   active: Type.Boolean(),
 };
-const opt = Object.fromEntries(Object.entries(Fields).filter(([k]) => k !== 'name' && k !== 'durationMinutes').map(([k, v]) => [k, Type.Optional(v)]));
+const opt = Object.fromEntries(
+  Object.entries(Fields)
+    .filter(([k]) => k !== 'name' && k !== 'durationMinutes')
+    .map(([k, v]) => [k, Type.Optional(v)]),
+);
 const CreateService = Type.Object(
   { name: Fields.name, durationMinutes: Fields.durationMinutes, kind: Type.Optional(Kind), ...opt },
   { additionalProperties: false },
 );
-const UpdateService = Type.Partial(Type.Object(Fields), { additionalProperties: false, description: 'kind is fixed at creation' });
+const UpdateService = Type.Partial(Type.Object(Fields), {
+  additionalProperties: false,
+  description: 'kind is fixed at creation',
+});
 
 const ById = Type.Object({ id: PathId });
 const tags = ['Services'];
 
 export default async function serviceRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/services', summary: 'List services, newest first', tags, scope: 'services:read', list: true,
-    request: { querystring: Type.Object({ ...PageQuery, active: Type.Optional(Type.Boolean()), kind: Type.Optional(Kind) }, { additionalProperties: false }) },
+    method: 'GET',
+    url: '/services',
+    summary: 'List services, newest first',
+    tags,
+    scope: 'services:read',
+    list: true,
+    request: {
+      querystring: Type.Object(
+        { ...PageQuery, active: Type.Optional(Type.Boolean()), kind: Type.Optional(Kind) },
+        { additionalProperties: false },
+      ),
+    },
     response: Service,
     query: 'services',
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/services', summary: 'Create a service', tags, scope: 'services:write',
-    request: { body: CreateService }, response: Service,
+    method: 'POST',
+    url: '/services',
+    summary: 'Create a service',
+    tags,
+    scope: 'services:write',
+    request: { body: CreateService },
+    response: Service,
     mutation: 'createService',
     variables: (req) => ({ input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/services/:id', summary: 'Get a service', tags, scope: 'services:read',
-    request: { params: ById }, response: Service,
+    method: 'GET',
+    url: '/services/:id',
+    summary: 'Get a service',
+    tags,
+    scope: 'services:read',
+    request: { params: ById },
+    response: Service,
     query: 'service',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'PATCH', url: '/services/:id', summary: 'Change a service; employeeIds replaces the set', tags, scope: 'services:write',
-    request: { params: ById, body: UpdateService }, response: Service,
+    method: 'PATCH',
+    url: '/services/:id',
+    summary: 'Change a service; employeeIds replaces the set',
+    tags,
+    scope: 'services:write',
+    request: { params: ById, body: UpdateService },
+    response: Service,
     mutation: 'updateService',
     variables: (req) => ({ id: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'DELETE', url: '/services/:id', summary: 'Deactivate a service (kept with its history, no longer bookable)', tags, scope: 'services:write',
-    request: { params: ById }, response: Service,
+    method: 'DELETE',
+    url: '/services/:id',
+    summary: 'Deactivate a service (kept with its history, no longer bookable)',
+    tags,
+    scope: 'services:write',
+    request: { params: ById },
+    response: Service,
     mutation: 'deactivateService',
     variables: (req) => req.params,
   });

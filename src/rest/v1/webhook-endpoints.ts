@@ -48,7 +48,11 @@ const WebhookDelivery = Type.Object(
   { title: 'Webhook delivery' },
 );
 
-const Events = Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: 20, description: '["*"] or event names' });
+const Events = Type.Array(Type.String({ maxLength: 64 }), {
+  minItems: 1,
+  maxItems: 20,
+  description: '["*"] or event names',
+});
 const CreateBody = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -69,63 +73,113 @@ const UpdateBody = Type.Object(
 );
 const Params = Type.Object({ id: Id });
 const ListQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), cursor: Type.Optional(Type.String({ maxLength: 200 })) },
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
   { additionalProperties: false },
 );
 
 export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   const tags = ['Webhooks'];
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/webhook-endpoints', summary: "The company's webhook endpoints, newest first", tags, scope: 'webhooks:read', list: true,
-    request: { querystring: ListQuery }, response: WebhookEndpoint,
+    method: 'GET',
+    url: '/webhook-endpoints',
+    summary: "The company's webhook endpoints, newest first",
+    tags,
+    scope: 'webhooks:read',
+    list: true,
+    request: { querystring: ListQuery },
+    response: WebhookEndpoint,
     query: 'webhookEndpoints',
     variables: (req) => req.query,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/webhook-endpoints', summary: 'Create an endpoint; the response carries its secret and token, shown this once', tags, scope: 'webhooks:write',
-    request: { body: CreateBody }, response: WebhookEndpointWithSecret,
+    method: 'POST',
+    url: '/webhook-endpoints',
+    summary: 'Create an endpoint; the response carries its secret and token, shown this once',
+    tags,
+    scope: 'webhooks:write',
+    request: { body: CreateBody },
+    response: WebhookEndpointWithSecret,
     mutation: 'createWebhookEndpoint',
     variables: (req) => ({ input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/webhook-endpoints/:id', summary: 'One endpoint', tags, scope: 'webhooks:read',
-    request: { params: Params }, response: WebhookEndpoint,
+    method: 'GET',
+    url: '/webhook-endpoints/:id',
+    summary: 'One endpoint',
+    tags,
+    scope: 'webhooks:read',
+    request: { params: Params },
+    response: WebhookEndpoint,
     query: 'webhookEndpoint',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'PATCH', url: '/webhook-endpoints/:id', summary: 'Change an endpoint; enabling it again clears disabledReason', tags, scope: 'webhooks:write',
-    request: { params: Params, body: UpdateBody }, response: WebhookEndpoint,
+    method: 'PATCH',
+    url: '/webhook-endpoints/:id',
+    summary: 'Change an endpoint; enabling it again clears disabledReason',
+    tags,
+    scope: 'webhooks:write',
+    request: { params: Params, body: UpdateBody },
+    response: WebhookEndpoint,
     mutation: 'updateWebhookEndpoint',
     variables: (req) => ({ id: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
-    method: 'DELETE', url: '/webhook-endpoints/:id', summary: 'Delete an endpoint and its delivery log', tags, scope: 'webhooks:write',
-    request: { params: Params }, response: WebhookEndpoint,
+    method: 'DELETE',
+    url: '/webhook-endpoints/:id',
+    summary: 'Delete an endpoint and its delivery log',
+    tags,
+    scope: 'webhooks:write',
+    request: { params: Params },
+    response: WebhookEndpoint,
     mutation: 'deleteWebhookEndpoint',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/webhook-endpoints/:id/rotate-secret', summary: 'New signing secret; the old one keeps signing alongside for 24 h', tags, scope: 'webhooks:write',
-    request: { params: Params }, response: WebhookEndpointWithSecret,
+    method: 'POST',
+    url: '/webhook-endpoints/:id/rotate-secret',
+    summary: 'New signing secret; the old one keeps signing alongside for 24 h',
+    tags,
+    scope: 'webhooks:write',
+    request: { params: Params },
+    response: WebhookEndpointWithSecret,
     mutation: 'rotateWebhookEndpointSecret',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/webhook-endpoints/:id/test', summary: 'Send a signed `ping` event to this endpoint', tags, scope: 'webhooks:write',
-    request: { params: Params }, response: WebhookDelivery,
+    method: 'POST',
+    url: '/webhook-endpoints/:id/test',
+    summary: 'Send a signed `ping` event to this endpoint',
+    tags,
+    scope: 'webhooks:write',
+    request: { params: Params },
+    response: WebhookDelivery,
     mutation: 'sendTestWebhook',
     variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
-    method: 'GET', url: '/webhook-endpoints/:id/deliveries', summary: "An endpoint's deliveries, newest first, with every attempt", tags, scope: 'webhooks:read', list: true,
-    request: { params: Params, querystring: ListQuery }, response: WebhookDelivery,
+    method: 'GET',
+    url: '/webhook-endpoints/:id/deliveries',
+    summary: "An endpoint's deliveries, newest first, with every attempt",
+    tags,
+    scope: 'webhooks:read',
+    list: true,
+    request: { params: Params, querystring: ListQuery },
+    response: WebhookDelivery,
     query: 'webhookDeliveries',
     variables: (req) => ({ endpointId: req.params.id, ...req.query }),
   });
   graphqlRoute(app, deps, {
-    method: 'POST', url: '/webhook-deliveries/:id/retry', summary: 'Deliver again now, with the same X-Webhook-Id', tags, scope: 'webhooks:write',
-    request: { params: Params }, response: WebhookDelivery,
+    method: 'POST',
+    url: '/webhook-deliveries/:id/retry',
+    summary: 'Deliver again now, with the same X-Webhook-Id',
+    tags,
+    scope: 'webhooks:write',
+    request: { params: Params },
+    response: WebhookDelivery,
     mutation: 'retryWebhookDelivery',
     variables: (req) => req.params,
   });

@@ -141,6 +141,11 @@ export const CLINIC: SampleCompanyData = {
     { name: 'Robert Johnson', email: 'robert.johnson@example.com', phone: '+12125550171' },
     { name: 'Maria Garcia', email: 'maria.garcia@example.com', phone: '+13475550172', notes: 'Penicillin allergy.' },
     { name: 'David Kim', email: 'david.kim@example.com', phone: '+16465550173' },
-    { name: 'Ashley Williams', email: 'ashley.williams@example.com', phone: '+19175550174', notes: 'Parent of two pediatric patients.' },
+    {
+      name: 'Ashley Williams',
+      email: 'ashley.williams@example.com',
+      phone: '+19175550174',
+      notes: 'Parent of two pediatric patients.',
+    },
   ],
 };

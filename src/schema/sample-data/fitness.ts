@@ -141,7 +141,12 @@ export const FITNESS: SampleCompanyData = {
   ],
   customers: [
     { name: 'Oliver Smith', email: 'oliver.smith@example.com', phone: '+447912345601' },
-    { name: 'Amelia Jones', email: 'amelia.jones@example.com', phone: '+447912345602', notes: 'Recovering from a knee injury: low-impact options.' },
+    {
+      name: 'Amelia Jones',
+      email: 'amelia.jones@example.com',
+      phone: '+447912345602',
+      notes: 'Recovering from a knee injury: low-impact options.',
+    },
     { name: 'Harry Brown', email: 'harry.brown@example.com', phone: '+447912345603' },
     { name: 'Isla Taylor', email: 'isla.taylor@example.com', phone: '+447912345604' },
   ],

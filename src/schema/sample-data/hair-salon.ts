@@ -123,8 +123,18 @@ export const HAIR_SALON: SampleCompanyData = {
   ],
   timetable: [],
   customers: [
-    { name: 'Sophie Becker', email: 'sophie.becker@example.com', phone: '+4917612345601', notes: 'Prefers appointments with Anna.' },
+    {
+      name: 'Sophie Becker',
+      email: 'sophie.becker@example.com',
+      phone: '+4917612345601',
+      notes: 'Prefers appointments with Anna.',
+    },
     { name: 'Jonas Hoffmann', email: 'jonas.hoffmann@example.com', phone: '+4917612345602' },
-    { name: 'Lea Wagner', email: 'lea.wagner@example.com', phone: '+4917612345603', notes: 'Patch test done for colour.' },
+    {
+      name: 'Lea Wagner',
+      email: 'lea.wagner@example.com',
+      phone: '+4917612345603',
+      notes: 'Patch test done for colour.',
+    },
   ],
 };

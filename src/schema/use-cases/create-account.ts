@@ -25,7 +25,8 @@ export async function createAccount(
   try {
     account = await dbs.live.prisma.account.create({ data: { id: newId(), email: data.email, passwordHash } });
   } catch (err) {
-    if ((err as { code?: string }).code === 'P2002') throw new AppError('CONFLICT', 'An account with this e-mail already exists');
+    if ((err as { code?: string }).code === 'P2002')
+      throw new AppError('CONFLICT', 'An account with this e-mail already exists');
     throw err;
   }
   const testCompanies = await createSampleCompanies(dbs, account.id);

@@ -12,7 +12,10 @@ const input = z.object({ companyId: z.string().regex(/^[0-9a-f]{24}$/), name: re
  * Creates an API key for a company, of the company's mode. Returns the key itself, which is
  * never stored and cannot be shown again (docs/api.md).
  */
-export async function createApiKey(db: Db, opts: { companyId: string; name: string }): Promise<{ apiKey: ApiKey; key: string }> {
+export async function createApiKey(
+  db: Db,
+  opts: { companyId: string; name: string },
+): Promise<{ apiKey: ApiKey; key: string }> {
   const data = parseInput(input, opts);
   const company = await db.company.findUnique({ where: { id: data.companyId } });
   if (!company) throw AppError.notFound('company');

@@ -34,7 +34,8 @@ const input = z
   })
   .strict()
   .superRefine((v, ctx) => {
-    if (!v.customerId === !v.customer) ctx.addIssue({ code: 'custom', path: ['customerId'], message: 'give exactly one of customerId or customer' });
+    if (!v.customerId === !v.customer)
+      ctx.addIssue({ code: 'custom', path: ['customerId'], message: 'give exactly one of customerId or customer' });
   });
 type Input = z.output<typeof input>;
 
@@ -69,14 +70,26 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   if (data.customerId) await findCustomer(db, companyId, data.customerId);
   const status = service.requiresPayment ? 'pending' : 'confirmed';
   const holdExpiresAt = service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null;
-  const base = { companyId, serviceId: service.id, status, holdExpiresAt, price: service.price, currency: opts.company.currency, notes: data.notes ?? null, customerTimeZone: data.customerTimeZone ?? null } as const;
+  const base = {
+    companyId,
+    serviceId: service.id,
+    status,
+    holdExpiresAt,
+    price: service.price,
+    currency: opts.company.currency,
+    notes: data.notes ?? null,
+    customerTimeZone: data.customerTimeZone ?? null,
+  } as const;
 
   if (service.kind === 'class') {
     if (!data.classId) throw AppError.validation([{ path: 'classId', message: 'is required to book a class service' }]);
     const session = await findClassSession(db, companyId, data.classId);
-    if (session.serviceId !== service.id) throw AppError.validation([{ path: 'classId', message: 'is a session of another service' }]);
-    if (data.startTime && data.startTime.getTime() !== session.startTime.getTime()) throw AppError.validation([{ path: 'startTime', message: "must be the session's startTime, or left out" }]);
-    if (data.employeeId && data.employeeId !== session.employeeId) throw AppError.validation([{ path: 'employeeId', message: "must be the session's instructor, or left out" }]);
+    if (session.serviceId !== service.id)
+      throw AppError.validation([{ path: 'classId', message: 'is a session of another service' }]);
+    if (data.startTime && data.startTime.getTime() !== session.startTime.getTime())
+      throw AppError.validation([{ path: 'startTime', message: "must be the session's startTime, or left out" }]);
+    if (data.employeeId && data.employeeId !== session.employeeId)
+      throw AppError.validation([{ path: 'employeeId', message: "must be the session's instructor, or left out" }]);
     if (session.status !== 'scheduled') throw slotUnavailable('The class session is cancelled');
     if (session.startTime.getTime() <= now.getTime()) throw slotUnavailable('The class session has already started');
     try {
@@ -90,16 +103,29 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
         const customerId = await customerFor(tx, companyId, data);
         const booking = await tx.booking.create({
           data: {
-            id: newId(), ...base, customerId, employeeId: session.employeeId, classSessionId: session.id,
-            startTime: session.startTime, endTime: session.endTime, blockStart: session.startTime, blockEnd: session.endTime,
+            id: newId(),
+            ...base,
+            customerId,
+            employeeId: session.employeeId,
+            classSessionId: session.id,
+            startTime: session.startTime,
+            endTime: session.endTime,
+            blockStart: session.startTime,
+            blockEnd: session.endTime,
           },
         });
         await recordBookingEvent(tx, booking, 'booking.created');
         return booking;
       });
     } catch (err) {
-      if (isCheckViolation(err)) throw new AppError('CLASS_FULL', 'No places left in this class session', { details: { classId: session.id, capacity: session.capacity } });
-      if (isExclusionViolation(err)) throw new AppError('CONFLICT', 'This customer already holds a place in this class session', { details: { classId: session.id } });
+      if (isCheckViolation(err))
+        throw new AppError('CLASS_FULL', 'No places left in this class session', {
+          details: { classId: session.id, capacity: session.capacity },
+        });
+      if (isExclusionViolation(err))
+        throw new AppError('CONFLICT', 'This customer already holds a place in this class session', {
+          details: { classId: session.id },
+        });
       if (isForeignKeyViolation(err)) throw customerGone(err);
       throw err;
     }
@@ -113,13 +139,27 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   const blockStart = new Date(start - service.bufferBeforeMinutes * 60_000);
   const blockEnd = new Date(end + service.bufferAfterMinutes * 60_000);
 
-  const candidates = await freeEmployees(db, { company: opts.company, service, employeeId: data.employeeId ?? undefined, start });
+  const candidates = await freeEmployees(db, {
+    company: opts.company,
+    service,
+    employeeId: data.employeeId ?? undefined,
+    start,
+  });
   for (const employeeId of candidates) {
     try {
       return await domainTransaction(db, async (tx) => {
         const customerId = await customerFor(tx, companyId, data);
         const booking = await tx.booking.create({
-          data: { id: newId(), ...base, customerId, employeeId, startTime: new Date(start), endTime: new Date(end), blockStart, blockEnd },
+          data: {
+            id: newId(),
+            ...base,
+            customerId,
+            employeeId,
+            startTime: new Date(start),
+            endTime: new Date(end),
+            blockStart,
+            blockEnd,
+          },
         });
         await recordBookingEvent(tx, booking, 'booking.created');
         return booking;
@@ -139,7 +179,13 @@ export async function freeEmployees(
   db: Db,
   opts: {
     company: Company;
-    service: { id: string; durationMinutes: number; bufferBeforeMinutes: number; bufferAfterMinutes: number; employees: Array<{ employeeId: string }> };
+    service: {
+      id: string;
+      durationMinutes: number;
+      bufferBeforeMinutes: number;
+      bufferAfterMinutes: number;
+      employees: Array<{ employeeId: string }>;
+    };
     employeeId?: string;
     start: number;
     ignoreBookingId?: string;
@@ -149,11 +195,15 @@ export async function freeEmployees(
   const qualified = opts.service.employees.map((e) => e.employeeId);
   if (opts.employeeId) {
     const e = await findEmployee(db, opts.company.id, opts.employeeId);
-    if (!qualified.includes(e.id)) throw AppError.validation([{ path: 'employeeId', message: 'does not perform this service' }]);
+    if (!qualified.includes(e.id))
+      throw AppError.validation([{ path: 'employeeId', message: 'does not perform this service' }]);
     if (!e.active) throw AppError.validation([{ path: 'employeeId', message: 'is deactivated' }]);
   }
   const ids = opts.employeeId ? [opts.employeeId] : qualified;
-  const employees = await db.employee.findMany({ where: { companyId: opts.company.id, active: true, id: { in: ids } }, select: { id: true, workingHours: true } });
+  const employees = await db.employee.findMany({
+    where: { companyId: opts.company.id, active: true, id: { in: ids } },
+    select: { id: true, workingHours: true },
+  });
   const s = opts.service;
   const end = opts.start + s.durationMinutes * 60_000;
   const schedules = await loadSchedules(db, {
@@ -167,6 +217,7 @@ export async function freeEmployees(
   });
   const free = shuffle(schedules.filter((sc) => fits(sc, opts.start, s)).map((sc) => sc.employeeId));
   if (opts.prefer && free.includes(opts.prefer)) return [opts.prefer, ...free.filter((x) => x !== opts.prefer)];
-  if (free.length === 0) throw slotUnavailable(opts.employeeId ? undefined : 'No qualified employee is free at that time');
+  if (free.length === 0)
+    throw slotUnavailable(opts.employeeId ? undefined : 'No qualified employee is free at that time');
   return free;
 }

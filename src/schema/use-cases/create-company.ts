@@ -21,7 +21,10 @@ const createCompanyInput = z
   })
   .strict()
   // Sample staff and customers are made-up data: they belong in the sandbox only (docs/sandbox.md).
-  .refine((c) => !c.template || c.mode === 'test', { path: ['template'], message: 'templates are for test companies only' });
+  .refine((c) => !c.template || c.mode === 'test', {
+    path: ['template'],
+    message: 'templates are for test companies only',
+  });
 
 // `name` may be left out when a template gives it; otherwise its absence is a VALIDATION_ERROR.
 export type CreateCompanyInput = Omit<z.input<typeof createCompanyInput>, 'name'> & { name?: string };
@@ -47,7 +50,13 @@ export function parseCompanyInput(input: CreateCompanyInput): ParsedCompanyInput
 /** Writes a validated company and its template's sample data inside the caller's transaction. */
 export async function insertCompany(tx: Tx, data: ParsedCompanyInput, opts: { now?: Date } = {}): Promise<Company> {
   const company = await tx.company.create({ data: { id: newId(), ...data } });
-  if (data.template) await seedSampleCompany(tx, { companyId: company.id, template: data.template, timezone: company.timezone, now: opts.now });
+  if (data.template)
+    await seedSampleCompany(tx, {
+      companyId: company.id,
+      template: data.template,
+      timezone: company.timezone,
+      now: opts.now,
+    });
   return company;
 }
 
@@ -57,7 +66,11 @@ export async function insertCompany(tx: Tx, data: ParsedCompanyInput, opts: { no
  * profile fills the fields not given, and its staff, services, classes and customers are
  * written in the same transaction, so a company never exists half-seeded.
  */
-export async function createCompany(dbs: Databases, input: CreateCompanyInput, opts: { now?: Date } = {}): Promise<Company> {
+export async function createCompany(
+  dbs: Databases,
+  input: CreateCompanyInput,
+  opts: { now?: Date } = {},
+): Promise<Company> {
   const data = parseCompanyInput(input);
   const db = dbs.forMode(data.mode);
   if (!data.template) return db.company.create({ data: { id: newId(), ...data } });

@@ -11,7 +11,10 @@ export const employeeFields = {
   email: email.nullable(),
   phone: phone.nullable(),
   workingHours: workingHoursSchema,
-  serviceIds: z.array(id).max(200, 'must list at most 200 services').transform((ids) => [...new Set(ids)]),
+  serviceIds: z
+    .array(id)
+    .max(200, 'must list at most 200 services')
+    .transform((ids) => [...new Set(ids)]),
   active: z.boolean(),
 };
 
@@ -24,7 +27,11 @@ const input = z
 export async function createEmployee(db: Db, opts: { companyId: string; input: unknown }) {
   const data = parseInput(input, opts.input);
   const serviceIds = data.serviceIds ?? [];
-  await requireAll((ids) => db.service.findMany({ where: { companyId: opts.companyId, id: { in: ids } }, select: { id: true } }), serviceIds, 'service');
+  await requireAll(
+    (ids) => db.service.findMany({ where: { companyId: opts.companyId, id: { in: ids } }, select: { id: true } }),
+    serviceIds,
+    'service',
+  );
   return db.employee.create({
     data: {
       id: newId(),

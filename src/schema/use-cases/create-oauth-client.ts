@@ -14,10 +14,12 @@ const input = z
     accountId: z.string().regex(/^[0-9a-f]{24}$/),
     name: requiredText(100),
     redirectUris: z
-      .array(z.string().superRefine((u, ctx) => {
-        const problem = redirectUriProblem(u);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }))
+      .array(
+        z.string().superRefine((u, ctx) => {
+          const problem = redirectUriProblem(u);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      )
       .min(1, 'at least one redirect URI is required')
       .max(20, 'at most 20 redirect URIs'),
     scopes: z
@@ -42,7 +44,8 @@ export async function createOAuthClient(
   const data = parseInput(input, opts);
   const account = await dbs.live.prisma.account.findUnique({ where: { id: data.accountId } });
   if (!account) throw AppError.notFound('account');
-  const clientSecret = data.type === 'confidential' ? CLIENT_SECRET_PREFIX + randomBytes(32).toString('base64url') : null;
+  const clientSecret =
+    data.type === 'confidential' ? CLIENT_SECRET_PREFIX + randomBytes(32).toString('base64url') : null;
   const client = await dbs.live.prisma.oAuthClient.create({
     data: {
       id: newId(),

@@ -17,13 +17,27 @@ const bookingId = z.string().refine(isId, 'must be a booking id (24 hex characte
 const card = z
   .object({ number: z.string().max(19), expMonth: z.number(), expYear: z.number(), cvc: z.string().max(4) })
   .strict();
-const sandboxInput = z.object({ bookingId, card, paymentMethod: z.undefined({ error: 'is for live mode; the sandbox takes a test card' }).optional() }).strict();
+const sandboxInput = z
+  .object({
+    bookingId,
+    card,
+    paymentMethod: z.undefined({ error: 'is for live mode; the sandbox takes a test card' }).optional(),
+  })
+  .strict();
 // A card number is judged first, so it gets the message that says why and is never kept.
 const paymentMethod = z.string().superRefine((v, ctx) => {
   if (looksLikeCardNumber(v)) {
-    ctx.addIssue({ code: 'custom', message: "looks like a card number: raw card numbers are refused in live mode; send the processor's payment-method token (pm_...)" });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "looks like a card number: raw card numbers are refused in live mode; send the processor's payment-method token (pm_...)",
+    });
   } else if (!isPaymentMethodToken(v)) {
-    ctx.addIssue({ code: 'custom', message: "must be a payment-method token from the processor's front-end library: pm_... (or a card token, tok_...)" });
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "must be a payment-method token from the processor's front-end library: pm_... (or a card token, tok_...)",
+    });
   }
 });
 const liveInput = z.object({ bookingId, paymentMethod }).strict();
@@ -34,26 +48,39 @@ const liveInput = z.object({ bookingId, paymentMethod }).strict();
  */
 function assertPayable(b: Pick<Booking, 'status' | 'holdExpiresAt'>, now: Date): void {
   if (b.status !== 'pending' && b.status !== 'confirmed') {
-    throw new AppError('INVALID_STATE_TRANSITION', `A ${b.status} booking cannot be paid`, { details: { from: b.status, to: 'paid' } });
+    throw new AppError('INVALID_STATE_TRANSITION', `A ${b.status} booking cannot be paid`, {
+      details: { from: b.status, to: 'paid' },
+    });
   }
   if (b.status === 'pending' && b.holdExpiresAt && b.holdExpiresAt.getTime() <= now.getTime()) {
-    throw new AppError('INVALID_STATE_TRANSITION', `The booking's hold ended at ${b.holdExpiresAt.toISOString()}; it can no longer be paid`, {
-      details: { from: 'expired', to: 'paid' },
-    });
+    throw new AppError(
+      'INVALID_STATE_TRANSITION',
+      `The booking's hold ended at ${b.holdExpiresAt.toISOString()}; it can no longer be paid`,
+      {
+        details: { from: 'expired', to: 'paid' },
+      },
+    );
   }
 }
 
-export async function createPayment(db: Db, opts: { companyId: string; mode: Mode; config: Config; input: unknown; now?: Date }): Promise<Payment> {
+export async function createPayment(
+  db: Db,
+  opts: { companyId: string; mode: Mode; config: Config; input: unknown; now?: Date },
+): Promise<Payment> {
   const raw = (opts.input ?? {}) as Record<string, unknown>;
   // PCI: a raw card number must never reach a live company's API (docs/api.md); in live mode
   // a card's mere presence is refused, before anything else is judged.
   if (opts.mode === 'live' && raw.card !== undefined) {
-    throw AppError.validation([{ path: 'card', message: 'raw card numbers are refused in live mode; send a paymentMethod token' }]);
+    throw AppError.validation([
+      { path: 'card', message: 'raw card numbers are refused in live mode; send a paymentMethod token' },
+    ]);
   }
   const input = opts.mode === 'test' ? parseInput(sandboxInput, raw) : parseInput(liveInput, raw);
   // Without a processor a live payment could never settle: say so now rather than hold it.
   if (opts.mode === 'live' && !opts.config.STRIPE_SECRET_KEY) {
-    throw new AppError('SERVICE_UNAVAILABLE', 'Live payments are not configured on this server', { headers: { 'retry-after': '3600' } });
+    throw new AppError('SERVICE_UNAVAILABLE', 'Live payments are not configured on this server', {
+      headers: { 'retry-after': '3600' },
+    });
   }
   const now = opts.now ?? new Date();
   const found = await db.booking.findFirst({ where: { id: input.bookingId, companyId: opts.companyId } });
@@ -91,7 +118,9 @@ export async function createPayment(db: Db, opts: { companyId: string; mode: Mod
   } catch (err) {
     // payments_one_live_per_booking: another payment is processing or has succeeded.
     if ((err as { code?: string }).code === 'P2002') {
-      throw new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', { details: { bookingId: found.id } });
+      throw new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', {
+        details: { bookingId: found.id },
+      });
     }
     throw err;
   }

@@ -63,7 +63,9 @@ export async function createWebhookEndpoint(
   const url = assertEndpointUrl(data.url, opts.mode, opts.config);
   const count = await db.webhookEndpoint.count({ where: { companyId: opts.companyId } });
   if (count >= MAX_ENDPOINTS) {
-    throw AppError.validation([{ path: 'url', message: `a company can have at most ${MAX_ENDPOINTS} webhook endpoints` }]);
+    throw AppError.validation([
+      { path: 'url', message: `a company can have at most ${MAX_ENDPOINTS} webhook endpoints` },
+    ]);
   }
   const secret = generateWebhookSecret();
   const token = generateVerificationToken();

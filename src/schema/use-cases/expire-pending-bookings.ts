@@ -9,7 +9,10 @@ import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import { applyTransition } from './transition-booking.js';
 
-export async function expirePendingBookings(db: Db, opts: { now?: Date; limit?: number } = {}): Promise<{ expired: string[] }> {
+export async function expirePendingBookings(
+  db: Db,
+  opts: { now?: Date; limit?: number } = {},
+): Promise<{ expired: string[] }> {
   const now = opts.now ?? new Date();
   const due = await db.booking.findMany({
     where: { status: 'pending', holdExpiresAt: { lte: now }, payments: { none: { status: 'processing' } } },

@@ -25,7 +25,10 @@ export interface SessionAvailability {
 
 export type Availability = { kind: 'appointment'; slots: Slot[] } | { kind: 'class'; sessions: SessionAvailability[] };
 
-export async function findAvailability(db: Db, opts: { company: Company; input: unknown; now?: Date }): Promise<Availability> {
+export async function findAvailability(
+  db: Db,
+  opts: { company: Company; input: unknown; now?: Date },
+): Promise<Availability> {
   const data = parseInput(input, opts.input);
   checkRange(data.from, data.to, { fromPath: 'from', toPath: 'to', maxDays: MAX_AVAILABILITY_DAYS });
   const companyId = opts.company.id;

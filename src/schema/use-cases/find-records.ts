@@ -42,7 +42,12 @@ export async function findBooking(db: Client, companyId: string, id: unknown) {
 
 /** A booking with what a page about it shows: its customer, service, employee and payments. */
 export async function findBookingWithDetails(db: Client, companyId: string, id: unknown) {
-  const b = isId(id) ? await db.booking.findFirst({ where: { id, companyId }, include: { customer: true, service: true, employee: true, payments: true } }) : null;
+  const b = isId(id)
+    ? await db.booking.findFirst({
+        where: { id, companyId },
+        include: { customer: true, service: true, employee: true, payments: true },
+      })
+    : null;
   if (!b) throw AppError.notFound('booking');
   return b;
 }

@@ -4,9 +4,16 @@ import type { Db } from '../../db/databases.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 
 /** Bookings of every status starting in [from, to), in start order, with customer and service names. */
-export async function listBookingsStarting(db: Db, opts: { companyId: string; from: Date; to: Date; employeeId?: string | null; limit: number }) {
+export async function listBookingsStarting(
+  db: Db,
+  opts: { companyId: string; from: Date; to: Date; employeeId?: string | null; limit: number },
+) {
   return db.booking.findMany({
-    where: { companyId: opts.companyId, startTime: { gte: opts.from, lt: opts.to }, ...(opts.employeeId ? { employeeId: opts.employeeId } : {}) },
+    where: {
+      companyId: opts.companyId,
+      startTime: { gte: opts.from, lt: opts.to },
+      ...(opts.employeeId ? { employeeId: opts.employeeId } : {}),
+    },
     include: { customer: { select: { name: true } }, service: { select: { name: true } } },
     orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
     take: opts.limit,
@@ -16,7 +23,10 @@ export async function listBookingsStarting(db: Db, opts: { companyId: string; fr
 /** A booking's events, oldest first: booking events carry data.bookingId (booking-events.ts). */
 export async function listBookingEvents(db: Db, opts: { companyId: string; bookingId: string; limit: number }) {
   return db.event.findMany({
-    where: { companyId: opts.companyId, data: { path: ['bookingId'], equals: opts.bookingId } as Prisma.JsonFilter<'Event'> },
+    where: {
+      companyId: opts.companyId,
+      data: { path: ['bookingId'], equals: opts.bookingId } as Prisma.JsonFilter<'Event'>,
+    },
     orderBy: { id: 'asc' },
     take: opts.limit,
   });

@@ -8,13 +8,28 @@ import type { Mode } from '../../generated/prisma/enums.js';
 import { isId } from '../../ids.js';
 
 /** An account's companies of one mode, oldest first. */
-export async function listAccountCompanies(dbs: Databases, opts: { accountId: string; mode: Mode }): Promise<Company[]> {
-  return dbs.forMode(opts.mode).company.findMany({ where: { accountId: opts.accountId, mode: opts.mode }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+export async function listAccountCompanies(
+  dbs: Databases,
+  opts: { accountId: string; mode: Mode },
+): Promise<Company[]> {
+  return dbs
+    .forMode(opts.mode)
+    .company.findMany({
+      where: { accountId: opts.accountId, mode: opts.mode },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
 }
 
 /** One of the account's companies of that mode, else NOT_FOUND. */
-export async function findAccountCompany(dbs: Databases, opts: { accountId: string; mode: Mode; id: unknown }): Promise<Company> {
-  const company = isId(opts.id) ? await dbs.forMode(opts.mode).company.findFirst({ where: { id: opts.id, accountId: opts.accountId, mode: opts.mode } }) : null;
+export async function findAccountCompany(
+  dbs: Databases,
+  opts: { accountId: string; mode: Mode; id: unknown },
+): Promise<Company> {
+  const company = isId(opts.id)
+    ? await dbs
+        .forMode(opts.mode)
+        .company.findFirst({ where: { id: opts.id, accountId: opts.accountId, mode: opts.mode } })
+    : null;
   if (!company) throw AppError.notFound('company');
   return company;
 }
@@ -42,7 +57,10 @@ export interface CompanyContents {
 }
 
 /** What goes with each company when it is deleted: the counts a confirmation page names. */
-export async function countCompanyContents(dbs: Databases, opts: { mode: Mode; companyIds: string[] }): Promise<Map<string, CompanyContents>> {
+export async function countCompanyContents(
+  dbs: Databases,
+  opts: { mode: Mode; companyIds: string[] },
+): Promise<Map<string, CompanyContents>> {
   const { companyIds } = opts;
   const db = dbs.forMode(opts.mode);
   const where = { companyId: { in: companyIds } };
@@ -53,11 +71,18 @@ export async function countCompanyContents(dbs: Databases, opts: { mode: Mode; c
     db.webhookEndpoint.groupBy({ by: ['companyId'], where, _count: { _all: true } }),
     db.email.groupBy({ by: ['companyId'], where, _count: { _all: true } }),
   ]);
-  const counted = (rows: Array<{ companyId: string; _count: { _all: number } }>, id: string) => rows.find((r) => r.companyId === id)?._count._all ?? 0;
+  const counted = (rows: Array<{ companyId: string; _count: { _all: number } }>, id: string) =>
+    rows.find((r) => r.companyId === id)?._count._all ?? 0;
   return new Map(
     companyIds.map((id) => [
       id,
-      { bookings: counted(bookings, id), customers: counted(customers, id), apiKeys: counted(apiKeys, id), webhookEndpoints: counted(webhookEndpoints, id), emails: counted(emails, id) },
+      {
+        bookings: counted(bookings, id),
+        customers: counted(customers, id),
+        apiKeys: counted(apiKeys, id),
+        webhookEndpoints: counted(webhookEndpoints, id),
+        emails: counted(emails, id),
+      },
     ]),
   );
 }

@@ -26,7 +26,10 @@ const capacity = z.number().int('must be an integer').min(1, 'must be at least 1
 const createInput = z
   .object({ serviceId: id, employeeId: id, startTime: boundedInstant, endTime: boundedInstant.optional(), capacity })
   .strict();
-const updateInput = z.object({ employeeId: id, startTime: boundedInstant, endTime: boundedInstant, capacity }).partial().strict();
+const updateInput = z
+  .object({ employeeId: id, startTime: boundedInstant, endTime: boundedInstant, capacity })
+  .partial()
+  .strict();
 
 const MAX_SESSION_MS = 24 * 3600_000;
 
@@ -34,17 +37,34 @@ async function requireInstructor(db: Db, companyId: string, employeeId: string, 
   const employee = await findEmployee(db, companyId, employeeId);
   if (!employee.active) throw AppError.validation([{ path: 'employeeId', message: 'is deactivated' }]);
   if (!employee.services.some((s) => s.serviceId === serviceId)) {
-    throw AppError.validation([{ path: 'employeeId', message: 'does not perform this service; add it to the service employeeIds first' }]);
+    throw AppError.validation([
+      { path: 'employeeId', message: 'does not perform this service; add it to the service employeeIds first' },
+    ]);
   }
   return employee;
 }
 
 const instructorBusy = (employeeId: string, cause?: unknown) =>
-  new AppError('SLOT_UNAVAILABLE', 'The instructor has an appointment or teaches another class at that time', { cause, details: { employeeId } });
+  new AppError('SLOT_UNAVAILABLE', 'The instructor has an appointment or teaches another class at that time', {
+    cause,
+    details: { employeeId },
+  });
 
-async function requireNoTimeOff(tx: Prisma.TransactionClient, companyId: string, employeeId: string, start: Date, end: Date) {
-  const off = await tx.timeOff.findFirst({ where: { companyId, employeeId, startTime: { lt: end }, endTime: { gt: start } }, select: { id: true } });
-  if (off) throw new AppError('SLOT_UNAVAILABLE', 'The instructor is off at that time', { details: { employeeId, timeOffId: off.id } });
+async function requireNoTimeOff(
+  tx: Prisma.TransactionClient,
+  companyId: string,
+  employeeId: string,
+  start: Date,
+  end: Date,
+) {
+  const off = await tx.timeOff.findFirst({
+    where: { companyId, employeeId, startTime: { lt: end }, endTime: { gt: start } },
+    select: { id: true },
+  });
+  if (off)
+    throw new AppError('SLOT_UNAVAILABLE', 'The instructor is off at that time', {
+      details: { employeeId, timeOffId: off.id },
+    });
 }
 
 export async function createClassSession(db: Db, opts: { companyId: string; input: unknown; now?: Date }) {
@@ -55,13 +75,23 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
   await requireInstructor(db, opts.companyId, data.employeeId, service.id);
   const endTime = data.endTime ?? new Date(data.startTime.getTime() + service.durationMinutes * 60_000);
   checkRange(data.startTime, endTime, { fromPath: 'startTime', toPath: 'endTime' });
-  if (endTime.getTime() - data.startTime.getTime() > MAX_SESSION_MS) throw AppError.validation([{ path: 'endTime', message: 'must be at most 24 hours after startTime' }]);
-  if (data.startTime.getTime() <= (opts.now ?? new Date()).getTime()) throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
+  if (endTime.getTime() - data.startTime.getTime() > MAX_SESSION_MS)
+    throw AppError.validation([{ path: 'endTime', message: 'must be at most 24 hours after startTime' }]);
+  if (data.startTime.getTime() <= (opts.now ?? new Date()).getTime())
+    throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
   try {
     return await domainTransaction(db, async (tx) => {
       await requireNoTimeOff(tx, opts.companyId, data.employeeId, data.startTime, endTime);
       return tx.classSession.create({
-        data: { id: newId(), companyId: opts.companyId, serviceId: service.id, employeeId: data.employeeId, startTime: data.startTime, endTime, capacity: data.capacity },
+        data: {
+          id: newId(),
+          companyId: opts.companyId,
+          serviceId: service.id,
+          employeeId: data.employeeId,
+          startTime: data.startTime,
+          endTime,
+          capacity: data.capacity,
+        },
       });
     });
   } catch (err) {
@@ -76,7 +106,10 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
  * previousEmployeeId when the instructor changed) in the same transaction; a capacity below
  * the places taken is refused by the CHECK. A session cannot be moved into the past.
  */
-export async function updateClassSession(db: Db, opts: { companyId: string; classId: string; input: unknown; now?: Date }) {
+export async function updateClassSession(
+  db: Db,
+  opts: { companyId: string; classId: string; input: unknown; now?: Date },
+) {
   const session = await findClassSession(db, opts.companyId, opts.classId);
   const patch = parseInput(updateInput, opts.input);
   if (session.status === 'cancelled') throw new AppError('CONFLICT', 'A cancelled class session cannot be changed');
@@ -84,12 +117,15 @@ export async function updateClassSession(db: Db, opts: { companyId: string; clas
   const startTime = patch.startTime ?? session.startTime;
   const endTime = patch.endTime ?? session.endTime;
   checkRange(startTime, endTime, { fromPath: 'startTime', toPath: 'endTime' });
-  if (endTime.getTime() - startTime.getTime() > MAX_SESSION_MS) throw AppError.validation([{ path: 'endTime', message: 'must be at most 24 hours after startTime' }]);
+  if (endTime.getTime() - startTime.getTime() > MAX_SESSION_MS)
+    throw AppError.validation([{ path: 'endTime', message: 'must be at most 24 hours after startTime' }]);
   const moved = startTime.getTime() !== session.startTime.getTime() || endTime.getTime() !== session.endTime.getTime();
   const employeeId = patch.employeeId ?? session.employeeId;
   const newInstructor = employeeId !== session.employeeId;
   if (moved && startTime.getTime() <= (opts.now ?? new Date()).getTime()) {
-    throw AppError.validation([{ path: patch.startTime ? 'startTime' : 'endTime', message: 'must leave the session starting in the future' }]);
+    throw AppError.validation([
+      { path: patch.startTime ? 'startTime' : 'endTime', message: 'must leave the session starting in the future' },
+    ]);
   }
   try {
     return await domainTransaction(db, async (tx) => {
@@ -97,7 +133,10 @@ export async function updateClassSession(db: Db, opts: { companyId: string; clas
       if (updated.count === 0) throw new AppError('CONFLICT', 'A cancelled class session cannot be changed');
       if (moved || newInstructor) {
         await requireNoTimeOff(tx, opts.companyId, employeeId, startTime, endTime);
-        const live = await tx.booking.findMany({ where: { classSessionId: session.id, status: { in: ['pending', 'confirmed'] } }, orderBy: { id: 'asc' } });
+        const live = await tx.booking.findMany({
+          where: { classSessionId: session.id, status: { in: ['pending', 'confirmed'] } },
+          orderBy: { id: 'asc' },
+        });
         for (const b of live) {
           const after = await tx.booking.update({
             where: { id: b.id },
@@ -113,7 +152,8 @@ export async function updateClassSession(db: Db, opts: { companyId: string; clas
       return tx.classSession.findUniqueOrThrow({ where: { id: session.id } });
     });
   } catch (err) {
-    if (isCheckViolation(err)) throw AppError.validation([{ path: 'capacity', message: 'must not be below the places already booked' }]);
+    if (isCheckViolation(err))
+      throw AppError.validation([{ path: 'capacity', message: 'must not be below the places already booked' }]);
     if (isExclusionViolation(err)) throw instructorBusy(employeeId, err);
     throw err;
   }
@@ -131,14 +171,25 @@ export async function cancelClassSession(db: Db, opts: { companyId: string; clas
   const session = await findClassSession(db, opts.companyId, opts.classId);
   const { reason } = parseInput(cancelInput, opts.input ?? {});
   return db.$transaction(async (tx) => {
-    const updated = await tx.classSession.updateMany({ where: { id: session.id, status: 'scheduled' }, data: { status: 'cancelled', bookedCount: 0 } });
+    const updated = await tx.classSession.updateMany({
+      where: { id: session.id, status: 'scheduled' },
+      data: { status: 'cancelled', bookedCount: 0 },
+    });
     if (updated.count === 0) {
-      throw new AppError('INVALID_STATE_TRANSITION', 'This class session is already cancelled', { details: { from: 'cancelled', to: 'cancelled' } });
+      throw new AppError('INVALID_STATE_TRANSITION', 'This class session is already cancelled', {
+        details: { from: 'cancelled', to: 'cancelled' },
+      });
     }
-    const live = await tx.booking.findMany({ where: { classSessionId: session.id, status: { in: ['pending', 'confirmed'] } }, orderBy: { id: 'asc' } });
+    const live = await tx.booking.findMany({
+      where: { classSessionId: session.id, status: { in: ['pending', 'confirmed'] } },
+      orderBy: { id: 'asc' },
+    });
     const why = reason ?? 'class_cancelled';
     for (const b of live) {
-      const after = await tx.booking.update({ where: { id: b.id }, data: { status: 'cancelled', cancelReason: why, holdExpiresAt: null } });
+      const after = await tx.booking.update({
+        where: { id: b.id },
+        data: { status: 'cancelled', cancelReason: why, holdExpiresAt: null },
+      });
       await recordBookingEvent(tx, after, 'booking.cancelled', { reason: why });
     }
     const cancelled = await tx.classSession.findUniqueOrThrow({ where: { id: session.id } });

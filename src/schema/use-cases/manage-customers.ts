@@ -18,7 +18,9 @@ const updateInput = z.object(customerFields).partial().strict();
 export const customerEventData = (c: Customer) => ({ customerId: c.id, name: c.name, email: c.email, phone: c.phone });
 
 const emailTaken = (value: string) =>
-  new AppError('CONFLICT', 'A customer with this e-mail already exists in this company', { details: { field: 'email', value } });
+  new AppError('CONFLICT', 'A customer with this e-mail already exists in this company', {
+    details: { field: 'email', value },
+  });
 
 export async function createCustomer(db: Db, opts: { companyId: string; input: unknown }) {
   const data = parseInput(createCustomerInput, opts.input);
@@ -39,11 +41,17 @@ export async function createCustomer(db: Db, opts: { companyId: string; input: u
  * customer). INSERT ... ON CONFLICT DO NOTHING, so two concurrent bookings by a new customer
  * neither fail nor create two; an existing customer's name and phone are left as they are.
  */
-export async function findOrCreateCustomer(tx: Prisma.TransactionClient, companyId: string, input: unknown): Promise<Customer> {
+export async function findOrCreateCustomer(
+  tx: Prisma.TransactionClient,
+  companyId: string,
+  input: unknown,
+): Promise<Customer> {
   const data = parseInput(createCustomerInput, input);
   const id = newId();
   const { count } = await tx.customer.createMany({ data: [{ id, companyId, ...data }], skipDuplicates: true });
-  const customer = await tx.customer.findUniqueOrThrow({ where: { companyId_email: { companyId, email: data.email } } });
+  const customer = await tx.customer.findUniqueOrThrow({
+    where: { companyId_email: { companyId, email: data.email } },
+  });
   if (count === 1) await recordEvent(tx, { companyId, type: 'customer.created', data: customerEventData(customer) });
   return customer;
 }
@@ -77,7 +85,10 @@ export async function deleteCustomer(db: Db, opts: { companyId: string; customer
   } catch (err) {
     if (!isForeignKeyViolation(err)) throw err;
     const bookings = await db.booking.count({ where: { customerId: existing.id } });
-    throw new AppError('CONFLICT', 'This customer has bookings and cannot be deleted', { details: { bookings }, cause: err });
+    throw new AppError('CONFLICT', 'This customer has bookings and cannot be deleted', {
+      details: { bookings },
+      cause: err,
+    });
   }
   if (deleted === 0) throw AppError.notFound('customer'); // deleted concurrently
   return existing;

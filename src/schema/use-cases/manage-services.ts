@@ -13,29 +13,54 @@ const fields = {
   name: requiredText(200),
   description: text(5000).nullable(),
   durationMinutes: z.number().int('must be an integer').min(1, 'must be at least 1').max(1440, 'must be at most 1440'),
-  price: z.number().int('must be an integer in minor units').min(0, 'must not be negative').max(100_000_000, 'must be at most 100000000'),
+  price: z
+    .number()
+    .int('must be an integer in minor units')
+    .min(0, 'must not be negative')
+    .max(100_000_000, 'must be at most 100000000'),
   bufferBeforeMinutes: minutes(720),
   bufferAfterMinutes: minutes(720),
   requiresPayment: z.boolean(),
   active: z.boolean(),
-  employeeIds: z.array(id).max(500, 'must list at most 500 employees').transform((ids) => [...new Set(ids)]),
+  employeeIds: z
+    .array(id)
+    .max(500, 'must list at most 500 employees')
+    .transform((ids) => [...new Set(ids)]),
 };
 
 const createInput = z
   .object({ ...fields, kind: z.enum(['appointment', 'class']) })
-  .partial({ description: true, kind: true, price: true, bufferBeforeMinutes: true, bufferAfterMinutes: true, requiresPayment: true, active: true, employeeIds: true })
+  .partial({
+    description: true,
+    kind: true,
+    price: true,
+    bufferBeforeMinutes: true,
+    bufferAfterMinutes: true,
+    requiresPayment: true,
+    active: true,
+    employeeIds: true,
+  })
   .strict();
 const updateInput = z.object(fields).partial().strict();
 
 async function requireEmployees(db: Db, companyId: string, ids: string[] | undefined) {
-  await requireAll((list) => db.employee.findMany({ where: { companyId, id: { in: list } }, select: { id: true } }), ids ?? [], 'employee');
+  await requireAll(
+    (list) => db.employee.findMany({ where: { companyId, id: { in: list } }, select: { id: true } }),
+    ids ?? [],
+    'employee',
+  );
 }
 
 export async function createService(db: Db, opts: { companyId: string; input: unknown }) {
   const { employeeIds, ...data } = parseInput(createInput, opts.input);
   await requireEmployees(db, opts.companyId, employeeIds);
   return db.service.create({
-    data: { id: newId(), companyId: opts.companyId, ...data, employees: { create: (employeeIds ?? []).map((employeeId) => ({ employeeId })) } },
+    data: {
+      id: newId(),
+      companyId: opts.companyId,
+      ...data,
+      employees: { create: (employeeIds ?? []).map((employeeId) => ({ employeeId })) },
+    },
     include: serviceInclude,
   });
 }
@@ -47,7 +72,9 @@ export async function updateService(db: Db, opts: { companyId: string; serviceId
   return db.$transaction(async (tx) => {
     if (employeeIds) {
       await tx.employeeService.deleteMany({ where: { serviceId: existing.id } });
-      await tx.employeeService.createMany({ data: employeeIds.map((employeeId) => ({ employeeId, serviceId: existing.id })) });
+      await tx.employeeService.createMany({
+        data: employeeIds.map((employeeId) => ({ employeeId, serviceId: existing.id })),
+      });
     }
     return tx.service.update({ where: { id: existing.id }, data: patch, include: serviceInclude });
   });

@@ -17,18 +17,29 @@ export async function createTimeOff(db: Db, opts: { companyId: string; employeeI
   const data = parseInput(input, opts.input);
   checkRange(data.startTime, data.endTime, { fromPath: 'startTime', toPath: 'endTime', maxDays: 366 });
   return db.timeOff.create({
-    data: { id: newId(), companyId: opts.companyId, employeeId: employee.id, startTime: data.startTime, endTime: data.endTime, reason: data.reason ?? null },
+    data: {
+      id: newId(),
+      companyId: opts.companyId,
+      employeeId: employee.id,
+      startTime: data.startTime,
+      endTime: data.endTime,
+      reason: data.reason ?? null,
+    },
   });
 }
 
 export async function listTimeOff(db: Db, opts: { companyId: string; employeeId: string; page: PageArgs }) {
   const employee = await findEmployee(db, opts.companyId, opts.employeeId);
-  return paginate(opts.page, (q) => db.timeOff.findMany({ ...q, where: { ...q.where, companyId: opts.companyId, employeeId: employee.id } }));
+  return paginate(opts.page, (q) =>
+    db.timeOff.findMany({ ...q, where: { ...q.where, companyId: opts.companyId, employeeId: employee.id } }),
+  );
 }
 
 export async function deleteTimeOff(db: Db, opts: { companyId: string; employeeId: string; timeOffId: string }) {
   const employee = await findEmployee(db, opts.companyId, opts.employeeId);
-  const row = isId(opts.timeOffId) ? await db.timeOff.findFirst({ where: { id: opts.timeOffId, employeeId: employee.id, companyId: opts.companyId } }) : null;
+  const row = isId(opts.timeOffId)
+    ? await db.timeOff.findFirst({ where: { id: opts.timeOffId, employeeId: employee.id, companyId: opts.companyId } })
+    : null;
   if (!row) throw AppError.notFound('time off');
   await db.timeOff.delete({ where: { id: row.id } });
   return row;

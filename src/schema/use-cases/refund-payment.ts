@@ -47,17 +47,26 @@ export type RefundOutcome =
  * still `from`: `succeeded` for a refund by request, `processing` for the worker's refund of a
  * charge made for a booking that no longer holds its slot.
  */
-export async function refundCharge(db: Db, opts: { config: Config; mode: Mode; payment: Payment; from: PaymentStatus }): Promise<RefundOutcome> {
+export async function refundCharge(
+  db: Db,
+  opts: { config: Config; mode: Mode; payment: Payment; from: PaymentStatus },
+): Promise<RefundOutcome> {
   const { payment } = opts;
   if (opts.mode === 'live' && payment.processorRef) {
     try {
       await refundWithStripe(opts.config, { id: payment.id, processorRef: payment.processorRef });
     } catch (err) {
-      if (!isAlreadyRefunded(err)) return isPermanentProcessorError(err) ? { outcome: 'refused', error: err } : { outcome: 'unanswered', error: err };
+      if (!isAlreadyRefunded(err))
+        return isPermanentProcessorError(err)
+          ? { outcome: 'refused', error: err }
+          : { outcome: 'unanswered', error: err };
     }
   }
   return db.$transaction(async (tx) => {
-    const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: opts.from }, data: { status: 'refunded', refundedAt: new Date() } });
+    const { count } = await tx.payment.updateMany({
+      where: { id: payment.id, status: opts.from },
+      data: { status: 'refunded', refundedAt: new Date() },
+    });
     const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
     if (!count) return { outcome: 'moved', payment: after };
     await recordEvent(tx, { companyId: after.companyId, type: 'payment.refunded', data: paymentEventData(after) });
@@ -66,10 +75,15 @@ export async function refundCharge(db: Db, opts: { config: Config; mode: Mode; p
 }
 
 const notRefundable = (status: PaymentStatus) =>
-  new AppError('INVALID_STATE_TRANSITION', `A ${status} payment cannot be refunded`, { details: { from: status, to: 'refunded' } });
+  new AppError('INVALID_STATE_TRANSITION', `A ${status} payment cannot be refunded`, {
+    details: { from: status, to: 'refunded' },
+  });
 
 /** POST /payments/:id/refund and GraphQL refundPayment: a succeeded payment, refunded once. */
-export async function refundPayment(db: Db, opts: { companyId: string; mode: Mode; config: Config; id: string }): Promise<Payment> {
+export async function refundPayment(
+  db: Db,
+  opts: { companyId: string; mode: Mode; config: Config; id: string },
+): Promise<Payment> {
   const payment = await findPayment(db, opts.companyId, opts.id);
   if (payment.status !== 'succeeded') throw notRefundable(payment.status);
   const result = await refundCharge(db, { config: opts.config, mode: opts.mode, payment, from: 'succeeded' });
@@ -81,6 +95,9 @@ export async function refundPayment(db: Db, opts: { companyId: string; mode: Mod
     default:
       // Live payments not configured is its own SERVICE_UNAVAILABLE (with its Retry-After).
       if (isAppError(result.error)) throw result.error;
-      throw new AppError('SERVICE_UNAVAILABLE', 'The payment processor did not answer; retry the refund', { cause: result.error, headers: { 'retry-after': '5' } });
+      throw new AppError('SERVICE_UNAVAILABLE', 'The payment processor did not answer; retry the refund', {
+        cause: result.error,
+        headers: { 'retry-after': '5' },
+      });
   }
 }

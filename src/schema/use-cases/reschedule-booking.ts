@@ -16,12 +16,22 @@ import { invalidTransition } from './transition-booking.js';
 
 const input = z.object({ startTime: boundedInstant, employeeId: id.nullish() }).strict();
 
-export async function rescheduleBooking(db: Db, opts: { company: Company; bookingId: string; input: unknown; now?: Date }): Promise<Booking> {
+export async function rescheduleBooking(
+  db: Db,
+  opts: { company: Company; bookingId: string; input: unknown; now?: Date },
+): Promise<Booking> {
   const booking = await findBooking(db, opts.company.id, opts.bookingId);
   const data = parseInput(input, opts.input);
-  if (booking.status !== 'confirmed') throw invalidTransition(booking.status, 'confirmed', `Only a confirmed booking can be rescheduled; this one is ${booking.status}`);
+  if (booking.status !== 'confirmed')
+    throw invalidTransition(
+      booking.status,
+      'confirmed',
+      `Only a confirmed booking can be rescheduled; this one is ${booking.status}`,
+    );
   if (booking.classSessionId) {
-    throw new AppError('VALIDATION_ERROR', 'A class booking follows its session; cancel it and book another session', { details: [{ path: 'startTime', message: 'cannot be changed for a class booking' }] });
+    throw new AppError('VALIDATION_ERROR', 'A class booking follows its session; cancel it and book another session', {
+      details: [{ path: 'startTime', message: 'cannot be changed for a class booking' }],
+    });
   }
   const now = opts.now ?? new Date();
   const start = data.startTime.getTime();

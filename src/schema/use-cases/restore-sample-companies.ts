@@ -32,20 +32,25 @@ export async function restoreSampleCompanies(
   opts: { accountId: string; reset?: boolean; companyIds?: string[]; now?: Date },
 ): Promise<RestoreResult> {
   // The account is control plane (live database): no samples for an account that is not there.
-  const account = isId(opts.accountId) ? await dbs.live.prisma.account.findUnique({ where: { id: opts.accountId } }) : null;
+  const account = isId(opts.accountId)
+    ? await dbs.live.prisma.account.findUnique({ where: { id: opts.accountId } })
+    : null;
   if (!account) throw AppError.notFound('Account');
 
   const { deletedIds, testCompanies, created } = await dbs.test.prisma.$transaction(async (tx) => {
     // One restore per account at a time: two concurrent restores would both see a template
     // missing and create it twice. The lock is released when the transaction ends.
     await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${`restore-samples:${account.id}`}))) AS l`;
-    const deletedIds = opts.reset ? await deleteTestCompanies(tx, { accountId: account.id, templates: SAMPLE_ORDER, companyIds: opts.companyIds }) : [];
+    const deletedIds = opts.reset
+      ? await deleteTestCompanies(tx, { accountId: account.id, templates: SAMPLE_ORDER, companyIds: opts.companyIds })
+      : [];
     const existing = await tx.company.findMany({
       where: { accountId: account.id, mode: 'test', template: { in: SAMPLE_ORDER } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     });
     const byTemplate = new Map<SampleTemplate, Company>();
-    for (const c of existing) if (!byTemplate.has(c.template as SampleTemplate)) byTemplate.set(c.template as SampleTemplate, c);
+    for (const c of existing)
+      if (!byTemplate.has(c.template as SampleTemplate)) byTemplate.set(c.template as SampleTemplate, c);
     let created = 0;
     for (const template of SAMPLE_ORDER.filter((t) => !byTemplate.has(t))) {
       const data = parseCompanyInput({ accountId: account.id, mode: 'test', template });

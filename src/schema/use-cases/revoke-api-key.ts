@@ -20,7 +20,9 @@ export async function revokeApiKey(
   for (const db of [dbs.live.prisma, dbs.test.prisma]) {
     const key = await db.apiKey.findUnique({ where: { id: opts.keyId } });
     if (!key || (opts.companyId && key.companyId !== opts.companyId)) continue;
-    const revoked = key.revokedAt ? key : await db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+    const revoked = key.revokedAt
+      ? key
+      : await db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
     await credentials.invalidateToken(key.keyHash);
     return revoked;
   }

@@ -17,12 +17,17 @@ export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
  * its own expiry. At most two old secrets sign at once; a third rotation within a day ends the
  * oldest overlap.
  */
-export async function rotateWebhookSecret(db: Db, opts: { companyId: string; config: Config; id: string; now?: Date }): Promise<EndpointWithSecrets> {
+export async function rotateWebhookSecret(
+  db: Db,
+  opts: { companyId: string; config: Config; id: string; now?: Date },
+): Promise<EndpointWithSecrets> {
   const endpoint = await findWebhookEndpoint(db, opts.companyId, opts.id);
   const box = secretBox(opts.config);
   const secret = generateWebhookSecret();
   const now = opts.now ?? new Date();
-  const previousStillSigns = Boolean(endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now);
+  const previousStillSigns = Boolean(
+    endpoint.previousSecretEnc && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now,
+  );
   // Conditional on the secret read above: two rotations at once must not both demote it.
   const { count } = await db.webhookEndpoint.updateMany({
     where: { id: endpoint.id, secretEnc: endpoint.secretEnc },
@@ -34,7 +39,10 @@ export async function rotateWebhookSecret(db: Db, opts: { companyId: string; con
       olderSecretExpiresAt: previousStillSigns ? endpoint.previousSecretExpiresAt : null,
     },
   });
-  if (!count) throw new AppError('CONFLICT', 'The secret was rotated meanwhile; fetch the endpoint and try again', { details: { id: endpoint.id } });
+  if (!count)
+    throw new AppError('CONFLICT', 'The secret was rotated meanwhile; fetch the endpoint and try again', {
+      details: { id: endpoint.id },
+    });
   const updated = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
   return { endpoint: updated, secret, token: box.open(updated.tokenEnc) };
 }

@@ -90,5 +90,10 @@ export async function seedSampleCompany(
   await tx.employeeService.createMany({ data: rows.employeeServices });
   const classSessions = await tx.classSession.createMany({ data: rows.classSessions });
   const customers = await tx.customer.createMany({ data: rows.customers });
-  return { employees: employees.count, services: services.count, classSessions: classSessions.count, customers: customers.count };
+  return {
+    employees: employees.count,
+    services: services.count,
+    classSessions: classSessions.count,
+    customers: customers.count,
+  };
 }

@@ -10,7 +10,10 @@ import { findWebhookEndpoint } from './update-webhook-endpoint.js';
  * every other delivery. The event and its delivery are written together; the workers send it
  * as soon as they commit.
  */
-export async function sendTestWebhook(db: Db, opts: { companyId: string; id: string }): Promise<WebhookDelivery & { event: { id: string; type: string } }> {
+export async function sendTestWebhook(
+  db: Db,
+  opts: { companyId: string; id: string },
+): Promise<WebhookDelivery & { event: { id: string; type: string } }> {
   const endpoint = await findWebhookEndpoint(db, opts.companyId, opts.id);
   if (!endpoint.enabled) {
     throw new AppError('INVALID_STATE_TRANSITION', 'The endpoint is disabled; enable it before sending a test event', {
@@ -30,7 +33,14 @@ export async function sendTestWebhook(db: Db, opts: { companyId: string; id: str
       },
     });
     const delivery = await tx.webhookDelivery.create({
-      data: { id: newId(), companyId: opts.companyId, endpointId: endpoint.id, eventId: event.id, status: 'pending', nextAttemptAt: now },
+      data: {
+        id: newId(),
+        companyId: opts.companyId,
+        endpointId: endpoint.id,
+        eventId: event.id,
+        status: 'pending',
+        nextAttemptAt: now,
+      },
       include: { event: { select: { id: true, type: true } } },
     });
     await announceDueDelivery(tx, delivery);

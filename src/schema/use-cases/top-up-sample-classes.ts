@@ -35,14 +35,22 @@ export async function topUpSampleClasses(db: Db, opts: { now?: Date; companyId?:
     orderBy: { id: 'asc' },
   });
   let created = 0;
-  for (const c of companies) created += await topUpCompany(db, { id: c.id, timezone: c.timezone, template: c.template as SampleTemplate }, now);
+  for (const c of companies)
+    created += await topUpCompany(db, { id: c.id, timezone: c.timezone, template: c.template as SampleTemplate }, now);
   return { companies: companies.length, created };
 }
 
-async function topUpCompany(db: Db, company: { id: string; timezone: string; template: SampleTemplate }, now: Date): Promise<number> {
+async function topUpCompany(
+  db: Db,
+  company: { id: string; timezone: string; template: SampleTemplate },
+  now: Date,
+): Promise<number> {
   const data = SAMPLE_DATA[company.template];
   // The seed's horizon: the end of the last of SAMPLE_SCHEDULE_DAYS local days from today.
-  const horizon = DateTime.fromJSDate(now, { zone: company.timezone }).startOf('day').plus({ days: SAMPLE_SCHEDULE_DAYS }).toMillis();
+  const horizon = DateTime.fromJSDate(now, { zone: company.timezone })
+    .startOf('day')
+    .plus({ days: SAMPLE_SCHEDULE_DAYS })
+    .toMillis();
   const [services, employees] = await Promise.all([
     db.service.findMany({
       where: { companyId: company.id, kind: 'class', active: true, name: { in: data.services.map((s) => s.name) } },
@@ -53,12 +61,30 @@ async function topUpCompany(db: Db, company: { id: string; timezone: string; tem
       select: { id: true, name: true, services: { select: { serviceId: true } } },
     }),
   ]);
-  const serviceOf = new Map(data.services.flatMap((s) => services.filter((r) => r.name === s.name).slice(0, 1).map((r) => [s.key, r] as const)));
-  const employeeOf = new Map(data.employees.flatMap((e) => employees.filter((r) => r.name === e.name).slice(0, 1).map((r) => [e.key, r] as const)));
+  const serviceOf = new Map(
+    data.services.flatMap((s) =>
+      services
+        .filter((r) => r.name === s.name)
+        .slice(0, 1)
+        .map((r) => [s.key, r] as const),
+    ),
+  );
+  const employeeOf = new Map(
+    data.employees.flatMap((e) =>
+      employees
+        .filter((r) => r.name === e.name)
+        .slice(0, 1)
+        .map((r) => [e.key, r] as const),
+    ),
+  );
   if (serviceOf.size === 0) return 0;
 
   const latest = await db.classSession.aggregate({
-    where: { companyId: company.id, serviceId: { in: [...serviceOf.values()].map((s) => s.id) }, startTime: { lt: new Date(horizon) } },
+    where: {
+      companyId: company.id,
+      serviceId: { in: [...serviceOf.values()].map((s) => s.id) },
+      startTime: { lt: new Date(horizon) },
+    },
     _max: { startTime: true },
   });
   const last = latest._max.startTime?.getTime() ?? 0;
@@ -68,7 +94,12 @@ async function topUpCompany(db: Db, company: { id: string; timezone: string; tem
   // together, and an earlier run may have stopped between them), less those that exist.
   const there = new Set(
     last >= now.getTime()
-      ? (await db.classSession.findMany({ where: { companyId: company.id, startTime: new Date(last) }, select: { serviceId: true } })).map((s) => s.serviceId)
+      ? (
+          await db.classSession.findMany({
+            where: { companyId: company.id, startTime: new Date(last) },
+            select: { serviceId: true },
+          })
+        ).map((s) => s.serviceId)
       : [],
   );
   const wanted = datedSessions({
@@ -77,7 +108,11 @@ async function topUpCompany(db: Db, company: { id: string; timezone: string; tem
     zone: company.timezone,
     now: new Date(last >= now.getTime() ? last - 1 : since),
     days: Math.ceil((horizon - since) / DAY) + 1,
-  }).filter((s) => s.startTime.getTime() < horizon && !(s.startTime.getTime() === last && there.has(serviceOf.get(s.slot.service)?.id ?? '')));
+  }).filter(
+    (s) =>
+      s.startTime.getTime() < horizon &&
+      !(s.startTime.getTime() === last && there.has(serviceOf.get(s.slot.service)?.id ?? '')),
+  );
   if (wanted.length === 0) return 0;
 
   const timeOff = await db.timeOff.findMany({
@@ -92,7 +127,15 @@ async function topUpCompany(db: Db, company: { id: string; timezone: string; tem
     if (timeOff.some((t) => t.employeeId === instructor.id && t.startTime < endTime && startTime < t.endTime)) continue;
     try {
       await db.classSession.create({
-        data: { id: newId(), companyId: company.id, serviceId: service.id, employeeId: instructor.id, startTime, endTime, capacity: slot.capacity },
+        data: {
+          id: newId(),
+          companyId: company.id,
+          serviceId: service.id,
+          employeeId: instructor.id,
+          startTime,
+          endTime,
+          capacity: slot.capacity,
+        },
       });
       created++;
     } catch (err) {

@@ -17,16 +17,19 @@ import { findBooking } from './find-records.js';
 
 export type BookingAction = 'confirm' | 'cancel' | 'complete' | 'no_show' | 'expire';
 
-export const TRANSITIONS: Record<BookingAction, { from: BookingStatus[]; to: BookingStatus; event: OutboxEventType }> = {
-  confirm: { from: ['pending'], to: 'confirmed', event: 'booking.confirmed' },
-  cancel: { from: ['pending', 'confirmed'], to: 'cancelled', event: 'booking.cancelled' },
-  complete: { from: ['confirmed'], to: 'completed', event: 'booking.completed' },
-  no_show: { from: ['confirmed'], to: 'no_show', event: 'booking.no_show' },
-  expire: { from: ['pending'], to: 'expired', event: 'booking.expired' },
-};
+export const TRANSITIONS: Record<BookingAction, { from: BookingStatus[]; to: BookingStatus; event: OutboxEventType }> =
+  {
+    confirm: { from: ['pending'], to: 'confirmed', event: 'booking.confirmed' },
+    cancel: { from: ['pending', 'confirmed'], to: 'cancelled', event: 'booking.cancelled' },
+    complete: { from: ['confirmed'], to: 'completed', event: 'booking.completed' },
+    no_show: { from: ['confirmed'], to: 'no_show', event: 'booking.no_show' },
+    expire: { from: ['pending'], to: 'expired', event: 'booking.expired' },
+  };
 
 export function invalidTransition(from: BookingStatus, to: BookingStatus, why?: string): AppError {
-  return new AppError('INVALID_STATE_TRANSITION', why ?? `A ${from} booking cannot become ${to}`, { details: { from, to } });
+  return new AppError('INVALID_STATE_TRANSITION', why ?? `A ${from} booking cannot become ${to}`, {
+    details: { from, to },
+  });
 }
 
 const cancelInput = z.object({ reason: text(500).nullish() }).strict();
@@ -34,7 +37,10 @@ const cancelInput = z.object({ reason: text(500).nullish() }).strict();
 /** Gives a class place back when a live class booking stops being live. */
 async function releasePlace(tx: Prisma.TransactionClient, b: Booking) {
   if (!b.classSessionId) return;
-  await tx.classSession.updateMany({ where: { id: b.classSessionId, status: 'scheduled', bookedCount: { gt: 0 } }, data: { bookedCount: { decrement: 1 } } });
+  await tx.classSession.updateMany({
+    where: { id: b.classSessionId, status: 'scheduled', bookedCount: { gt: 0 } },
+    data: { bookedCount: { decrement: 1 } },
+  });
 }
 
 /**
@@ -45,11 +51,18 @@ async function releasePlace(tx: Prisma.TransactionClient, b: Booking) {
  */
 async function refuseExpiryWhilePaying(tx: Prisma.TransactionClient, booking: Booking): Promise<void> {
   await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${booking.id} FOR UPDATE`;
-  const paying = await tx.payment.findFirst({ where: { bookingId: booking.id, status: 'processing' }, select: { id: true } });
+  const paying = await tx.payment.findFirst({
+    where: { bookingId: booking.id, status: 'processing' },
+    select: { id: true },
+  });
   if (paying) {
-    throw new AppError('INVALID_STATE_TRANSITION', 'A payment for this booking is processing; the booking keeps its slot until the payment settles', {
-      details: { from: booking.status, to: 'expired', paymentId: paying.id },
-    });
+    throw new AppError(
+      'INVALID_STATE_TRANSITION',
+      'A payment for this booking is processing; the booking keeps its slot until the payment settles',
+      {
+        details: { from: booking.status, to: 'expired', paymentId: paying.id },
+      },
+    );
   }
 }
 
@@ -63,7 +76,11 @@ export async function applyTransition(
   const rule = TRANSITIONS[action];
   if (!rule.from.includes(booking.status)) throw invalidTransition(booking.status, rule.to);
   if ((action === 'complete' || action === 'no_show') && booking.startTime.getTime() > opts.now.getTime()) {
-    throw invalidTransition(booking.status, rule.to, `A booking can be marked ${rule.to} only once its startTime has passed`);
+    throw invalidTransition(
+      booking.status,
+      rule.to,
+      `A booking can be marked ${rule.to} only once its startTime has passed`,
+    );
   }
   if (action === 'expire') await refuseExpiryWhilePaying(tx, booking);
   const changed = await tx.booking.updateMany({
@@ -104,11 +121,21 @@ export async function transitionBooking(
     if (current.status === 'pending' && paymentId) {
       // Its hold is kept while a payment processes (refuseExpiryWhilePaying): the payment's
       // outcome decides, not a manual confirmation.
-      throw new AppError('INVALID_STATE_TRANSITION', `The booking's hold ended at ${booking.holdExpiresAt!.toISOString()} while payment ${paymentId} was processing; the booking is confirmed if that payment succeeds and expires if it fails`, {
-        details: { from: 'pending', to: 'confirmed', paymentId },
-      });
+      throw new AppError(
+        'INVALID_STATE_TRANSITION',
+        `The booking's hold ended at ${booking.holdExpiresAt!.toISOString()} while payment ${paymentId} was processing; the booking is confirmed if that payment succeeds and expires if it fails`,
+        {
+          details: { from: 'pending', to: 'confirmed', paymentId },
+        },
+      );
     }
-    throw invalidTransition(current.status, 'confirmed', current.status === 'expired' ? `The booking's hold ended at ${booking.holdExpiresAt!.toISOString()}; it has expired` : undefined);
+    throw invalidTransition(
+      current.status,
+      'confirmed',
+      current.status === 'expired'
+        ? `The booking's hold ended at ${booking.holdExpiresAt!.toISOString()}; it has expired`
+        : undefined,
+    );
   }
   return domainTransaction(db, (tx) => applyTransition(tx, booking, opts.action, { reason, now }));
 }

@@ -11,12 +11,18 @@ export async function updateEmployee(db: Db, opts: { companyId: string; employee
   const existing = await findEmployee(db, opts.companyId, opts.employeeId);
   const { serviceIds, ...patch } = parseInput(input, opts.input);
   if (serviceIds) {
-    await requireAll((ids) => db.service.findMany({ where: { companyId: opts.companyId, id: { in: ids } }, select: { id: true } }), serviceIds, 'service');
+    await requireAll(
+      (ids) => db.service.findMany({ where: { companyId: opts.companyId, id: { in: ids } }, select: { id: true } }),
+      serviceIds,
+      'service',
+    );
   }
   return db.$transaction(async (tx) => {
     if (serviceIds) {
       await tx.employeeService.deleteMany({ where: { employeeId: existing.id } });
-      await tx.employeeService.createMany({ data: serviceIds.map((serviceId) => ({ employeeId: existing.id, serviceId })) });
+      await tx.employeeService.createMany({
+        data: serviceIds.map((serviceId) => ({ employeeId: existing.id, serviceId })),
+      });
     }
     return tx.employee.update({ where: { id: existing.id }, data: patch, include: employeeInclude });
   });

@@ -45,7 +45,10 @@ export async function deleteTestCompanies(sandbox: Tx, opts: DeleteTestCompanies
 }
 
 /** The deleted companies' test keys and OAuth tokens stop at once, on every instance. */
-export async function forgetCompanies(credentials: Pick<CredentialResolver, 'invalidateCompany'>, companyIds: string[]): Promise<void> {
+export async function forgetCompanies(
+  credentials: Pick<CredentialResolver, 'invalidateCompany'>,
+  companyIds: string[],
+): Promise<void> {
   for (const id of companyIds) await credentials.invalidateCompany(id);
 }
 
@@ -55,7 +58,9 @@ export async function wipeSandbox(
   opts: { accountId: string; companyIds?: string[] },
 ): Promise<{ deletedCompanies: number; companyIds: string[] }> {
   if (!isId(opts.accountId)) throw AppError.notFound('Account');
-  const companyIds = await dbs.test.prisma.$transaction((tx) => deleteTestCompanies(tx, { accountId: opts.accountId, companyIds: opts.companyIds }));
+  const companyIds = await dbs.test.prisma.$transaction((tx) =>
+    deleteTestCompanies(tx, { accountId: opts.accountId, companyIds: opts.companyIds }),
+  );
   await forgetCompanies(credentials, companyIds);
   return { deletedCompanies: companyIds.length, companyIds };
 }

@@ -37,13 +37,22 @@ function kindFor(e: EventRow): EmailKind | null {
 
 const asDate = (v: unknown) => (typeof v === 'string' ? new Date(v) : undefined);
 
-export async function composeEmails(tx: Tx, o: { mode: Mode; events: EventRow[]; from: string }): Promise<Prisma.EmailCreateManyInput[]> {
-  const wanted = o.events.map((e) => ({ e, kind: kindFor(e) })).filter((x): x is { e: EventRow; kind: EmailKind } => x.kind !== null);
+export async function composeEmails(
+  tx: Tx,
+  o: { mode: Mode; events: EventRow[]; from: string },
+): Promise<Prisma.EmailCreateManyInput[]> {
+  const wanted = o.events
+    .map((e) => ({ e, kind: kindFor(e) }))
+    .filter((x): x is { e: EventRow; kind: EmailKind } => x.kind !== null);
   if (!wanted.length) return [];
-  const paymentIds = wanted.filter((w) => w.kind === 'payment_receipt').map((w) => String((w.e.data as Record<string, unknown>).paymentId));
+  const paymentIds = wanted
+    .filter((w) => w.kind === 'payment_receipt')
+    .map((w) => String((w.e.data as Record<string, unknown>).paymentId));
   const payments = paymentIds.length ? await tx.payment.findMany({ where: { id: { in: paymentIds } } }) : [];
   const bookingIds = [
-    ...wanted.filter((w) => w.kind !== 'payment_receipt').map((w) => String((w.e.data as Record<string, unknown>).bookingId)),
+    ...wanted
+      .filter((w) => w.kind !== 'payment_receipt')
+      .map((w) => String((w.e.data as Record<string, unknown>).bookingId)),
     ...payments.map((p) => p.bookingId),
   ];
   const bookings = await tx.booking.findMany({

@@ -18,7 +18,10 @@ export interface Mailbox {
  */
 export function displayName(name: string): string {
   // eslint-disable-next-line no-control-regex
-  return name.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return name
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** The mailbox as an RFC 5322 header value: `Name <address>`, the name quoted or encoded as needed. */

@@ -12,7 +12,14 @@ export interface EmailFacts {
   employee: { name: string };
   booking: { id: string; startTime: Date; endTime: Date; cancelReason?: string | null };
   previous?: { startTime: Date; endTime: Date };
-  payment?: { id: string; amount: number; currency: string; brand: string | null; last4: string | null; createdAt: Date };
+  payment?: {
+    id: string;
+    amount: number;
+    currency: string;
+    brand: string | null;
+    last4: string | null;
+    createdAt: Date;
+  };
 }
 
 export interface RenderedEmail {
@@ -33,7 +40,8 @@ export function formatSlot(start: Date, end: Date, zone: string): string {
 
 export function formatMoney(amount: number, currency: string): string {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).format(
-    amount / 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2),
+    amount /
+      10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2),
   );
 }
 

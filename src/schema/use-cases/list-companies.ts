@@ -12,12 +12,10 @@ export async function listAccountCompanies(
   dbs: Databases,
   opts: { accountId: string; mode: Mode },
 ): Promise<Company[]> {
-  return dbs
-    .forMode(opts.mode)
-    .company.findMany({
-      where: { accountId: opts.accountId, mode: opts.mode },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
+  return dbs.forMode(opts.mode).company.findMany({
+    where: { accountId: opts.accountId, mode: opts.mode },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
 /** One of the account's companies of that mode, else NOT_FOUND. */

@@ -40,6 +40,14 @@ module.exports = {
       to: { path: '^src/', pathNot: `${DOMAIN}|${PLATFORM}|${PRIMITIVES}` },
     },
     {
+      name: 'subjects-entered-through-their-index',
+      comment:
+        'Outside the domain, a subject of src/schema (bookings, payments, ...) is imported through its index.ts only; its GraphQL type file is registered by src/schema/index.ts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: DOMAIN },
+      to: { path: '^src/schema/[^/]+/', pathNot: '^src/schema/[^/]+/index[.]ts$' },
+    },
+    {
       name: 'transports-do-not-import-each-other',
       comment:
         'rest, admin, cli, workers and http each call the domain, never one another sideways (who may start the workers: next rules).',

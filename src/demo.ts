@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from './services.js';
-import { createAccount } from './schema/use-cases/create-account.js';
-import { createApiKey } from './schema/use-cases/create-api-key.js';
-import { createCompany } from './schema/use-cases/create-company.js';
+import { createAccount } from './schema/accounts/index.js';
+import { createApiKey } from './schema/credentials/index.js';
+import { createCompany } from './schema/companies/index.js';
 import { hashToken } from './auth/tokens.js';
 
 export interface DemoCredentials {

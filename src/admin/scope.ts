@@ -8,7 +8,7 @@ import { fieldsOf, stringFieldsOf } from '../auth/pages/request-fields.js';
 import type { Db } from '../db/databases.js';
 import type { Company } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
-import { findAccountCompany, listAccountCompanies } from '../schema/use-cases/list-companies.js';
+import { findAccountCompany, listAccountCompanies } from '../schema/companies/index.js';
 import type { Services } from '../services.js';
 import { AdminNotFound } from './http.js';
 import type { LayoutContext } from './layout.js';

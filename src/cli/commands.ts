@@ -2,15 +2,10 @@
 import type { ParseArgsConfig } from 'node:util';
 import { AppError, ERROR_STATUS, toAppError, type ErrorCode } from '../errors.js';
 import type { Services } from '../services.js';
-import { createAccount } from '../schema/use-cases/create-account.js';
-import { createApiKey } from '../schema/use-cases/create-api-key.js';
-import { createCompany } from '../schema/use-cases/create-company.js';
-import { createOAuthClient } from '../schema/use-cases/create-oauth-client.js';
-import { findAccountByEmail } from '../schema/use-cases/find-account.js';
-import { findCompanyInEitherMode } from '../schema/use-cases/list-companies.js';
-import { restoreSampleCompanies } from '../schema/use-cases/restore-sample-companies.js';
-import { revokeApiKey } from '../schema/use-cases/revoke-api-key.js';
-import { wipeSandbox } from '../schema/use-cases/wipe-sandbox.js';
+import { createAccount, findAccountByEmail } from '../schema/accounts/index.js';
+import { createApiKey, createOAuthClient, revokeApiKey } from '../schema/credentials/index.js';
+import { createCompany, findCompanyInEitherMode } from '../schema/companies/index.js';
+import { restoreSampleCompanies, wipeSandbox } from '../schema/sandbox/index.js';
 import { startWorkers } from '../workers/runtime.js';
 
 export type Values = Record<string, string | string[] | boolean | undefined>;

@@ -1,15 +1,15 @@
 // Imports every type file and builds the schema (Pothos app-layout).
 import { builder } from './builder.js';
-import './availability.js';
-import './booking.js';
-import './class-session.js';
-import './company.js';
-import './webhook-endpoint.js';
-import './payment.js';
-import './email.js';
-import './customer.js';
-import './employee.js';
-import './event.js';
-import './service.js';
+import './availability/availability.js';
+import './bookings/booking.js';
+import './classes/class-session.js';
+import './companies/company.js';
+import './webhooks/webhook-endpoint.js';
+import './payments/payment.js';
+import './emails/email.js';
+import './customers/customer.js';
+import './staff/employee.js';
+import './events/event.js';
+import './services/service.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

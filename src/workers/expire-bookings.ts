@@ -1,7 +1,7 @@
 // Unpaid pending bookings expire after their hold (docs/api.md: "pending → expired, the system,
 // after the hold"), with booking.expired, through the booking domain's own use case, for both
 // databases. Scheduled by the runtime once per minute bucket (job id), whichever worker runs it.
-import { expirePendingBookings } from '../schema/use-cases/expire-pending-bookings.js';
+import { expirePendingBookings } from '../schema/bookings/index.js';
 import type { JobContext } from './job-types.js';
 
 export async function expireBookings(ctx: JobContext): Promise<void> {

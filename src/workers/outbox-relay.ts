@@ -12,7 +12,7 @@ import type { Database } from '../db/databases.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { newId } from '../ids.js';
-import type { Tx } from '../schema/events.js';
+import type { Tx } from '../schema/events/index.js';
 import type { Services } from '../services.js';
 import { composeEmails } from './email/compose-emails.js';
 import type { Enqueue } from './job-types.js';

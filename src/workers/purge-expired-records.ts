@@ -1,7 +1,7 @@
 // Retention (README "Retention"): the stale rows of both databases go through the domain's own
 // use case. Scheduled by the runtime once per hour bucket (job id), whichever worker runs it;
 // a run cut short by its timeout leaves the rest to the next one.
-import { purgeExpiredRecords } from '../schema/use-cases/purge-expired-records.js';
+import { purgeExpiredRecords } from '../schema/maintenance/index.js';
 import type { JobContext } from './job-types.js';
 
 export async function purgeExpiredRecordsJob(ctx: JobContext): Promise<void> {

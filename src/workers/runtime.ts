@@ -3,7 +3,7 @@
 // (the migration's trigger) and by a poll as the backstop. `svc worker` runs only this;
 // `npm start` runs it beside the HTTP server unless RUN_WORKERS=0.
 import type { Database } from '../db/databases.js';
-import { OUTBOX_CHANNEL, parseDueDelivery } from '../schema/outbox.js';
+import { OUTBOX_CHANNEL, parseDueDelivery } from '../schema/events/index.js';
 import type { Services } from '../services.js';
 import { relayBatch, sweep } from './outbox-relay.js';
 import { createJobQueue, type JobQueue } from './queue.js';

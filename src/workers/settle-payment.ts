@@ -9,9 +9,9 @@
 // processor, and the payment ends refunded with payment.refunded.
 import type { BookingStatus, Payment } from '../generated/prisma/client.js';
 import { chargeWithStripe, type ChargeResult } from '../payments/stripe-processor.js';
-import { recordEvent, type Tx } from '../schema/events.js';
-import { paymentEventData, refundCharge } from '../schema/use-cases/refund-payment.js';
-import { applyTransition } from '../schema/use-cases/transition-booking.js';
+import { recordEvent, type Tx } from '../schema/events/index.js';
+import { paymentEventData, refundCharge } from '../schema/payments/index.js';
+import { applyTransition } from '../schema/bookings/index.js';
 import type { JobContext } from './job-types.js';
 
 /**

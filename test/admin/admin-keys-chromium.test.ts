@@ -373,7 +373,7 @@ describe('the admin area in Chromium', () => {
       where: { companyId: w.test.id, revokedAt: null, expiresAt: null },
     });
     expect(fresh).toBeTruthy();
-    const { createApiKey } = await import('../../src/schema/use-cases/create-api-key.js');
+    const { createApiKey } = await import('../../src/schema/credentials/create-api-key.js');
     const { key } = await createApiKey(t.dbs.test.prisma, { companyId: w.test.id, name: 'booking maker' });
     const made = await bookInSalon(t, key);
     const [first, second] = [made[0]!, made[1]!];

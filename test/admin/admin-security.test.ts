@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { createOAuthClient } from '../../src/schema/use-cases/create-oauth-client.js';
-import { createWebhookEndpoint } from '../../src/schema/use-cases/create-webhook-endpoint.js';
+import { createOAuthClient } from '../../src/schema/credentials/create-oauth-client.js';
+import { createWebhookEndpoint } from '../../src/schema/webhooks/create-webhook-endpoint.js';
 
 let t: TestApp & { db: Awaited<ReturnType<typeof createTestApp>>['db'] };
 type World = Awaited<ReturnType<typeof createAccountWithKeys>>;

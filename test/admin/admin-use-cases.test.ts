@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../src/auth/tokens.js';
 import { newId } from '../../src/ids.js';
-import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
-import { createOAuthClient } from '../../src/schema/use-cases/create-oauth-client.js';
-import { deleteApiKey } from '../../src/schema/use-cases/delete-api-key.js';
-import { deleteOAuthClient } from '../../src/schema/use-cases/delete-oauth-client.js';
-import { MAX_ROLL_GRACE_SECONDS, rollApiKey } from '../../src/schema/use-cases/roll-api-key.js';
+import { createApiKey } from '../../src/schema/credentials/create-api-key.js';
+import { createOAuthClient } from '../../src/schema/credentials/create-oauth-client.js';
+import { deleteApiKey } from '../../src/schema/credentials/delete-api-key.js';
+import { deleteOAuthClient } from '../../src/schema/credentials/delete-oauth-client.js';
+import { MAX_ROLL_GRACE_SECONDS, rollApiKey } from '../../src/schema/credentials/roll-api-key.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 

@@ -8,7 +8,7 @@ import { DateTime } from 'luxon';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
+import { createApiKey } from '../../src/schema/credentials/create-api-key.js';
 import type { TestApp } from '../helpers/app.js';
 import { ok, post } from '../helpers/domain.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Databases } from '../../src/db/databases.js';
-import { createOAuthClient } from '../../src/schema/use-cases/create-oauth-client.js';
+import { createOAuthClient } from '../../src/schema/credentials/create-oauth-client.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 
 export const REDIRECT = 'https://client.example.com/callback';

@@ -4,7 +4,7 @@
 // The user's part (login, consent) is played over real HTTP with cookies.
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOAuthClient } from '../../src/schema/use-cases/create-oauth-client.js';
+import { createOAuthClient } from '../../src/schema/credentials/create-oauth-client.js';
 import { bearer } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createWorld, type World } from './oauth-helpers.js';

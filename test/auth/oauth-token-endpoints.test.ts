@@ -2,7 +2,7 @@
 // /oauth/introspect, and the brute-force limit on client secrets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/tokens.js';
-import { createOAuthClient } from '../../src/schema/use-cases/create-oauth-client.js';
+import { createOAuthClient } from '../../src/schema/credentials/create-oauth-client.js';
 import { bearer } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { basic, Browser, codeFrom, createWorld, form, REDIRECT, tokenRequest, type World } from './oauth-helpers.js';

@@ -1,7 +1,7 @@
 // GET/PATCH /api/v1/me: the envelope field by field, every 401 case, modes isolated,
 // and hostile input that must get a 4xx envelope and change nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../src/schema/use-cases/revoke-api-key.js';
+import { revokeApiKey } from '../../src/schema/credentials/revoke-api-key.js';
 import { bearer, createAccountWithKeys, scopedToken, unique } from '../helpers/factories.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 

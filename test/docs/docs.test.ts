@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.js';
 import { ERROR_STATUS } from '../../src/errors.js';
-import { EVENT_TYPES } from '../../src/schema/events.js';
+import { EVENT_TYPES } from '../../src/schema/events/events.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -14,8 +14,8 @@ import {
   salon,
   type World,
 } from '../helpers/domain.js';
-import { expirePendingBookings } from '../../src/schema/use-cases/expire-pending-bookings.js';
-import { transitionBooking } from '../../src/schema/use-cases/transition-booking.js';
+import { expirePendingBookings } from '../../src/schema/bookings/expire-pending-bookings.js';
+import { transitionBooking } from '../../src/schema/bookings/transition-booking.js';
 
 let t: TestApp;
 let w: World;

@@ -7,11 +7,11 @@
 import { randomInt } from 'node:crypto';
 import type { Db } from '../../src/db/databases.js';
 import type { Company } from '../../src/generated/prisma/client.js';
-import { createBooking } from '../../src/schema/use-cases/create-booking.js';
-import { createEmployee } from '../../src/schema/use-cases/create-employee.js';
-import { findCustomer } from '../../src/schema/use-cases/find-records.js';
-import { createService } from '../../src/schema/use-cases/manage-services.js';
-import { transitionBooking } from '../../src/schema/use-cases/transition-booking.js';
+import { createBooking } from '../../src/schema/bookings/create-booking.js';
+import { createEmployee } from '../../src/schema/staff/create-employee.js';
+import { findCustomer } from '../../src/schema/find-records.js';
+import { createService } from '../../src/schema/services/manage-services.js';
+import { transitionBooking } from '../../src/schema/bookings/transition-booking.js';
 import { ALL_DAY } from './domain.js';
 import { unique } from './factories.js';
 

@@ -63,8 +63,8 @@ export const ALL_DAY = Object.fromEntries(
 
 /** A blank sandbox company of its own (no sample data) with a test key. */
 export async function blankCompany(dbs: Databases, w: World, opts: { timezone?: string; currency?: string } = {}) {
-  const { createCompany } = await import('../../src/schema/use-cases/create-company.js');
-  const { createApiKey } = await import('../../src/schema/use-cases/create-api-key.js');
+  const { createCompany } = await import('../../src/schema/companies/create-company.js');
+  const { createApiKey } = await import('../../src/schema/credentials/create-api-key.js');
   const company = await createCompany(dbs, {
     accountId: w.account.id,
     mode: 'test',

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { generateToken, hashToken } from '../../src/auth/tokens.js';
 import type { Databases } from '../../src/db/databases.js';
 import { newId } from '../../src/ids.js';
-import { createAccount } from '../../src/schema/use-cases/create-account.js';
-import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
-import { createCompany } from '../../src/schema/use-cases/create-company.js';
+import { createAccount } from '../../src/schema/accounts/create-account.js';
+import { createApiKey } from '../../src/schema/credentials/create-api-key.js';
+import { createCompany } from '../../src/schema/companies/create-company.js';
 
 export const unique = () => randomBytes(4).toString('hex');
 

@@ -6,8 +6,8 @@ import { createServer } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabases } from '../../src/db/databases.js';
-import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
-import { revokeApiKey } from '../../src/schema/use-cases/revoke-api-key.js';
+import { createApiKey } from '../../src/schema/credentials/create-api-key.js';
+import { revokeApiKey } from '../../src/schema/credentials/revoke-api-key.js';
 import { createTestApp, redisUrl, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 

@@ -3,7 +3,7 @@
 // on every response, Retry-After and the RATE_LIMITED envelope on 429s.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
+import { createApiKey } from '../../src/schema/credentials/create-api-key.js';
 import { createTestApp, redisUrl, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 

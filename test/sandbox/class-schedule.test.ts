@@ -5,8 +5,8 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Databases } from '../../src/db/databases.js';
-import { datedSessions, SAMPLE_DATA } from '../../src/schema/sample-data/index.js';
-import { createCompany } from '../../src/schema/use-cases/create-company.js';
+import { datedSessions, SAMPLE_DATA } from '../../src/schema/sandbox/sample-data/index.js';
+import { createCompany } from '../../src/schema/companies/create-company.js';
 import { newId } from '../../src/ids.js';
 import { createTestDatabases, type TestDatabases } from '../helpers/db.js';
 

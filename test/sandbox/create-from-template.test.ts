@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Databases } from '../../src/db/databases.js';
 import { AppError } from '../../src/errors.js';
 import { newId } from '../../src/ids.js';
-import { createCompany } from '../../src/schema/use-cases/create-company.js';
+import { createCompany } from '../../src/schema/companies/create-company.js';
 import { createTestDatabases, type TestDatabases } from '../helpers/db.js';
 
 let db: TestDatabases;

@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { newId } from '../../src/ids.js';
-import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
-import { createCompany } from '../../src/schema/use-cases/create-company.js';
-import { restoreSampleCompanies } from '../../src/schema/use-cases/restore-sample-companies.js';
-import { wipeSandbox } from '../../src/schema/use-cases/wipe-sandbox.js';
+import { createApiKey } from '../../src/schema/credentials/create-api-key.js';
+import { createCompany } from '../../src/schema/companies/create-company.js';
+import { restoreSampleCompanies } from '../../src/schema/sandbox/restore-sample-companies.js';
+import { wipeSandbox } from '../../src/schema/sandbox/wipe-sandbox.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 

@@ -4,11 +4,11 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Databases } from '../../src/db/databases.js';
-import { SAMPLE_DATA } from '../../src/schema/sample-data/index.js';
-import { SAMPLE_ORDER, SAMPLE_TEMPLATES } from '../../src/schema/samples.js';
-import { createAccount } from '../../src/schema/use-cases/create-account.js';
+import { SAMPLE_DATA } from '../../src/schema/sandbox/sample-data/index.js';
+import { SAMPLE_ORDER, SAMPLE_TEMPLATES } from '../../src/schema/sandbox/samples.js';
+import { createAccount } from '../../src/schema/accounts/create-account.js';
 import { email, phone } from '../../src/schema/validation.js';
-import { workingHoursSchema } from '../../src/schema/working-hours.js';
+import { workingHoursSchema } from '../../src/schema/staff/working-hours.js';
 import { createTestDatabases, type TestDatabases } from '../helpers/db.js';
 import { unique } from '../helpers/factories.js';
 

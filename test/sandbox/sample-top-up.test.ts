@@ -6,9 +6,9 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Databases } from '../../src/db/databases.js';
 import { newId } from '../../src/ids.js';
-import { datedSessions, SAMPLE_DATA, SAMPLE_SCHEDULE_DAYS } from '../../src/schema/sample-data/index.js';
-import { createCompany } from '../../src/schema/use-cases/create-company.js';
-import { topUpSampleClasses } from '../../src/schema/use-cases/top-up-sample-classes.js';
+import { datedSessions, SAMPLE_DATA, SAMPLE_SCHEDULE_DAYS } from '../../src/schema/sandbox/sample-data/index.js';
+import { createCompany } from '../../src/schema/companies/create-company.js';
+import { topUpSampleClasses } from '../../src/schema/sandbox/top-up-sample-classes.js';
 import { JOBS } from '../../src/workers/job-catalog.js';
 import { createTestDatabases, type TestDatabases } from '../helpers/db.js';
 

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createDomainApp, ok, post, type World } from '../helpers/domain.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { createApiKey } from '../../src/schema/use-cases/create-api-key.js';
-import { SAMPLE_DATA } from '../../src/schema/sample-data/index.js';
+import { createApiKey } from '../../src/schema/credentials/create-api-key.js';
+import { SAMPLE_DATA } from '../../src/schema/sandbox/sample-data/index.js';
 
 let t: TestApp;
 let w: World;

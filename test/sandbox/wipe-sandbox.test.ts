@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/databases.js';
 import { AppError } from '../../src/errors.js';
 import { newId } from '../../src/ids.js';
-import { createCompany } from '../../src/schema/use-cases/create-company.js';
-import { wipeSandbox } from '../../src/schema/use-cases/wipe-sandbox.js';
+import { createCompany } from '../../src/schema/companies/create-company.js';
+import { wipeSandbox } from '../../src/schema/sandbox/wipe-sandbox.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 

@@ -5,7 +5,7 @@
 // the same processor. The payments worker and the expiry job are run by hand here (no worker
 // process), so a payment stays processing exactly as long as the test wants.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expirePendingBookings } from '../../src/schema/use-cases/expire-pending-bookings.js';
+import { expirePendingBookings } from '../../src/schema/bookings/expire-pending-bookings.js';
 import type { Enqueue, JobContext } from '../../src/workers/job-types.js';
 import { settlePayment } from '../../src/workers/settle-payment.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

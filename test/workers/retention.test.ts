@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/databases.js';
 import { newId } from '../../src/ids.js';
-import { purgeExpiredRecords, RETENTION_RULES } from '../../src/schema/use-cases/purge-expired-records.js';
+import { purgeExpiredRecords, RETENTION_RULES } from '../../src/schema/maintenance/purge-expired-records.js';
 import { startWorkers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { recordEvent } from '../../src/schema/events.js';
+import { recordEvent } from '../../src/schema/events/events.js';
 import { JOBS } from '../../src/workers/job-catalog.js';
 import { MAX_DISPATCH_ATTEMPTS } from '../../src/workers/outbox-relay.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';

@@ -5,12 +5,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
-import { createApiKey } from '../../schema/use-cases/create-api-key.js';
-import { deleteApiKey } from '../../schema/use-cases/delete-api-key.js';
-import { findApiKey } from '../../schema/use-cases/find-records.js';
-import { listApiKeys } from '../../schema/use-cases/list-api-keys.js';
-import { revokeApiKey } from '../../schema/use-cases/revoke-api-key.js';
-import { MAX_ROLL_GRACE_SECONDS, rollApiKey } from '../../schema/use-cases/roll-api-key.js';
+import {
+  createApiKey,
+  deleteApiKey,
+  listApiKeys,
+  revokeApiKey,
+  MAX_ROLL_GRACE_SECONDS,
+  rollApiKey,
+} from '../../schema/credentials/index.js';
+import { findApiKey } from '../../schema/find-records.js';
 import type { Services } from '../../services.js';
 import { doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';

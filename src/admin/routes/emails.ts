@@ -5,8 +5,8 @@
 // that loads nothing (no remote images, so no tracking pixel fires from the admin area).
 import type { FastifyInstance } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
-import { findEmail } from '../../schema/use-cases/find-records.js';
-import { listEmails } from '../../schema/use-cases/list-emails.js';
+import { findEmail } from '../../schema/find-records.js';
+import { listEmails } from '../../schema/emails/index.js';
 import type { Services } from '../../services.js';
 import { ADMIN_CSP, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';

@@ -7,9 +7,12 @@ import { SCOPE_DESCRIPTIONS } from '../../auth/pages/consent-page.js';
 import { esc } from '../../auth/pages/html.js';
 import { SCOPES } from '../../auth/scopes.js';
 import type { OAuthClient } from '../../generated/prisma/client.js';
-import { createOAuthClient } from '../../schema/use-cases/create-oauth-client.js';
-import { deleteOAuthClient } from '../../schema/use-cases/delete-oauth-client.js';
-import { findOAuthClient, listOAuthClients } from '../../schema/use-cases/list-oauth-clients.js';
+import {
+  createOAuthClient,
+  deleteOAuthClient,
+  findOAuthClient,
+  listOAuthClients,
+} from '../../schema/credentials/index.js';
 import type { Services } from '../../services.js';
 import {
   describedBy,

@@ -9,17 +9,18 @@ import { esc } from '../../auth/pages/html.js';
 import { secretBox as sealedSecrets } from '../../crypto/secret-box.js';
 import { isAppError } from '../../errors.js';
 import type { WebhookEndpoint } from '../../generated/prisma/client.js';
-import { EVENT_TYPES } from '../../schema/events.js';
-import { createWebhookEndpoint } from '../../schema/use-cases/create-webhook-endpoint.js';
-import { listWebhookDeliveries, listWebhookEndpoints } from '../../schema/use-cases/list-webhook-deliveries.js';
-import { retryWebhookDelivery } from '../../schema/use-cases/retry-webhook-delivery.js';
-import { rotateWebhookSecret } from '../../schema/use-cases/rotate-webhook-secret.js';
-import { sendTestWebhook } from '../../schema/use-cases/send-test-webhook.js';
+import { EVENT_TYPES } from '../../schema/events/index.js';
 import {
+  createWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  retryWebhookDelivery,
+  rotateWebhookSecret,
+  sendTestWebhook,
   deleteWebhookEndpoint,
   findWebhookEndpoint,
   updateWebhookEndpoint,
-} from '../../schema/use-cases/update-webhook-endpoint.js';
+} from '../../schema/webhooks/index.js';
 import type { Services } from '../../services.js';
 import { describedBy, doneNotice, errorText, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';

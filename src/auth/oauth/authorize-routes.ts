@@ -4,7 +4,7 @@
 // session's CSRF token, and answered with a 303 to the client's redirect URI carrying `code`,
 // `state` and `iss` — or `error=access_denied`, `state` and `iss` when the user says no.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { listAccountCompanies } from '../../schema/use-cases/list-companies.js';
+import { listAccountCompanies } from '../../schema/companies/index.js';
 import { fieldsOf } from '../pages/request-fields.js';
 import type { Services } from '../../services.js';
 import { consentPage, type CompanyChoice } from '../pages/consent-page.js';

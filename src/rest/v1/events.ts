@@ -1,7 +1,7 @@
 // GET /api/v1/events and /api/v1/events/:id (docs/api.md): the company's event log, newest first.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { EVENT_TYPES } from '../../schema/events.js';
+import { EVENT_TYPES } from '../../schema/events/index.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, PageQuery, PathId, Timestamp } from '../schemas.js';
 

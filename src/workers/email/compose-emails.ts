@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
-import type { Tx } from '../../schema/events.js';
+import type { Tx } from '../../schema/events/index.js';
 import { displayName, formatMailbox } from './mailbox.js';
 import { renderEmail, type EmailKind } from './templates.js';
 

@@ -1,0 +1,80 @@
+// GET /availability (docs/api.md): for an appointment service, the free slots between `from`
+// and `to` with the employees free for each; for a class service, its scheduled sessions with
+// the places left. Never in the past; at most 31 days per call. Slot rules: src/schema/availability/schedule.ts.
+import { z } from 'zod';
+import type { Db } from '../../db/databases.js';
+import type { Company } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
+import { boundedInstant, checkRange, id } from '../domain-validation.js';
+import { freeSlots, loadSchedules, type Slot } from './schedule.js';
+import { parseInput } from '../validation.js';
+import { findService } from '../find-records.js';
+
+export const MAX_AVAILABILITY_DAYS = 31;
+
+const input = z.object({ serviceId: id, from: boundedInstant, to: boundedInstant, employeeId: id.nullish() }).strict();
+
+export interface SessionAvailability {
+  classId: string;
+  startTime: Date;
+  endTime: Date;
+  employeeId: string;
+  capacity: number;
+  spotsLeft: number;
+}
+
+export type Availability = { kind: 'appointment'; slots: Slot[] } | { kind: 'class'; sessions: SessionAvailability[] };
+
+export async function findAvailability(
+  db: Db,
+  opts: { company: Company; input: unknown; now?: Date },
+): Promise<Availability> {
+  const data = parseInput(input, opts.input);
+  checkRange(data.from, data.to, { fromPath: 'from', toPath: 'to', maxDays: MAX_AVAILABILITY_DAYS });
+  const companyId = opts.company.id;
+  const service = await findService(db, companyId, data.serviceId);
+  const now = (opts.now ?? new Date()).getTime();
+  const from = Math.max(data.from.getTime(), now);
+  const to = data.to.getTime();
+  const qualified = service.employees.map((e) => e.employeeId);
+  if (data.employeeId && !qualified.includes(data.employeeId)) {
+    // An employee of another company is not found; one of ours who does not do it, a 400.
+    const mine = await db.employee.count({ where: { id: data.employeeId, companyId } });
+    if (!mine) throw AppError.notFound('employee');
+    throw AppError.validation([{ path: 'employeeId', message: 'does not perform this service' }]);
+  }
+  if (service.kind === 'class') {
+    if (from >= to || !service.active) return { kind: 'class', sessions: [] };
+    const sessions = await db.classSession.findMany({
+      where: {
+        companyId,
+        serviceId: service.id,
+        status: 'scheduled',
+        startTime: { gt: new Date(from), lt: new Date(to) },
+        ...(data.employeeId ? { employeeId: data.employeeId } : {}),
+      },
+      orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
+    });
+    return {
+      kind: 'class',
+      sessions: sessions.map((s) => ({
+        classId: s.id,
+        startTime: s.startTime,
+        endTime: s.endTime,
+        employeeId: s.employeeId,
+        capacity: s.capacity,
+        spotsLeft: s.capacity - s.bookedCount,
+      })),
+    };
+  }
+  if (from >= to || !service.active) return { kind: 'appointment', slots: [] };
+  const employees = await db.employee.findMany({
+    where: { companyId, active: true, id: { in: data.employeeId ? [data.employeeId] : qualified } },
+    select: { id: true, workingHours: true },
+    orderBy: { id: 'asc' },
+  });
+  const timing = service;
+  const margin = (timing.bufferBeforeMinutes + timing.bufferAfterMinutes + timing.durationMinutes) * 60_000;
+  const schedules = await loadSchedules(db, { companyId, zone: opts.company.timezone, employees, from, to, margin });
+  return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to) };
+}

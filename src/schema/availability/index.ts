@@ -1,0 +1,5 @@
+// Availability: the free times a service can be booked at.
+// The public face of this subject: transports import it from here, never a file inside.
+// Its GraphQL type (availability.ts) is registered by src/schema/index.ts.
+export * from './find-availability.js';
+export * from './schedule.js';

@@ -1,0 +1,23 @@
+// The data of booking events (docs/webhooks.md): bookingId, customerId, startTime,
+// endTime, status, plus serviceId and employeeId, and previousStartTime/previousEndTime on a
+// reschedule or reason on a cancellation.
+import type { Booking } from '../../generated/prisma/client.js';
+import { recordEvent, type OutboxEventType, type Tx } from '../events/events.js';
+
+export function bookingEventData(b: Booking, extra: Record<string, unknown> = {}) {
+  return {
+    bookingId: b.id,
+    customerId: b.customerId,
+    startTime: b.startTime.toISOString(),
+    endTime: b.endTime.toISOString(),
+    status: b.status,
+    serviceId: b.serviceId,
+    employeeId: b.employeeId,
+    ...(b.classSessionId ? { classId: b.classSessionId } : {}),
+    ...extra,
+  };
+}
+
+export function recordBookingEvent(tx: Tx, b: Booking, type: OutboxEventType, extra: Record<string, unknown> = {}) {
+  return recordEvent(tx, { companyId: b.companyId, type, data: bookingEventData(b, extra) });
+}

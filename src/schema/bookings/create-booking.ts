@@ -1,0 +1,223 @@
+// POST /bookings (docs/api.md). The checks here (working hours, time off, classes
+// taught) give clear answers; the database has the last word on what concurrency can break:
+// the `employee_blocks_no_overlap` exclusion constraint (an employee's live appointment blocks,
+// buffers included, and the class sessions they teach never overlap) and the
+// `class_sessions_capacity` CHECK on the one UPDATE that takes a place. Their violations
+// become SLOT_UNAVAILABLE / CLASS_FULL, never a 500.
+import { randomInt } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../../db/databases.js';
+import type { Booking, Company, Prisma } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import { recordBookingEvent } from './booking-events.js';
+import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
+import { boundedInstant, id } from '../domain-validation.js';
+import { fits, loadSchedules } from '../availability/schedule.js';
+import { parseInput, text, timezone } from '../validation.js';
+import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
+import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
+
+/** How long an unpaid pending booking holds its slot (docs/api.md: expired after 15 minutes). */
+export const HOLD_MINUTES = 15;
+
+const input = z
+  .object({
+    serviceId: id,
+    startTime: boundedInstant.nullish(),
+    employeeId: id.nullish(),
+    classId: id.nullish(),
+    customerId: id.nullish(),
+    customer: createCustomerInput.nullish(),
+    notes: text(5000).nullish(),
+    customerTimeZone: timezone.nullish(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (!v.customerId === !v.customer)
+      ctx.addIssue({ code: 'custom', path: ['customerId'], message: 'give exactly one of customerId or customer' });
+  });
+type Input = z.output<typeof input>;
+
+export const slotUnavailable = (message = 'The employee is booked, off, or outside working hours at that time') =>
+  new AppError('SLOT_UNAVAILABLE', message);
+
+// The customer named by customerId was deleted after it was looked up (employees and services
+// are deactivated, never deleted): the booking's insert failed on its foreign key.
+const customerGone = (cause: unknown) => new AppError('NOT_FOUND', 'No such customer', { cause });
+
+/** Shuffled, so concurrent requests without an employee spread over the free ones. */
+export function shuffle<T>(list: T[]): T[] {
+  const a = [...list];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+async function customerFor(tx: Prisma.TransactionClient, companyId: string, data: Input) {
+  if (data.customerId) return data.customerId;
+  return (await findOrCreateCustomer(tx, companyId, data.customer)).id;
+}
+
+export async function createBooking(db: Db, opts: { company: Company; input: unknown; now?: Date }): Promise<Booking> {
+  const data = parseInput(input, opts.input);
+  const companyId = opts.company.id;
+  const now = opts.now ?? new Date();
+  const service = await findService(db, companyId, data.serviceId);
+  if (!service.active) throw AppError.validation([{ path: 'serviceId', message: 'is deactivated' }]);
+  if (data.customerId) await findCustomer(db, companyId, data.customerId);
+  const status = service.requiresPayment ? 'pending' : 'confirmed';
+  const holdExpiresAt = service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null;
+  const base = {
+    companyId,
+    serviceId: service.id,
+    status,
+    holdExpiresAt,
+    price: service.price,
+    currency: opts.company.currency,
+    notes: data.notes ?? null,
+    customerTimeZone: data.customerTimeZone ?? null,
+  } as const;
+
+  if (service.kind === 'class') {
+    if (!data.classId) throw AppError.validation([{ path: 'classId', message: 'is required to book a class service' }]);
+    const session = await findClassSession(db, companyId, data.classId);
+    if (session.serviceId !== service.id)
+      throw AppError.validation([{ path: 'classId', message: 'is a session of another service' }]);
+    if (data.startTime && data.startTime.getTime() !== session.startTime.getTime())
+      throw AppError.validation([{ path: 'startTime', message: "must be the session's startTime, or left out" }]);
+    if (data.employeeId && data.employeeId !== session.employeeId)
+      throw AppError.validation([{ path: 'employeeId', message: "must be the session's instructor, or left out" }]);
+    if (session.status !== 'scheduled') throw slotUnavailable('The class session is cancelled');
+    if (session.startTime.getTime() <= now.getTime()) throw slotUnavailable('The class session has already started');
+    try {
+      return await domainTransaction(db, async (tx) => {
+        // The place is taken by one atomic UPDATE: the CHECK refuses bookedCount > capacity.
+        const taken = await tx.classSession.updateMany({
+          where: { id: session.id, status: 'scheduled', startTime: { gt: now } },
+          data: { bookedCount: { increment: 1 } },
+        });
+        if (taken.count === 0) throw slotUnavailable('The class session is cancelled or has started');
+        const customerId = await customerFor(tx, companyId, data);
+        const booking = await tx.booking.create({
+          data: {
+            id: newId(),
+            ...base,
+            customerId,
+            employeeId: session.employeeId,
+            classSessionId: session.id,
+            startTime: session.startTime,
+            endTime: session.endTime,
+            blockStart: session.startTime,
+            blockEnd: session.endTime,
+          },
+        });
+        await recordBookingEvent(tx, booking, 'booking.created');
+        return booking;
+      });
+    } catch (err) {
+      if (isCheckViolation(err))
+        throw new AppError('CLASS_FULL', 'No places left in this class session', {
+          details: { classId: session.id, capacity: session.capacity },
+        });
+      if (isExclusionViolation(err))
+        throw new AppError('CONFLICT', 'This customer already holds a place in this class session', {
+          details: { classId: session.id },
+        });
+      if (isForeignKeyViolation(err)) throw customerGone(err);
+      throw err;
+    }
+  }
+
+  if (data.classId) throw AppError.validation([{ path: 'classId', message: 'is only for class services' }]);
+  if (!data.startTime) throw AppError.validation([{ path: 'startTime', message: 'is required' }]);
+  const start = data.startTime.getTime();
+  if (start <= now.getTime()) throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
+  const end = start + service.durationMinutes * 60_000;
+  const blockStart = new Date(start - service.bufferBeforeMinutes * 60_000);
+  const blockEnd = new Date(end + service.bufferAfterMinutes * 60_000);
+
+  const candidates = await freeEmployees(db, {
+    company: opts.company,
+    service,
+    employeeId: data.employeeId ?? undefined,
+    start,
+  });
+  for (const employeeId of candidates) {
+    try {
+      return await domainTransaction(db, async (tx) => {
+        const customerId = await customerFor(tx, companyId, data);
+        const booking = await tx.booking.create({
+          data: {
+            id: newId(),
+            ...base,
+            customerId,
+            employeeId,
+            startTime: new Date(start),
+            endTime: new Date(end),
+            blockStart,
+            blockEnd,
+          },
+        });
+        await recordBookingEvent(tx, booking, 'booking.created');
+        return booking;
+      });
+    } catch (err) {
+      // Another request took this employee's time first: try the next free one.
+      if (isExclusionViolation(err)) continue;
+      if (isForeignKeyViolation(err)) throw customerGone(err);
+      throw err;
+    }
+  }
+  throw slotUnavailable(data.employeeId ? undefined : 'No qualified employee is free at that time');
+}
+
+/** The employees (a named one, or every qualified one, shuffled) whose schedule fits `start`. */
+export async function freeEmployees(
+  db: Db,
+  opts: {
+    company: Company;
+    service: {
+      id: string;
+      durationMinutes: number;
+      bufferBeforeMinutes: number;
+      bufferAfterMinutes: number;
+      employees: Array<{ employeeId: string }>;
+    };
+    employeeId?: string;
+    start: number;
+    ignoreBookingId?: string;
+    prefer?: string;
+  },
+): Promise<string[]> {
+  const qualified = opts.service.employees.map((e) => e.employeeId);
+  if (opts.employeeId) {
+    const e = await findEmployee(db, opts.company.id, opts.employeeId);
+    if (!qualified.includes(e.id))
+      throw AppError.validation([{ path: 'employeeId', message: 'does not perform this service' }]);
+    if (!e.active) throw AppError.validation([{ path: 'employeeId', message: 'is deactivated' }]);
+  }
+  const ids = opts.employeeId ? [opts.employeeId] : qualified;
+  const employees = await db.employee.findMany({
+    where: { companyId: opts.company.id, active: true, id: { in: ids } },
+    select: { id: true, workingHours: true },
+  });
+  const s = opts.service;
+  const end = opts.start + s.durationMinutes * 60_000;
+  const schedules = await loadSchedules(db, {
+    companyId: opts.company.id,
+    zone: opts.company.timezone,
+    employees,
+    from: opts.start,
+    to: end,
+    margin: (s.bufferBeforeMinutes + s.bufferAfterMinutes) * 60_000,
+    ignoreBookingId: opts.ignoreBookingId,
+  });
+  const free = shuffle(schedules.filter((sc) => fits(sc, opts.start, s)).map((sc) => sc.employeeId));
+  if (opts.prefer && free.includes(opts.prefer)) return [opts.prefer, ...free.filter((x) => x !== opts.prefer)];
+  if (free.length === 0)
+    throw slotUnavailable(opts.employeeId ? undefined : 'No qualified employee is free at that time');
+  return free;
+}

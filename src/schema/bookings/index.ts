@@ -1,0 +1,9 @@
+// Bookings: creating, moving and ending appointments and class places.
+// The public face of this subject: transports import it from here, never a file inside.
+// Its GraphQL type (booking.ts) is registered by src/schema/index.ts.
+export * from './booking-events.js';
+export * from './create-booking.js';
+export * from './expire-pending-bookings.js';
+export * from './list-bookings.js';
+export * from './reschedule-booking.js';
+export * from './transition-booking.js';

@@ -1,0 +1,80 @@
+// confirmed → confirmed by POST /bookings/:id/reschedule { startTime, employeeId? } (docs/api.md):
+// the same booking at new times. Without employeeId the current employee is kept when free,
+// else another free qualified employee is picked. The exclusion constraint guards the new
+// times exactly as it guards a new booking.
+import { z } from 'zod';
+import type { Db } from '../../db/databases.js';
+import type { Booking, Company } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
+import { recordBookingEvent } from './booking-events.js';
+import { domainTransaction, isExclusionViolation } from '../db-errors.js';
+import { boundedInstant, id } from '../domain-validation.js';
+import { parseInput } from '../validation.js';
+import { freeEmployees, slotUnavailable } from './create-booking.js';
+import { findBooking, findService } from '../find-records.js';
+import { invalidTransition } from './transition-booking.js';
+
+const input = z.object({ startTime: boundedInstant, employeeId: id.nullish() }).strict();
+
+export async function rescheduleBooking(
+  db: Db,
+  opts: { company: Company; bookingId: string; input: unknown; now?: Date },
+): Promise<Booking> {
+  const booking = await findBooking(db, opts.company.id, opts.bookingId);
+  const data = parseInput(input, opts.input);
+  if (booking.status !== 'confirmed')
+    throw invalidTransition(
+      booking.status,
+      'confirmed',
+      `Only a confirmed booking can be rescheduled; this one is ${booking.status}`,
+    );
+  if (booking.classSessionId) {
+    throw new AppError('VALIDATION_ERROR', 'A class booking follows its session; cancel it and book another session', {
+      details: [{ path: 'startTime', message: 'cannot be changed for a class booking' }],
+    });
+  }
+  const now = opts.now ?? new Date();
+  const start = data.startTime.getTime();
+  if (start <= now.getTime()) throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
+  const service = await findService(db, opts.company.id, booking.serviceId);
+  const end = start + service.durationMinutes * 60_000;
+  const candidates = await freeEmployees(db, {
+    company: opts.company,
+    service,
+    employeeId: data.employeeId ?? undefined,
+    start,
+    ignoreBookingId: booking.id,
+    prefer: booking.employeeId,
+  });
+  for (const employeeId of candidates) {
+    try {
+      return await domainTransaction(db, async (tx) => {
+        const changed = await tx.booking.updateMany({
+          where: { id: booking.id, status: 'confirmed' },
+          data: {
+            employeeId,
+            startTime: new Date(start),
+            endTime: new Date(end),
+            blockStart: new Date(start - service.bufferBeforeMinutes * 60_000),
+            blockEnd: new Date(end + service.bufferAfterMinutes * 60_000),
+          },
+        });
+        if (changed.count === 0) {
+          const current = await tx.booking.findUniqueOrThrow({ where: { id: booking.id } });
+          throw invalidTransition(current.status, 'confirmed');
+        }
+        const after = await tx.booking.findUniqueOrThrow({ where: { id: booking.id } });
+        await recordBookingEvent(tx, after, 'booking.rescheduled', {
+          previousStartTime: booking.startTime.toISOString(),
+          previousEndTime: booking.endTime.toISOString(),
+          ...(booking.employeeId !== employeeId ? { previousEmployeeId: booking.employeeId } : {}),
+        });
+        return after;
+      });
+    } catch (err) {
+      if (isExclusionViolation(err)) continue;
+      throw err;
+    }
+  }
+  throw slotUnavailable();
+}

@@ -1,0 +1,4 @@
+// Customers: the people bookings are made for.
+// The public face of this subject: transports import it from here, never a file inside.
+// Its GraphQL type (customer.ts) is registered by src/schema/index.ts.
+export * from './manage-customers.js';

@@ -1,0 +1,77 @@
+// Lookups scoped to one company. A record of another company is simply not found (docs/api.md);
+// records of the other mode are in another database and cannot be found at all.
+import type { Prisma } from '../generated/prisma/client.js';
+import type { Db } from '../db/databases.js';
+import { AppError } from '../errors.js';
+import { isId } from '../ids.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+export const employeeInclude = { services: { select: { serviceId: true }, orderBy: { serviceId: 'asc' } } } as const;
+export const serviceInclude = { employees: { select: { employeeId: true }, orderBy: { employeeId: 'asc' } } } as const;
+
+export async function findEmployee(db: Client, companyId: string, id: unknown) {
+  const e = isId(id) ? await db.employee.findFirst({ where: { id, companyId }, include: employeeInclude }) : null;
+  if (!e) throw AppError.notFound('employee');
+  return e;
+}
+
+export async function findService(db: Client, companyId: string, id: unknown) {
+  const s = isId(id) ? await db.service.findFirst({ where: { id, companyId }, include: serviceInclude }) : null;
+  if (!s) throw AppError.notFound('service');
+  return s;
+}
+
+export async function findCustomer(db: Client, companyId: string, id: unknown) {
+  const c = isId(id) ? await db.customer.findFirst({ where: { id, companyId } }) : null;
+  if (!c) throw AppError.notFound('customer');
+  return c;
+}
+
+export async function findClassSession(db: Client, companyId: string, id: unknown) {
+  const c = isId(id) ? await db.classSession.findFirst({ where: { id, companyId } }) : null;
+  if (!c) throw AppError.notFound('class session');
+  return c;
+}
+
+export async function findBooking(db: Client, companyId: string, id: unknown) {
+  const b = isId(id) ? await db.booking.findFirst({ where: { id, companyId } }) : null;
+  if (!b) throw AppError.notFound('booking');
+  return b;
+}
+
+/** A booking with what a page about it shows: its customer, service, employee and payments. */
+export async function findBookingWithDetails(db: Client, companyId: string, id: unknown) {
+  const b = isId(id)
+    ? await db.booking.findFirst({
+        where: { id, companyId },
+        include: { customer: true, service: true, employee: true, payments: true },
+      })
+    : null;
+  if (!b) throw AppError.notFound('booking');
+  return b;
+}
+
+export async function findApiKey(db: Client, companyId: string, id: unknown) {
+  const k = isId(id) ? await db.apiKey.findFirst({ where: { id, companyId } }) : null;
+  if (!k) throw AppError.notFound('API key');
+  return k;
+}
+
+export async function findEmail(db: Client, companyId: string, id: unknown) {
+  const e = isId(id) ? await db.email.findFirst({ where: { id, companyId } }) : null;
+  if (!e) throw AppError.notFound('e-mail');
+  return e;
+}
+
+/** Every id must be a record of this company, else NOT_FOUND naming the first missing one. */
+export async function requireAll(
+  count: (ids: string[]) => Promise<Array<{ id: string }>>,
+  ids: string[],
+  what: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  const found = new Set((await count(ids)).map((r) => r.id));
+  const missing = ids.find((i) => !found.has(i));
+  if (missing) throw new AppError('NOT_FOUND', `No such ${what}: ${missing}`, { details: { id: missing } });
+}

@@ -1,0 +1,127 @@
+// POST /payments (docs/api.md): a `processing` payment for a booking's price; the payments
+// worker settles it (src/workers/settle-payment.ts). Sandbox: a test card, judged by the
+// simulator now, of which only brand and last4 are kept. Live: a processor token only.
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/databases.js';
+import { AppError } from '../../errors.js';
+import type { Booking, Payment } from '../../generated/prisma/client.js';
+import type { Mode } from '../../generated/prisma/enums.js';
+import { isId, newId } from '../../ids.js';
+import { simulateCard } from '../../payments/card-simulator.js';
+import { isPaymentMethodToken, looksLikeCardNumber } from '../../payments/payment-method-token.js';
+import { wakeWorkers } from '../events/outbox.js';
+import { parseInput } from '../validation.js';
+
+const bookingId = z.string().refine(isId, 'must be a booking id (24 hex characters)');
+const card = z
+  .object({ number: z.string().max(19), expMonth: z.number(), expYear: z.number(), cvc: z.string().max(4) })
+  .strict();
+const sandboxInput = z
+  .object({
+    bookingId,
+    card,
+    paymentMethod: z.undefined({ error: 'is for live mode; the sandbox takes a test card' }).optional(),
+  })
+  .strict();
+// A card number is judged first, so it gets the message that says why and is never kept.
+const paymentMethod = z.string().superRefine((v, ctx) => {
+  if (looksLikeCardNumber(v)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "looks like a card number: raw card numbers are refused in live mode; send the processor's payment-method token (pm_...)",
+    });
+  } else if (!isPaymentMethodToken(v)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        "must be a payment-method token from the processor's front-end library: pm_... (or a card token, tok_...)",
+    });
+  }
+});
+const liveInput = z.object({ bookingId, paymentMethod }).strict();
+
+/**
+ * A pending booking holding its slot, or a confirmed one. A pending booking whose hold has ended
+ * is expired (docs/api.md) even before the expiry job gets to it, so it can no longer be paid.
+ */
+function assertPayable(b: Pick<Booking, 'status' | 'holdExpiresAt'>, now: Date): void {
+  if (b.status !== 'pending' && b.status !== 'confirmed') {
+    throw new AppError('INVALID_STATE_TRANSITION', `A ${b.status} booking cannot be paid`, {
+      details: { from: b.status, to: 'paid' },
+    });
+  }
+  if (b.status === 'pending' && b.holdExpiresAt && b.holdExpiresAt.getTime() <= now.getTime()) {
+    throw new AppError(
+      'INVALID_STATE_TRANSITION',
+      `The booking's hold ended at ${b.holdExpiresAt.toISOString()}; it can no longer be paid`,
+      {
+        details: { from: 'expired', to: 'paid' },
+      },
+    );
+  }
+}
+
+export async function createPayment(
+  db: Db,
+  opts: { companyId: string; mode: Mode; config: Config; input: unknown; now?: Date },
+): Promise<Payment> {
+  const raw = (opts.input ?? {}) as Record<string, unknown>;
+  // PCI: a raw card number must never reach a live company's API (docs/api.md); in live mode
+  // a card's mere presence is refused, before anything else is judged.
+  if (opts.mode === 'live' && raw.card !== undefined) {
+    throw AppError.validation([
+      { path: 'card', message: 'raw card numbers are refused in live mode; send a paymentMethod token' },
+    ]);
+  }
+  const input = opts.mode === 'test' ? parseInput(sandboxInput, raw) : parseInput(liveInput, raw);
+  // Without a processor a live payment could never settle: say so now rather than hold it.
+  if (opts.mode === 'live' && !opts.config.STRIPE_SECRET_KEY) {
+    throw new AppError('SERVICE_UNAVAILABLE', 'Live payments are not configured on this server', {
+      headers: { 'retry-after': '3600' },
+    });
+  }
+  const now = opts.now ?? new Date();
+  const found = await db.booking.findFirst({ where: { id: input.bookingId, companyId: opts.companyId } });
+  if (!found) throw AppError.notFound('booking');
+  assertPayable(found, now);
+  if (found.price <= 0) throw AppError.validation([{ path: 'bookingId', message: 'the booking has nothing to pay' }]);
+  const simulated = 'card' in input && input.card ? simulateCard(input.card, now) : null;
+  try {
+    const payment = await db.$transaction(async (tx) => {
+      // The booking's row lock orders this payment against the expiry job, which takes the same
+      // lock and leaves a booking with a processing payment alone (applyTransition): either the
+      // booking is still payable here and keeps its slot until the payment settles, or it has
+      // expired and is refused. Never an expired booking with a charge on its way.
+      await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${found.id} FOR UPDATE`;
+      const booking = await tx.booking.findUniqueOrThrow({ where: { id: found.id } });
+      assertPayable(booking, now);
+      return tx.payment.create({
+        data: {
+          id: newId(),
+          companyId: opts.companyId,
+          bookingId: booking.id,
+          // Amount = the service price, fixed on the booking when it was made (docs/api.md).
+          amount: booking.price,
+          currency: booking.currency,
+          status: 'processing',
+          brand: simulated?.brand ?? null,
+          last4: simulated?.last4 ?? null,
+          outcome: simulated?.outcome ?? null,
+          paymentMethod: 'paymentMethod' in input ? (input.paymentMethod ?? null) : null,
+        },
+      });
+    });
+    await wakeWorkers(db);
+    return payment;
+  } catch (err) {
+    // payments_one_live_per_booking: another payment is processing or has succeeded.
+    if ((err as { code?: string }).code === 'P2002') {
+      throw new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', {
+        details: { bookingId: found.id },
+      });
+    }
+    throw err;
+  }
+}

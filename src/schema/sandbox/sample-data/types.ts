@@ -1,0 +1,67 @@
+// The shape of a sample company's contents (docs/sandbox.md): declarative
+// data that `seedSampleCompany` turns into rows. Employees and services refer to each other by
+// a short key so the data reads like a staff sheet, not like a set of foreign keys.
+
+import { WEEKDAYS, type Weekday, type WorkingHours } from '../../staff/working-hours.js';
+
+export { WEEKDAYS, type Weekday, type WorkingHours };
+
+export interface SampleEmployee {
+  key: string;
+  name: string;
+  email: string;
+  phone: string;
+  workingHours: WorkingHours;
+}
+
+export interface SampleService {
+  key: string;
+  name: string;
+  description: string;
+  kind: 'appointment' | 'class';
+  durationMinutes: number;
+  /** Minor units of the company's currency. */
+  price: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+  requiresPayment: boolean;
+  /** Keys of the employees who perform it (for a class: who may instruct it). */
+  employees: string[];
+}
+
+/** A class on the weekly timetable; sessions are generated for the coming weeks. */
+export interface SampleClassSlot {
+  service: string;
+  instructor: string;
+  weekday: Weekday;
+  /** Local start time "HH:MM" in the company's zone; the duration is the service's. */
+  start: string;
+  capacity: number;
+}
+
+export interface SampleCustomer {
+  name: string;
+  email: string;
+  phone: string;
+  notes?: string;
+}
+
+export interface SampleCompanyData {
+  employees: SampleEmployee[];
+  services: SampleService[];
+  timetable: SampleClassSlot[];
+  customers: SampleCustomer[];
+}
+
+/** Builds a week from the days that differ from "closed". */
+export function week(days: Partial<WorkingHours>): WorkingHours {
+  return Object.fromEntries(WEEKDAYS.map((d) => [d, days[d] ?? []])) as WorkingHours;
+}
+
+/** One interval, "09:00-17:00" → { start, end }. */
+export function hours(...ranges: string[]): { start: string; end: string }[] {
+  return ranges.map((r) => {
+    const [start, end] = r.split('-') as [string, string];
+    return { start, end };
+  });
+}

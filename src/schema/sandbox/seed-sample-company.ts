@@ -1,0 +1,99 @@
+// Fills a freshly created test company with a sample template's staff, services, weekly
+// hours, class sessions and customers (docs/sandbox.md). It runs for every
+// new account (three times), so it writes with one createMany per table inside the caller's
+// transaction: a handful of statements whatever the template's size.
+//
+// No events are recorded: the rows are the company's starting state, not changes made by a
+// client, and no webhook endpoint can exist yet to be told about them.
+import type { Prisma } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import type { Tx } from '../events/events.js';
+import { datedSessions, SAMPLE_DATA } from './sample-data/index.js';
+import type { SampleTemplate } from './samples.js';
+
+export interface SeededCounts {
+  employees: number;
+  services: number;
+  classSessions: number;
+  customers: number;
+}
+
+/** Every row a template gives one company, with fresh ids (from the real clock, so they sort by creation). */
+export function sampleCompanyRows(opts: { companyId: string; template: SampleTemplate; timezone: string; now: Date }) {
+  const { companyId, now } = opts;
+  const data = SAMPLE_DATA[opts.template];
+  const employeeIds = new Map(data.employees.map((e) => [e.key, newId()]));
+  const serviceIds = new Map(data.services.map((s) => [s.key, newId()]));
+  const idOf = (ids: Map<string, string>, key: string) => {
+    const id = ids.get(key);
+    if (!id) throw new Error(`sample template ${opts.template}: unknown key ${key}`);
+    return id;
+  };
+
+  const employees: Prisma.EmployeeCreateManyInput[] = data.employees.map((e) => ({
+    id: idOf(employeeIds, e.key),
+    companyId,
+    name: e.name,
+    email: e.email,
+    phone: e.phone,
+    workingHours: e.workingHours,
+  }));
+  const services: Prisma.ServiceCreateManyInput[] = data.services.map((s) => ({
+    id: idOf(serviceIds, s.key),
+    companyId,
+    name: s.name,
+    description: s.description,
+    kind: s.kind,
+    durationMinutes: s.durationMinutes,
+    price: s.price,
+    bufferBeforeMinutes: s.bufferBeforeMinutes,
+    bufferAfterMinutes: s.bufferAfterMinutes,
+    requiresPayment: s.requiresPayment,
+  }));
+  const employeeServices: Prisma.EmployeeServiceCreateManyInput[] = data.services.flatMap((s) =>
+    s.employees.map((e) => ({ employeeId: idOf(employeeIds, e), serviceId: idOf(serviceIds, s.key) })),
+  );
+  const durations = new Map(data.services.map((s) => [s.key, s.durationMinutes]));
+  const classSessions: Prisma.ClassSessionCreateManyInput[] = datedSessions({
+    timetable: data.timetable,
+    durationMinutes: (key) => durations.get(key) ?? 60,
+    zone: opts.timezone,
+    now,
+  }).map(({ slot, startTime, endTime }) => ({
+    id: newId(),
+    companyId,
+    serviceId: idOf(serviceIds, slot.service),
+    employeeId: idOf(employeeIds, slot.instructor),
+    startTime,
+    endTime,
+    capacity: slot.capacity,
+  }));
+  const customers: Prisma.CustomerCreateManyInput[] = data.customers.map((c) => ({
+    id: newId(),
+    companyId,
+    name: c.name,
+    email: c.email.toLowerCase(),
+    phone: c.phone,
+    notes: c.notes ?? null,
+  }));
+  return { employees, services, employeeServices, classSessions, customers };
+}
+
+export async function seedSampleCompany(
+  tx: Tx,
+  opts: { companyId: string; template: SampleTemplate; timezone: string; now?: Date },
+): Promise<SeededCounts> {
+  const rows = sampleCompanyRows({ ...opts, now: opts.now ?? new Date() });
+  // Parents before children; one statement per table, in sequence (one connection per transaction).
+  const employees = await tx.employee.createMany({ data: rows.employees });
+  const services = await tx.service.createMany({ data: rows.services });
+  await tx.employeeService.createMany({ data: rows.employeeServices });
+  const classSessions = await tx.classSession.createMany({ data: rows.classSessions });
+  const customers = await tx.customer.createMany({ data: rows.customers });
+  return {
+    employees: employees.count,
+    services: services.count,
+    classSessions: classSessions.count,
+    customers: customers.count,
+  };
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { Db } from '../../db/databases.js';
+import { parseInput } from '../validation.js';
+import { employeeFields } from './create-employee.js';
+import { employeeInclude, findEmployee, requireAll } from '../find-records.js';
+
+const input = z.object(employeeFields).partial().strict();
+
+/** PATCH semantics: absent fields stay, null clears an optional one; serviceIds replaces the set. */
+export async function updateEmployee(db: Db, opts: { companyId: string; employeeId: string; input: unknown }) {
+  const existing = await findEmployee(db, opts.companyId, opts.employeeId);
+  const { serviceIds, ...patch } = parseInput(input, opts.input);
+  if (serviceIds) {
+    await requireAll(
+      (ids) => db.service.findMany({ where: { companyId: opts.companyId, id: { in: ids } }, select: { id: true } }),
+      serviceIds,
+      'service',
+    );
+  }
+  return db.$transaction(async (tx) => {
+    if (serviceIds) {
+      await tx.employeeService.deleteMany({ where: { employeeId: existing.id } });
+      await tx.employeeService.createMany({
+        data: serviceIds.map((serviceId) => ({ employeeId: existing.id, serviceId })),
+      });
+    }
+    return tx.employee.update({ where: { id: existing.id }, data: patch, include: employeeInclude });
+  });
+}
+
+/**
+ * DELETE /employees/:id deactivates, as Stripe archives products: the employee keeps their
+ * booking history and stays readable, but is no longer offered in availability nor bookable.
+ * Their existing bookings stay as they are (the business cancels them if it wants).
+ */
+export async function deactivateEmployee(db: Db, opts: { companyId: string; employeeId: string }) {
+  const existing = await findEmployee(db, opts.companyId, opts.employeeId);
+  return db.employee.update({ where: { id: existing.id }, data: { active: false }, include: employeeInclude });
+}

@@ -1,0 +1,190 @@
+// Weekly working hours (docs/api.md): all seven weekday keys, each a list of
+// { start: "HH:MM", end: "HH:MM" } in the company's IANA time zone. Turning them into instants
+// is Luxon's job, never hand-made offset arithmetic: on a spring-forward day a local time in
+// the gap does not exist (Luxon moves it forward by the shift, so an interval inside the gap
+// becomes empty), and on a fall-back day an interval that spans the repeated hour is that
+// much longer in real time. Everything downstream works on UTC instants (epoch ms), where
+// neither day has a missing or repeated minute.
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+export type TimeRange = {
+  start: string;
+  end: string;
+};
+export type WorkingHours = Record<Weekday, TimeRange[]>;
+
+/** [start, end) in epoch milliseconds. */
+export type Interval = [number, number];
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const minutes = (t: string) => (t === '24:00' ? 1440 : Number(t.slice(0, 2)) * 60 + Number(t.slice(3)));
+
+const timeRange = z
+  .object({
+    start: z.string().regex(HHMM, 'must be a local time HH:MM from 00:00 to 23:59'),
+    // "24:00" closes a day that is worked until midnight.
+    end: z.string().refine((s) => HHMM.test(s) || s === '24:00', 'must be a local time HH:MM from 00:01 to 24:00'),
+  })
+  .strict();
+
+const dayRanges = z
+  .array(timeRange)
+  .max(12, 'must have at most 12 intervals')
+  .superRefine((ranges, ctx) => {
+    ranges.forEach((r, i) => {
+      if (HHMM.test(r.start) && minutes(r.start) >= minutes(r.end)) {
+        ctx.addIssue({ code: 'custom', path: [i, 'end'], message: 'must be after start' });
+      }
+    });
+    const sorted = ranges.map((r, i) => ({ ...r, i })).sort((a, b) => minutes(a.start) - minutes(b.start));
+    for (let k = 1; k < sorted.length; k++) {
+      if (minutes(sorted[k]!.start) < minutes(sorted[k - 1]!.end)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [sorted[k]!.i, 'start'],
+          message: 'overlaps another interval of the same day',
+        });
+      }
+    }
+  })
+  // Stored sorted, so responses are predictable.
+  .transform((ranges) => [...ranges].sort((a, b) => minutes(a.start) - minutes(b.start)));
+
+export const workingHoursSchema = z
+  .object(Object.fromEntries(WEEKDAYS.map((d) => [d, dayRanges])) as Record<Weekday, typeof dayRanges>)
+  .strict();
+
+export const EMPTY_WEEK: WorkingHours = Object.fromEntries(WEEKDAYS.map((d) => [d, []])) as unknown as WorkingHours;
+
+function localInstant(day: DateTime, time: string): number {
+  if (time === '24:00') return day.plus({ days: 1 }).startOf('day').toMillis();
+  return day
+    .set({ hour: Number(time.slice(0, 2)), minute: Number(time.slice(3)), second: 0, millisecond: 0 })
+    .toMillis();
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** One local calendar day of a zone. */
+export interface LocalDay {
+  weekday: Weekday;
+  /** Its start (Luxon's startOf('day')). */
+  day: DateTime;
+  start: number;
+  /** The next day's start. */
+  end: number;
+  /**
+   * It starts at 00:00 and runs 24 hours on one UTC offset, so HH:MM is `start` + that many
+   * minutes. Only the days of a DST change (or of a zone's offset change) are not: there each
+   * time goes through Luxon, which is what the header's rules are made of. Luxon's `set` costs
+   * Intl calls per time, which made this the largest cost of a month's availability.
+   */
+  plain: boolean;
+}
+
+/**
+ * The local days of `zone` around [from, to): from the day before the one `from` falls on to
+ * the day after the one `to` falls on (a local day can start before `from` in UTC and still
+ * reach it). The same for every employee of a company: availability computes it once.
+ */
+export function localDays(zone: string, from: number, to: number): LocalDay[] {
+  const days: LocalDay[] = [];
+  let day: DateTime<boolean> = DateTime.fromMillis(from, { zone }).startOf('day').minus({ days: 1 }).startOf('day');
+  const last = DateTime.fromMillis(to, { zone }).startOf('day').plus({ days: 1 }).toMillis();
+  while (day.toMillis() <= last) {
+    const d = dayStartingAt(zone, day);
+    days.push(d.local);
+    day = d.next;
+  }
+  return days;
+}
+
+// A zone's calendar does not change while the process runs (tzdata is loaded once), and
+// availability asks for the same month again and again: each local day is worked out once.
+const dayCache = new Map<string, { local: LocalDay; next: DateTime<boolean> }>();
+
+function dayStartingAt(zone: string, day: DateTime<boolean>): { local: LocalDay; next: DateTime<boolean> } {
+  const key = `${zone} ${day.toMillis()}`;
+  const hit = dayCache.get(key);
+  if (hit) return hit;
+  // 24 hours on: the next midnight when the offset has not changed in between (one Intl call
+  // instead of Luxon's calendar arithmetic); otherwise Luxon finds it.
+  const guess = DateTime.fromMillis(day.toMillis() + DAY, { zone });
+  const sameOffset = guess.offset === day.offset && guess.hour === 0 && guess.minute === 0;
+  const next = sameOffset ? guess : day.plus({ days: 1 }).startOf('day');
+  const local: LocalDay = {
+    weekday: WEEKDAYS[day.weekday - 1]!,
+    day,
+    start: day.toMillis(),
+    end: next.toMillis(),
+    plain: sameOffset && day.hour === 0 && day.minute === 0,
+  };
+  if (dayCache.size >= 20_000) dayCache.clear(); // bounded: ~35 entries per zone and month asked for
+  dayCache.set(key, { local, next });
+  return { local, next };
+}
+
+function instantOn(d: LocalDay, time: string): number {
+  if (time === '24:00') return d.end;
+  return d.plain ? d.start + minutes(time) * MINUTE : localInstant(d.day, time);
+}
+
+/**
+ * The local working intervals of `days` as instants (epoch ms), one per configured interval,
+ * sorted, neither clipped nor merged: each keeps its real local start, the anchor of its
+ * 15-minute slot grid (src/schema/availability/schedule.ts). Intervals never overlap (validated per day,
+ * and each lies inside its own local day).
+ */
+export function localIntervals(hours: WorkingHours, days: LocalDay[]): Interval[] {
+  const out: Interval[] = [];
+  for (const d of days) {
+    for (const r of hours[d.weekday] ?? []) {
+      const s = instantOn(d, r.start);
+      const e = instantOn(d, r.end);
+      if (s < e) out.push([s, e]);
+    }
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** Sorted intervals merged where they touch or overlap (a new list; the input is kept). */
+export function mergeIntervals(sorted: Interval[]): Interval[] {
+  const merged: Interval[] = [];
+  for (const iv of sorted) {
+    const prev = merged[merged.length - 1];
+    if (prev && iv[0] <= prev[1]) prev[1] = Math.max(prev[1], iv[1]);
+    else merged.push([iv[0], iv[1]]);
+  }
+  return merged;
+}
+
+/**
+ * The instants an employee works between `from` and `to` (epoch ms), as sorted, merged
+ * [start, end) intervals clipped to the window. `days` defaults to localDays(zone, from, to).
+ */
+export function workingIntervals(
+  hours: WorkingHours,
+  zone: string,
+  from: number,
+  to: number,
+  days: LocalDay[] = localDays(zone, from, to),
+): Interval[] {
+  const clipped: Interval[] = [];
+  for (const [s, e] of localIntervals(hours, days)) {
+    const a = Math.max(s, from);
+    const b = Math.min(e, to);
+    if (a < b) clipped.push([a, b]);
+  }
+  return mergeIntervals(clipped);
+}
+
+/** Reads stored working hours defensively (rows written before validation existed). */
+export function readWorkingHours(value: unknown): WorkingHours {
+  const r = workingHoursSchema.safeParse(value);
+  return r.success ? (r.data as WorkingHours) : EMPTY_WEEK;
+}

@@ -11,7 +11,16 @@ const embeddedProject: TestProjectInlineConfiguration = {
   extends: true,
   test: {
     name: 'pglite',
-    include: ['test/core/**/*.test.ts'],
+    // The core of the REST surface: the envelope, parsing and validation, credentials.
+    include: [
+      ...['body-serializer', 'error-envelopes', 'framework-errors', 'selection', 'timestamps', 'utf8'].map(
+        (name) => `test/rest/${name}.test.ts`,
+      ),
+      'test/rest/v1/me.test.ts',
+      'test/errors.test.ts',
+      'test/auth/last-used.test.ts',
+      'test/http/metrics.test.ts',
+    ],
     env: { TEST_EMBEDDED: '1' },
   },
 };

@@ -33,7 +33,7 @@ export function localBus(): Bus {
  * (when it subscribes to the channel): Redis fans a message out to every subscriber in one
  * go, so by then every other instance has it too. Without that, "revoke, then ask another
  * instance" could beat the message and be served from that instance's cache
- * (test/platform/credential-cache.test.ts caught it). A lost echo waits at most ECHO_WAIT_MS.
+ * (test/auth/credential-cache.test.ts caught it). A lost echo waits at most ECHO_WAIT_MS.
  */
 const ECHO_WAIT_MS = 500;
 

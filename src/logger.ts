@@ -4,7 +4,7 @@
 //   replaced at any depth of a logged object (pino's `redact` paths only reach fixed depths);
 // - by shape: strings (messages, values, error messages and stacks, URLs) are scrubbed of our
 //   credential formats, webhook secrets and card numbers (13-19 digits passing Luhn).
-// test/platform/logging.test.ts sends secrets through headers, query strings, bodies and
+// test/logger.test.ts sends secrets through headers, query strings, bodies and
 // GraphQL and logs them from code, and asserts none reach the output.
 import pino, { type Logger, type LoggerOptions } from 'pino';
 

@@ -24,7 +24,7 @@ const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/Loc
  * The plugin's in-memory store hands every caller the same mutable counter object, and the
  * plugin reads it only after an `await`: concurrent requests of one key all saw the final count
  * of the burst, so a burst of 130 requests was refused whole instead of 100 served and 30
- * refused (test/platform/rate-limit.test.ts). Answering with a snapshot fixes that; the
+ * refused (test/auth/rate-limit.test.ts). Answering with a snapshot fixes that; the
  * counting itself (fixed windows per key, LRU of keys) stays the library's.
  */
 class SnapshotLocalStore implements FastifyRateLimitStore {

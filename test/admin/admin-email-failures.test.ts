@@ -6,7 +6,7 @@ import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { bookThroughUseCase } from '../helpers/bookings.js';
-import { FAST_WORKERS, waitFor } from '../workers/receiver.js';
+import { FAST_WORKERS, waitFor } from '../helpers/receiver.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;

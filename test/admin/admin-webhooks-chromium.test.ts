@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import type { TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { FAST_WORKERS, ok, startReceiver, waitFor, type Receiver } from '../workers/receiver.js';
+import { FAST_WORKERS, ok, startReceiver, waitFor, type Receiver } from '../helpers/receiver.js';
 import { bookInSalon, expectLabelled, launchChromium, shot, signIn, startAdminApp, watch } from './admin-helpers.js';
 
 let t: TestApp;

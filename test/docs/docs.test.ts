@@ -185,3 +185,27 @@ describe('the repository is self-contained', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('ARCHITECTURE.md: test/ mirrors src/', () => {
+  // Folders that test the repository as a whole, or hold no tests: named in ARCHITECTURE.md.
+  const WHOLE = ['docs', 'fuzz', 'helpers'];
+
+  it('every test file sits where the code it proves sits', () => {
+    const tests = execFileSync('git', ['ls-files', 'test'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f.endsWith('.test.ts') && existsSync(join(root, f)));
+    const misplaced = tests.filter((f) => {
+      const parts = f.split('/').slice(1);
+      if (WHOLE.includes(parts[0]!)) return false;
+      if (parts.length === 1) {
+        // test/<name>.test.ts proves src/<name>.ts (test/demo-after-wipe.test.ts: src/demo.ts).
+        const name = parts[0]!.replace(/\.test\.ts$/, '');
+        return !readdirSync(join(root, 'src')).some((s) => s.endsWith('.ts') && name.startsWith(s.slice(0, -3)));
+      }
+      const dir = parts.slice(0, -1).join('/');
+      // test/<dir>/ proves src/<dir>/, or (test/server/) the root file src/<dir>.ts.
+      return !existsSync(join(root, 'src', dir)) && !existsSync(join(root, 'src', `${dir}.ts`));
+    });
+    expect(misplaced).toEqual([]);
+  });
+});

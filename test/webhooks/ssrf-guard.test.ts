@@ -8,7 +8,7 @@ import { guardedLookup, policyFor, refusalFor, type UrlPolicy } from '../../src/
 import { sendWebhook } from '../../src/workers/webhook-sender.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { startReceiver, type Receiver } from '../workers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 
 const live: UrlPolicy = policyFor('live', loadConfig({ NODE_ENV: 'test' }));
 const sandbox: UrlPolicy = policyFor('test', loadConfig({ NODE_ENV: 'test' }));

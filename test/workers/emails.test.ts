@@ -15,7 +15,7 @@ import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
 import { bookThroughUseCase, cancelledBooking } from '../helpers/bookings.js';
-import { FAST_WORKERS, waitFor } from './receiver.js';
+import { FAST_WORKERS, waitFor } from '../helpers/receiver.js';
 
 interface Mail {
   from: string;

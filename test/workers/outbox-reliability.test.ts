@@ -11,8 +11,8 @@ import { startWorkers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { blankCompany, post, salon } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { FAST_WORKERS, startReceiver, waitFor, type Received, type Receiver } from './receiver.js';
-import { killAllWorkers, spawnWorker } from './worker-process.js';
+import { FAST_WORKERS, startReceiver, waitFor, type Received, type Receiver } from '../helpers/receiver.js';
+import { killAllWorkers, spawnWorker } from '../helpers/worker-process.js';
 
 const hasRedis = Boolean(process.env.REDIS_URL) && process.env.TEST_EMBEDDED !== '1';
 const BURST = 200;

@@ -11,7 +11,7 @@ import { settlePayment } from '../../src/workers/settle-payment.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 import { bookThroughUseCase, minutesAgo } from '../helpers/bookings.js';
-import { startStripeStandIn } from './stripe-stand-in.js';
+import { startStripeStandIn } from '../helpers/stripe-stand-in.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;

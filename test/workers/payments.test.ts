@@ -7,8 +7,8 @@ import { PROCESSOR_ATTEMPTS } from '../../src/workers/settle-payment.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
 import { bookThroughUseCase, cancelledBooking, minutesAgo } from '../helpers/bookings.js';
-import { FAST_WORKERS, waitFor } from './receiver.js';
-import { startStripeStandIn } from './stripe-stand-in.js';
+import { FAST_WORKERS, waitFor } from '../helpers/receiver.js';
+import { startStripeStandIn } from '../helpers/stripe-stand-in.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -575,7 +575,7 @@ describe('live payments through the stripe client', () => {
 describe('end to end through the booking API', () => {
   it('a booking that requires payment is pending, paid with 4242, confirmed; webhooks and e-mails follow', async () => {
     const { blankCompany, salon, post, futureHour } = await import('../helpers/domain.js');
-    const { startReceiver } = await import('./receiver.js');
+    const { startReceiver } = await import('../helpers/receiver.js');
     const { company, auth } = await blankCompany(t.dbs, w, { timezone: 'America/New_York', currency: 'USD' });
     const rx = await startReceiver();
     await post(t.app, '/api/v1/webhook-endpoints', auth, {

@@ -9,7 +9,7 @@ import { purgeExpiredRecords, RETENTION_RULES } from '../../src/schema/maintenan
 import { startWorkers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { FAST_WORKERS, waitFor } from './receiver.js';
+import { FAST_WORKERS, waitFor } from '../helpers/receiver.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

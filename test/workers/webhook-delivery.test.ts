@@ -10,7 +10,7 @@ import { rotateWebhookSecret } from '../../src/schema/webhooks/rotate-webhook-se
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { FAST_WORKERS, ok, startReceiver, waitFor, type Receiver } from './receiver.js';
+import { FAST_WORKERS, ok, startReceiver, waitFor, type Receiver } from '../helpers/receiver.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;

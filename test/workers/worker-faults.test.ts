@@ -15,7 +15,7 @@ import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bookThroughUseCase } from '../helpers/bookings.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { FAST_WORKERS, startReceiver, waitFor } from './receiver.js';
+import { FAST_WORKERS, startReceiver, waitFor } from '../helpers/receiver.js';
 
 const hasRedis = Boolean(process.env.REDIS_URL) && process.env.TEST_EMBEDDED !== '1';
 

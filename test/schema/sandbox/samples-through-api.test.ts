@@ -1,0 +1,132 @@
+// The samples as an integrator meets them (docs/sandbox.md): through /api/v1 with a
+// test key of each sample company, the staff, services and classes are listed, availability
+// has slots inside the staff's local hours, and bookings work, paid services going `pending`.
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.js';
+import { createDomainApp, ok, post, type World } from '../../helpers/domain.js';
+import { bearer, createAccountWithKeys } from '../../helpers/factories.js';
+import { createApiKey } from '../../../src/schema/credentials/create-api-key.js';
+import { SAMPLE_DATA } from '../../../src/schema/sandbox/sample-data/index.js';
+
+let t: TestApp;
+let w: World;
+const auth: Record<string, Record<string, string>> = {};
+
+beforeAll(async () => {
+  t = await createDomainApp();
+  w = await createAccountWithKeys(t.dbs);
+  for (const c of w.testCompanies)
+    auth[c.template!] = bearer((await createApiKey(t.dbs.test.prisma, { companyId: c.id, name: 'k' })).key);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const get = async (template: string, url: string) =>
+  ok(await t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: auth[template]! }));
+const byName = (list: any[], name: string): any => list.find((x) => x.name === name);
+const week = () => {
+  const from = DateTime.utc().plus({ days: 1 }).startOf('hour');
+  return `from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`;
+};
+
+describe('the sample companies through the REST API', () => {
+  it.each(['hair_salon', 'clinic', 'fitness'] as const)(
+    '%s: GET /employees and /services list the template’s staff and menu',
+    async (template) => {
+      const employees = await get(template, '/employees?limit=100');
+      const services = await get(template, '/services?limit=100');
+      const data = SAMPLE_DATA[template];
+      expect(employees.map((e: any) => e.name).sort()).toEqual(data.employees.map((e) => e.name).sort());
+      for (const e of data.employees) expect(byName(employees, e.name).workingHours).toEqual(e.workingHours);
+      expect(services.map((s: any) => s.name).sort()).toEqual(data.services.map((s) => s.name).sort());
+      for (const s of data.services) {
+        const got = byName(services, s.name);
+        expect(got).toMatchObject({
+          kind: s.kind,
+          durationMinutes: s.durationMinutes,
+          price: s.price,
+          requiresPayment: s.requiresPayment,
+          active: true,
+        });
+        const staff = got.employeeIds.map((id: string) => employees.find((e: any) => e._id === id).name).sort();
+        expect(staff).toEqual(s.employees.map((k) => data.employees.find((e) => e.key === k)!.name).sort());
+      }
+    },
+  );
+
+  it('the salon: cut slots fall inside the stylists’ Berlin hours; a colour booking waits for payment', async () => {
+    const services = await get('hair_salon', '/services');
+    const employees = await get('hair_salon', '/employees');
+    const cut = byName(services, "Women's Cut & Style");
+    const { slots } = await get('hair_salon', `/availability?serviceId=${cut._id}&${week()}`);
+    expect(slots.length).toBeGreaterThan(20);
+    for (const s of slots) {
+      const start = DateTime.fromISO(s.startTime, { zone: 'Europe/Berlin' });
+      const end = DateTime.fromISO(s.endTime, { zone: 'Europe/Berlin' });
+      expect(['tuesday', 'wednesday', 'thursday', 'friday', 'saturday']).toContain(
+        start.setLocale('en').toFormat('cccc').toLowerCase(),
+      );
+      for (const id of s.employeeIds) {
+        const hours = employees.find((e: any) => e._id === id).workingHours[
+          start.setLocale('en').toFormat('cccc').toLowerCase()
+        ];
+        const hm = (d: DateTime) => d.toFormat('HH:mm');
+        expect(
+          hours.some((h: any) => h.start <= hm(start) && hm(end) <= h.end),
+          `${s.startTime} for ${id}`,
+        ).toBe(true);
+      }
+    }
+    const colour = byName(services, 'Full Colour');
+    const colourSlots = (await get('hair_salon', `/availability?serviceId=${colour._id}&${week()}`)).slots;
+    const customers = await get('hair_salon', '/customers');
+    const booking = await post(t.app, '/api/v1/bookings', auth.hair_salon!, {
+      serviceId: colour._id,
+      startTime: colourSlots[0].startTime,
+      customerId: customers[0]._id,
+    });
+    expect(booking).toMatchObject({ status: 'pending', price: 9500, currency: 'EUR' });
+    const paidLater = await post(t.app, '/api/v1/bookings', auth.hair_salon!, {
+      serviceId: cut._id,
+      startTime: slots.at(-1).startTime,
+      customerId: customers[1]._id,
+    });
+    expect(paidLater).toMatchObject({ status: 'confirmed', price: 5800 });
+  });
+
+  it('the clinic: flu shots are given by the nurse and the nurse practitioner only', async () => {
+    const services = await get('clinic', '/services');
+    const employees = await get('clinic', '/employees');
+    const flu = byName(services, 'Flu Vaccination');
+    const { slots } = await get('clinic', `/availability?serviceId=${flu._id}&${week()}`);
+    expect(slots.length).toBeGreaterThan(20);
+    const names = new Set(
+      slots.flatMap((s: any) => s.employeeIds).map((id: string) => employees.find((e: any) => e._id === id).name),
+    );
+    expect([...names].sort()).toEqual(['Emily Chen, RN', 'Michael Torres, NP']);
+  });
+
+  it('the gym: Spin sessions with free places, bookable by a sample customer', async () => {
+    const services = await get('fitness', '/services');
+    const spin = byName(services, 'Spin');
+    const { sessions } = await get('fitness', `/availability?serviceId=${spin._id}&${week()}`);
+    // Spin is on Monday, Wednesday, Friday and Saturday mornings.
+    expect(sessions.length).toBeGreaterThanOrEqual(4);
+    for (const s of sessions) {
+      expect(s.spotsLeft).toBe(s.capacity);
+      const local = DateTime.fromISO(s.startTime, { zone: 'Europe/London' });
+      expect(['07:00', '09:30']).toContain(local.toFormat('HH:mm'));
+    }
+    const customers = await get('fitness', '/customers');
+    const booking = await post(t.app, '/api/v1/bookings', auth.fitness!, {
+      serviceId: spin._id,
+      classId: sessions[0].classId,
+      startTime: sessions[0].startTime,
+      customerId: customers[0]._id,
+    });
+    expect(booking.status).toBe('confirmed');
+    expect((await get('fitness', `/classes/${sessions[0].classId}`)).bookedCount).toBe(1);
+  });
+});

@@ -95,10 +95,13 @@ builder.addScalarType(
   'JSON',
   new GraphQLScalarType({
     name: 'JSON',
+    description: 'Any JSON value (event payloads, e-mail headers)',
     serialize: (v) => v,
     parseValue: (v) => v,
   }),
 );
 
-builder.queryType({});
-builder.mutationType({});
+builder.queryType({
+  description: 'Everything a credential can read; each field names the scope it needs (docs/oauth.md)',
+});
+builder.mutationType({ description: 'Every change; each field names the scope it needs (docs/oauth.md)' });

@@ -3,11 +3,13 @@
 // application (src/ids.ts), so "every record with an id below the cursor" is a fixed set: rows
 // inserted while a client walks the pages get larger ids and land before the cursor, never
 // shifting the rest of the walk (no duplicates, no gaps).
-import type { ObjectRef } from '@pothos/core';
+import type { ArgBuilder, ObjectRef, SchemaTypes } from '@pothos/core';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { isId } from '../ids.js';
 import { builder } from './builder.js';
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -65,11 +67,21 @@ export async function paginate<T extends { id: string }>(
 }
 
 export const PaginationType = builder.objectRef<Page<unknown>['pagination']>('Pagination').implement({
+  description: 'Where a page of a list stands (the REST list meta.pagination)',
   fields: (t) => ({
-    limit: t.exposeInt('limit'),
-    hasMore: t.exposeBoolean('hasMore'),
-    nextCursor: t.exposeString('nextCursor', { nullable: true }),
+    limit: t.exposeInt('limit', { description: 'The page size asked for (default 20)' }),
+    hasMore: t.exposeBoolean('hasMore', { description: 'Whether another page follows' }),
+    nextCursor: t.exposeString('nextCursor', {
+      nullable: true,
+      description: 'Pass as cursor for the next page; null on the last page',
+    }),
   }),
+});
+
+/** The `limit` and `cursor` arguments of a list field. */
+export const pageArgs = (t: ArgBuilder<Types>) => ({
+  limit: t.int({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})` }),
+  cursor: t.string({ description: "A page's nextCursor, for the page after it" }),
 });
 
 /** A GraphQL page type `<Name>Page { data: [Name!]!, pagination: Pagination! }`. */
@@ -79,9 +91,14 @@ export function pageType<T>(
   item: ObjectRef<any, T>,
 ) {
   return builder.objectRef<Page<T>>(`${name}Page`).implement({
+    description: `A page of ${name} records, newest first`,
     fields: (t) => ({
-      data: t.field({ type: [item], resolve: (p) => p.data as never }),
-      pagination: t.field({ type: PaginationType, resolve: (p) => p.pagination }),
+      data: t.field({ type: [item], description: 'The records of this page', resolve: (p) => p.data as never }),
+      pagination: t.field({
+        type: PaginationType,
+        description: 'Where this page stands',
+        resolve: (p) => p.pagination,
+      }),
     }),
   });
 }

@@ -171,7 +171,7 @@ describe('GraphQL', () => {
 
   it('an offset is accepted and normalised; outputs are ...Z with milliseconds', async () => {
     const res = await gql(
-      'mutation($e: String!, $i: CreateTimeOffInput!) { createTimeOff(employeeId: $e, input: $i) { startTime endTime } }',
+      'mutation($e: ID!, $i: CreateTimeOffInput!) { createTimeOff(employeeId: $e, input: $i) { startTime endTime } }',
       { e: employeeId, i: { startTime: '2031-01-01T01:00:00.5+01:00', endTime: '2031-01-01T02:00:00.000000001Z' } },
     );
     expect(res.json()).toEqual({
@@ -181,7 +181,7 @@ describe('GraphQL', () => {
 
   it('a refused time in an input object names its field', async () => {
     const res = await gql(
-      'mutation($e: String!, $i: CreateTimeOffInput!) { createTimeOff(employeeId: $e, input: $i) { startTime } }',
+      'mutation($e: ID!, $i: CreateTimeOffInput!) { createTimeOff(employeeId: $e, input: $i) { startTime } }',
       { e: employeeId, i: { startTime: '2031-02-30T01:00:00Z', endTime: '2031-03-01T02:00:00Z' } },
     );
     const body = res.json();

@@ -135,7 +135,7 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     optionalBody: true,
     response: Booking,
     mutation: 'cancelBooking',
-    variables: (req) => ({ id: req.params.id, reason: req.body.reason ?? null }),
+    variables: (req) => ({ id: req.params.id, input: { reason: req.body.reason ?? null } }),
   });
   graphqlRoute(app, deps, {
     method: 'POST',
@@ -149,6 +149,6 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     },
     response: Booking,
     mutation: 'rescheduleBooking',
-    variables: (req) => ({ id: req.params.id, ...req.body }),
+    variables: (req) => ({ id: req.params.id, input: req.body }),
   });
 }

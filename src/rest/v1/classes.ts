@@ -105,6 +105,6 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
     optionalBody: true,
     response: ClassSession,
     mutation: 'cancelClassSession',
-    variables: (req) => ({ id: req.params.id, reason: req.body.reason ?? null }),
+    variables: (req) => ({ id: req.params.id, input: { reason: req.body.reason ?? null } }),
   });
 }

@@ -1,58 +1,99 @@
 // Bookings (docs/api.md): create, read, list with filters, and the transitions.
 // Scopes: bookings:read / bookings:write.
 import type { Booking, BookingStatus, Prisma } from '../../generated/prisma/client.js';
-import { AppError } from '../../errors.js';
 import { builder } from '../builder.js';
 import { CustomerInput } from '../customers/customer.js';
 import { checkRange } from '../domain-validation.js';
-import { pageType, paginate } from '../pagination.js';
+import { MoneyType } from '../money.js';
+import { pageArgs, pageType, paginate } from '../pagination.js';
 import { createBooking } from './create-booking.js';
 import { findBooking } from '../find-records.js';
 import { rescheduleBooking } from './reschedule-booking.js';
 import { transitionBooking, type BookingAction } from './transition-booking.js';
 
-const STATUSES: BookingStatus[] = ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired'];
+export const BookingStatusEnum = builder.enumType('BookingStatus', {
+  description:
+    "A booking's state (docs/api.md, Bookings). The values are the strings REST and webhooks carry; " +
+    'new states may be added, so treat the list as open',
+  values: {
+    pending: { description: 'Waiting for payment; holds its slot until holdExpiresAt' },
+    confirmed: { description: 'Booked; holds its slot' },
+    cancelled: { description: 'Cancelled by the business or the customer' },
+    completed: { description: 'Took place' },
+    no_show: { description: 'The customer did not come' },
+    expired: { description: 'An unpaid pending booking whose hold ran out' },
+  } satisfies Record<BookingStatus, { description: string }>,
+});
 
 export const BookingType = builder.objectRef<Booking>('Booking').implement({
+  description: 'An appointment or a place in a class session, for one customer with one employee',
   fields: (t) => ({
-    _id: t.exposeID('id'),
-    serviceId: t.exposeString('serviceId'),
-    employeeId: t.exposeString('employeeId'),
-    customerId: t.exposeString('customerId'),
-    classId: t.exposeString('classSessionId', { nullable: true }),
-    startTime: t.expose('startTime', { type: 'DateTime' }),
-    endTime: t.expose('endTime', { type: 'DateTime' }),
-    status: t.exposeString('status', { description: STATUSES.join(' | ') }),
-    notes: t.exposeString('notes', { nullable: true }),
-    cancelReason: t.exposeString('cancelReason', { nullable: true }),
+    _id: t.exposeID('id', { description: 'The booking id (24 hex characters)' }),
+    serviceId: t.exposeID('serviceId', { description: 'The id of the booked service' }),
+    employeeId: t.exposeID('employeeId', { description: 'The id of the employee (the instructor, for a class)' }),
+    customerId: t.exposeID('customerId', { description: 'The id of the customer' }),
+    classId: t.exposeID('classSessionId', {
+      nullable: true,
+      description: 'The id of the class session, for a class booking',
+    }),
+    startTime: t.expose('startTime', { type: 'DateTime', description: 'When the appointment or class starts' }),
+    endTime: t.expose('endTime', { type: 'DateTime', description: "startTime plus the service's duration" }),
+    status: t.expose('status', { type: BookingStatusEnum, description: 'The booking state' }),
+    notes: t.exposeString('notes', { nullable: true, description: 'Free text given at booking' }),
+    cancelReason: t.exposeString('cancelReason', { nullable: true, description: 'Why it was cancelled, if said' }),
     customerTimeZone: t.exposeString('customerTimeZone', {
       nullable: true,
       description: "The customer's IANA time zone, when given",
     }),
-    price: t.exposeInt('price'),
-    currency: t.exposeString('currency'),
+    priceMoney: t.field({
+      type: MoneyType,
+      description: 'What the booking costs: the service price when it was booked',
+      resolve: (b) => ({ amount: b.price, currency: b.currency }),
+    }),
+    price: t.exposeInt('price', {
+      description: 'Minor units of currency',
+      deprecationReason: 'Use priceMoney { amount currency }',
+    }),
+    currency: t.exposeString('currency', {
+      description: 'ISO 4217 code of price',
+      deprecationReason: 'Use priceMoney { amount currency }',
+    }),
     holdExpiresAt: t.expose('holdExpiresAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When an unpaid pending booking expires',
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the booking was made' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the booking last changed' }),
   }),
 });
 
 const BookingPage = pageType('Booking', BookingType);
 
 const CreateBookingInput = builder.inputType('CreateBookingInput', {
+  description: 'startTime for appointment services, classId for class services; customerId or customer',
   fields: (t) => ({
-    serviceId: t.string({ required: true }),
-    startTime: t.field({ type: 'DateTime' }),
-    employeeId: t.string(),
-    classId: t.string(),
-    customerId: t.string(),
-    customer: t.field({ type: CustomerInput }),
-    notes: t.string(),
+    serviceId: t.id({ required: true, description: 'The service to book' }),
+    startTime: t.field({ type: 'DateTime', description: 'Appointment services: when it starts' }),
+    employeeId: t.id({ description: 'Who; left out, a free qualified employee is picked' }),
+    classId: t.id({ description: 'Class services: the class session' }),
+    customerId: t.id({ description: 'An existing customer' }),
+    customer: t.field({ type: CustomerInput, description: 'A new customer (name and email), instead of customerId' }),
+    notes: t.string({ description: 'Free text, up to 5000 characters' }),
     customerTimeZone: t.string({ description: 'IANA time zone of the customer, e.g. America/New_York' }),
+  }),
+});
+
+const CancelBookingInput = builder.inputType('CancelBookingInput', {
+  description: 'What a cancellation says',
+  fields: (t) => ({ reason: t.string({ description: 'Why, up to 500 characters' }) }),
+});
+
+const RescheduleBookingInput = builder.inputType('RescheduleBookingInput', {
+  description: 'Where a confirmed booking moves to',
+  fields: (t) => ({
+    startTime: t.field({ type: 'DateTime', required: true, description: 'The new start' }),
+    employeeId: t.id({ description: 'Another employee; left out, the same one' }),
   }),
 });
 
@@ -62,27 +103,25 @@ const write = { scope: 'bookings:write' } as const;
 builder.queryFields((t) => ({
   bookings: t.field({
     type: BookingPage,
+    description: 'Bookings of every status unless filtered, newest first',
     authScopes: read,
     args: {
-      limit: t.arg.int(),
-      cursor: t.arg.string(),
-      status: t.arg.string(),
-      from: t.arg({ type: 'DateTime' }),
-      to: t.arg({ type: 'DateTime' }),
-      employeeId: t.arg.string(),
-      customerId: t.arg.string(),
-      serviceId: t.arg.string(),
+      ...pageArgs(t.arg),
+      status: t.arg({ type: BookingStatusEnum, description: 'Only bookings in this state' }),
+      from: t.arg({ type: 'DateTime', description: 'Only bookings starting at or after this instant' }),
+      to: t.arg({ type: 'DateTime', description: 'Only bookings starting before this instant' }),
+      employeeId: t.arg.id({ description: "Only this employee's bookings" }),
+      customerId: t.arg.id({ description: "Only this customer's bookings" }),
+      serviceId: t.arg.id({ description: 'Only bookings of this service' }),
     },
     resolve: (_r, a, ctx) => {
-      if (a.status && !STATUSES.includes(a.status as BookingStatus))
-        throw AppError.validation([{ path: 'status', message: `must be one of ${STATUSES.join(', ')}` }]);
       if (a.from && a.to) checkRange(a.from, a.to, { fromPath: 'from', toPath: 'to' });
       const where: Prisma.BookingWhereInput = {
         companyId: ctx.credential!.companyId,
-        ...(a.status ? { status: a.status as BookingStatus } : {}),
-        ...(a.employeeId ? { employeeId: a.employeeId } : {}),
-        ...(a.customerId ? { customerId: a.customerId } : {}),
-        ...(a.serviceId ? { serviceId: a.serviceId } : {}),
+        ...(a.status ? { status: a.status } : {}),
+        ...(a.employeeId ? { employeeId: String(a.employeeId) } : {}),
+        ...(a.customerId ? { customerId: String(a.customerId) } : {}),
+        ...(a.serviceId ? { serviceId: String(a.serviceId) } : {}),
         ...(a.from || a.to ? { startTime: { ...(a.from ? { gte: a.from } : {}), ...(a.to ? { lt: a.to } : {}) } } : {}),
       };
       return paginate(a, (q) => ctx.db.booking.findMany({ ...q, where: { ...q.where, ...where } }));
@@ -90,8 +129,9 @@ builder.queryFields((t) => ({
   }),
   booking: t.field({
     type: BookingType,
+    description: 'One booking by id',
     authScopes: read,
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The booking id' }) },
     resolve: (_r, args, ctx) => findBooking(ctx.db, ctx.credential!.companyId, args.id),
   }),
 }));
@@ -110,30 +150,22 @@ const transition = (action: BookingAction, description: string) =>
         type: BookingType,
         description,
         authScopes: write,
-        args: { id: t.arg.string({ required: true }), ...(action === 'cancel' ? { reason: t.arg.string() } : {}) },
+        args: { id: t.arg.id({ required: true, description: 'The booking id' }) },
         resolve: (_r, args, ctx) =>
-          transitionBooking(ctx.db, {
-            companyId: ctx.credential!.companyId,
-            bookingId: args.id,
-            action,
-            input:
-              action === 'cancel' && (args as { reason?: string | null }).reason != null
-                ? { reason: (args as { reason: string }).reason }
-                : {},
-          }),
+          transitionBooking(ctx.db, { companyId: ctx.credential!.companyId, bookingId: String(args.id), action }),
       }),
   );
 
 transition('confirm', 'pending → confirmed');
-transition('cancel', 'pending or confirmed → cancelled');
 transition('complete', 'confirmed → completed, once startTime has passed');
 transition('no_show', 'confirmed → no_show, once startTime has passed');
 
 builder.mutationFields((t) => ({
   createBooking: t.field({
     type: BookingType,
+    description: 'Books a slot (picking a free qualified employee when none is named) or a class place',
     authScopes: write,
-    args: { input: t.arg({ type: CreateBookingInput, required: true }) },
+    args: { input: t.arg({ type: CreateBookingInput, required: true, description: 'The booking' }) },
     resolve: (_r, args, ctx) => createBooking(ctx.db, { company: ctx.credential!.company, input: args.input }),
   }),
   rescheduleBooking: t.field({
@@ -141,15 +173,38 @@ builder.mutationFields((t) => ({
     description: 'confirmed → confirmed at new times',
     authScopes: write,
     args: {
-      id: t.arg.string({ required: true }),
-      startTime: t.arg({ type: 'DateTime', required: true }),
-      employeeId: t.arg.string(),
+      id: t.arg.id({ required: true, description: 'The booking id' }),
+      input: t.arg({ type: RescheduleBookingInput, description: 'The new time (and employee)' }),
+      startTime: t.arg({ type: 'DateTime', description: 'The new start', deprecationReason: 'Use input' }),
+      employeeId: t.arg.id({ description: 'Another employee', deprecationReason: 'Use input' }),
     },
-    resolve: (_r, args, ctx) =>
-      rescheduleBooking(ctx.db, {
+    resolve: (_r, args, ctx) => {
+      const startTime = args.input?.startTime ?? args.startTime;
+      const employeeId = args.input ? args.input.employeeId : args.employeeId;
+      return rescheduleBooking(ctx.db, {
         company: ctx.credential!.company,
-        bookingId: args.id,
-        input: { startTime: args.startTime, ...(args.employeeId != null ? { employeeId: args.employeeId } : {}) },
-      }),
+        bookingId: String(args.id),
+        input: { startTime, ...(employeeId != null ? { employeeId: String(employeeId) } : {}) },
+      });
+    },
+  }),
+  cancelBooking: t.field({
+    type: BookingType,
+    description: 'pending or confirmed → cancelled',
+    authScopes: write,
+    args: {
+      id: t.arg.id({ required: true, description: 'The booking id' }),
+      input: t.arg({ type: CancelBookingInput, description: 'The reason, if any' }),
+      reason: t.arg.string({ description: 'Why', deprecationReason: 'Use input { reason }' }),
+    },
+    resolve: (_r, args, ctx) => {
+      const reason = args.input ? args.input.reason : args.reason;
+      return transitionBooking(ctx.db, {
+        companyId: ctx.credential!.companyId,
+        bookingId: String(args.id),
+        action: 'cancel',
+        input: reason != null ? { reason } : {},
+      });
+    },
   }),
 }));

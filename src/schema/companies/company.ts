@@ -1,19 +1,30 @@
 // The company profile (docs/api.md, Company) as `me` and `updateMe`.
+import type { Mode } from '../../generated/prisma/client.js';
 import { updateCompany } from './update-company.js';
 import { builder } from '../builder.js';
+
+export const CompanyModeEnum = builder.enumType('CompanyMode', {
+  description: "A company's mode: which database holds it and whether its payments and e-mail are real",
+  values: {
+    live: { description: 'Real payments and e-mail' },
+    test: { description: 'The sandbox: simulated payments, logged e-mail' },
+  } satisfies Record<Mode, { description: string }>,
+});
 
 export const CompanyType = builder.prismaObject('Company', {
   description: 'The company a credential belongs to',
   fields: (t) => ({
-    _id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    email: t.exposeString('email', { nullable: true }),
-    phone: t.exposeString('phone', { nullable: true }),
-    address: t.exposeString('address', { nullable: true }),
-    timezone: t.exposeString('timezone'),
-    currency: t.exposeString('currency'),
-    mode: t.exposeString('mode', { description: 'live, or test for the sandbox' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    _id: t.exposeID('id', { description: 'The company id' }),
+    name: t.exposeString('name', { description: 'Its name' }),
+    email: t.exposeString('email', { nullable: true, description: 'Contact e-mail address' }),
+    phone: t.exposeString('phone', { nullable: true, description: 'Contact phone number in E.164' }),
+    address: t.exposeString('address', { nullable: true, description: 'Postal address' }),
+    timezone: t.exposeString('timezone', {
+      description: 'IANA time zone: working hours, slots and local days are in it',
+    }),
+    currency: t.exposeString('currency', { description: 'ISO 4217 code of every price' }),
+    mode: t.expose('mode', { type: CompanyModeEnum, description: 'Live, or test for the sandbox' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
   }),
 });
 
@@ -28,21 +39,23 @@ builder.queryField('me', (t) =>
 );
 
 const UpdateCompanyInput = builder.inputType('UpdateCompanyInput', {
+  description: 'The fields of the profile to change; the rest stay',
   fields: (t) => ({
-    name: t.string({ required: false }),
-    email: t.string({ required: false }),
-    phone: t.string({ required: false }),
-    address: t.string({ required: false }),
-    timezone: t.string({ required: false }),
-    currency: t.string({ required: false }),
+    name: t.string({ required: false, description: 'Its name' }),
+    email: t.string({ required: false, description: 'Contact e-mail address' }),
+    phone: t.string({ required: false, description: 'Contact phone number in E.164' }),
+    address: t.string({ required: false, description: 'Postal address' }),
+    timezone: t.string({ required: false, description: 'IANA time zone, e.g. Europe/Berlin' }),
+    currency: t.string({ required: false, description: 'ISO 4217 code, upper case, e.g. EUR' }),
   }),
 });
 
 builder.mutationField('updateMe', (t) =>
   t.field({
     type: CompanyType,
+    description: "Changes the company's profile",
     authScopes: { scope: 'company:write' },
-    args: { input: t.arg({ type: UpdateCompanyInput, required: true }) },
+    args: { input: t.arg({ type: UpdateCompanyInput, required: true, description: 'The fields to change' }) },
     resolve: async (_root, { input }, ctx) => {
       const company = await updateCompany(ctx.db, { companyId: ctx.credential!.companyId, input });
       await ctx.services.credentials.invalidateCompany(company.id);

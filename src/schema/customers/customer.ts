@@ -1,26 +1,33 @@
 // Customers (docs/api.md). Scopes: customers:read / customers:write.
 import type { Customer } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { pageType, paginate } from '../pagination.js';
+import { pageArgs, pageType, paginate } from '../pagination.js';
 import { findCustomer } from '../find-records.js';
 import { createCustomer, deleteCustomer, updateCustomer } from './manage-customers.js';
 
 export const CustomerType = builder.objectRef<Customer>('Customer').implement({
+  description: 'A person who books; the e-mail is unique in the company',
   fields: (t) => ({
-    _id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    email: t.exposeString('email'),
-    phone: t.exposeString('phone', { nullable: true }),
-    notes: t.exposeString('notes', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    _id: t.exposeID('id', { description: 'The customer id' }),
+    name: t.exposeString('name', { description: 'Full name' }),
+    email: t.exposeString('email', { description: 'E-mail address, lower-cased, unique in the company' }),
+    phone: t.exposeString('phone', { nullable: true, description: 'Phone number in E.164, e.g. +14155550100' }),
+    notes: t.exposeString('notes', { nullable: true, description: "The business's notes" }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the customer was created' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the customer last changed' }),
   }),
 });
 
 const CustomerPage = pageType('Customer', CustomerType);
 
 export const CustomerInput = builder.inputType('CustomerInput', {
-  fields: (t) => ({ name: t.string(), email: t.string(), phone: t.string(), notes: t.string() }),
+  description: 'A customer: name and email required on creation; on update, the fields to change',
+  fields: (t) => ({
+    name: t.string({ description: 'Full name' }),
+    email: t.string({ description: 'E-mail address, unique in the company' }),
+    phone: t.string({ description: 'Phone number in E.164, e.g. +14155550100' }),
+    notes: t.string({ description: "The business's notes" }),
+  }),
 });
 
 const read = { scope: 'customers:read' } as const;
@@ -29,8 +36,9 @@ const write = { scope: 'customers:write' } as const;
 builder.queryFields((t) => ({
   customers: t.field({
     type: CustomerPage,
+    description: 'Customers, newest first',
     authScopes: read,
-    args: { limit: t.arg.int(), cursor: t.arg.string(), email: t.arg.string() },
+    args: { ...pageArgs(t.arg), email: t.arg.string({ description: 'Only the customer with this e-mail' }) },
     resolve: (_r, args, ctx) =>
       paginate(args, (q) =>
         ctx.db.customer.findMany({
@@ -45,31 +53,38 @@ builder.queryFields((t) => ({
   }),
   customer: t.field({
     type: CustomerType,
+    description: 'One customer by id',
     authScopes: read,
-    args: { id: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => findCustomer(ctx.db, ctx.credential!.companyId, args.id),
+    args: { id: t.arg.id({ required: true, description: 'The customer id' }) },
+    resolve: (_r, args, ctx) => findCustomer(ctx.db, ctx.credential!.companyId, String(args.id)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createCustomer: t.field({
     type: CustomerType,
+    description: 'Creates a customer (CONFLICT when the e-mail is taken in the company)',
     authScopes: write,
-    args: { input: t.arg({ type: CustomerInput, required: true }) },
+    args: { input: t.arg({ type: CustomerInput, required: true, description: 'The customer' }) },
     resolve: (_r, args, ctx) => createCustomer(ctx.db, { companyId: ctx.credential!.companyId, input: args.input }),
   }),
   updateCustomer: t.field({
     type: CustomerType,
+    description: 'Changes the given fields of a customer',
     authScopes: write,
-    args: { id: t.arg.string({ required: true }), input: t.arg({ type: CustomerInput, required: true }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The customer id' }),
+      input: t.arg({ type: CustomerInput, required: true, description: 'The fields to change' }),
+    },
     resolve: (_r, args, ctx) =>
-      updateCustomer(ctx.db, { companyId: ctx.credential!.companyId, customerId: args.id, input: args.input }),
+      updateCustomer(ctx.db, { companyId: ctx.credential!.companyId, customerId: String(args.id), input: args.input }),
   }),
   deleteCustomer: t.field({
     type: CustomerType,
     description: 'Deletes a customer without bookings; returns what was deleted',
     authScopes: write,
-    args: { id: t.arg.string({ required: true }) },
-    resolve: (_r, args, ctx) => deleteCustomer(ctx.db, { companyId: ctx.credential!.companyId, customerId: args.id }),
+    args: { id: t.arg.id({ required: true, description: 'The customer id' }) },
+    resolve: (_r, args, ctx) =>
+      deleteCustomer(ctx.db, { companyId: ctx.credential!.companyId, customerId: String(args.id) }),
   }),
 }));

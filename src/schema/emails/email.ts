@@ -6,19 +6,23 @@ import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { pageType, paginate } from '../pagination.js';
+import { pageArgs, pageType, paginate } from '../pagination.js';
 
 export const EmailType = builder.objectRef<Email>('Email').implement({
+  description: 'An e-mail to a customer, logged in the sandbox instead of sent',
   fields: (t) => ({
-    _id: t.exposeID('id'),
-    to: t.exposeString('to'),
-    from: t.exposeString('from'),
-    subject: t.exposeString('subject'),
-    text: t.exposeString('text'),
-    html: t.exposeString('html'),
-    headers: t.field({ type: 'JSON', resolve: (e) => e.headers }),
-    kind: t.exposeString('kind', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    _id: t.exposeID('id', { description: 'The e-mail id' }),
+    to: t.exposeString('to', { description: "The recipient's address" }),
+    from: t.exposeString('from', { description: "The sender's address" }),
+    subject: t.exposeString('subject', { description: 'The subject line' }),
+    text: t.exposeString('text', { description: 'The plain-text body' }),
+    html: t.exposeString('html', { description: 'The HTML body' }),
+    headers: t.field({ type: 'JSON', description: 'Every header, by name', resolve: (e) => e.headers }),
+    kind: t.exposeString('kind', {
+      nullable: true,
+      description: 'What it is about: booking_confirmed, payment_receipt, ... (an open list)',
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was composed' }),
   }),
 });
 
@@ -37,8 +41,9 @@ function sandboxOnly(ctx: Context): string {
 builder.queryFields((t) => ({
   emails: t.field({
     type: EmailPage,
+    description: 'The sandbox e-mail log, newest first (FORBIDDEN for live companies)',
     authScopes: { scope: 'emails:read' },
-    args: { limit: t.arg.int(), cursor: t.arg.string() },
+    args: { ...pageArgs(t.arg) },
     resolve: async (_r, args, ctx) => {
       const companyId = sandboxOnly(ctx);
       return paginate(args, (q) => ctx.db.email.findMany({ ...q, where: { companyId, ...q.where } }));
@@ -46,8 +51,9 @@ builder.queryFields((t) => ({
   }),
   email: t.field({
     type: EmailType,
+    description: 'One logged e-mail by id (FORBIDDEN for live companies)',
     authScopes: { scope: 'emails:read' },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The e-mail id' }) },
     resolve: async (_r, { id }, ctx) => {
       const companyId = sandboxOnly(ctx);
       const email = isId(String(id)) ? await ctx.db.email.findFirst({ where: { id: String(id), companyId } }) : null;

@@ -5,7 +5,7 @@ import { isId } from '../../ids.js';
 import { AppError } from '../../errors.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { pageType, paginate } from '../pagination.js';
+import { pageArgs, pageType, paginate } from '../pagination.js';
 import { createWebhookEndpoint } from './create-webhook-endpoint.js';
 import { retryWebhookDelivery } from './retry-webhook-delivery.js';
 import { rotateWebhookSecret } from './rotate-webhook-secret.js';
@@ -19,19 +19,22 @@ const company = (ctx: Context) => ({
 });
 
 const endpointFields = (t: any) => ({
-  _id: t.exposeID('id'),
-  url: t.exposeString('url'),
-  events: t.exposeStringList('events'),
-  description: t.exposeString('description', { nullable: true }),
-  enabled: t.exposeBoolean('enabled'),
-  disabledReason: t.exposeString('disabledReason', { nullable: true }),
+  _id: t.exposeID('id', { description: 'The endpoint id' }),
+  url: t.exposeString('url', { description: 'Where deliveries are POSTed' }),
+  events: t.exposeStringList('events', { description: 'The event names it receives, or ["*"] for all' }),
+  description: t.exposeString('description', { nullable: true, description: 'What it is for' }),
+  enabled: t.exposeBoolean('enabled', { description: 'Whether deliveries are made' }),
+  disabledReason: t.exposeString('disabledReason', {
+    nullable: true,
+    description: 'Why the service disabled it (e.g. the receiver answered 410)',
+  }),
   previousSecretExpiresAt: t.expose('previousSecretExpiresAt', {
     type: 'DateTime',
     nullable: true,
     description: 'While set and in the future, deliveries are signed with the previous secret too',
   }),
-  createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
+  updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed' }),
 });
 
 export const WebhookEndpointType = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
@@ -53,34 +56,64 @@ const WebhookEndpointWithSecretType = builder
   });
 
 export const WebhookAttemptType = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement({
+  description: 'One HTTP attempt of a delivery',
   fields: (t) => ({
-    _id: t.exposeID('id'),
-    statusCode: t.exposeInt('statusCode', { nullable: true }),
-    durationMs: t.exposeInt('durationMs'),
-    responseExcerpt: t.exposeString('responseExcerpt', { nullable: true }),
-    error: t.exposeString('error', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    _id: t.exposeID('id', { description: 'The attempt id' }),
+    statusCode: t.exposeInt('statusCode', {
+      nullable: true,
+      description: "The receiver's HTTP status, if it answered",
+    }),
+    durationMs: t.exposeInt('durationMs', { description: 'How long the attempt took' }),
+    responseExcerpt: t.exposeString('responseExcerpt', {
+      nullable: true,
+      description: "The start of the receiver's answer",
+    }),
+    error: t.exposeString('error', { nullable: true, description: 'Why no answer came (timeout, refused, ...)' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was made' }),
   }),
+});
+
+export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
+  description: "A webhook delivery's state",
+  values: {
+    pending: { description: 'Not delivered yet; nextAttemptAt says when it is tried again' },
+    succeeded: { description: 'The receiver answered 2xx' },
+    failed: { description: 'Every retry failed, or the endpoint was disabled' },
+  },
 });
 
 type DeliveryRow = WebhookDelivery & { attempts?: WebhookAttempt[]; event?: { type: string } };
 
 export const WebhookDeliveryType = builder.objectRef<DeliveryRow>('WebhookDelivery').implement({
+  description: 'One event sent to one endpoint, with its attempts',
   fields: (t) => ({
-    _id: t.exposeID('id'),
-    endpointId: t.exposeString('endpointId'),
-    eventId: t.exposeString('eventId', { description: 'Sent as X-Webhook-Id, the same on every attempt' }),
+    _id: t.exposeID('id', { description: 'The delivery id' }),
+    endpointId: t.exposeID('endpointId', { description: 'The id of the endpoint' }),
+    eventId: t.exposeID('eventId', { description: 'Sent as X-Webhook-Id, the same on every attempt' }),
     event: t.string({
+      description: 'The event name',
       resolve: async (d, _a, ctx) =>
         d.event?.type ?? (await ctx.db.event.findUniqueOrThrow({ where: { id: d.eventId } })).type,
     }),
-    status: t.exposeString('status', { description: 'pending, succeeded or failed' }),
-    attemptCount: t.exposeInt('attemptCount'),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true }),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    status: t.field({
+      type: DeliveryStatusEnum,
+      description: 'The delivery state',
+      resolve: (d) => d.status as 'pending' | 'succeeded' | 'failed',
+    }),
+    attemptCount: t.exposeInt('attemptCount', { description: 'How many attempts were made' }),
+    nextAttemptAt: t.expose('nextAttemptAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it is tried next, while pending',
+    }),
+    lastStatusCode: t.exposeInt('lastStatusCode', {
+      nullable: true,
+      description: "The receiver's status on the latest attempt",
+    }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the event was queued for it' }),
     attempts: t.field({
       type: [WebhookAttemptType],
+      description: 'Every attempt, oldest first',
       resolve: async (d, _a, ctx) =>
         d.attempts ?? ctx.db.webhookAttempt.findMany({ where: { deliveryId: d.id }, orderBy: { id: 'asc' } }),
     }),
@@ -96,8 +129,9 @@ const write = { scope: 'webhooks:write' } as const;
 builder.queryFields((t) => ({
   webhookEndpoints: t.field({
     type: EndpointPage,
+    description: 'Webhook endpoints, newest first',
     authScopes: read,
-    args: { limit: t.arg.int(), cursor: t.arg.string() },
+    args: { ...pageArgs(t.arg) },
     resolve: (_r, args, ctx) =>
       paginate(args, (q) =>
         ctx.db.webhookEndpoint.findMany({ ...q, where: { companyId: ctx.credential!.companyId, ...q.where } }),
@@ -105,15 +139,16 @@ builder.queryFields((t) => ({
   }),
   webhookEndpoint: t.field({
     type: WebhookEndpointType,
+    description: 'One endpoint by id',
     authScopes: read,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The endpoint id' }) },
     resolve: (_r, { id }, ctx) => findWebhookEndpoint(ctx.db, ctx.credential!.companyId, String(id)),
   }),
   webhookDeliveries: t.field({
     type: DeliveryPage,
     authScopes: read,
     description: 'Deliveries to one endpoint, newest first, each with its attempts',
-    args: { endpointId: t.arg.id({ required: true }), limit: t.arg.int(), cursor: t.arg.string() },
+    args: { endpointId: t.arg.id({ required: true, description: 'The endpoint id' }), ...pageArgs(t.arg) },
     resolve: async (_r, args, ctx) => {
       const endpoint = await findWebhookEndpoint(ctx.db, ctx.credential!.companyId, String(args.endpointId));
       return paginate(args, (q) =>
@@ -128,16 +163,23 @@ builder.queryFields((t) => ({
 }));
 
 const CreateWebhookEndpointInput = builder.inputType('CreateWebhookEndpointInput', {
+  description: 'A new endpoint',
   fields: (t) => ({
-    url: t.string({ required: true }),
-    events: t.stringList({ required: true }),
-    description: t.string(),
-    enabled: t.boolean(),
+    url: t.string({ required: true, description: 'https (live) URL to POST deliveries to' }),
+    events: t.stringList({ required: true, description: 'Event names, or ["*"] for all' }),
+    description: t.string({ description: 'What it is for' }),
+    enabled: t.boolean({ description: 'Default true' }),
   }),
 });
 
 const UpdateWebhookEndpointInput = builder.inputType('UpdateWebhookEndpointInput', {
-  fields: (t) => ({ url: t.string(), events: t.stringList(), description: t.string(), enabled: t.boolean() }),
+  description: 'The fields to change; the rest stay',
+  fields: (t) => ({
+    url: t.string({ description: 'A new URL' }),
+    events: t.stringList({ description: 'Event names, or ["*"] for all' }),
+    description: t.string({ description: 'What it is for' }),
+    enabled: t.boolean({ description: 'Whether deliveries are made' }),
+  }),
 });
 
 /** GraphQL hands absent fields as undefined and explicit nulls as null: keep only what was sent. */
@@ -146,32 +188,39 @@ const sent = (input: Record<string, unknown>) =>
 
 builder.mutationFields((t) => ({
   createWebhookEndpoint: t.field({
+    description: 'Creates an endpoint; the answer shows its secret and token',
     type: WebhookEndpointWithSecretType,
     authScopes: write,
-    args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true }) },
+    args: { input: t.arg({ type: CreateWebhookEndpointInput, required: true, description: 'The endpoint' }) },
     resolve: async (_r, { input }, ctx) => {
       const { endpoint, secret, token } = await createWebhookEndpoint(ctx.db, { ...company(ctx), input: sent(input) });
       return { ...endpoint, secret, token };
     },
   }),
   updateWebhookEndpoint: t.field({
+    description: 'Changes the given fields of an endpoint',
     type: WebhookEndpointType,
     authScopes: write,
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateWebhookEndpointInput, required: true }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'The endpoint id' }),
+      input: t.arg({ type: UpdateWebhookEndpointInput, required: true, description: 'The fields to change' }),
+    },
     resolve: (_r, { id, input }, ctx) =>
       updateWebhookEndpoint(ctx.db, { ...company(ctx), id: String(id), input: sent(input) }),
   }),
   deleteWebhookEndpoint: t.field({
+    description: 'Deletes an endpoint; returns what was deleted',
     type: WebhookEndpointType,
     authScopes: write,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The id' }) },
     resolve: (_r, { id }, ctx) =>
       deleteWebhookEndpoint(ctx.db, { companyId: ctx.credential!.companyId, id: String(id) }),
   }),
   rotateWebhookEndpointSecret: t.field({
+    description: 'A new signing secret; the previous one also signs until previousSecretExpiresAt',
     type: WebhookEndpointWithSecretType,
     authScopes: write,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The id' }) },
     resolve: async (_r, { id }, ctx) => {
       const { endpoint, secret, token } = await rotateWebhookSecret(ctx.db, {
         companyId: ctx.credential!.companyId,
@@ -182,15 +231,17 @@ builder.mutationFields((t) => ({
     },
   }),
   sendTestWebhook: t.field({
+    description: 'Sends a ping event to the endpoint',
     type: WebhookDeliveryType,
     authScopes: write,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The id' }) },
     resolve: (_r, { id }, ctx) => sendTestWebhook(ctx.db, { companyId: ctx.credential!.companyId, id: String(id) }),
   }),
   retryWebhookDelivery: t.field({
+    description: 'Tries a delivery again now',
     type: WebhookDeliveryType,
     authScopes: write,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The id' }) },
     resolve: (_r, { id }, ctx) => {
       if (!isId(String(id))) throw AppError.notFound('webhook delivery');
       return retryWebhookDelivery(ctx.db, { companyId: ctx.credential!.companyId, id: String(id) });

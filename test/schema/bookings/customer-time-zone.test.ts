@@ -68,7 +68,7 @@ describe('customerTimeZone', () => {
     expect(created.statusCode).toBe(200);
     const { _id, customerTimeZone } = created.json().data.createBooking;
     expect(customerTimeZone).toBe('Asia/Kolkata');
-    const read = await gql('query($id: String!) { booking(id: $id) { customerTimeZone } }', { id: _id });
+    const read = await gql('query($id: ID!) { booking(id: $id) { customerTimeZone } }', { id: _id });
     expect(read.json().data.booking).toEqual({ customerTimeZone: 'Asia/Kolkata' });
   });
 

@@ -3,7 +3,7 @@
 //   npm run schema:check    fails on a breaking change against the previous schema that
 //                           schema-breaks.allowed does not declare
 // The base of the check: `--base <rev>` or SCHEMA_BASE; else, on a branch, where it left main
-// (`git merge-base HEAD main`); on main itself, the previous commit (HEAD~1). No schema.graphql
+// (`git merge-base HEAD main`); on main itself (or a detached checkout), the previous commit (HEAD~1). No schema.graphql
 // at the base (before the file existed): nothing to compare, the check passes.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,10 +31,11 @@ function baseRevision(argv: string[]): string | undefined {
   const i = argv.indexOf('--base');
   if (i >= 0 && argv[i + 1]) return argv[i + 1];
   if (process.env.SCHEMA_BASE) return process.env.SCHEMA_BASE;
-  const head = git('rev-parse', 'HEAD');
-  const forkPoint = git('merge-base', 'HEAD', 'main');
-  if (forkPoint && forkPoint !== head) return forkPoint;
-  return git('rev-parse', '--verify', '--quiet', 'HEAD~1');
+  // A branch (not main, not a detached checkout) is judged from where it left main, its
+  // uncommitted changes included; main itself against its previous commit.
+  const branch = git('rev-parse', '--abbrev-ref', 'HEAD');
+  const forkPoint = branch && branch !== 'main' && branch !== 'HEAD' ? git('merge-base', 'HEAD', 'main') : undefined;
+  return forkPoint || git('rev-parse', '--verify', '--quiet', 'HEAD~1');
 }
 
 function check(argv: string[]): number {

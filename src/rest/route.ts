@@ -68,6 +68,12 @@ export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
   variables?: (req: RouteRequest<S>) => Record<string, unknown>;
   /** What of the field's value goes into `data` (default: all of it). */
   select?: (value: TValue) => unknown;
+  /**
+   * Fields of the response that need a further scope (reports' revenue needs payments:read): for
+   * a credential without `scope` the route runs another operation, derived from `response`,
+   * that leaves them out (docs/api.md, "Reports"). The declared response marks them optional.
+   */
+  withoutScope?: { scope: Scope; response: TSchema };
   /** A list: the field is a page (`data` and `pagination`) and `response` is the item schema. */
   list?: boolean;
   /** POST actions whose body may be left out entirely (treated as `{}`). */
@@ -90,10 +96,13 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
   const optionalBody = noBody || opts.optionalBody === true;
   const [kind, field]: [OperationKind, string] =
     opts.query !== undefined ? ['query', opts.query] : ['mutation', opts.mutation];
-  const op = compileOperation<Record<string, unknown>>(
-    deps.schema,
-    operationFor(deps.schema, kind, field, opts.response, { list: opts.list }),
-  );
+  const compile = (response: TSchema) =>
+    compileOperation<Record<string, unknown>>(
+      deps.schema,
+      operationFor(deps.schema, kind, field, response, { list: opts.list }),
+    );
+  const op = compile(opts.response);
+  const narrowed = opts.withoutScope && { scope: opts.withoutScope.scope, op: compile(opts.withoutScope.response) };
   const write = opts.method !== 'GET';
   const route = `${opts.method} ${opts.url}`;
   app.withTypeProvider<TypeBoxTypeProvider>().route<Reply, OptionalBodyConfig, S>({
@@ -130,7 +139,8 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
     ],
     handler: async (req) => {
       const ctx = createContext({ credential: req.credential, services: deps.services, requestId: String(req.id) });
-      const data = await op.run(ctx, opts.variables?.(req));
+      const run = narrowed && !req.credential?.scopes.has(narrowed.scope) ? narrowed.op : op;
+      const data = await run.run(ctx, opts.variables?.(req));
       const value = data[field];
       if (opts.list) {
         // The operation selected `data` and `pagination` of the page type (selection.ts).

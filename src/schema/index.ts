@@ -11,5 +11,6 @@ import './customers/customer.js';
 import './staff/employee.js';
 import './events/event.js';
 import './services/service.js';
+import './reports/booking-stats.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -12,6 +12,7 @@ import eventRoutes from './events.js';
 import meRoutes from './me.js';
 import webhookRoutes from './webhook-endpoints.js';
 import paymentRoutes from './payments.js';
+import reportRoutes from './reports.js';
 import serviceRoutes from './services.js';
 
 export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise<void> {
@@ -32,4 +33,5 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(availabilityRoutes, { services, schema });
   await app.register(bookingRoutes, { services, schema });
   await app.register(eventRoutes, { services, schema });
+  await app.register(reportRoutes, { services, schema });
 }

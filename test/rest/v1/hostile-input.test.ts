@@ -992,6 +992,10 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
     async () => ({ url: `/api/v1/availability?serviceId=${ids.service}&from=${later(70)}&to=${later(71)}` }),
   ],
   'GET /api/v1/bookings': ['bookings:read', async () => ({ url: '/api/v1/bookings' })],
+  'GET /api/v1/reports/bookings': [
+    'bookings:read',
+    async () => ({ url: `/api/v1/reports/bookings?from=${later(70)}&to=${later(71)}&groupBy=day` }),
+  ],
   'POST /api/v1/bookings': [
     'bookings:write',
     async () => ({

@@ -1,0 +1,313 @@
+// Booking statistics for dashboards (docs/api.md, "Reports"; docs/graphql.md): the bookings that
+// start in [from, to), grouped by the company's local day, by employee or by service. Counts,
+// booked minutes and revenue are GROUP BY queries in PostgreSQL; a day is the company's local
+// calendar day (`start_time AT TIME ZONE <company zone>`), so a DST change gives a 23- or
+// 25-hour day, never a booking on the wrong date. The working time that utilisation divides by
+// comes from the working-hours code availability uses (src/schema/staff/working-hours.ts),
+// less time off, for active employees, as availability sees them.
+import { z } from 'zod';
+import type { Db } from '../../db/databases.js';
+import { Prisma, type Company } from '../../generated/prisma/client.js';
+import { boundedInstant, checkRange } from '../domain-validation.js';
+import { localDays, mergeIntervals, readWorkingHours, workingIntervals, type Interval } from '../staff/index.js';
+import { parseInput } from '../validation.js';
+
+export const MAX_REPORT_DAYS = 366;
+export const STATS_GROUPINGS = ['day', 'employee', 'service'] as const;
+export type StatsGrouping = (typeof STATS_GROUPINGS)[number];
+
+const input = z.object({ from: boundedInstant, to: boundedInstant, groupBy: z.enum(STATS_GROUPINGS) }).strict();
+
+export interface StatusCounts {
+  total: number;
+  pending: number;
+  confirmed: number;
+  cancelled: number;
+  completed: number;
+  noShow: number;
+  expired: number;
+}
+
+/** Money taken for the group's bookings, in minor units of one currency. */
+export interface Revenue {
+  currency: string;
+  /** Succeeded payments, including those refunded since. */
+  collected: number;
+  refunded: number;
+  /** collected − refunded. */
+  net: number;
+}
+
+export interface StatsGroup {
+  /** The local date (YYYY-MM-DD), the employee's id or the service's id; `total` for the totals. */
+  key: string;
+  /** The employee's or service's name. */
+  name: string | null;
+  counts: StatusCounts;
+  /** noShow / (completed + noShow); null before any booking was completed or missed. */
+  noShowRate: number | null;
+  /** Null when not asked for (a credential without payments:read). */
+  revenue: Revenue[] | null;
+  bookedMinutes: number;
+  availableMinutes: number;
+  /** bookedMinutes / availableMinutes; null when there was no working time. */
+  utilisation: number | null;
+}
+
+export interface BookingStats {
+  from: Date;
+  to: Date;
+  groupBy: StatsGrouping;
+  timeZone: string;
+  groups: StatsGroup[];
+  totals: StatsGroup;
+}
+
+// The bookings that take (or took) their employee's time: not cancelled or expired.
+const HELD = Prisma.sql`('pending', 'confirmed', 'completed', 'no_show')`;
+const MINUTE = 60_000;
+
+function keyOf(groupBy: StatsGrouping, zone: string, alias: string): Prisma.Sql {
+  const col = (c: string) => Prisma.raw(`${alias}.${c}`);
+  if (groupBy === 'employee') return col('employee_id');
+  if (groupBy === 'service') return col('service_id');
+  return Prisma.sql`to_char(${col('start_time')} AT TIME ZONE ${zone}, 'YYYY-MM-DD')`;
+}
+
+type CountRow = { key: string } & StatusCounts;
+type BookedRow = { key: string; minutes: number };
+type RevenueRow = { key: string; currency: string; collected: bigint; refunded: bigint };
+
+export async function computeBookingStats(
+  db: Db,
+  opts: { company: Company; input: unknown; withRevenue: boolean },
+): Promise<BookingStats> {
+  const { from, to, groupBy } = parseInput(input, opts.input);
+  checkRange(from, to, { fromPath: 'from', toPath: 'to', maxDays: MAX_REPORT_DAYS });
+  const companyId = opts.company.id;
+  const zone = opts.company.timezone;
+  const inWindow = (alias: string) =>
+    Prisma.sql`${Prisma.raw(alias)}.company_id = ${companyId} AND ${Prisma.raw(alias)}.start_time >= ${from} AND ${Prisma.raw(alias)}.start_time < ${to}`;
+  const key = (alias: string) => keyOf(groupBy, zone, alias);
+
+  const [counts, booked, revenue, employees, services] = await Promise.all([
+    db.$queryRaw<CountRow[]>`
+      SELECT ${key('b')} AS key,
+        count(*)::int AS total,
+        count(*) FILTER (WHERE b.status = 'pending')::int AS pending,
+        count(*) FILTER (WHERE b.status = 'confirmed')::int AS confirmed,
+        count(*) FILTER (WHERE b.status = 'cancelled')::int AS cancelled,
+        count(*) FILTER (WHERE b.status = 'completed')::int AS completed,
+        count(*) FILTER (WHERE b.status = 'no_show')::int AS "noShow",
+        count(*) FILTER (WHERE b.status = 'expired')::int AS expired
+      FROM bookings b WHERE ${inWindow('b')}
+      GROUP BY 1`,
+    // An appointment's minutes, and a class session's once however many attend it (when at
+    // least one booking holds a place), clipped to the window's end.
+    db.$queryRaw<BookedRow[]>`
+      SELECT ${key('u')} AS key,
+        coalesce(sum(extract(epoch FROM (least(u.end_time, ${to}) - u.start_time))), 0)::float8 / 60 AS minutes
+      FROM (
+        SELECT b.company_id, b.employee_id, b.service_id, b.start_time, b.end_time FROM bookings b
+        WHERE ${inWindow('b')} AND b.class_session_id IS NULL AND b.status::text IN ${HELD}
+        UNION ALL
+        SELECT c.company_id, c.employee_id, c.service_id, c.start_time, c.end_time FROM class_sessions c
+        WHERE ${inWindow('c')} AND c.status = 'scheduled' AND EXISTS (
+          SELECT 1 FROM bookings a WHERE a.class_session_id = c.id AND a.status::text IN ${HELD})
+      ) u
+      GROUP BY 1`,
+    opts.withRevenue
+      ? db.$queryRaw<RevenueRow[]>`
+          SELECT ${key('b')} AS key, p.currency,
+            sum(p.amount) AS collected,
+            coalesce(sum(p.amount) FILTER (WHERE p.status = 'refunded'), 0) AS refunded
+          FROM payments p JOIN bookings b ON b.id = p.booking_id
+          WHERE ${inWindow('b')} AND p.company_id = ${companyId} AND p.status IN ('succeeded', 'refunded')
+          GROUP BY 1, 2 ORDER BY 1, 2`
+      : Promise.resolve(null),
+    db.employee.findMany({
+      where: { companyId },
+      select: { id: true, name: true, active: true, workingHours: true, services: { select: { serviceId: true } } },
+      orderBy: { id: 'asc' },
+    }),
+    db.service.findMany({
+      where: { companyId },
+      select: { id: true, name: true, active: true },
+      orderBy: { id: 'asc' },
+    }),
+  ]);
+
+  const available = await availableTime(db, {
+    companyId,
+    zone,
+    from: from.getTime(),
+    to: to.getTime(),
+    employees: employees.filter((e) => e.active),
+  });
+
+  // The groups: each key with bookings, and every key with working time (every local day of
+  // the window, every active employee, every active service) so idle ones show as zero.
+  const names = new Map<string, string | null>();
+  const minutesOf = new Map<string, number>();
+  if (groupBy === 'day') {
+    for (const [day, ms] of available.byDay) {
+      names.set(day, null);
+      minutesOf.set(day, ms);
+    }
+  } else if (groupBy === 'employee') {
+    for (const e of employees) {
+      const ms = available.byEmployee.get(e.id) ?? 0;
+      if (e.active || ms) names.set(e.id, e.name);
+      minutesOf.set(e.id, ms);
+    }
+  } else {
+    for (const s of services) if (s.active) names.set(s.id, s.name);
+    for (const e of employees) {
+      for (const { serviceId } of e.services)
+        minutesOf.set(serviceId, (minutesOf.get(serviceId) ?? 0) + (available.byEmployee.get(e.id) ?? 0));
+    }
+  }
+  const serviceNames = new Map(services.map((s) => [s.id, s.name]));
+  const employeeNames = new Map(employees.map((e) => [e.id, e.name]));
+  const nameOf = (k: string) =>
+    groupBy === 'employee'
+      ? (employeeNames.get(k) ?? null)
+      : groupBy === 'service'
+        ? (serviceNames.get(k) ?? null)
+        : null;
+  for (const row of [...counts, ...booked]) if (!names.has(row.key)) names.set(row.key, nameOf(row.key));
+
+  const countsOf = new Map(counts.map((r) => [r.key, r]));
+  const bookedOf = new Map(booked.map((r) => [r.key, r.minutes]));
+  const revenueOf = new Map<string, Revenue[]>();
+  for (const r of revenue ?? []) {
+    const list = revenueOf.get(r.key) ?? [];
+    list.push(money(r.currency, Number(r.collected), Number(r.refunded)));
+    revenueOf.set(r.key, list);
+  }
+  const keys = [...names.keys()].sort();
+  const groups = keys.map((k) =>
+    group(k, names.get(k) ?? null, {
+      counts: countsOf.get(k),
+      revenue: revenue ? (revenueOf.get(k) ?? []) : null,
+      bookedMinutes: bookedOf.get(k) ?? 0,
+      availableMs: minutesOf.get(k) ?? 0,
+    }),
+  );
+
+  // Totals: the sums of the groups, except working time, which for services would count an
+  // employee who performs several services several times: the company's own is used.
+  const totalCounts = emptyCounts();
+  for (const r of counts) for (const f of COUNT_FIELDS) totalCounts[f] += r[f];
+  const byCurrency = new Map<string, Revenue>();
+  for (const r of revenue ?? []) {
+    const t = byCurrency.get(r.currency) ?? money(r.currency, 0, 0);
+    byCurrency.set(r.currency, money(r.currency, t.collected + Number(r.collected), t.refunded + Number(r.refunded)));
+  }
+  const totals = group('total', null, {
+    counts: totalCounts,
+    revenue: revenue ? [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency)) : null,
+    bookedMinutes: booked.reduce((s, r) => s + r.minutes, 0),
+    availableMs: available.total,
+  });
+  return { from, to, groupBy, timeZone: zone, groups, totals };
+}
+
+const COUNT_FIELDS = ['total', 'pending', 'confirmed', 'cancelled', 'completed', 'noShow', 'expired'] as const;
+
+function emptyCounts(): StatusCounts {
+  return { total: 0, pending: 0, confirmed: 0, cancelled: 0, completed: 0, noShow: 0, expired: 0 };
+}
+
+function money(currency: string, collected: number, refunded: number): Revenue {
+  return { currency, collected, refunded, net: collected - refunded };
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 10_000) / 10_000 : null);
+
+function group(
+  key: string,
+  name: string | null,
+  g: { counts?: StatusCounts; revenue: Revenue[] | null; bookedMinutes: number; availableMs: number },
+): StatsGroup {
+  const counts = g.counts ? Object.fromEntries(COUNT_FIELDS.map((f) => [f, g.counts![f]])) : emptyCounts();
+  const c = counts as StatusCounts;
+  const bookedMinutes = Math.round(g.bookedMinutes);
+  const availableMinutes = Math.round(g.availableMs / MINUTE);
+  return {
+    key,
+    name,
+    counts: c,
+    noShowRate: ratio(c.noShow, c.completed + c.noShow),
+    revenue: g.revenue,
+    bookedMinutes,
+    availableMinutes,
+    utilisation: ratio(bookedMinutes, availableMinutes),
+  };
+}
+
+/**
+ * The working time of each employee in [from, to) (epoch ms), by employee and by the company's
+ * local day: their working hours as availability reads them, less their time off.
+ */
+async function availableTime(
+  db: Db,
+  opts: {
+    companyId: string;
+    zone: string;
+    from: number;
+    to: number;
+    employees: Array<{ id: string; workingHours: unknown }>;
+  },
+): Promise<{ byEmployee: Map<string, number>; byDay: Map<string, number>; total: number }> {
+  const days = localDays(opts.zone, opts.from, opts.to);
+  const timeOff = await db.timeOff.findMany({
+    where: {
+      companyId: opts.companyId,
+      employeeId: { in: opts.employees.map((e) => e.id) },
+      startTime: { lt: new Date(opts.to) },
+      endTime: { gt: new Date(opts.from) },
+    },
+    select: { employeeId: true, startTime: true, endTime: true },
+    orderBy: { startTime: 'asc' },
+  });
+  const byEmployee = new Map<string, number>();
+  const byDay = new Map<string, number>();
+  // Every local day of the window is a group of its own, working time or not.
+  const windowDays = days.filter((d) => d.end > opts.from && d.start < opts.to);
+  for (const d of windowDays) byDay.set(d.day.toISODate()!, 0);
+  let total = 0;
+  for (const e of opts.employees) {
+    const off = mergeIntervals(
+      timeOff.filter((t) => t.employeeId === e.id).map((t): Interval => [t.startTime.getTime(), t.endTime.getTime()]),
+    );
+    const free = subtract(workingIntervals(readWorkingHours(e.workingHours), opts.zone, opts.from, opts.to, days), off);
+    let sum = 0;
+    for (const [a, b] of free) {
+      sum += b - a;
+      for (const d of windowDays) {
+        const overlap = Math.min(b, d.end) - Math.max(a, d.start);
+        if (overlap > 0) byDay.set(d.day.toISODate()!, byDay.get(d.day.toISODate()!)! + overlap);
+      }
+    }
+    byEmployee.set(e.id, sum);
+    total += sum;
+  }
+  return { byEmployee, byDay, total };
+}
+
+/** Sorted, merged `list` less sorted, merged `cut`. */
+function subtract(list: Interval[], cut: Interval[]): Interval[] {
+  const out: Interval[] = [];
+  for (const [a0, b] of list) {
+    let a = a0;
+    for (const [c, d] of cut) {
+      if (d <= a || c >= b) continue;
+      if (c > a) out.push([a, c]);
+      a = Math.max(a, d);
+      if (a >= b) break;
+    }
+    if (a < b) out.push([a, b]);
+  }
+  return out;
+}

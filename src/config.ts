@@ -124,6 +124,10 @@ export const envSchema = z.object({
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_API_URL: url(['http:', 'https:']).optional(),
   EMAIL_FROM: z.string().default('Bookings <no-reply@bookings.localhost>'),
+  // GraphQL trusted documents (docs/graphql.md): a JSON manifest { "<id>": "<document>" } whose
+  // documents /graphql runs by id; with GRAPHQL_TRUSTED_DOCUMENTS_ONLY, it runs nothing else.
+  GRAPHQL_TRUSTED_DOCUMENTS: z.string().refine(readableFile, 'must be a readable JSON file').optional(),
+  GRAPHQL_TRUSTED_DOCUMENTS_ONLY: bool.default(false),
 });
 
 export type Config = Readonly<
@@ -173,6 +177,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const c = parsed.data;
   if ((c.TLS_CERT && !c.TLS_KEY) || (!c.TLS_CERT && c.TLS_KEY)) {
     throw new ConfigError('Invalid configuration:\n  TLS_CERT and TLS_KEY must be set together');
+  }
+  if (c.GRAPHQL_TRUSTED_DOCUMENTS_ONLY && !c.GRAPHQL_TRUSTED_DOCUMENTS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  GRAPHQL_TRUSTED_DOCUMENTS_ONLY: needs GRAPHQL_TRUSTED_DOCUMENTS, the manifest of trusted documents',
+    );
   }
   if (c.SECRET_KEY !== undefined && !/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/.test(c.SECRET_KEY)) {
     throw new ConfigError('Invalid configuration:\n  SECRET_KEY: must be 32 bytes as 64 hex characters or base64');

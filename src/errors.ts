@@ -12,6 +12,10 @@ export const ERROR_STATUS = {
   QUERY_TOO_DEEP: 400,
   TOO_MANY_ALIASES: 400,
   QUERY_TOO_COMPLEX: 400,
+  // GraphQL trusted documents (src/http/trusted-documents.ts): an id the manifest lacks, and a
+  // document sent where only trusted documents are run.
+  PERSISTED_QUERY_NOT_FOUND: 400,
+  PERSISTED_QUERY_REQUIRED: 400,
   UNAUTHORIZED: 401,
   INSUFFICIENT_SCOPE: 403,
   FORBIDDEN: 403,

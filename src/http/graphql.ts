@@ -10,6 +10,7 @@ import { AppError, isAppError, QUERY_LIMIT_CODES, toAppError } from '../errors.j
 import { createContext, type Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 import type { GraphiQLRenderer } from './graphiql.js';
+import { loadTrustedDocuments, trustedDocumentsPlugin } from './trusted-documents.js';
 import type { Services } from '../services.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
@@ -138,8 +139,11 @@ export function createGraphQLServer(
     maxDirectives: limit('maxDirectives', { n: 20 }),
     blockFieldSuggestion: { enabled: services.config.isProduction },
   });
+  const trusted = services.config.GRAPHQL_TRUSTED_DOCUMENTS;
   return createYoga<ServerContext, Context>({
     schema,
+    // `documentId` names a trusted document (GraphQL over HTTP); yoga refuses unknown parameters.
+    ...(trusted ? { extraParamNames: ['documentId'] } : {}),
     graphqlEndpoint: '/graphql',
     graphiql: opts.renderGraphiQL ? { title: 'GraphiQL · Booking API' } : false,
     renderGraphiQL: opts.renderGraphiQL,
@@ -148,6 +152,13 @@ export function createGraphQLServer(
     logging: false,
     maskedErrors: { maskError: (error) => maskError(error, services.logger) },
     plugins: [
+      ...(trusted
+        ? [
+            trustedDocumentsPlugin(loadTrustedDocuments(trusted, schema), {
+              only: services.config.GRAPHQL_TRUSTED_DOCUMENTS_ONLY,
+            }),
+          ]
+        : []),
       refuseInvalidCredential,
       scalarCodesInValidation,
       ...armor.protect().plugins,

@@ -25,7 +25,7 @@ const QUERY = `query($from: DateTime!, $to: DateTime!, $groupBy: BookingStatsGro
 
 async function gql(headers: Record<string, string>, variables: Record<string, unknown>, query = QUERY) {
   const res = await t.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query, variables } });
-  return res.json() as { data: any; errors?: Array<{ message: string; path?: unknown[]; extensions: any }> };
+  return res.json<{ data: any; errors?: Array<{ message: string; path?: unknown[]; extensions: any }> }>();
 }
 
 describe('bookingStats by DAY', () => {

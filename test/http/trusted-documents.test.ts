@@ -7,8 +7,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { loadTrustedDocuments } from '../../src/http/trusted-documents.js';
+import { schema } from '../../src/schema/index.js';
+import { createServices } from '../../src/services.js';
+import { createTestApp, testConfig, type TestApp } from '../helpers/app.js';
 import { createTestDatabases, type TestDatabases } from '../helpers/db.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 
@@ -103,15 +107,27 @@ describe('GRAPHQL_TRUSTED_DOCUMENTS without _ONLY', () => {
 });
 
 describe('a bad manifest stops start-up', () => {
+  const STALE = manifest('stale.json', { old: '{ me { gone } }' });
   it.each([
     ['not JSON', manifest('bad.json', '{ nope'), 'not a readable JSON file'],
     ['a list', manifest('list.json', [ME]), 'must be a JSON object'],
     ['a document that is not a string', manifest('num.json', { a: 1 }), 'a: the document must be a string'],
     ['a hash of another document', manifest('hash.json', { [ME_HASH]: '{ me { name } }' }), 'is not the SHA-256'],
-    ['a field the schema lacks', manifest('stale.json', { old: '{ me { gone } }' }), 'old: Cannot query field "gone"'],
+    ['a field the schema lacks', STALE, 'old: Cannot query field "gone"'],
     ['a syntax error', manifest('syntax.json', { x: '{ me {' }), 'x: Syntax Error'],
-  ])('%s', async (_name, path, message) => {
-    await expect(createTestApp({ db, env: { GRAPHQL_TRUSTED_DOCUMENTS: path } })).rejects.toThrow(message);
+  ])('%s', (_name, path, message) => {
+    expect(() => loadTrustedDocuments(path, schema)).toThrow(message);
+  });
+
+  it('refuses to build the app', async () => {
+    const services = await createServices(testConfig({ DATABASE_URL: db.url, GRAPHQL_TRUSTED_DOCUMENTS: STALE }), {
+      dbs: db.dbs,
+    });
+    try {
+      await expect(buildApp(services)).rejects.toThrow(`GRAPHQL_TRUSTED_DOCUMENTS (${STALE}): old: Cannot query field`);
+    } finally {
+      await services.close();
+    }
   });
 
   it('and the configuration names a missing file, or _ONLY without a manifest', () => {

@@ -21,6 +21,7 @@ import { ErrorEnvelope } from './rest/schemas.js';
 import { schemaSerializerOptions } from './rest/serialize.js';
 import { requestId } from './rest/request-id.js';
 import { validatorCompiler } from './rest/validation.js';
+import { liveEvents } from './schema/events/index.js';
 import { schema } from './schema/index.js';
 import type { Services } from './services.js';
 import type { Config } from './config.js';
@@ -121,6 +122,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // GraphiQL in development only (docs/graphql.md): production serves no in-browser query tool.
   const renderGraphiQL = config.NODE_ENV === 'development' ? await registerGraphiQL(app) : undefined;
   const yoga = createGraphQLServer(services, { renderGraphiQL });
+  // Live subscriptions never end by themselves: closing ends them (their clients reconnect to
+  // another instance with Last-Event-ID), so the server's close does not wait on them.
+  app.addHook('preClose', async () => liveEvents(services).endAll());
   registerHome(app, { graphiql: renderGraphiQL !== undefined });
   app.route({
     url: '/graphql',

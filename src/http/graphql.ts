@@ -9,6 +9,7 @@ import { refusedCredential } from '../auth/authenticate.js';
 import { AppError, isAppError, QUERY_LIMIT_CODES, toAppError } from '../errors.js';
 import { createContext, type Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
+import { eventStreamWithIds } from './event-stream.js';
 import type { GraphiQLRenderer } from './graphiql.js';
 import { loadTrustedDocuments, trustedDocumentsPlugin } from './trusted-documents.js';
 import type { Services } from '../services.js';
@@ -66,6 +67,8 @@ export function maskError(error: unknown, log?: ErrorLog): GraphQLError {
     },
   });
 }
+
+const headerValue = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h) ?? null;
 
 const REFUSED_DOCUMENT = new Set<string>(Object.values(QUERY_LIMIT_CODES));
 
@@ -161,6 +164,7 @@ export function createGraphQLServer(
         : []),
       refuseInvalidCredential,
       scalarCodesInValidation,
+      eventStreamWithIds,
       ...armor.protect().plugins,
       // Introspection: on outside production (GraphiQL, codegen). In production it is refused:
       // graphql-armor's depth and cost limits skip introspection fields, so nested
@@ -177,6 +181,12 @@ export function createGraphQLServer(
           ]
         : []),
     ],
-    context: ({ req }) => createContext({ credential: req.credential, services, requestId: String(req.id) }),
+    context: ({ req }) =>
+      createContext({
+        credential: req.credential,
+        services,
+        requestId: String(req.id),
+        lastEventId: headerValue(req.headers['last-event-id']),
+      }),
   });
 }

@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import { getDatamodel, type default as PrismaTypes } from '../generated/pothos-types.js';
 import type { Scope } from '../auth/scopes.js';
 import type { Context } from './context.js';
+import type { EventPositionInput } from './events/position-input.js';
 import { parseIsoTimestamp, toIsoTimestamp } from './iso-timestamp.js';
 
 function requiredScope(failure: AuthFailure): string | undefined {
@@ -48,12 +49,15 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
+    EventPosition: { Input: EventPositionInput; Output: bigint };
   };
   DefaultFieldNullability: false;
 }>({
   defaultFieldNullability: false,
   plugins: [ScopeAuthPlugin, PrismaPlugin],
   scopeAuth: {
+    // A subscription's scopes are checked when it starts, not at each event it delivers.
+    authorizeOnSubscribe: true,
     authScopes: (ctx) => ({
       authenticated: ctx.credential !== null,
       scope: (scope: Scope) => ctx.credential?.scopes.has(scope) ?? false,
@@ -105,3 +109,6 @@ builder.queryType({
   description: 'Everything a credential can read; each field names the scope it needs (docs/oauth.md)',
 });
 builder.mutationType({ description: 'Every change; each field names the scope it needs (docs/oauth.md)' });
+builder.subscriptionType({
+  description: 'Live streams over Server-Sent Events (docs/graphql.md, Live events); each names its scope',
+});

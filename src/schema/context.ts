@@ -13,9 +13,19 @@ export interface Context {
   services: Services;
   config: Config;
   requestId: string;
+  /**
+   * Where a reconnecting `events` subscription resumes: the position it last received, which
+   * an SSE client sends back as Last-Event-ID (docs/graphql.md, Live events). Null otherwise.
+   */
+  lastEventId: string | null;
 }
 
-export function createContext(opts: { credential: Credential | null; services: Services; requestId: string }): Context {
+export function createContext(opts: {
+  credential: Credential | null;
+  services: Services;
+  requestId: string;
+  lastEventId?: string | null;
+}): Context {
   const { credential, services } = opts;
   return {
     credential,
@@ -24,5 +34,6 @@ export function createContext(opts: { credential: Credential | null; services: S
     services,
     config: services.config,
     requestId: opts.requestId,
+    lastEventId: opts.lastEventId ?? null,
   };
 }

@@ -8,11 +8,13 @@
 // Redis was running is relayed by the next poll: nothing waits on a message that was lost.
 // One event that cannot be fanned out (bad data, a bug) fails alone, inside a savepoint, and
 // is set aside after MAX_DISPATCH_ATTEMPTS with its error; the events behind it flow on.
+// Last in the transaction, the events it finished with get their positions (dispatch order,
+// docs/api.md, Events), and after the commit they are published to the live subscriptions.
 import type { Database } from '../db/databases.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { newId } from '../ids.js';
-import type { Tx } from '../schema/events/index.js';
+import { assignPositions, publishDispatched, type EventRecord, type Tx } from '../schema/events/index.js';
 import type { Services } from '../services.js';
 import { composeEmails } from './email/compose-emails.js';
 import type { Enqueue } from './job-types.js';
@@ -31,6 +33,7 @@ interface OutboxRow {
   companyId: string;
   type: string;
   data: Prisma.JsonValue;
+  createdAt: Date;
   dispatchAttempts: number;
 }
 
@@ -102,7 +105,8 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
   const claimed = await db.prisma.$transaction(async (tx) => {
     // Events that failed before come after fresh ones, so they never hold a batch up.
     const events = await tx.$queryRaw<OutboxRow[]>`
-      SELECT id, company_id AS "companyId", type, data, dispatch_attempts AS "dispatchAttempts" FROM events
+      SELECT id, company_id AS "companyId", type, data, created_at AS "createdAt", dispatch_attempts AS "dispatchAttempts"
+      FROM events
       WHERE dispatched_at IS NULL ORDER BY dispatch_attempts, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
     if (!events.length) return null;
     const now = new Date();
@@ -145,7 +149,19 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
       });
       (giveUp ? setAside : retried).push({ id: e.id, type: e.type, error });
     }
-    return { handled: done.length + setAside.length, ...out, setAside, retried };
+    // Every event dispatched now, set-aside ones included (they are in the record as well), in
+    // the batch's order. Last, so the positions' lock is held only until the commit.
+    const retry = new Set(retried.map((e) => e.id));
+    const positions = await assignPositions(
+      tx,
+      events.filter((e) => !retry.has(e.id)).map((e) => e.id),
+    );
+    const dispatched: Array<EventRecord & { position: bigint }> = [];
+    for (const e of events) {
+      const position = positions.get(e.id);
+      if (position !== undefined) dispatched.push({ ...e, position });
+    }
+    return { handled: done.length + setAside.length, ...out, setAside, retried, dispatched };
   });
   if (!claimed) return 0;
   for (const e of claimed.retried)
@@ -159,7 +175,11 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
       `event set aside after ${MAX_DISPATCH_ATTEMPTS} failed relays (events.dispatch_error)`,
     );
   }
-  // After the commit: the fast path. A failure here is picked up by the sweeps.
+  // After the commit: the live subscriptions (a lost message is found in the database by
+  // them), then the fast path of the jobs (a failure there is picked up by the sweeps).
+  await publishDispatched(services.bus, mode, claimed.dispatched).catch((err: Error) =>
+    services.logger.warn({ mode, err: { message: err.message } }, 'live events publish failed; subscribers catch up'),
+  );
   await Promise.all([
     ...claimed.deliveries.map((d) =>
       enqueue('deliver-webhook', { mode, deliveryId: d.id!, due: (d.nextAttemptAt as Date).getTime() }),

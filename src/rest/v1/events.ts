@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { EVENT_TYPES } from '../../schema/events/index.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, PageQuery, PathId, Timestamp } from '../schemas.js';
+import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
 const Event = Type.Object(
   {
@@ -11,6 +11,14 @@ const Event = Type.Object(
     type: Type.String({ description: 'The event type: booking.created, customer.updated, ... (an open set)' }),
     data: Type.Record(Type.String(), Type.Unknown()),
     createdAt: Timestamp,
+    position: Nullable(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'Where the event stands in dispatch order, the cursor to resume from (after=). Null until the event is ' +
+          'dispatched, a moment after it is written (and for a ping, which is never relayed)',
+      }),
+    ),
   },
   { $id: 'Event', title: 'Event' },
 );
@@ -21,7 +29,7 @@ export default async function eventRoutes(app: FastifyInstance, deps: V1Deps): P
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/events',
-    summary: 'List events, newest first; from filters on createdAt',
+    summary: 'List events, newest first; or, with after, those dispatched after a position, oldest first',
     tags,
     scope: 'events:read',
     list: true,
@@ -31,6 +39,14 @@ export default async function eventRoutes(app: FastifyInstance, deps: V1Deps): P
           ...PageQuery,
           type: Type.Optional(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e)))),
           from: Type.Optional(Timestamp),
+          after: Type.Optional(
+            Type.String({
+              pattern: '^([0-9]{1,15}|[0-9a-f]{24})$',
+              description:
+                'Resume: the events dispatched after this position (or after the event with this _id), oldest first. ' +
+                'Not _id order, which is not commit order',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

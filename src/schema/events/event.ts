@@ -1,13 +1,32 @@
 // Events (docs/api.md, docs/webhooks.md): every event ever emitted for the company, so a client that missed
-// webhooks can re-sync. Scope: events:read.
-import type { Event, Prisma } from '../../generated/prisma/client.js';
+// webhooks can re-sync, and the live `events` subscription (docs/graphql.md). Scope: events:read.
+import { GraphQLScalarType, Kind } from 'graphql';
+import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import { EVENT_TYPES } from './events.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
+import { EVENT_RECORD_SELECT, liveEvents, type EventRecord } from './live-events.js';
+import { parseEventPosition, type EventPositionInput } from './position-input.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, pageArgs, pageType, paginate, type Page } from '../pagination.js';
 
-export const EventObject = builder.objectRef<Event>('Event').implement({
+builder.addScalarType(
+  'EventPosition',
+  new GraphQLScalarType<EventPositionInput, number>({
+    name: 'EventPosition',
+    description:
+      "An event's place in dispatch order: an integer, increasing in the order events were committed and " +
+      'dispatched, the same in GET /events, the events subscription and the SSE stream (its id). Out: a number. ' +
+      "In: a position (a number or its digits), or an event's _id standing for that event's position.",
+    serialize: (v) => Number(v as bigint),
+    parseValue: (v) => parseEventPosition(v, 'after'),
+    parseLiteral: (ast) =>
+      parseEventPosition(ast.kind === Kind.INT || ast.kind === Kind.STRING ? ast.value : undefined, 'after'),
+  }),
+);
+
+export const EventObject = builder.objectRef<EventRecord>('Event').implement({
   description: 'Something that happened in the company, as webhooks deliver it (docs/webhooks.md)',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The event id (X-Webhook-Id of its deliveries)' }),
@@ -16,31 +35,107 @@ export const EventObject = builder.objectRef<Event>('Event').implement({
     }),
     data: t.expose('data', { type: 'JSON', description: "The event's payload, as webhooks carry it" }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it happened' }),
+    position: t.field({
+      type: 'EventPosition',
+      nullable: true,
+      description:
+        'Where the event stands in dispatch order: the cursor to resume from (after=). Null until the event ' +
+        'is dispatched, a moment after it is written (and for a ping, which is never relayed).',
+      resolve: (e) => e.position,
+    }),
   }),
 });
 
 const EventPage = pageType('Event', EventObject);
 
+function checkType(type: string, path: string): void {
+  if (!(EVENT_TYPES as readonly string[]).includes(type)) {
+    throw AppError.validation([{ path, message: `must be one of ${EVENT_TYPES.join(', ')}` }]);
+  }
+}
+
+/** The position an `after` stands for: itself, or the position of the company's event it names. */
+async function positionOf(ctx: Context, after: EventPositionInput, path: string): Promise<bigint> {
+  if ('position' in after) return after.position;
+  const e = await ctx.db.event.findFirst({
+    where: { id: after.eventId, companyId: ctx.credential!.companyId },
+    select: { position: true },
+  });
+  if (!e) throw AppError.validation([{ path, message: 'is not an event of this company' }]);
+  if (e.position === null) {
+    throw AppError.validation([{ path, message: 'names an event not dispatched yet, which has no position' }]);
+  }
+  return e.position;
+}
+
+// A page of the position order continues from its last position; the id order's cursors are
+// pagination.ts's. Both are opaque to clients.
+const POSITION_CURSOR = 'p1.';
+const encodePositionCursor = (p: bigint) => Buffer.from(`${POSITION_CURSOR}${p}`).toString('base64url');
+function decodePositionCursor(cursor: string): bigint | null {
+  const text = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const digits = text.startsWith(POSITION_CURSOR) ? text.slice(POSITION_CURSOR.length) : '';
+  return /^\d{1,15}$/.test(digits) ? BigInt(digits) : null;
+}
+
+/** The events after a position, oldest first: resuming, never skipping one committed later. */
+async function eventsAfter(
+  ctx: Context,
+  a: { limit?: number | null; after: bigint },
+  where: Prisma.EventWhereInput,
+): Promise<Page<EventRecord>> {
+  const limit = a.limit ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw AppError.validation([{ path: 'limit', message: `must be an integer from 1 to ${MAX_LIMIT}` }]);
+  }
+  const rows = await ctx.db.event.findMany({
+    where: { ...where, position: { gt: a.after } },
+    orderBy: { position: 'asc' },
+    take: limit + 1,
+    select: EVENT_RECORD_SELECT,
+  });
+  const hasMore = rows.length > limit;
+  const data = hasMore ? rows.slice(0, limit) : rows;
+  const last = data[data.length - 1]?.position;
+  return {
+    data,
+    pagination: { limit, hasMore, nextCursor: hasMore && last != null ? encodePositionCursor(last) : null },
+  };
+}
+
 builder.queryFields((t) => ({
   events: t.field({
     type: EventPage,
-    description: 'Every event emitted for the company, newest first, so a client that missed webhooks can re-sync',
     authScopes: { scope: 'events:read' },
+    description:
+      'Every event emitted for the company, newest first, so a client that missed webhooks can re-sync; with ' +
+      '`after`, those dispatched after that position, oldest first (the way to resume: events not dispatched ' +
+      'yet have no position and come later)',
     args: {
       ...pageArgs(t.arg),
       type: t.arg.string({ description: 'Only events of this name' }),
       from: t.arg({ type: 'DateTime', description: 'Only events created at or after this instant' }),
+      after: t.arg({
+        type: 'EventPosition',
+        description: 'Resume: the events dispatched after this position (never resume by _id: not commit order)',
+      }),
     },
-    resolve: (_r, a, ctx) => {
-      if (a.type && !(EVENT_TYPES as readonly string[]).includes(a.type)) {
-        throw AppError.validation([{ path: 'type', message: `must be one of ${EVENT_TYPES.join(', ')}` }]);
-      }
+    resolve: async (_r, a, ctx) => {
+      if (a.type) checkType(a.type, 'type');
       const where: Prisma.EventWhereInput = {
         companyId: ctx.credential!.companyId,
         ...(a.type ? { type: a.type } : {}),
         ...(a.from ? { createdAt: { gte: a.from } } : {}),
       };
-      return paginate(a, (q) => ctx.db.event.findMany({ ...q, where: { ...q.where, ...where } }));
+      const fromCursor = a.cursor ? decodePositionCursor(a.cursor) : null;
+      if (fromCursor !== null) return eventsAfter(ctx, { limit: a.limit, after: fromCursor }, where);
+      if (a.after) {
+        if (a.cursor) throw AppError.validation([{ path: 'cursor', message: 'is not a cursor of an after= page' }]);
+        return eventsAfter(ctx, { limit: a.limit, after: await positionOf(ctx, a.after, 'after') }, where);
+      }
+      return paginate(a, (q) =>
+        ctx.db.event.findMany({ ...q, where: { ...q.where, ...where }, select: EVENT_RECORD_SELECT }),
+      );
     },
   }),
   event: t.field({
@@ -50,8 +145,54 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'The event id' }) },
     resolve: async (_r, args, ctx) => {
       const id = String(args.id);
-      const e = isId(id) ? await ctx.db.event.findFirst({ where: { id, companyId: ctx.credential!.companyId } }) : null;
+      const e = isId(id)
+        ? await ctx.db.event.findFirst({
+            where: { id, companyId: ctx.credential!.companyId },
+            select: EVENT_RECORD_SELECT,
+          })
+        : null;
       if (!e) throw AppError.notFound('event');
+      return e;
+    },
+  }),
+}));
+
+/** The position of the event a subscription delivered last, per context (the SSE `id:` line). */
+const delivered = new WeakMap<Context, bigint>();
+
+/** What the `events` subscription of this context delivered last, if anything. */
+export function lastDeliveredPosition(ctx: Context): bigint | undefined {
+  return delivered.get(ctx);
+}
+
+builder.subscriptionFields((t) => ({
+  events: t.field({
+    type: EventObject,
+    authScopes: { scope: 'events:read' },
+    description:
+      "The company's events as they are dispatched, the same objects as the events query, GET /events and " +
+      'webhooks, in position order. `after` (or the Last-Event-ID header of a reconnect, which wins) first ' +
+      'replays what came after that position, then continues live, with no gap or duplicate.',
+    args: {
+      types: t.arg.stringList({ description: 'Only these event types (default: every type)' }),
+      after: t.arg({
+        type: 'EventPosition',
+        description: 'Replay the events after this position first (a reconnect: the last position received)',
+      }),
+    },
+    subscribe: async (_r, a, ctx) => {
+      for (const [i, type] of (a.types ?? []).entries()) checkType(type, `types.${i}`);
+      const resume = ctx.lastEventId ? parseEventPosition(ctx.lastEventId, 'Last-Event-ID') : a.after;
+      const after = resume ? await positionOf(ctx, resume, ctx.lastEventId ? 'Last-Event-ID' : 'after') : null;
+      return liveEvents(ctx.services).subscribe({
+        mode: ctx.credential!.mode,
+        companyId: ctx.credential!.companyId,
+        types: a.types?.length ? new Set(a.types) : null,
+        after,
+      });
+    },
+    resolve: (e: EventRecord, _a, ctx) => {
+      if (e.position !== null) delivered.set(ctx, e.position);
       return e;
     },
   }),

@@ -3,3 +3,6 @@
 // Its GraphQL type (event.ts) is registered by src/schema/index.ts.
 export * from './events.js';
 export * from './outbox.js';
+export * from './positions.js';
+export * from './live-events.js';
+export { lastDeliveredPosition } from './event.js';

@@ -1,0 +1,101 @@
+// Subscriptions over Server-Sent Events (docs/graphql.md, Live events): graphql-yoga's "distinct
+// connections" SSE (a POST or GET to /graphql with Accept: text/event-stream), with one
+// addition: each `next` carries `id: <position>` of the event it delivers, so an EventSource
+// (or any client) that reconnects sends it back as Last-Event-ID and resumes where it stopped.
+// The frames are yoga's own otherwise (`event: next` / `event: complete`), so graphql-sse
+// clients read them unchanged.
+import type { ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../schema/context.js';
+import { lastDeliveredPosition } from '../schema/events/index.js';
+
+const EVENT_ID = Symbol('sse event id');
+type Tagged = ExecutionResult & { [EVENT_ID]?: string };
+
+/** A comment line every so often keeps proxies and load balancers from closing an idle stream. */
+const KEEP_ALIVE_MS = 15_000;
+
+type SetResultProcessor = Parameters<NonNullable<Plugin['onResultProcess']>>[0]['setResultProcessor'];
+type ResultProcessor = Parameters<SetResultProcessor>[0];
+
+function stringify(result: Tagged): string {
+  // Only what GraphQL answers: data, errors (masked already) and extensions, never internals.
+  const { data, errors, extensions } = result;
+  const { http: _http, ...ext } = (extensions ?? {}) as Record<string, unknown>;
+  return JSON.stringify({
+    ...(data !== undefined ? { data } : {}),
+    ...(errors?.length ? { errors } : {}),
+    ...(Object.keys(ext).length ? { extensions: ext } : {}),
+  });
+}
+
+const processEventStream: ResultProcessor = (result, fetchAPI) => {
+  const iterator = (result as AsyncIterable<Tagged>)[Symbol.asyncIterator]();
+  const encoder = new fetchAPI.TextEncoder();
+  let keepAlive: NodeJS.Timeout | undefined;
+  const stream = new fetchAPI.ReadableStream<Uint8Array>({
+    start(controller) {
+      // A first byte at once: some clients and proxies wait for one before showing the stream.
+      controller.enqueue(encoder.encode(':\n\n'));
+      keepAlive = setInterval(() => {
+        if (controller.desiredSize === null) clearInterval(keepAlive);
+        else if (controller.desiredSize > 0) controller.enqueue(encoder.encode(':\n\n'));
+      }, KEEP_ALIVE_MS);
+    },
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) {
+          clearInterval(keepAlive);
+          controller.enqueue(encoder.encode('event: complete\ndata:\n\n'));
+          controller.close();
+          return;
+        }
+        const id = next.value[EVENT_ID];
+        controller.enqueue(encoder.encode(`${id ? `id: ${id}\n` : ''}event: next\ndata: ${stringify(next.value)}\n\n`));
+      } catch (err) {
+        // The subscription broke off (it fell too far behind, the database failed): the
+        // connection closes with an error and the client reconnects with Last-Event-ID.
+        clearInterval(keepAlive);
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      clearInterval(keepAlive);
+      await iterator.return?.();
+    },
+  });
+  return new fetchAPI.Response(stream, {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      // Proxies such as nginx would otherwise buffer the stream.
+      'x-accel-buffering': 'no',
+    },
+  });
+};
+
+const acceptsEventStream = (request: Request) => (request.headers.get('accept') ?? '').includes('text/event-stream');
+
+/** The SSE answer of a subscription, each event's position as its `id:`. */
+export const eventStreamWithIds: Plugin<Record<string, unknown>> = {
+  onSubscribe({ args }) {
+    const ctx = args.contextValue as unknown as Context;
+    return {
+      onSubscribeResult: () => ({
+        onNext({ result, setResult }) {
+          const position = lastDeliveredPosition(ctx);
+          if (position !== undefined) setResult(Object.assign({ ...result }, { [EVENT_ID]: position.toString() }));
+        },
+      }),
+    };
+  },
+  // After yoga's own choice (user plugins run after it): a live stream gets the processor above.
+  onResultProcess({ request, result, setResultProcessor }) {
+    if (Symbol.asyncIterator in Object(result) && acceptsEventStream(request)) {
+      setResultProcessor(processEventStream, 'text/event-stream');
+    }
+  },
+};

@@ -1,0 +1,111 @@
+// Subscriptions over SSE (src/http/event-stream.ts, docs/graphql.md "Live events"): the curl
+// example of the docs, run as written with fetch on a real socket against one instance with its
+// workers (on an embedded run, the in-process bus); the `id:` of each frame; a client that
+// goes away frees its subscription; closing the server ends open streams with `complete`.
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveEvents } from '../../src/schema/events/index.js';
+import { startWorkers, type Workers } from '../../src/workers/runtime.js';
+import type { TestApp } from '../helpers/app.js';
+import { blankCompany, createDomainApp, futureHour, post, salon } from '../helpers/domain.js';
+import { openEventStream } from '../helpers/event-stream.js';
+import { createAccountWithKeys } from '../helpers/factories.js';
+import { waitFor } from '../helpers/receiver.js';
+
+/** The curl command of docs/graphql.md's "Live events", as one line without the backslashes. */
+function docsCurl(): string {
+  const md = readFileSync('docs/graphql.md', 'utf8');
+  const section = md.slice(md.indexOf('## Live events'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('docs/graphql.md: no sh block under "Live events"');
+  return block.replace(/\\\n\s*/g, '');
+}
+
+/** The curl line's URL, headers and body (the options it uses: -N, -H, -d). */
+function parseCurl(line: string) {
+  const url = /^curl -N (\S+)/.exec(line)?.[1];
+  const headers = Object.fromEntries(
+    [...line.matchAll(/-H "([^":]+): ([^"]+)"/g)].map((m) => [m[1]!.toLowerCase(), m[2]!]),
+  );
+  const body = /-d '([^']+)'/.exec(line)?.[1];
+  expect(url).toBeDefined();
+  expect(body).toBeDefined();
+  return { url: url!, headers, body: body! };
+}
+
+let t: TestApp;
+let origin: string;
+let workers: Workers;
+
+beforeAll(async () => {
+  t = await createDomainApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  workers = await startWorkers(t.services, { consume: false });
+});
+afterAll(async () => {
+  await workers?.stop();
+  await t?.close();
+});
+
+describe('the Live events example of docs/graphql.md', () => {
+  it('streams a booking made afterwards, as a next frame whose id is its position', async () => {
+    const w = await createAccountWithKeys(t.dbs);
+    const c = await blankCompany(t.dbs, w);
+    const { service } = await salon(t.app, c.auth, { price: 0 });
+    const curl = parseCurl(docsCurl());
+    expect(curl.url).toBe('http://127.0.0.1:3000/graphql');
+    expect(curl.headers.authorization).toBe('Bearer svc_sk_test_...');
+    const key = c.auth.authorization.slice('Bearer '.length);
+
+    // The same request, sent by fetch: only the origin and the key are this server's.
+    const stream = await openEventStream(curl.url.replace('http://127.0.0.1:3000', origin), {
+      headers: { ...curl.headers, authorization: `Bearer ${key}` },
+      body: JSON.parse(curl.body),
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(stream.headers.get('cache-control')).toBe('no-store');
+    await waitFor(() => liveEvents(t.services).open === 1, { what: 'the subscription to start' });
+
+    const customer = await post(t.app, '/api/v1/customers', c.auth, { name: 'Eve', email: 'eve@example.com' });
+    const booking = await post(t.app, '/api/v1/bookings', c.auth, {
+      serviceId: service._id,
+      customerId: customer._id,
+      startTime: futureHour(),
+    });
+    // customer.created is not among the example's types: the first frame is the booking.
+    const frame = await stream.next();
+    expect(frame.event).toBe('next');
+    const { data } = JSON.parse(frame.data);
+    expect(data.events).toMatchObject({ type: 'booking.created', data: { bookingId: booking._id } });
+    expect(Object.keys(data.events)).toEqual(['_id', 'type', 'position', 'createdAt', 'data']);
+    expect(frame.id).toBe(String(data.events.position));
+
+    // A client that goes away frees its subscription.
+    stream.close();
+    await waitFor(() => liveEvents(t.services).open === 0, { what: 'the subscription to end' });
+  });
+});
+
+describe('closing the server', () => {
+  it('ends open streams with a complete frame instead of waiting for them', async () => {
+    const other = await createDomainApp();
+    try {
+      await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(other.app.server.address() as AddressInfo).port}/graphql`;
+      const w = await createAccountWithKeys(other.dbs);
+      const stream = await openEventStream(url, {
+        headers: { authorization: `Bearer ${w.testKey.key}` },
+        body: { query: 'subscription { events { _id } }' },
+      });
+      await waitFor(() => liveEvents(other.services).open === 1, { what: 'the subscription to start' });
+      const closing = other.app.close();
+      expect(await stream.next()).toEqual({ event: 'complete', data: '' });
+      await closing;
+    } finally {
+      await other.close();
+    }
+  });
+});

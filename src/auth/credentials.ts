@@ -90,24 +90,36 @@ export class CredentialResolver {
   async resolve(token: string): Promise<Credential | null> {
     const parsed = parseToken(token);
     if (!parsed || parsed.kind === 'rt') return null;
-    const hash = hashToken(token);
-    const kind = parsed.kind === 'sk' ? 'api_key' : 'oauth_token';
+    const value = await this.lookup(hashToken(token), parsed.kind === 'sk' ? 'api_key' : 'oauth_token', parsed.mode);
+    if (value?.kind === 'api_key') this.touch(value, this.now());
+    return value;
+  }
+
+  /**
+   * Whether a credential resolved earlier is still live (not revoked, not expired), answered
+   * as resolve() answers: from the cache, which revocations clear on every instance. For what
+   * outlives its request: a live subscription asks before each event it delivers.
+   */
+  async stillValid(credential: Credential): Promise<boolean> {
+    return (await this.lookup(credential.hash, credential.kind, credential.mode)) !== null;
+  }
+
+  private async lookup(hash: string, kind: Credential['kind'], mode: Mode): Promise<Credential | null> {
     const now = this.now();
     const entry = this.cache.get(hash);
     const age = entry ? now - entry.fetchedAt : Infinity;
     let value: Credential | null;
     if (!entry || age >= this.opts.ttlMs) {
       // Absent or as old as the TTL allows: wait for the one lookup in flight.
-      value = await this.refresh(hash, kind, parsed.mode);
+      value = await this.refresh(hash, kind, mode);
     } else {
       // Servable: answer now; past half the TTL, refresh behind it so that busy entries are
       // renewed before they expire and never make requests wait.
-      if (age >= this.opts.ttlMs / 2) this.refresh(hash, kind, parsed.mode).catch(() => undefined);
+      if (age >= this.opts.ttlMs / 2) this.refresh(hash, kind, mode).catch(() => undefined);
       value = entry.value;
     }
     if (!value) return null;
     if (value.expiresAt && value.expiresAt.getTime() <= now) return null;
-    if (value.kind === 'api_key') this.touch(value, now);
     return value;
   }
 

@@ -4,7 +4,7 @@
 // (or any client) that reconnects sends it back as Last-Event-ID and resumes where it stopped.
 // The frames are yoga's own otherwise (`event: next` / `event: complete`), so graphql-sse
 // clients read them unchanged.
-import type { ExecutionResult } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../schema/context.js';
 import { lastDeliveredPosition } from '../schema/events/index.js';
@@ -29,58 +29,68 @@ function stringify(result: Tagged): string {
   });
 }
 
-const processEventStream: ResultProcessor = (result, fetchAPI) => {
-  const iterator = (result as AsyncIterable<Tagged>)[Symbol.asyncIterator]();
-  const encoder = new fetchAPI.TextEncoder();
-  let keepAlive: NodeJS.Timeout | undefined;
-  const stream = new fetchAPI.ReadableStream<Uint8Array>({
-    start(controller) {
-      // A first byte at once: some clients and proxies wait for one before showing the stream.
-      controller.enqueue(encoder.encode(':\n\n'));
-      keepAlive = setInterval(() => {
-        if (controller.desiredSize === null) clearInterval(keepAlive);
-        else if (controller.desiredSize > 0) controller.enqueue(encoder.encode(':\n\n'));
-      }, KEEP_ALIVE_MS);
-    },
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        if (next.done) {
+const processEventStream =
+  (formatError: (err: unknown) => GraphQLError): ResultProcessor =>
+  (result, fetchAPI) => {
+    const iterator = (result as AsyncIterable<Tagged>)[Symbol.asyncIterator]();
+    const encoder = new fetchAPI.TextEncoder();
+    let keepAlive: NodeJS.Timeout | undefined;
+    const stream = new fetchAPI.ReadableStream<Uint8Array>({
+      start(controller) {
+        // A first byte at once: some clients and proxies wait for one before showing the stream.
+        controller.enqueue(encoder.encode(':\n\n'));
+        keepAlive = setInterval(() => {
+          if (controller.desiredSize === null) clearInterval(keepAlive);
+          else if (controller.desiredSize > 0) controller.enqueue(encoder.encode(':\n\n'));
+        }, KEEP_ALIVE_MS);
+      },
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) {
+            clearInterval(keepAlive);
+            controller.enqueue(encoder.encode('event: complete\ndata:\n\n'));
+            controller.close();
+            return;
+          }
+          const id = next.value[EVENT_ID];
+          controller.enqueue(
+            encoder.encode(`${id ? `id: ${id}\n` : ''}event: next\ndata: ${stringify(next.value)}\n\n`),
+          );
+        } catch (err) {
+          // The subscription broke off (its credential was revoked, it fell too far behind, the
+          // database failed): the error as GraphQL gives it (its code says whether to reconnect
+          // with Last-Event-ID), then the end of the stream.
           clearInterval(keepAlive);
-          controller.enqueue(encoder.encode('event: complete\ndata:\n\n'));
+          const error = stringify({ errors: [formatError(err)] });
+          controller.enqueue(encoder.encode(`event: next\ndata: ${error}\n\nevent: complete\ndata:\n\n`));
           controller.close();
-          return;
         }
-        const id = next.value[EVENT_ID];
-        controller.enqueue(encoder.encode(`${id ? `id: ${id}\n` : ''}event: next\ndata: ${stringify(next.value)}\n\n`));
-      } catch (err) {
-        // The subscription broke off (it fell too far behind, the database failed): the
-        // connection closes with an error and the client reconnects with Last-Event-ID.
+      },
+      async cancel() {
         clearInterval(keepAlive);
-        controller.error(err);
-      }
-    },
-    async cancel() {
-      clearInterval(keepAlive);
-      await iterator.return?.();
-    },
-  });
-  return new fetchAPI.Response(stream, {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      // Proxies such as nginx would otherwise buffer the stream.
-      'x-accel-buffering': 'no',
-    },
-  });
-};
+        await iterator.return?.();
+      },
+    });
+    return new fetchAPI.Response(stream, {
+      status: 200,
+      headers: {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        // Proxies such as nginx would otherwise buffer the stream.
+        'x-accel-buffering': 'no',
+      },
+    });
+  };
 
 const acceptsEventStream = (request: Request) => (request.headers.get('accept') ?? '').includes('text/event-stream');
 
-/** The SSE answer of a subscription, each event's position as its `id:`. */
-export const eventStreamWithIds: Plugin<Record<string, unknown>> = {
+/**
+ * The SSE answer of a subscription, each event's position as its `id:`. `formatError` turns an
+ * error that ends a running stream into what GraphQL answers (src/http/graphql.ts, maskError).
+ */
+export const eventStreamWithIds = (formatError: (err: unknown) => GraphQLError): Plugin<Record<string, unknown>> => ({
   onSubscribe({ args }) {
     const ctx = args.contextValue as unknown as Context;
     return {
@@ -93,9 +103,9 @@ export const eventStreamWithIds: Plugin<Record<string, unknown>> = {
     };
   },
   // After yoga's own choice (user plugins run after it): a live stream gets the processor above.
-  onResultProcess({ request, result, setResultProcessor }) {
-    if (Symbol.asyncIterator in Object(result) && acceptsEventStream(request)) {
-      setResultProcessor(processEventStream, 'text/event-stream');
+  onResultProcess(payload) {
+    if (Symbol.asyncIterator in Object(payload.result) && acceptsEventStream(payload.request)) {
+      payload.setResultProcessor(processEventStream(formatError), 'text/event-stream');
     }
   },
-};
+});

@@ -164,7 +164,7 @@ export function createGraphQLServer(
         : []),
       refuseInvalidCredential,
       scalarCodesInValidation,
-      eventStreamWithIds,
+      eventStreamWithIds((error) => maskError(error, services.logger)),
       ...armor.protect().plugins,
       // Introspection: on outside production (GraphiQL, codegen). In production it is refused:
       // graphql-armor's depth and cost limits skip introspection fields, so nested

@@ -184,7 +184,9 @@ builder.subscriptionFields((t) => ({
       for (const [i, type] of (a.types ?? []).entries()) checkType(type, `types.${i}`);
       const resume = ctx.lastEventId ? parseEventPosition(ctx.lastEventId, 'Last-Event-ID') : a.after;
       const after = resume ? await positionOf(ctx, resume, ctx.lastEventId ? 'Last-Event-ID' : 'after') : null;
+      const credential = ctx.credential!;
       return liveEvents(ctx.services).subscribe({
+        stillAllowed: () => ctx.services.credentials.stillValid(credential),
         mode: ctx.credential!.mode,
         companyId: ctx.credential!.companyId,
         types: a.types?.length ? new Set(a.types) : null,

@@ -189,6 +189,8 @@ export interface LiveEventsOptions {
   types: ReadonlySet<string> | null;
   /** Replay from the database what came after this position first; null to start from now. */
   after: bigint | null;
+  /** Asked before each event is delivered: false ends the subscription with UNAUTHORIZED. */
+  stillAllowed?: () => Promise<boolean>;
 }
 
 /**
@@ -199,7 +201,8 @@ export interface LiveEventsOptions {
  */
 class Subscription implements AsyncIterableIterator<EventRecord> {
   private readonly backlog: Positioned[] = [];
-  private waiting: { resolve: (r: IteratorResult<EventRecord>) => void; reject: (e: unknown) => void } | null = null;
+  /** Wakes a next() that waits for the backlog. */
+  private wake: (() => void) | null = null;
   private replay: { upTo: bigint; page: Positioned[]; more: boolean } | null = null;
   private cursor: bigint;
   private done = false;
@@ -223,13 +226,6 @@ class Subscription implements AsyncIterableIterator<EventRecord> {
 
   private hear(e: Positioned): void {
     if (this.done || !this.wanted(e)) return;
-    if (this.waiting && !this.replay && e.position > this.cursor) {
-      const { resolve } = this.waiting;
-      this.waiting = null;
-      this.cursor = e.position;
-      resolve({ value: e, done: false });
-      return;
-    }
     if (this.backlog.length >= MAX_BACKLOG) {
       this.fail(
         new AppError(
@@ -240,6 +236,7 @@ class Subscription implements AsyncIterableIterator<EventRecord> {
       return;
     }
     this.backlog.push(e);
+    this.wake?.();
   }
 
   private async replayed(): Promise<Positioned | null> {
@@ -266,47 +263,53 @@ class Subscription implements AsyncIterableIterator<EventRecord> {
     return null;
   }
 
-  async next(): Promise<IteratorResult<EventRecord>> {
+  /** The next event: replayed ones first, then the backlog's; null once finished. */
+  private async take(): Promise<Positioned | null> {
     while (this.replay && !this.done) {
       const e = await this.replayed();
-      if (this.done) break;
-      if (e) {
+      if (e && !this.done) {
         this.cursor = e.position;
-        return { value: e, done: false };
+        return e;
       }
     }
     for (;;) {
-      if (this.done) {
-        if (this.failure) throw this.failure;
-        return { value: undefined, done: true };
-      }
+      if (this.done) return null;
       const e = this.backlog.shift();
-      if (!e) break;
+      if (!e) {
+        await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = null;
+        continue;
+      }
       if (e.position <= this.cursor) continue;
       this.cursor = e.position;
-      return { value: e, done: false };
+      return e;
     }
-    return new Promise((resolve, reject) => {
-      this.waiting = { resolve, reject };
-    });
+  }
+
+  async next(): Promise<IteratorResult<EventRecord>> {
+    const e = await this.take();
+    // A credential revoked or expired since the subscription started gets nothing more.
+    if (e && this.opts.stillAllowed && !(await this.opts.stillAllowed())) {
+      this.fail(new AppError('UNAUTHORIZED', 'The credential of this subscription was revoked or has expired'));
+    }
+    if (this.failure) throw this.failure;
+    if (!e || this.done) return { value: undefined, done: true };
+    return { value: e, done: false };
   }
 
   private fail(err: AppError): void {
-    this.failure = err;
+    this.failure ??= err;
     this.finish();
   }
 
-  /** Ends the subscription: leaves the feed and answers a pending next(). */
+  /** Ends the subscription: leaves the feed and wakes a waiting next(). */
   finish(): void {
     if (this.done) return;
     this.done = true;
     this.backlog.length = 0;
     this.feed.leave(this.listener);
     this.onFinish();
-    const waiting = this.waiting;
-    this.waiting = null;
-    if (waiting && this.failure) waiting.reject(this.failure);
-    else waiting?.resolve({ value: undefined, done: true });
+    this.wake?.();
   }
 
   async return(): Promise<IteratorResult<EventRecord>> {

@@ -12,7 +12,9 @@ import { createTestApp, redisUrl, type TestApp } from '../../helpers/app.js';
 import type { TestDatabases } from '../../helpers/db.js';
 import { blankCompany, futureHour, post, salon, tokenWithScopes, type World } from '../../helpers/domain.js';
 import { openEventStream, type EventStream } from '../../helpers/event-stream.js';
-import { createAccountWithKeys } from '../../helpers/factories.js';
+import { bearer, createAccountWithKeys } from '../../helpers/factories.js';
+import { createApiKey } from '../../../src/schema/credentials/create-api-key.js';
+import { revokeApiKey } from '../../../src/schema/credentials/revoke-api-key.js';
 import { waitFor } from '../../helpers/receiver.js';
 
 const SUBSCRIPTION = /* GraphQL */ `
@@ -157,6 +159,23 @@ describe.skipIf(!redisUrl())('the events subscription across two instances (Post
 
   it('subscribing with after gets exactly the events after it, then live ones', async () => {
     await missAndResume((id) => ({ variables: { after: Number(id) } }));
+  });
+
+  it('a key revoked on A ends its subscription on B with UNAUTHORIZED before another event reaches it', async () => {
+    const c = await bookable();
+    const key = await createApiKey(a.dbs.test.prisma, { companyId: c.company.id, name: 'watcher' });
+    const sub = await subscribe(bearer(key.key), { types: ['booking.created'] });
+    await c.book();
+    expect((await sub.nextResult()).body.data.events.type).toBe('booking.created');
+
+    await revokeApiKey(a.dbs, a.services.credentials, { keyId: key.apiKey.id });
+    await c.book();
+    const { body } = await sub.nextResult();
+    expect(body).toEqual({
+      errors: [expect.objectContaining({ extensions: { code: 'UNAUTHORIZED' } })],
+    });
+    expect((await sub.next()).event).toBe('complete');
+    await waitFor(() => liveEvents(b.services).open === 0, { what: 'the subscription to end' });
   });
 
   it('without events:read the subscription is refused with INSUFFICIENT_SCOPE; without a credential, UNAUTHORIZED', async () => {

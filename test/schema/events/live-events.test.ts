@@ -178,6 +178,42 @@ describe.skipIf(!redisUrl())('the events subscription across two instances (Post
     await waitFor(() => liveEvents(b.services).open === 0, { what: 'the subscription to end' });
   });
 
+  it('an event whose message B never heard (another relay, another bus) comes from the database, in order', async () => {
+    const c = await bookable();
+    const sub = await subscribe(c.auth, { types: ['booking.created'] });
+    await waitFor(() => liveEvents(b.services).open === 1, { what: 'the subscription to start' });
+    // A relay whose messages go nowhere B listens (another Redis prefix): as if its publish
+    // had been lost. A's relay is paused meanwhile, so this one dispatches the booking.
+    await workers.stop();
+    const deaf = await createTestApp({ db: a.db, env: { REDIS_PREFIX: `${a.config.REDIS_PREFIX}deaf:` } });
+    try {
+      const unheard = await c.book();
+      const deafWorkers = await startWorkers(deaf.services, { consume: false });
+      await waitFor(async () => {
+        const e = await a.dbs.test.prisma.event.findFirst({
+          where: { companyId: c.company.id, type: 'booking.created', position: { not: null } },
+        });
+        return e !== null;
+      });
+      await deafWorkers.stop();
+    } finally {
+      await deaf.close();
+    }
+    workers = await startWorkers(a.services, { consume: false });
+    // The next batch A publishes starts past the last position B heard: B fills the gap from
+    // the database before passing the batch on, well before its slow poll would.
+    const heard = await c.book();
+    const started = Date.now();
+    const first = await sub.nextResult();
+    const second = await sub.nextResult();
+    expect(Date.now() - started).toBeLessThan(2000);
+    const ids = [first, second].map((r) => r.body.data.events.data.bookingId);
+    expect(ids[1]).toBe(heard._id);
+    expect(ids[0]).not.toBe(heard._id);
+    expect(Number(first.id)).toBeLessThan(Number(second.id));
+    sub.close();
+  });
+
   it('without events:read the subscription is refused with INSUFFICIENT_SCOPE; without a credential, UNAUTHORIZED', async () => {
     const token = await tokenWithScopes(a.dbs, w, 'bookings:read');
     const refused = await subscribe(token);

@@ -89,6 +89,30 @@ describe('the Live events example of docs/graphql.md', () => {
   });
 });
 
+describe('GET, as EventSource-style clients send it', () => {
+  it('takes the subscription in the query string and resumes after the Last-Event-ID header', async () => {
+    const w = await createAccountWithKeys(t.dbs);
+    const c = await blankCompany(t.dbs, w);
+    const made = [];
+    for (const name of ['Fay', 'Gus'])
+      made.push(await post(t.app, '/api/v1/customers', c.auth, { name, email: `${name}@example.com` }));
+    const listed = await waitFor(async () => {
+      const r = await t.app.inject({ method: 'GET', url: '/api/v1/events?after=0', headers: c.auth });
+      const data = r.json().data as Array<{ position: number; data: { customerId: string } }>;
+      return data.length === 2 ? data : null;
+    });
+    const query = encodeURIComponent('subscription { events(types: ["customer.created"]) { position data } }');
+    const stream = await openEventStream(`${origin}/graphql?query=${query}`, {
+      method: 'GET',
+      headers: { ...c.auth, 'last-event-id': String(listed[0]!.position) },
+    });
+    const { id, body } = await stream.nextResult();
+    expect(id).toBe(String(listed[1]!.position));
+    expect(body.data.events.data.customerId).toBe(made[1]._id);
+    stream.close();
+  });
+});
+
 describe('closing the server', () => {
   it('ends open streams with a complete frame instead of waiting for them', async () => {
     const other = await createDomainApp();

@@ -81,7 +81,7 @@ function startServer(): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the bench server exited with ${code} before listening`)));
     // stdout also carries the server's JSON logs (read and dropped here, as a log shipper would).
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       if (line.startsWith('{"benchPort":'))
         resolve({ child, port: (JSON.parse(line) as { benchPort: number }).benchPort });
@@ -93,9 +93,9 @@ function runLoad(options: LoadOptions): Promise<LoadResult> {
   const [cmd, args] = onCore(1, node('load.ts', []));
   // Options go through stdin: a booking scenario's bodies are too long for argv.
   const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin!.end(JSON.stringify(options));
+  child.stdin.end(JSON.stringify(options));
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolve, reject) => {
     child.once('exit', (code) =>
       code === 0
@@ -130,7 +130,7 @@ function runWebhooks(): Promise<{ lines: string[]; figures: WebhookFigures }> {
   });
   const lines: string[] = [];
   let figures: WebhookFigures | undefined;
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  createInterface({ input: child.stdout }).on('line', (line) => {
     if (line.startsWith('{"webhooks":')) figures = (JSON.parse(line) as { webhooks: WebhookFigures }).webhooks;
     else if (!line.startsWith('{')) lines.push(line); // JSON log lines of the app are dropped
   });

@@ -52,8 +52,10 @@ export function trustedProxies(
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
+  // Fastify's instance type is generic in its logger; ours is typed as the base logger.
+  const logger: FastifyBaseLogger = services.logger;
   const app = Fastify({
-    loggerInstance: services.logger as FastifyBaseLogger,
+    loggerInstance: logger,
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,

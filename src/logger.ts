@@ -55,7 +55,7 @@ export function redactValue(value: unknown, depth = 0): unknown {
   if (depth >= MAX_DEPTH) return '[Object]';
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   if (value instanceof Error) return serializeError(value);
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   // Class instances (requests, sockets, buffers, dates) are left to their serializers.
   if (proto !== Object.prototype && proto !== null) return value;
   const out: Record<string, unknown> = {};

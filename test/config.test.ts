@@ -114,7 +114,7 @@ describe('start-up with a bad environment', () => {
   it('the CLI reads the same configuration and says the same', async () => {
     const res = await runCli(['migrate', '--json'], { PORT: 'eighty' });
     expect(res.code).not.toBe(0);
-    expect(res.stderr).toMatch(/^Invalid configuration:\n  PORT: /m);
+    expect(res.stderr).toMatch(/^Invalid configuration:\n {2}PORT: /m);
     expect(res.stdout).toBe('');
   });
 });

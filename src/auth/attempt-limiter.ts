@@ -167,7 +167,7 @@ function redisLimiter<B extends string>(
 /** Redis trouble fails open (as the request rate limiter does): readiness reports Redis down. */
 function failOpen<B extends string>(inner: AttemptLimiter<B>, onError: (err: Error) => void): AttemptLimiter<B> {
   return {
-    hit: (keys) => inner.hit(keys).catch((err) => (onError(err), 0)),
+    hit: (keys) => inner.hit(keys).catch((err: Error) => (onError(err), 0)),
     undo: (keys) => inner.undo(keys).catch(onError),
     reset: (keys) => inner.reset(keys).catch(onError),
   };

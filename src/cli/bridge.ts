@@ -53,8 +53,9 @@ function optionValues(command: Command, body: unknown): Values {
 export function buildCliBridge(services: Services, credentialHash: Buffer): FastifyInstance {
   const logger = services.logger.child({ component: 'cli-bridge' });
   // One line per command run (below), not two per request.
+  const baseLogger: FastifyBaseLogger = logger;
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance: baseLogger,
     logController: new LogController({ disableRequestLogging: true }),
   });
   const fail = (err: unknown) => ({ status: false, error: describeFailure(err) });

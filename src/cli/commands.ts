@@ -20,7 +20,8 @@ export interface Command {
    * printed, and what the server sends back.
    */
   run(services: Services, values: Values): Promise<unknown>;
-  format?(result: any): string;
+  /** Human output; `result` is what `run` returned for this command. */
+  format?(result: never): string;
   /** Set for a command that cannot be sent to a running server: why, and what to do instead. */
   notThroughServer?: string;
 }

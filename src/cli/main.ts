@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(
       json
         ? `${JSON.stringify(result)}\n`
-        : `${command.format ? command.format(result) : JSON.stringify(result, null, 2)}\n`,
+        : `${command.format ? command.format(result as never) : JSON.stringify(result, null, 2)}\n`,
     );
   const printFailure = (failure: CommandFailure) => process.stderr.write(`${failureLine(command, failure)}\n`);
   let services: Services | undefined;
@@ -78,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
     // CLI logs go to stderr so that stdout carries only the command's output.
     // `svc worker` is a long-running process: it logs at LOG_LEVEL like the server.
     const level = command.name === 'worker' ? config.LOG_LEVEL : json ? 'silent' : 'warn';
-    logger = createLogger(level, process.stderr as never);
+    logger = createLogger(level, process.stderr);
     services = await createServices(config, {
       logger,
       migrate: command.name !== 'migrate',

@@ -59,15 +59,16 @@ export function writeServerFile(dataDir: string, url: string, credential: LocalC
 
 /** The running server for this data directory, or null (none, or its file is stale). */
 export function readServerFile(dataDir: string): ServerFile | null {
-  let file: ServerFile;
+  let file: Partial<ServerFile> | null;
   try {
-    file = JSON.parse(readFileSync(fileIn(dataDir), 'utf8'));
+    file = JSON.parse(readFileSync(fileIn(dataDir), 'utf8')) as Partial<ServerFile> | null;
   } catch {
     return null;
   }
   if (typeof file?.pid !== 'number' || typeof file.url !== 'string' || typeof file.credential !== 'string') return null;
   // A server on another host (a shared directory) is not on this host's loopback.
-  return file.hostname === hostname() && isRunning(file) ? file : null;
+  const found = file as ServerFile;
+  return found.hostname === hostname() && isRunning(found) ? found : null;
 }
 
 /** For the holder of the data directory's lock only: no server can be running then. */

@@ -144,8 +144,10 @@ function readRaw(path: string): string | null {
 
 function parseHolder(raw: string): LockHolder | null {
   try {
-    const h = JSON.parse(raw);
-    return typeof h?.pid === 'number' && typeof h.hostname === 'string' && typeof h.nonce === 'string' ? h : null;
+    const h = JSON.parse(raw) as Partial<LockHolder> | null;
+    return typeof h?.pid === 'number' && typeof h.hostname === 'string' && typeof h.nonce === 'string'
+      ? (h as LockHolder)
+      : null;
   } catch {
     return null;
   }

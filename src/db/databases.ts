@@ -74,8 +74,10 @@ const QUERY_TIMED_OUT = 'Query read timeout';
  */
 class StallSafeClient extends pg.Client {
   // pg's query() has a dozen overloads (text or config, values, callback or a promise); this
-  // wraps them all.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // wraps them all and forwards each argument unchanged, which only `any` can type.
+  /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
+     @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment,
+     @typescript-eslint/no-unsafe-call -- the overloads above */
   override query(config: any, values?: any, callback?: any): any {
     const onError = (err: unknown) => {
       if (err instanceof Error && err.message === QUERY_TIMED_OUT) this.end().catch(() => undefined);
@@ -93,6 +95,9 @@ class StallSafeClient extends pg.Client {
       throw err;
     });
   }
+  /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
+     @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment,
+     @typescript-eslint/no-unsafe-call */
 }
 
 function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: number, timeouts: Timeouts): Database {
@@ -193,7 +198,7 @@ async function listenPostgres(
         heartbeat = setInterval(() => {
           if (pinging) return;
           pinging = true;
-          c.query('SELECT 1').then(
+          (c.query('SELECT 1') as Promise<unknown>).then(
             () => void (pinging = false),
             () => lost(c),
           );

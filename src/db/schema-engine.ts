@@ -46,9 +46,11 @@ async function instantiateEngineModule(): Promise<EngineModule> {
   (globalThis as { PRISMA_WASM_PANIC_REGISTRY?: unknown }).PRISMA_WASM_PANIC_REGISTRY ??= panics;
   const require = createRequire(import.meta.url);
   const dir = dirname(require.resolve('@prisma/schema-engine-wasm'));
-  const bg = await import(pathToFileURL(join(dir, 'schema_engine_bg.js')).href);
+  // The glue module is both what the wasm imports and the engine's API.
+  const glue = (await import(pathToFileURL(join(dir, 'schema_engine_bg.js')).href)) as WebAssembly.ModuleImports;
+  const bg = glue as unknown as EngineModule & { __wbg_set_wasm(exports: WebAssembly.Exports): void };
   const module = await WebAssembly.compile(readFileSync(join(dir, 'schema_engine_bg.wasm')));
-  const instance = await WebAssembly.instantiate(module, { './schema_engine_bg.js': bg });
+  const instance = await WebAssembly.instantiate(module, { './schema_engine_bg.js': glue });
   bg.__wbg_set_wasm(instance.exports);
   (instance.exports as { __wbindgen_start?: () => void }).__wbindgen_start?.();
   return bg;

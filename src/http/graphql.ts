@@ -95,10 +95,11 @@ function limit<T extends object>(name: keyof typeof QUERY_LIMIT_CODES, options: 
  * stays a GraphQL UNAUTHORIZED error on the fields that need one (GraphiQL loads without one).
  */
 const refuseInvalidCredential: Plugin<Record<string, unknown>, ServerContext> = {
-  onRequest({ serverContext, endResponse, fetchAPI }) {
+  onRequest(request) {
+    const { serverContext, fetchAPI } = request;
     const refused = refusedCredential(serverContext.req);
     if (!refused) return;
-    endResponse(
+    request.endResponse(
       new fetchAPI.Response(
         JSON.stringify({ errors: [{ message: refused.message, extensions: { code: refused.code } }] }),
         {
@@ -122,7 +123,7 @@ const scalarCodesInValidation: Plugin<Record<string, unknown>, ServerContext> = 
   onValidate:
     () =>
     ({ result }) => {
-      for (const error of result) {
+      for (const error of result as readonly GraphQLError[]) {
         const original = error instanceof GraphQLError ? error.originalError : undefined;
         if (isAppError(original)) Object.assign(error.extensions, { code: original.code });
       }

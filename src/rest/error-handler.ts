@@ -48,9 +48,10 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
  * Fastify's `frameworkErrors`: what its router refuses before any route or hook runs (a path
  * that does not decode, an over-long parameter). No onRequest hook set X-Request-Id here.
  */
-export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   reply.header('x-request-id', req.id);
-  return sendError(req, reply, err);
+  // Fastify calls this for its own errors and reads nothing back; the reply is sent here.
+  void sendError(req, reply, err);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -28,7 +28,7 @@ export function bodySerializer(schema: TSchema, opts: { route: string; check: bo
   const documented = fastJson(schema as unknown as Schema, {
     ...schemaSerializerOptions,
     schema: { ErrorEnvelope: ErrorEnvelope as unknown as Schema },
-  }) as Serializer;
+  });
   return (payload) => {
     const body = JSON.stringify(payload);
     const expected = documented(payload);

@@ -182,7 +182,7 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
   );
   await Promise.all([
     ...claimed.deliveries.map((d) =>
-      enqueue('deliver-webhook', { mode, deliveryId: d.id!, due: (d.nextAttemptAt as Date).getTime() }),
+      enqueue('deliver-webhook', { mode, deliveryId: d.id, due: (d.nextAttemptAt as Date).getTime() }),
     ),
     ...claimed.emails.filter((m) => m.status === 'queued').map((m) => enqueue('send-email', { mode, emailId: m.id })),
   ]).catch((err: Error) =>

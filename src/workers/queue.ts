@@ -15,10 +15,8 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
-type AnyJob = (typeof JOBS)[JobName];
-
 async function runHandler(services: Services, enqueue: Enqueue, name: JobName, data: unknown): Promise<void> {
-  const def = JOBS[name] as AnyJob;
+  const def = JOBS[name];
   const payload = def.payload.parse(data);
   const controller = new AbortController();
   const timeoutMs = def.timeoutMs(services);
@@ -79,7 +77,7 @@ export function bullQueue(services: Services): JobQueue {
   );
   const workers: Array<{ worker: Worker; connection: ReturnType<typeof connectRedis> }> = [];
   const enqueue: Enqueue = async (name, payload, opts = {}) => {
-    const def = JOBS[name] as AnyJob;
+    const def = JOBS[name];
     const data = def.payload.parse(payload);
     await withDeadline(
       queues.get(def.queue)!.add(name, data, {
@@ -166,7 +164,7 @@ export function localQueue(services: Services): JobQueue {
       const p = runHandler(services, enqueue, job.name, job.data)
         .then(() => void known.delete(job.id))
         .catch((err: Error) => {
-          const def = JOBS[job.name] as AnyJob;
+          const def = JOBS[job.name];
           if (job.attempt < def.attempts && !closed) {
             schedule({ ...job, attempt: job.attempt + 1 }, def.backoffMs * 2 ** (job.attempt - 1));
           } else {
@@ -198,7 +196,7 @@ export function localQueue(services: Services): JobQueue {
   };
   const enqueue: Enqueue = async (name, payload, opts = {}) => {
     if (closed) return;
-    const def = JOBS[name] as AnyJob;
+    const def = JOBS[name];
     const data = def.payload.parse(payload);
     const id = (def.jobId as (p: unknown) => string)(data);
     if (known.has(id)) return;

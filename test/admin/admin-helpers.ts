@@ -246,7 +246,7 @@ export async function bookInSalon(
   );
   const from = DateTime.utc().plus({ days: 1 }).startOf('hour');
   const { slots } = await get(
-    `/availability?serviceId=${cut._id}&from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`,
+    `/availability?serviceId=${cut._id}&from=${encodeURIComponent(from.toISO())}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO())}`,
   );
   const out = [];
   for (const [i, slot] of [slots[0], slots.at(-1)].entries()) {

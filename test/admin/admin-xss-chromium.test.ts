@@ -100,7 +100,7 @@ describe('stored markup in Chromium', () => {
     const { slots } = ok(
       await t.app.inject({
         method: 'GET',
-        url: `/api/v1/availability?serviceId=${cut._id}&from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`,
+        url: `/api/v1/availability?serviceId=${cut._id}&from=${encodeURIComponent(from.toISO())}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO())}`,
         headers: auth,
       }),
     );

@@ -265,7 +265,7 @@ describe.skipIf(!redisUrl())('with Redis unreachable', () => {
     const warnings: string[] = [];
     const resolver = new CredentialResolver(db.dbs, redisBus(redis, 'x:'), {
       ttlMs: 60_000,
-      logger: { warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) } as never,
+      logger: { warn: (_o: unknown, msg?: string) => void warnings.push(String(msg)) },
     });
     try {
       const w = await createAccountWithKeys(db.dbs);

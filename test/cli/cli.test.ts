@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMigrations } from '../../src/db/migrate.js';
 import { withDatabase } from '../global-setup.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp } from '../helpers/app.js';
 import { embedded } from '../helpers/db.js';
 import { bearer, unique } from '../helpers/factories.js';
 import { runCli, type CliResult } from '../helpers/server-process.js';

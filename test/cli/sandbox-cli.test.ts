@@ -57,7 +57,7 @@ function json(run: Run): any {
 
 async function withDatabases<T>(fn: (dbs: Databases) => Promise<T>): Promise<T> {
   if (db) return fn(db.dbs);
-  const dbs = await openDatabases({ DATA_DIR: dataDir!, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1 } as never);
+  const dbs = await openDatabases({ DATA_DIR: dataDir!, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1 });
   try {
     return await fn(dbs);
   } finally {
@@ -128,9 +128,9 @@ describe('svc sandbox', { timeout: 240_000 }, () => {
     ['an unknown option', ['sandbox', 'wipe', '--account', email, '--everything'], 64, /Unknown option '--everything'/],
     ['a value for the --reset flag', ['sandbox', 'restore', '--account', email, '--reset=yes'], 64, /--reset/],
   ])('%s: stderr and a non-zero exit, nothing on stdout', async (_, args, code, message) => {
-    const run = await svc(...(args as string[]), '--json');
+    const run = await svc(...args, '--json');
     expect(run.code).toBe(code);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(message as RegExp);
+    expect(run.stderr).toMatch(message);
   });
 });

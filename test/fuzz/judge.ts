@@ -25,7 +25,7 @@ export function judge(res: WireResponse): { problems: Problem[]; body: Record<st
   if (res.status >= 500) problems.push({ kind: '5xx', detail: `${res.status} ${excerpt(res.body)}` });
   const bad = (why: string) =>
     problems.push({ kind: 'non-envelope', detail: `${why}: ${res.status} ${excerpt(res.body)}` });
-  let body: Record<string, any> | null = null;
+  let body: Record<string, any> | null;
   try {
     body = JSON.parse(res.body.toString('utf8'));
   } catch {

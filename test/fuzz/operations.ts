@@ -4,7 +4,7 @@
 // (invalid UTF-8 bytes, JSON nested thousands deep, a wrong content type, a wrong method).
 import fc from 'fast-check';
 import { SchemaArbitraries, isIdName, kindOf, poolIdArb, type JsonSchema } from './schema-arbitrary.js';
-import { Cursor, hostileSegments, hostileValue, Obj, Verbatim, type Value } from './values.js';
+import { Cursor, hostileSegments, hostileValue, Verbatim, type Value } from './values.js';
 
 export interface Param {
   name: string;

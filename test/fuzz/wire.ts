@@ -76,7 +76,7 @@ export function send(port: number, req: WireRequest, timeoutMs = 30_000): Promis
       try {
         resolve(parse(raw));
       } catch (err) {
-        reject(err);
+        reject(err instanceof Error ? err : new Error(String(err)));
       }
     });
     socket.write(bytes);

@@ -22,7 +22,7 @@ export async function createTestDatabases(): Promise<TestDatabases> {
   if (embedded()) {
     snapshot ??= new Blob([readFileSync(inject('pgliteSnapshot'))]);
     const dbs = await openDatabases(
-      { DATA_DIR: 'memory://', SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1 } as never,
+      { DATA_DIR: 'memory://', SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 1 },
       { pgliteSnapshot: snapshot },
     );
     await dbs.migrate();

@@ -76,11 +76,9 @@ export async function blankCompany(dbs: Databases, w: World, opts: { timezone?: 
   return { company, key: key.key, auth: bearer(key.key) };
 }
 
-type Inject = TestApp['app']['inject'];
-
 /** POSTs and returns data, failing loudly on anything but 200. */
 export async function post(app: TestApp['app'], url: string, headers: Record<string, string>, payload: object) {
-  return ok(await (app.inject as Inject)({ method: 'POST', url, headers, payload }));
+  return ok(await app.inject({ method: 'POST', url, headers, payload }));
 }
 
 /** An employee working all day every day, and a service they perform. */

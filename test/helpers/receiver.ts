@@ -55,7 +55,7 @@ export async function waitFor<T>(
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   for (;;) {
     const v = await probe();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${opts.what ?? 'a condition'}`);
     await new Promise((r) => setTimeout(r, 25));
   }

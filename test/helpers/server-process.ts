@@ -50,8 +50,8 @@ export function startServer(env: Record<string, string | undefined>, timeoutMs =
   });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -67,7 +67,7 @@ export function startServer(env: Record<string, string | undefined>, timeoutMs =
         resolve(m[1]!);
       }
     };
-    child.stderr!.on('data', check);
+    child.stderr.on('data', check);
     void exited.then(({ code, signal }) => {
       clearTimeout(timer);
       reject(new Error(`server exited (${code ?? signal}) before listening:\n${err}\n${out}`));
@@ -125,8 +125,8 @@ export function startCli(args: string[], env: Record<string, string | undefined>
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
-  child.stdout!.resume();
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.resume();
+  child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
@@ -138,10 +138,10 @@ export function startCli(args: string[], env: Record<string, string | undefined>
       new Promise((resolve, reject) => {
         const check = () => {
           if (!pattern.test(err)) return;
-          child.stderr!.off('data', check);
+          child.stderr.off('data', check);
           resolve();
         };
-        child.stderr!.on('data', check);
+        child.stderr.on('data', check);
         check();
         void exited.then(({ code, signal }) =>
           reject(new Error(`svc ${args.join(' ')} exited (${code ?? signal}) first:\n${err}`)),

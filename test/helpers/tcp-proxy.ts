@@ -44,7 +44,7 @@ export async function startTcpProxy(target: { hostname: string; port: string | n
   let paused = false;
   let frozen = false;
   let heldWrites: Array<() => void> = [];
-  let waiters: Array<() => void> = [];
+  const waiters: Array<() => void> = [];
   const server = createServer((client) => {
     const upstream = connect(port, host);
     const link: Link = {

@@ -34,8 +34,8 @@ export async function spawnWorker(env: Record<string, string | undefined>): Prom
     partial = lines.pop() ?? '';
     log.push(...lines);
   };
-  proc.stdout!.on('data', onData);
-  proc.stderr!.on('data', onData);
+  proc.stdout.on('data', onData);
+  proc.stderr.on('data', onData);
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
   await waitFor(() => log.some((l) => l.includes('workers started')) || proc.exitCode !== null, {
     timeoutMs: 30_000,

@@ -107,7 +107,7 @@ describe('embedded start, restart and SIGTERM', { timeout: 180_000 }, () => {
     const socket = connect(Number(port), hostname);
     await new Promise((r) => socket.once('connect', r));
     let raw = '';
-    socket.on('data', (d) => (raw += d));
+    socket.on('data', (d: Buffer) => (raw += d.toString()));
     const closed = new Promise((r) => socket.once('close', r));
     socket.write(
       `PATCH /api/v1/me HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${again.key}\r\n` +

@@ -294,7 +294,7 @@ describe('shutdown', () => {
     try {
       await new Promise((r) => socket.once('connect', r));
       let raw = '';
-      socket.on('data', (d) => (raw += d));
+      socket.on('data', (d: Buffer) => (raw += d.toString()));
       const ended = new Promise((r) => socket.once('close', r));
       // A request in flight (its body arrives slowly) keeps the connection busy...
       const body = JSON.stringify({ address: 'Kept alive 1' });

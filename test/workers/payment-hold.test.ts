@@ -6,7 +6,7 @@
 // process), so a payment stays processing exactly as long as the test wants.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expirePendingBookings } from '../../src/schema/bookings/expire-pending-bookings.js';
-import type { Enqueue, JobContext } from '../../src/workers/job-types.js';
+import type { JobContext } from '../../src/workers/job-types.js';
 import { settlePayment } from '../../src/workers/settle-payment.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   stripe = await startStripeStandIn();
   t = await createTestApp({ env: { STRIPE_SECRET_KEY: 'sk_test_standin', STRIPE_API_URL: stripe.url } });
   w = await createAccountWithKeys(t.dbs);
-  ctx = { services: t.services, enqueue: (async () => {}) as Enqueue, signal: new AbortController().signal };
+  ctx = { services: t.services, enqueue: async () => {}, signal: new AbortController().signal };
 });
 afterAll(async () => {
   await t?.close();

@@ -66,7 +66,7 @@ export function singleParams(body: unknown): Record<string, string> {
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body))
     throw new OAuthProblem('invalid_request', 'Send the parameters as an application/x-www-form-urlencoded form');
-  const out: Record<string, string> = Object.create(null);
+  const out = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
     if (Array.isArray(v)) throw new OAuthProblem('invalid_request', `The parameter ${k} is repeated`);
     if (typeof v !== 'string') throw new OAuthProblem('invalid_request', `The parameter ${k} is malformed`);

@@ -42,7 +42,7 @@ async function token(services: Services, auth: ClientAuthenticator, req: Fastify
   const headers = { ...(req.headers as Record<string, string>) };
   delete headers.authorization;
   const server = new OAuth2Server({
-    model: createTokenModel(services, client, params) as never,
+    model: createTokenModel(services, client, params),
     accessTokenLifetime: ACCESS_TOKEN_TTL_S,
     refreshTokenLifetime: REFRESH_TOKEN_TTL_S,
     requireClientAuthentication: { authorization_code: false, refresh_token: false },
@@ -54,7 +54,8 @@ async function token(services: Services, auth: ClientAuthenticator, req: Fastify
   } catch (err) {
     if (err instanceof OAuthError) {
       // ServerError wraps what our model threw: log it, show nothing of it.
-      if (err.name === 'server_error') throw (err as { inner?: unknown }).inner ?? err;
+      const inner = (err as { inner?: unknown }).inner;
+      if (err.name === 'server_error') throw inner instanceof Error ? inner : err;
       // RFC 6749 §5.2: a redirect_uri that differs from the authorization request's (or is
       // missing though that request named one) makes the grant invalid; the library says
       // invalid_request.

@@ -6,7 +6,7 @@ import type { FastifyReply } from 'fastify';
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
-export function esc(value: unknown): string {
+export function esc(value: string | number | boolean | null | undefined): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 }
 

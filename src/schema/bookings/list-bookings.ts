@@ -1,7 +1,6 @@
 // Bookings as a schedule shows them: those starting in a window, with the names a calendar
 // cell needs, and one booking's history (its events, the same the API and webhooks carry).
 import type { Db } from '../../db/databases.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 
 /** Bookings of every status starting in [from, to), in start order, with customer and service names. */
 export async function listBookingsStarting(
@@ -25,7 +24,7 @@ export async function listBookingEvents(db: Db, opts: { companyId: string; booki
   return db.event.findMany({
     where: {
       companyId: opts.companyId,
-      data: { path: ['bookingId'], equals: opts.bookingId } as Prisma.JsonFilter<'Event'>,
+      data: { path: ['bookingId'], equals: opts.bookingId },
     },
     orderBy: { id: 'asc' },
     take: opts.limit,

@@ -37,7 +37,7 @@ function withTemplateProfile(input: CreateCompanyInput): CreateCompanyInput {
   const t = input.template;
   if (typeof t !== 'string' || !Object.hasOwn(SAMPLE_TEMPLATES, t)) return input;
   const given = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-  return { ...SAMPLE_TEMPLATES[t as SampleTemplate], ...given } as CreateCompanyInput;
+  return { ...SAMPLE_TEMPLATES[t], ...given } as CreateCompanyInput;
 }
 
 export type ParsedCompanyInput = z.output<typeof createCompanyInput>;

@@ -186,5 +186,5 @@ export function workingIntervals(
 /** Reads stored working hours defensively (rows written before validation existed). */
 export function readWorkingHours(value: unknown): WorkingHours {
   const r = workingHoursSchema.safeParse(value);
-  return r.success ? (r.data as WorkingHours) : EMPTY_WEEK;
+  return r.success ? r.data : EMPTY_WEEK;
 }

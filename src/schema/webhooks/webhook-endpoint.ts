@@ -18,7 +18,10 @@ const company = (ctx: Context) => ({
   config: ctx.config,
 });
 
-const endpointFields = (t: any) => ({
+/** The fields both endpoint types share (the one with its secret adds `secret` and `token`). */
+const endpointFields = (
+  t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, WebhookEndpoint>,
+) => ({
   _id: t.exposeID('id', { description: 'The endpoint id' }),
   url: t.exposeString('url', { description: 'Where deliveries are POSTed' }),
   events: t.exposeStringList('events', { description: 'The event names it receives, or ["*"] for all' }),

@@ -17,11 +17,13 @@ export interface Mailbox {
  * would end the header) become spaces, runs of white space one space.
  */
 export function displayName(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  return name
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    name
+      // eslint-disable-next-line no-control-regex -- control characters are what this removes
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** The mailbox as an RFC 5322 header value: `Name <address>`, the name quoted or encoded as needed. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../../src/auth/tokens.js';
 import { bearer } from '../../helpers/factories.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
-import { basic, Browser, codeFrom, createWorld, pkce, REDIRECT, tokenRequest, type World } from './oauth-helpers.js';
+import { basic, Browser, codeFrom, createWorld, REDIRECT, tokenRequest, type World } from './oauth-helpers.js';
 
 let t: TestApp;
 let w: World;

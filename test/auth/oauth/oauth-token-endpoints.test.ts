@@ -34,7 +34,7 @@ async function tokens(scope = 'company:read bookings:read bookings:write') {
     ...secretPost(),
   });
   expect(tok.statusCode).toBe(200);
-  return tok.json() as { access_token: string; refresh_token: string; scope: string };
+  return tok.json<{ access_token: string; refresh_token: string; scope: string }>();
 }
 
 const refresh = (refreshToken: string, extra: Record<string, string> = {}) =>
@@ -171,7 +171,7 @@ describe('Idempotency-Key under OAuth', () => {
         ...creds,
       });
       expect(tok.statusCode).toBe(200);
-      return tok.json() as { access_token: string; refresh_token: string };
+      return tok.json<{ access_token: string; refresh_token: string }>();
     };
     const body = { name: 'Ada Lovelace', email: `ada.${Date.now()}@example.com` };
     const create = (token: string) =>

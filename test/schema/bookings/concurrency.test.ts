@@ -59,7 +59,7 @@ async function race(
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify(body(i)),
-      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any })),
+      }).then(async (r) => ({ status: r.status, body: await r.json() })),
     ),
   );
   const codes: Record<string, number> = {};
@@ -275,7 +275,7 @@ describe.skipIf(embedded())(
       await insertedYet;
       // The delete counts no committed booking; it must still not take the booking with it.
       const del = fetch(`${urls[1]}/api/v1/customers/${customer._id}`, { method: 'DELETE', headers: c.auth }).then(
-        async (r) => ({ status: r.status, body: (await r.json()) as any }),
+        async (r) => ({ status: r.status, body: await r.json() }),
       );
       await new Promise((r) => setTimeout(r, 300));
       commit();

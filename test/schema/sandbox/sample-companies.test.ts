@@ -190,11 +190,10 @@ describe('every new account gets the three sample test companies', () => {
       const start = DateTime.fromJSDate(s.startTime, { zone: 'Europe/London' });
       const end = DateTime.fromJSDate(s.endTime, { zone: 'Europe/London' });
       const day = start.toFormat('cccc').toLowerCase();
-      const inside = hoursOf
-        .get(s.employeeId)!
-        [day]!.some(
-          (i) => minutes(i.start) <= start.hour * 60 + start.minute && end.hour * 60 + end.minute <= minutes(i.end),
-        );
+      const hours = hoursOf.get(s.employeeId)!;
+      const inside = hours[day]!.some(
+        (i) => minutes(i.start) <= start.hour * 60 + start.minute && end.hour * 60 + end.minute <= minutes(i.end),
+      );
       expect(inside, `${start.toISO()} within hours`).toBe(true);
     }
   });

@@ -28,7 +28,7 @@ const get = async (template: string, url: string) =>
 const byName = (list: any[], name: string): any => list.find((x) => x.name === name);
 const week = () => {
   const from = DateTime.utc().plus({ days: 1 }).startOf('hour');
-  return `from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`;
+  return `from=${encodeURIComponent(from.toISO())}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO())}`;
 };
 
 describe('the sample companies through the REST API', () => {

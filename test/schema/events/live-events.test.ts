@@ -187,7 +187,7 @@ describe.skipIf(!redisUrl())('the events subscription across two instances (Post
     await workers.stop();
     const deaf = await createTestApp({ db: a.db, env: { REDIS_PREFIX: `${a.config.REDIS_PREFIX}deaf:` } });
     try {
-      const unheard = await c.book();
+      await c.book();
       const deafWorkers = await startWorkers(deaf.services, { consume: false });
       await waitFor(async () => {
         const e = await a.dbs.test.prisma.event.findFirst({

@@ -181,6 +181,9 @@ export function toAppError(err: unknown): AppError {
     return new AppError('CONFLICT', 'A concurrent request changed the same records; retry the request', { cause: err });
   if (pgCode === '22021' || pgCode === '22P05')
     return new AppError('BAD_REQUEST', 'The request contains characters that cannot be stored', { cause: err });
+  // A GraphQL argument the schema builder's plugins refuse (a connection's cursor or page size).
+  if (err instanceof Error && err.name === 'PothosValidationError')
+    return new AppError('VALIDATION_ERROR', err.message, { cause: err });
   // HTTP client errors of the frameworks under our transports (Fastify and its plugins set
   // `statusCode`): the client's mistake, told without the framework's wording.
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {

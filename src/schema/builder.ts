@@ -2,6 +2,7 @@
 // OAuth scopes of docs/oauth.md; every field that touches company data names the scope it needs.
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { GraphQLScalarType, Kind } from 'graphql';
 import { AppError } from '../errors.js';
@@ -52,9 +53,18 @@ export const builder = new SchemaBuilder<{
     EventPosition: { Input: EventPositionInput; Output: bigint };
   };
   DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+  /** What every connection carries beside its edges (connections.ts). */
+  Connection: {
+    /** The number of records the list's filters match, counted only when selected. */
+    totalCount?: number | (() => Promise<number>);
+    /** The page size the connection was asked for (the REST view's pagination.limit). */
+    pageSize?: number;
+  };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, PrismaPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin],
   scopeAuth: {
     // A subscription's scopes are checked when it starts, not at each event it delivers.
     authorizeOnSubscribe: true,
@@ -72,6 +82,30 @@ export const builder = new SchemaBuilder<{
     client: (ctx) => ctx.db,
     dmmf: getDatamodel(),
     onUnusedQuery: null,
+    defaultConnectionSize: 20,
+    maxConnectionSize: 100,
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    edgesFieldOptions: { nullable: false, description: 'The records of this page, each with its cursor' },
+    nodeFieldOptions: { nullable: false, description: 'The record' },
+    nodesOnConnection: { description: 'The records of this page (edges without their cursors)' },
+    cursorFieldOptions: { description: 'Where this record stands: pass as after (or before) to page on' },
+    pageInfoFieldOptions: { description: 'Where this page stands' },
+    pageInfoTypeOptions: { description: 'Where a page of a connection stands' },
+    hasNextPageFieldOptions: { description: 'Whether records follow this page' },
+    hasPreviousPageFieldOptions: { description: 'Whether records precede this page' },
+    startCursorFieldOptions: { description: 'The cursor of the first record of this page' },
+    endCursorFieldOptions: { description: 'The cursor of the last record of this page' },
+    firstArgOptions: { description: 'Page size going forward, 1–100 (default 20)' },
+    afterArgOptions: { description: 'The records after this cursor' },
+    lastArgOptions: { description: 'Page size going backward, 1–100' },
+    beforeArgOptions: { description: 'The records before this cursor' },
+    defaultConnectionTypeOptions: { description: 'A page of a list, with where it stands' },
+    defaultEdgeTypeOptions: { description: 'A record of a page with its cursor' },
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
   },
 });
 

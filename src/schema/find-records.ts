@@ -10,6 +10,12 @@ type Client = Db | Prisma.TransactionClient;
 export const employeeInclude = { services: { select: { serviceId: true }, orderBy: { serviceId: 'asc' } } } as const;
 export const serviceInclude = { employees: { select: { employeeId: true }, orderBy: { employeeId: 'asc' } } } as const;
 
+/** A record looked up by a GraphQL field, or NOT_FOUND naming what was looked for. */
+export function found<T>(record: T | null, what: string): T {
+  if (!record) throw AppError.notFound(what);
+  return record;
+}
+
 export async function findEmployee(db: Client, companyId: string, id: unknown) {
   const e = isId(id) ? await db.employee.findFirst({ where: { id, companyId }, include: employeeInclude }) : null;
   if (!e) throw AppError.notFound('employee');

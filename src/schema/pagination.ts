@@ -84,6 +84,12 @@ export const pageArgs = (t: ArgBuilder<Types>) => ({
   cursor: t.string({ description: "A page's nextCursor, for the page after it" }),
 });
 
+/** The same arguments on a connection, deprecated there beside first/after (connections.ts). */
+export const legacyPageArgs = (t: ArgBuilder<Types>) => ({
+  limit: t.int({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT})`, deprecationReason: 'Use first' }),
+  cursor: t.string({ description: "A page's nextCursor, for the page after it", deprecationReason: 'Use after' }),
+});
+
 /** A GraphQL page type `<Name>Page { data: [Name!]!, pagination: Pagination! }`. */
 export function pageType<T>(
   name: string,

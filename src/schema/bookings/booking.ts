@@ -5,9 +5,11 @@ import { builder } from '../builder.js';
 import { CustomerInput } from '../customers/customer.js';
 import { checkRange } from '../domain-validation.js';
 import { MoneyType } from '../money.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
+import { isId } from '../../ids.js';
+import { connectionType, nodeQuery, orderByOf, resolveConnection, ScheduleOrderEnum } from '../connections.js';
+import { found } from '../find-records.js';
+import { legacyPageArgs } from '../pagination.js';
 import { createBooking } from './create-booking.js';
-import { findBooking } from '../find-records.js';
 import { rescheduleBooking } from './reschedule-booking.js';
 import { transitionBooking, type BookingAction } from './transition-booking.js';
 
@@ -25,9 +27,29 @@ export const BookingStatusEnum = builder.enumType('BookingStatus', {
   } satisfies Record<BookingStatus, { description: string }>,
 });
 
-export const BookingType = builder.objectRef<Booking>('Booking').implement({
+export const BookingType = builder.prismaObject('Booking', {
   description: 'An appointment or a place in a class session, for one customer with one employee',
   fields: (t) => ({
+    customer: t.relation('customer', {
+      nullable: true,
+      description: 'Who booked (needs customers:read)',
+      authScopes: { scope: 'customers:read' },
+    }),
+    service: t.relation('service', {
+      nullable: true,
+      description: 'What was booked (needs services:read)',
+      authScopes: { scope: 'services:read' },
+    }),
+    employee: t.relation('employee', {
+      nullable: true,
+      description: 'With whom: the employee, or the instructor of a class (needs employees:read)',
+      authScopes: { scope: 'employees:read' },
+    }),
+    classSession: t.relation('classSession', {
+      nullable: true,
+      description: 'The class session, for a class booking (needs services:read)',
+      authScopes: { scope: 'services:read' },
+    }),
     _id: t.exposeID('id', { description: 'The booking id (24 hex characters)' }),
     serviceId: t.exposeID('serviceId', { description: 'The id of the booked service' }),
     employeeId: t.exposeID('employeeId', { description: 'The id of the employee (the instructor, for a class)' }),
@@ -68,7 +90,51 @@ export const BookingType = builder.objectRef<Booking>('Booking').implement({
   }),
 });
 
-const BookingPage = pageType('Booking', BookingType);
+export const BookingConnection = connectionType<Booking>('Booking', BookingType);
+
+/** The filters of every list of bookings (the REST list's query parameters). */
+const bookingFilterArgs = (t: ArgBuilder) => ({
+  status: t({ type: BookingStatusEnum, description: 'Only bookings in this state' }),
+  from: t({ type: 'DateTime', description: 'Only bookings starting at or after this instant' }),
+  to: t({ type: 'DateTime', description: 'Only bookings starting before this instant' }),
+  employeeId: t.id({ description: "Only this employee's bookings" }),
+  customerId: t.id({ description: "Only this customer's bookings" }),
+  serviceId: t.id({ description: 'Only bookings of this service' }),
+  orderBy: t({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+});
+type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
+
+interface BookingFilters {
+  status?: BookingStatus | null;
+  from?: Date | null;
+  to?: Date | null;
+  employeeId?: string | number | null;
+  customerId?: string | number | null;
+  serviceId?: string | number | null;
+}
+
+function bookingWhere(companyId: string, a: BookingFilters): Prisma.BookingWhereInput {
+  if (a.from && a.to) checkRange(a.from, a.to, { fromPath: 'from', toPath: 'to' });
+  return {
+    companyId,
+    ...(a.status ? { status: a.status } : {}),
+    ...(a.employeeId != null ? { employeeId: String(a.employeeId) } : {}),
+    ...(a.customerId != null ? { customerId: String(a.customerId) } : {}),
+    ...(a.serviceId != null ? { serviceId: String(a.serviceId) } : {}),
+    ...(a.from || a.to ? { startTime: { ...(a.from ? { gte: a.from } : {}), ...(a.to ? { lt: a.to } : {}) } } : {}),
+  };
+}
+
+/** A list of bookings under another record: its filters, in the credential's company. */
+const relatedBookings = (description: string) =>
+  ({
+    description: `${description} (needs bookings:read)`,
+    nullable: true,
+    cursor: 'id',
+    totalCount: true,
+    authScopes: { scope: 'bookings:read' },
+    args: {},
+  }) as const;
 
 const CreateBookingInput = builder.inputType('CreateBookingInput', {
   description: 'startTime for appointment services, classId for class services; customerId or customer',
@@ -101,40 +167,63 @@ const read = { scope: 'bookings:read' } as const;
 const write = { scope: 'bookings:write' } as const;
 
 builder.queryFields((t) => ({
-  bookings: t.field({
-    type: BookingPage,
-    description: 'Bookings of every status unless filtered, newest first',
-    authScopes: read,
-    args: {
-      ...pageArgs(t.arg),
-      status: t.arg({ type: BookingStatusEnum, description: 'Only bookings in this state' }),
-      from: t.arg({ type: 'DateTime', description: 'Only bookings starting at or after this instant' }),
-      to: t.arg({ type: 'DateTime', description: 'Only bookings starting before this instant' }),
-      employeeId: t.arg.id({ description: "Only this employee's bookings" }),
-      customerId: t.arg.id({ description: "Only this customer's bookings" }),
-      serviceId: t.arg.id({ description: 'Only bookings of this service' }),
+  bookings: t.connection(
+    {
+      type: BookingType,
+      description: 'Bookings of every status unless filtered, newest first unless ordered',
+      authScopes: read,
+      args: { ...legacyPageArgs(t.arg), ...bookingFilterArgs(t.arg) },
+      resolve: (_r, a, ctx, info) => {
+        const where = bookingWhere(ctx.credential!.companyId, a);
+        const query = nodeQuery(ctx, info, 'Booking');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.booking.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.booking.count({ where }),
+        );
+      },
     },
-    resolve: (_r, a, ctx) => {
-      if (a.from && a.to) checkRange(a.from, a.to, { fromPath: 'from', toPath: 'to' });
-      const where: Prisma.BookingWhereInput = {
-        companyId: ctx.credential!.companyId,
-        ...(a.status ? { status: a.status } : {}),
-        ...(a.employeeId ? { employeeId: String(a.employeeId) } : {}),
-        ...(a.customerId ? { customerId: String(a.customerId) } : {}),
-        ...(a.serviceId ? { serviceId: String(a.serviceId) } : {}),
-        ...(a.from || a.to ? { startTime: { ...(a.from ? { gte: a.from } : {}), ...(a.to ? { lt: a.to } : {}) } } : {}),
-      };
-      return paginate(a, (q) => ctx.db.booking.findMany({ ...q, where: { ...q.where, ...where } }));
-    },
-  }),
-  booking: t.field({
-    type: BookingType,
+    BookingConnection,
+  ),
+  booking: t.prismaField({
+    type: 'Booking',
     description: 'One booking by id',
     authScopes: read,
     args: { id: t.arg.id({ required: true, description: 'The booking id' }) },
-    resolve: (_r, args, ctx) => findBooking(ctx.db, ctx.credential!.companyId, args.id),
+    resolve: async (query, _r, args, ctx) =>
+      found(
+        isId(String(args.id))
+          ? await ctx.db.booking.findFirst({
+              ...query,
+              where: { id: String(args.id), companyId: ctx.credential!.companyId },
+            })
+          : null,
+        'booking',
+      ),
   }),
 }));
+
+// The bookings of the records a booking refers to, each a connection with the list's filters.
+for (const [model, description] of [
+  ['Customer', "The customer's bookings"],
+  ['Employee', "The employee's bookings (as instructor too)"],
+  ['Service', 'The bookings of this service'],
+  ['ClassSession', 'The roster: the bookings of this class session'],
+  ['Company', "The company's bookings"],
+] as const) {
+  builder.prismaObjectFields(model, (t) => ({
+    bookings: t.relatedConnection(
+      'bookings',
+      {
+        ...relatedBookings(description),
+        args: bookingFilterArgs(t.arg),
+        query: (a, ctx) => ({ where: bookingWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+      },
+      BookingConnection,
+    ),
+  }));
+}
 
 const transition = (action: BookingAction, description: string) =>
   builder.mutationField(

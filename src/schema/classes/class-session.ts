@@ -3,8 +3,10 @@
 import type { ClassSession, ClassStatus, Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { checkRange } from '../domain-validation.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
-import { findClassSession } from '../find-records.js';
+import { isId } from '../../ids.js';
+import { connectionType, nodeQuery, orderByOf, resolveConnection, ScheduleOrderEnum } from '../connections.js';
+import { legacyPageArgs } from '../pagination.js';
+import { found } from '../find-records.js';
 import { cancelClassSession, createClassSession, updateClassSession } from './manage-class-sessions.js';
 
 export const ClassStatusEnum = builder.enumType('ClassStatus', {
@@ -15,12 +17,17 @@ export const ClassStatusEnum = builder.enumType('ClassStatus', {
   } satisfies Record<ClassStatus, { description: string }>,
 });
 
-export const ClassSessionType = builder.objectRef<ClassSession>('ClassSession').implement({
+export const ClassSessionType = builder.prismaObject('ClassSession', {
   description: 'One session of a class service: a time, an instructor and a number of places',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The class session id (classId in REST and bookings)' }),
     serviceId: t.exposeID('serviceId', { description: 'The id of the class service' }),
     employeeId: t.exposeID('employeeId', { description: 'The id of the instructor' }),
+    service: t.relation('service', {
+      nullable: true,
+      description: 'The class service (needs services:read)',
+      authScopes: { scope: 'services:read' },
+    }),
     startTime: t.expose('startTime', { type: 'DateTime', description: 'When it starts' }),
     endTime: t.expose('endTime', { type: 'DateTime', description: 'When it ends' }),
     capacity: t.exposeInt('capacity', { description: 'How many places it has' }),
@@ -31,7 +38,37 @@ export const ClassSessionType = builder.objectRef<ClassSession>('ClassSession').
   }),
 });
 
-const ClassSessionPage = pageType('ClassSession', ClassSessionType);
+export const ClassSessionConnection = connectionType<ClassSession>('ClassSession', ClassSessionType);
+
+const classFilterArgs = (t: ArgBuilder) => ({
+  serviceId: t.id({ description: 'Only sessions of this class service' }),
+  employeeId: t.id({ description: "Only this instructor's sessions" }),
+  status: t({ type: ClassStatusEnum, description: 'Only sessions in this state' }),
+  from: t({ type: 'DateTime', description: 'Only sessions starting at or after this instant' }),
+  to: t({ type: 'DateTime', description: 'Only sessions starting before this instant' }),
+  orderBy: t({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+});
+type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
+
+function classWhere(
+  companyId: string,
+  a: {
+    serviceId?: string | number | null;
+    employeeId?: string | number | null;
+    status?: ClassStatus | null;
+    from?: Date | null;
+    to?: Date | null;
+  },
+): Prisma.ClassSessionWhereInput {
+  if (a.from && a.to) checkRange(a.from, a.to, { fromPath: 'from', toPath: 'to' });
+  return {
+    companyId,
+    ...(a.serviceId != null ? { serviceId: String(a.serviceId) } : {}),
+    ...(a.employeeId != null ? { employeeId: String(a.employeeId) } : {}),
+    ...(a.status ? { status: a.status } : {}),
+    ...(a.from || a.to ? { startTime: { ...(a.from ? { gte: a.from } : {}), ...(a.to ? { lt: a.to } : {}) } } : {}),
+  };
+}
 
 const CreateClassSessionInput = builder.inputType('CreateClassSessionInput', {
   description: 'A new session of a class service',
@@ -61,40 +98,64 @@ const read = { scope: 'services:read' } as const;
 const write = { scope: 'services:write' } as const;
 
 builder.queryFields((t) => ({
-  classSessions: t.field({
-    type: ClassSessionPage,
-    description: 'Class sessions, newest first',
-    authScopes: read,
-    args: {
-      ...pageArgs(t.arg),
-      serviceId: t.arg.id({ description: 'Only sessions of this class service' }),
-      employeeId: t.arg.id({ description: "Only this instructor's sessions" }),
-      status: t.arg({ type: ClassStatusEnum, description: 'Only sessions in this state' }),
-      from: t.arg({ type: 'DateTime', description: 'Only sessions starting at or after this instant' }),
-      to: t.arg({ type: 'DateTime', description: 'Only sessions starting before this instant' }),
+  classSessions: t.connection(
+    {
+      type: ClassSessionType,
+      description: 'Class sessions, newest first unless ordered',
+      authScopes: read,
+      args: { ...legacyPageArgs(t.arg), ...classFilterArgs(t.arg) },
+      resolve: (_r, a, ctx, info) => {
+        const where = classWhere(ctx.credential!.companyId, a);
+        const query = nodeQuery(ctx, info, 'ClassSession');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.classSession.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.classSession.count({ where }),
+        );
+      },
     },
-    resolve: (_r, args, ctx) => {
-      if (args.from && args.to) checkRange(args.from, args.to, { fromPath: 'from', toPath: 'to' });
-      const where: Prisma.ClassSessionWhereInput = {
-        companyId: ctx.credential!.companyId,
-        ...(args.serviceId ? { serviceId: String(args.serviceId) } : {}),
-        ...(args.employeeId ? { employeeId: String(args.employeeId) } : {}),
-        ...(args.status ? { status: args.status } : {}),
-        ...(args.from || args.to
-          ? { startTime: { ...(args.from ? { gte: args.from } : {}), ...(args.to ? { lt: args.to } : {}) } }
-          : {}),
-      };
-      return paginate(args, (q) => ctx.db.classSession.findMany({ ...q, where: { ...q.where, ...where } }));
-    },
-  }),
-  classSession: t.field({
-    type: ClassSessionType,
+    ClassSessionConnection,
+  ),
+  classSession: t.prismaField({
+    type: 'ClassSession',
     description: 'One class session by id',
     authScopes: read,
     args: { id: t.arg.id({ required: true, description: 'The class session id' }) },
-    resolve: (_r, args, ctx) => findClassSession(ctx.db, ctx.credential!.companyId, String(args.id)),
+    resolve: async (query, _r, args, ctx) =>
+      found(
+        isId(String(args.id))
+          ? await ctx.db.classSession.findFirst({
+              ...query,
+              where: { id: String(args.id), companyId: ctx.credential!.companyId },
+            })
+          : null,
+        'class session',
+      ),
   }),
 }));
+
+for (const [model, relation, description] of [
+  ['Service', 'classSessions', 'The sessions of this class service'],
+  ['Company', 'classSessions', "The company's class sessions"],
+  ['Employee', 'classSessions', 'The class sessions they teach'],
+] as const) {
+  builder.prismaObjectFields(model, (t) => ({
+    [relation]: t.relatedConnection(
+      relation,
+      {
+        description: `${description} (needs services:read)`,
+        nullable: true,
+        cursor: 'id',
+        totalCount: true,
+        authScopes: read,
+        args: classFilterArgs(t.arg),
+        query: (a, ctx) => ({ where: classWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+      },
+      ClassSessionConnection,
+    ),
+  }));
+}
 
 builder.mutationFields((t) => ({
   createClassSession: t.field({

@@ -38,6 +38,38 @@ builder.queryField('me', (t) =>
   }),
 );
 
+/** The credential itself: the root of everything it can see. */
+const ViewerType = builder.objectRef<{ scopes: string[] }>('Viewer').implement({
+  description: 'The credential making the request: its company (the root of the graph), mode and scopes',
+  fields: (t) => ({
+    company: t.prismaField({
+      type: 'Company',
+      nullable: true,
+      description:
+        "The credential's company, and through it everything the credential may read (needs company:read; " +
+        'each list needs its own scope)',
+      authScopes: { scope: 'company:read' },
+      resolve: (query, _v, _a, ctx) =>
+        ctx.db.company.findUniqueOrThrow({ ...query, where: { id: ctx.credential!.companyId } }),
+    }),
+    mode: t.field({
+      type: CompanyModeEnum,
+      description: 'Live, or test for the sandbox: which data every field reads',
+      resolve: (_v, _a, ctx) => ctx.credential!.mode,
+    }),
+    scopes: t.exposeStringList('scopes', { description: 'The scopes the credential holds, sorted' }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({
+    type: ViewerType,
+    description: 'The credential making the request and its company: the root of the graph',
+    authScopes: { authenticated: true },
+    resolve: (_root, _args, ctx) => ({ scopes: [...ctx.credential!.scopes].sort() }),
+  }),
+);
+
 const UpdateCompanyInput = builder.inputType('UpdateCompanyInput', {
   description: 'The fields of the profile to change; the rest stay',
   fields: (t) => ({

@@ -1,11 +1,13 @@
 // Customers (docs/api.md). Scopes: customers:read / customers:write.
-import type { Customer } from '../../generated/prisma/client.js';
+import type { Customer, Prisma } from '../../generated/prisma/client.js';
+import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
-import { findCustomer } from '../find-records.js';
+import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import { found } from '../find-records.js';
+import { legacyPageArgs } from '../pagination.js';
 import { createCustomer, deleteCustomer, updateCustomer } from './manage-customers.js';
 
-export const CustomerType = builder.objectRef<Customer>('Customer').implement({
+export const CustomerType = builder.prismaObject('Customer', {
   description: 'A person who books; the e-mail is unique in the company',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The customer id' }),
@@ -18,7 +20,12 @@ export const CustomerType = builder.objectRef<Customer>('Customer').implement({
   }),
 });
 
-const CustomerPage = pageType('Customer', CustomerType);
+export const CustomerConnection = connectionType<Customer>('Customer', CustomerType);
+
+const customerWhere = (companyId: string, a: { email?: string | null }): Prisma.CustomerWhereInput => ({
+  companyId,
+  ...(a.email ? { email: a.email.toLowerCase() } : {}),
+});
 
 export const CustomerInput = builder.inputType('CustomerInput', {
   description: 'A customer: name and email required on creation; on update, the fields to change',
@@ -34,30 +41,64 @@ const read = { scope: 'customers:read' } as const;
 const write = { scope: 'customers:write' } as const;
 
 builder.queryFields((t) => ({
-  customers: t.field({
-    type: CustomerPage,
-    description: 'Customers, newest first',
-    authScopes: read,
-    args: { ...pageArgs(t.arg), email: t.arg.string({ description: 'Only the customer with this e-mail' }) },
-    resolve: (_r, args, ctx) =>
-      paginate(args, (q) =>
-        ctx.db.customer.findMany({
-          ...q,
-          where: {
-            ...q.where,
-            companyId: ctx.credential!.companyId,
-            ...(args.email ? { email: args.email.toLowerCase() } : {}),
-          },
-        }),
-      ),
-  }),
-  customer: t.field({
-    type: CustomerType,
+  customers: t.connection(
+    {
+      type: CustomerType,
+      description: 'Customers, newest first unless ordered',
+      authScopes: read,
+      args: {
+        ...legacyPageArgs(t.arg),
+        email: t.arg.string({ description: 'Only the customer with this e-mail' }),
+        orderBy: t.arg({ type: NamedListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      resolve: (_r, a, ctx, info) => {
+        const where = customerWhere(ctx.credential!.companyId, a);
+        const query = nodeQuery(ctx, info, 'Customer');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.customer.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.customer.count({ where }),
+        );
+      },
+    },
+    CustomerConnection,
+  ),
+  customer: t.prismaField({
+    type: 'Customer',
     description: 'One customer by id',
     authScopes: read,
     args: { id: t.arg.id({ required: true, description: 'The customer id' }) },
-    resolve: (_r, args, ctx) => findCustomer(ctx.db, ctx.credential!.companyId, String(args.id)),
+    resolve: async (query, _r, args, ctx) =>
+      found(
+        isId(String(args.id))
+          ? await ctx.db.customer.findFirst({
+              ...query,
+              where: { id: String(args.id), companyId: ctx.credential!.companyId },
+            })
+          : null,
+        'customer',
+      ),
   }),
+}));
+
+builder.prismaObjectFields('Company', (t) => ({
+  customers: t.relatedConnection(
+    'customers',
+    {
+      description: "The company's customers (needs customers:read)",
+      nullable: true,
+      cursor: 'id',
+      totalCount: true,
+      authScopes: read,
+      args: {
+        email: t.arg.string({ description: 'Only the customer with this e-mail' }),
+        orderBy: t.arg({ type: NamedListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      query: (a, ctx) => ({ where: customerWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+    },
+    CustomerConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({

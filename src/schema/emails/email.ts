@@ -6,7 +6,8 @@ import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
+import { connectionType, ListOrderEnum, resolveConnection } from '../connections.js';
+import { legacyPageArgs } from '../pagination.js';
 
 export const EmailType = builder.objectRef<Email>('Email').implement({
   description: 'An e-mail to a customer, logged in the sandbox instead of sent',
@@ -26,7 +27,7 @@ export const EmailType = builder.objectRef<Email>('Email').implement({
   }),
 });
 
-const EmailPage = pageType<Email>('Email', EmailType);
+const EmailConnection = connectionType<Email>('Email', EmailType);
 
 function sandboxOnly(ctx: Context): string {
   if (ctx.credential!.mode !== 'test') {
@@ -39,16 +40,27 @@ function sandboxOnly(ctx: Context): string {
 }
 
 builder.queryFields((t) => ({
-  emails: t.field({
-    type: EmailPage,
-    description: 'The sandbox e-mail log, newest first (FORBIDDEN for live companies)',
-    authScopes: { scope: 'emails:read' },
-    args: { ...pageArgs(t.arg) },
-    resolve: async (_r, args, ctx) => {
-      const companyId = sandboxOnly(ctx);
-      return paginate(args, (q) => ctx.db.email.findMany({ ...q, where: { companyId, ...q.where } }));
+  emails: t.connection(
+    {
+      type: EmailType,
+      description: 'The sandbox e-mail log, newest first (FORBIDDEN for live companies)',
+      authScopes: { scope: 'emails:read' },
+      args: {
+        ...legacyPageArgs(t.arg),
+        orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      resolve: (_r, a, ctx) => {
+        const where = { companyId: sandboxOnly(ctx) };
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.email.findMany({ ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.email.count({ where }),
+        );
+      },
     },
-  }),
+    EmailConnection,
+  ),
   email: t.field({
     type: EmailType,
     description: 'One logged e-mail by id (FORBIDDEN for live companies)',

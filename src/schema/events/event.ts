@@ -10,6 +10,8 @@ import { EVENT_TYPES } from './events.js';
 import { EVENT_RECORD_SELECT, liveEvents, type EventRecord } from './live-events.js';
 import { parseEventPosition, type EventPositionInput } from './position-input.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageArgs, pageType, paginate, type Page } from '../pagination.js';
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import { connectionType } from '../connections.js';
 
 builder.addScalarType(
   'EventPosition',
@@ -198,4 +200,50 @@ builder.subscriptionFields((t) => ({
       return e;
     },
   }),
+}));
+
+const EventConnection = connectionType<EventRecord>('Event', EventObject);
+
+/**
+ * The events of many bookings in one query: the bookings of one list resolve their `events`
+ * in the same tick, so their ids are gathered first and read together (booking events carry
+ * data.bookingId, src/schema/bookings/booking-events.ts).
+ */
+const pendingEvents = new WeakMap<Context, { ids: Set<string>; rows: Promise<EventRecord[]> }>();
+function eventsOfBooking(ctx: Context, bookingId: string): Promise<EventRecord[]> {
+  let batch = pendingEvents.get(ctx);
+  if (!batch) {
+    const ids = new Set<string>();
+    const rows = Promise.resolve().then(() => {
+      pendingEvents.delete(ctx);
+      return ctx.db.event.findMany({
+        where: {
+          companyId: ctx.credential!.companyId,
+          OR: [...ids].map((id) => ({ data: { path: ['bookingId'], equals: id } })),
+        },
+        orderBy: { id: 'asc' },
+        select: EVENT_RECORD_SELECT,
+      });
+    });
+    batch = { ids, rows };
+    pendingEvents.set(ctx, batch);
+  }
+  batch.ids.add(bookingId);
+  return batch.rows.then((rows) => rows.filter((e) => (e.data as { bookingId?: unknown }).bookingId === bookingId));
+}
+
+builder.prismaObjectFields('Booking', (t) => ({
+  events: t.connection(
+    {
+      type: EventObject,
+      nullable: true,
+      description: "The booking's history: its events, oldest first (needs events:read)",
+      authScopes: { scope: 'events:read' },
+      resolve: async (b, args, ctx) => {
+        const list = await eventsOfBooking(ctx, b.id);
+        return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+      },
+    },
+    EventConnection,
+  ),
 }));

@@ -1,11 +1,15 @@
 // Payments (docs/api.md) in GraphQL: payments, payment, createPayment, refundPayment.
 // Scopes: payments:read / payments:write.
-import type { Payment, PaymentStatus } from '../../generated/prisma/client.js';
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import type { Payment, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
+import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
+import { connectionType, ListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import { found } from '../find-records.js';
 import { MoneyType } from '../money.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
+import { legacyPageArgs } from '../pagination.js';
 import { createPayment } from './create-payment.js';
-import { findPayment, refundPayment } from './refund-payment.js';
+import { refundPayment } from './refund-payment.js';
 
 export const PaymentStatusEnum = builder.enumType('PaymentStatus', {
   description: "A payment's state (docs/api.md, Payments); treat the list as open",
@@ -17,11 +21,16 @@ export const PaymentStatusEnum = builder.enumType('PaymentStatus', {
   } satisfies Record<PaymentStatus, { description: string }>,
 });
 
-export const PaymentType = builder.objectRef<Payment>('Payment').implement({
+export const PaymentType = builder.prismaObject('Payment', {
   description: 'A charge for a booking: processing, then succeeded or failed; succeeded can be refunded',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The payment id' }),
     bookingId: t.exposeID('bookingId', { description: 'The id of the booking paid for' }),
+    booking: t.relation('booking', {
+      nullable: true,
+      description: 'The booking paid for (needs bookings:read)',
+      authScopes: { scope: 'bookings:read' },
+    }),
     amountMoney: t.field({
       type: MoneyType,
       description: "What is charged: the service's price",
@@ -52,7 +61,22 @@ export const PaymentType = builder.objectRef<Payment>('Payment').implement({
   }),
 });
 
-const PaymentPage = pageType<Payment>('Payment', PaymentType);
+export const PaymentConnection = connectionType<Payment>('Payment', PaymentType);
+
+const paymentFilterArgs = (t: ArgBuilder) => ({
+  status: t({ type: PaymentStatusEnum, description: 'Only payments in this state' }),
+  orderBy: t({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+});
+type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
+const paymentWhere = (
+  companyId: string,
+  a: { status?: PaymentStatus | null; bookingId?: string | number | null },
+): Prisma.PaymentWhereInput => ({
+  companyId,
+  ...(a.status ? { status: a.status } : {}),
+  ...(a.bookingId != null ? { bookingId: String(a.bookingId) } : {}),
+});
+const read = { scope: 'payments:read' } as const;
 
 const CardInput = builder.inputType('CardInput', {
   description: 'Sandbox only: a test card',
@@ -74,30 +98,86 @@ const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
 });
 
 builder.queryFields((t) => ({
-  payments: t.field({
-    type: PaymentPage,
-    description: 'Payments, newest first',
-    authScopes: { scope: 'payments:read' },
-    args: { ...pageArgs(t.arg), bookingId: t.arg.id({ description: "Only this booking's payments" }) },
-    resolve: (_r, args, ctx) =>
-      paginate(args, (q) =>
-        ctx.db.payment.findMany({
-          ...q,
-          where: {
-            companyId: ctx.credential!.companyId,
-            ...(args.bookingId ? { bookingId: String(args.bookingId) } : {}),
-            ...q.where,
-          },
-        }),
+  payments: t.connection(
+    {
+      type: PaymentType,
+      description: 'Payments, newest first unless ordered',
+      authScopes: read,
+      args: {
+        ...legacyPageArgs(t.arg),
+        bookingId: t.arg.id({ description: "Only this booking's payments" }),
+        ...paymentFilterArgs(t.arg),
+      },
+      resolve: (_r, a, ctx, info) => {
+        const where = paymentWhere(ctx.credential!.companyId, a);
+        const query = nodeQuery(ctx, info, 'Payment');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.payment.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.payment.count({ where }),
+        );
+      },
+    },
+    PaymentConnection,
+  ),
+  payment: t.prismaField({
+    type: 'Payment',
+    description: 'One payment by id',
+    authScopes: read,
+    args: { id: t.arg.id({ required: true, description: 'The payment id' }) },
+    resolve: async (query, _r, { id }, ctx) =>
+      found(
+        isId(String(id))
+          ? await ctx.db.payment.findFirst({
+              ...query,
+              where: { id: String(id), companyId: ctx.credential!.companyId },
+            })
+          : null,
+        'payment',
       ),
   }),
-  payment: t.field({
-    type: PaymentType,
-    description: 'One payment by id',
-    authScopes: { scope: 'payments:read' },
-    args: { id: t.arg.id({ required: true, description: 'The payment id' }) },
-    resolve: (_r, { id }, ctx) => findPayment(ctx.db, ctx.credential!.companyId, String(id)),
-  }),
+}));
+
+for (const [model, description] of [
+  ['Booking', 'The payments of this booking'],
+  ['Company', "The company's payments"],
+] as const) {
+  builder.prismaObjectFields(model, (t) => ({
+    payments: t.relatedConnection(
+      'payments',
+      {
+        description: `${description} (needs payments:read)`,
+        nullable: true,
+        cursor: 'id',
+        totalCount: true,
+        authScopes: read,
+        args: paymentFilterArgs(t.arg),
+        query: (a, ctx) => ({ where: paymentWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+      },
+      PaymentConnection,
+    ),
+  }));
+}
+
+// A customer's payments are those of their bookings: loaded with the customer, paged in memory.
+builder.prismaObjectFields('Customer', (t) => ({
+  payments: t.connection(
+    {
+      type: PaymentType,
+      nullable: true,
+      description: "The payments of the customer's bookings, newest first (needs payments:read)",
+      authScopes: read,
+      select: (_args, _ctx, nestedSelection) => ({
+        bookings: { select: { payments: nestedSelection(true) } },
+      }),
+      resolve: (c, args) => {
+        const list = c.bookings.flatMap((b) => b.payments).sort((x, y) => (x.id < y.id ? 1 : x.id > y.id ? -1 : 0));
+        return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+      },
+    },
+    PaymentConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({

@@ -1,12 +1,13 @@
 // Services (docs/api.md). Scopes: services:read / services:write.
-import type { Service, ServiceKind } from '../../generated/prisma/client.js';
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import type { Prisma, Service, ServiceKind } from '../../generated/prisma/client.js';
+import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
+import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
 import { MoneyType } from '../money.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
-import { findService, serviceInclude } from '../find-records.js';
+import { legacyPageArgs } from '../pagination.js';
+import { found } from '../find-records.js';
 import { createService, deactivateService, updateService } from './manage-services.js';
-
-type ServiceRecord = Service & { employees: Array<{ employeeId: string }> };
 
 export const ServiceKindEnum = builder.enumType('ServiceKind', {
   description: 'How a service is booked',
@@ -16,7 +17,7 @@ export const ServiceKindEnum = builder.enumType('ServiceKind', {
   } satisfies Record<ServiceKind, { description: string }>,
 });
 
-export const ServiceType = builder.objectRef<ServiceRecord>('Service').implement({
+export const ServiceType = builder.prismaObject('Service', {
   description: 'Something the company sells: an appointment of a fixed duration, or a class',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The service id' }),
@@ -40,7 +41,8 @@ export const ServiceType = builder.objectRef<ServiceRecord>('Service').implement
       description: "Minutes of the employee's time blocked after each appointment",
     }),
     employeeIds: t.idList({
-      description: 'The employees who perform it',
+      description: 'The ids of the employees who perform it',
+      select: { employees: { select: { employeeId: true }, orderBy: { employeeId: 'asc' } } },
       resolve: (s) => s.employees.map((e) => e.employeeId),
     }),
     requiresPayment: t.exposeBoolean('requiresPayment', {
@@ -52,7 +54,23 @@ export const ServiceType = builder.objectRef<ServiceRecord>('Service').implement
   }),
 });
 
-const ServicePage = pageType('Service', ServiceType);
+export const ServiceConnection = connectionType<Service>('Service', ServiceType);
+
+const serviceFilterArgs = (t: ArgBuilder) => ({
+  active: t.boolean({ description: 'Only active (true) or inactive (false) services' }),
+  kind: t({ type: ServiceKindEnum, description: 'Only services of this kind' }),
+  orderBy: t({ type: NamedListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+});
+type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
+
+const serviceWhere = (
+  companyId: string,
+  a: { active?: boolean | null; kind?: ServiceKind | null },
+): Prisma.ServiceWhereInput => ({
+  companyId,
+  ...(a.active != null ? { active: a.active } : {}),
+  ...(a.kind ? { kind: a.kind } : {}),
+});
 
 const serviceInput = (create: boolean) =>
   builder.inputType(create ? 'CreateServiceInput' : 'UpdateServiceInput', {
@@ -77,36 +95,77 @@ const read = { scope: 'services:read' } as const;
 const write = { scope: 'services:write' } as const;
 
 builder.queryFields((t) => ({
-  services: t.field({
-    type: ServicePage,
-    description: 'Services, newest first',
-    authScopes: read,
-    args: {
-      ...pageArgs(t.arg),
-      active: t.arg.boolean({ description: 'Only active (true) or inactive (false) services' }),
-      kind: t.arg({ type: ServiceKindEnum, description: 'Only services of this kind' }),
+  services: t.connection(
+    {
+      type: ServiceType,
+      description: 'Services, newest first unless ordered',
+      authScopes: read,
+      args: { ...legacyPageArgs(t.arg), ...serviceFilterArgs(t.arg) },
+      resolve: (_r, a, ctx, info) => {
+        const where = serviceWhere(ctx.credential!.companyId, a);
+        const query = nodeQuery(ctx, info, 'Service');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.service.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.service.count({ where }),
+        );
+      },
     },
-    resolve: (_r, args, ctx) =>
-      paginate(args, (q) =>
-        ctx.db.service.findMany({
-          ...q,
-          where: {
-            ...q.where,
-            companyId: ctx.credential!.companyId,
-            ...(args.active != null ? { active: args.active } : {}),
-            ...(args.kind ? { kind: args.kind } : {}),
-          },
-          include: serviceInclude,
-        }),
-      ),
-  }),
-  service: t.field({
-    type: ServiceType,
+    ServiceConnection,
+  ),
+  service: t.prismaField({
+    type: 'Service',
     description: 'One service by id',
     authScopes: read,
     args: { id: t.arg.id({ required: true, description: 'The service id' }) },
-    resolve: (_r, args, ctx) => findService(ctx.db, ctx.credential!.companyId, String(args.id)),
+    resolve: async (query, _r, args, ctx) =>
+      found(
+        isId(String(args.id))
+          ? await ctx.db.service.findFirst({
+              ...query,
+              where: { id: String(args.id), companyId: ctx.credential!.companyId },
+            })
+          : null,
+        'service',
+      ),
   }),
+}));
+
+// The services an employee performs, through the employee_services join, loaded with the
+// employee and paged in memory (a handful per employee).
+
+builder.prismaObjectFields('Employee', (t) => ({
+  services: t.connection(
+    {
+      type: ServiceType,
+      nullable: true,
+      description: 'The services they perform (needs services:read)',
+      authScopes: read,
+      select: { services: { select: { service: true }, orderBy: { serviceId: 'asc' } } },
+      resolve: (e, args) => {
+        const list = e.services.map((l) => l.service);
+        return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+      },
+    },
+    ServiceConnection,
+  ),
+}));
+
+builder.prismaObjectFields('Company', (t) => ({
+  services: t.relatedConnection(
+    'services',
+    {
+      description: "The company's services (needs services:read)",
+      nullable: true,
+      cursor: 'id',
+      totalCount: true,
+      authScopes: read,
+      args: serviceFilterArgs(t.arg),
+      query: (a, ctx) => ({ where: serviceWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+    },
+    ServiceConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({

@@ -1,15 +1,23 @@
 // Employees, their working hours, the services they perform, and their time off
 // (docs/api.md). Scopes: employees:read / employees:write.
-import type { Employee, TimeOff } from '../../generated/prisma/client.js';
+import { resolveArrayConnection } from '@pothos/plugin-relay';
+import type { Employee, Prisma, TimeOff } from '../../generated/prisma/client.js';
+import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
+import {
+  connectionType,
+  NamedListOrderEnum,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  ScheduleOrderEnum,
+} from '../connections.js';
+import { legacyPageArgs } from '../pagination.js';
 import { createEmployee } from './create-employee.js';
-import { employeeInclude, findEmployee } from '../find-records.js';
-import { createTimeOff, deleteTimeOff, listTimeOff } from './manage-time-off.js';
+import { findEmployee, found } from '../find-records.js';
+import { createTimeOff, deleteTimeOff } from './manage-time-off.js';
 import { deactivateEmployee, updateEmployee } from './update-employee.js';
 import { readWorkingHours, WEEKDAYS } from './working-hours.js';
-
-type EmployeeRecord = Employee & { services: Array<{ serviceId: string }> };
 
 const TimeRange = builder.objectRef<{ start: string; end: string }>('TimeRange').implement({
   description: 'A local time interval "HH:MM"–"HH:MM" in the company time zone',
@@ -30,7 +38,7 @@ const WorkingHours = builder.objectRef<ReturnType<typeof readWorkingHours>>('Wor
     ),
 });
 
-export const EmployeeType = builder.objectRef<EmployeeRecord>('Employee').implement({
+export const EmployeeType = builder.prismaObject('Employee', {
   description: 'A member of staff who performs services and teaches classes',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The employee id' }),
@@ -43,7 +51,8 @@ export const EmployeeType = builder.objectRef<EmployeeRecord>('Employee').implem
       resolve: (e) => readWorkingHours(e.workingHours),
     }),
     serviceIds: t.idList({
-      description: 'The services they perform',
+      description: 'The ids of the services they perform',
+      select: { services: { select: { serviceId: true }, orderBy: { serviceId: 'asc' } } },
       resolve: (e) => e.services.map((s) => s.serviceId),
     }),
     active: t.exposeBoolean('active', { description: 'Whether they can be booked (inactive staff stay readable)' }),
@@ -52,7 +61,7 @@ export const EmployeeType = builder.objectRef<EmployeeRecord>('Employee').implem
   }),
 });
 
-export const TimeOffType = builder.objectRef<TimeOff>('TimeOff').implement({
+export const TimeOffType = builder.prismaObject('TimeOff', {
   description: 'A time an employee is away and cannot be booked',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The time-off id' }),
@@ -64,8 +73,18 @@ export const TimeOffType = builder.objectRef<TimeOff>('TimeOff').implement({
   }),
 });
 
-const EmployeePage = pageType('Employee', EmployeeType);
-const TimeOffPage = pageType('TimeOff', TimeOffType);
+export const EmployeeConnection = connectionType<Employee>('Employee', EmployeeType);
+const TimeOffConnection = connectionType<TimeOff>('TimeOff', TimeOffType);
+
+const employeeFilterArgs = (t: ArgBuilder) => ({
+  active: t.boolean({ description: 'Only active (true) or inactive (false) staff' }),
+  orderBy: t({ type: NamedListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+});
+type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
+const employeeWhere = (companyId: string, a: { active?: boolean | null }): Prisma.EmployeeWhereInput => ({
+  companyId,
+  ...(a.active != null ? { active: a.active } : {}),
+});
 
 const TimeRangeInput = builder.inputType('TimeRangeInput', {
   description: 'A local time interval "HH:MM"–"HH:MM" in the company time zone',
@@ -112,38 +131,133 @@ const write = { scope: 'employees:write' } as const;
 const company = (ctx: { credential: { companyId: string } | null }) => ctx.credential!.companyId;
 
 builder.queryFields((t) => ({
-  employees: t.field({
-    type: EmployeePage,
-    description: 'Employees, newest first',
-    authScopes: read,
-    args: {
-      ...pageArgs(t.arg),
-      active: t.arg.boolean({ description: 'Only active (true) or inactive (false) staff' }),
+  employees: t.connection(
+    {
+      type: EmployeeType,
+      description: 'Employees, newest first unless ordered',
+      authScopes: read,
+      args: { ...legacyPageArgs(t.arg), ...employeeFilterArgs(t.arg) },
+      resolve: (_r, a, ctx, info) => {
+        const where = employeeWhere(company(ctx), a);
+        const query = nodeQuery(ctx, info, 'Employee');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.employee.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.employee.count({ where }),
+        );
+      },
     },
-    resolve: (_r, args, ctx) =>
-      paginate(args, (q) =>
-        ctx.db.employee.findMany({
-          ...q,
-          where: { ...q.where, companyId: company(ctx), ...(args.active != null ? { active: args.active } : {}) },
-          include: employeeInclude,
-        }),
-      ),
-  }),
-  employee: t.field({
-    type: EmployeeType,
+    EmployeeConnection,
+  ),
+  employee: t.prismaField({
+    type: 'Employee',
     description: 'One employee by id',
     authScopes: read,
     args: { id: t.arg.id({ required: true, description: 'The employee id' }) },
-    resolve: (_r, args, ctx) => findEmployee(ctx.db, company(ctx), String(args.id)),
+    resolve: async (query, _r, args, ctx) =>
+      found(
+        isId(String(args.id))
+          ? await ctx.db.employee.findFirst({ ...query, where: { id: String(args.id), companyId: company(ctx) } })
+          : null,
+        'employee',
+      ),
   }),
-  employeeTimeOff: t.field({
-    type: TimeOffPage,
-    description: "An employee's time off, newest first",
+  employeeTimeOff: t.connection(
+    {
+      type: TimeOffType,
+      description: "An employee's time off, newest first",
+      authScopes: read,
+      args: {
+        employeeId: t.arg.id({ required: true, description: 'The employee id' }),
+        ...legacyPageArgs(t.arg),
+        orderBy: t.arg({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      resolve: async (_r, a, ctx, info) => {
+        const employee = await findEmployee(ctx.db, company(ctx), String(a.employeeId));
+        const where = { companyId: company(ctx), employeeId: employee.id };
+        const query = nodeQuery(ctx, info, 'TimeOff');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.timeOff.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.timeOff.count({ where }),
+        );
+      },
+    },
+    TimeOffConnection,
+  ),
+}));
+
+builder.prismaObjectFields('Employee', (t) => ({
+  timeOff: t.relatedConnection(
+    'timeOff',
+    {
+      description: 'Their time off (needs employees:read)',
+      nullable: true,
+      cursor: 'id',
+      totalCount: true,
+      authScopes: read,
+      args: {
+        from: t.arg({ type: 'DateTime', description: 'Only time off ending after this instant' }),
+        to: t.arg({ type: 'DateTime', description: 'Only time off starting before this instant' }),
+        orderBy: t.arg({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      query: (a, ctx) => ({
+        where: {
+          companyId: company(ctx),
+          ...(a.from ? { endTime: { gt: a.from } } : {}),
+          ...(a.to ? { startTime: { lt: a.to } } : {}),
+        },
+        orderBy: orderByOf(a.orderBy),
+      }),
+    },
+    TimeOffConnection,
+  ),
+}));
+
+// The employees who perform a service, through the employee_services join, loaded with the
+// service and paged in memory (a handful per service).
+
+builder.prismaObjectFields('Service', (t) => ({
+  employees: t.connection(
+    {
+      type: EmployeeType,
+      nullable: true,
+      description: 'The employees who perform it (needs employees:read)',
+      authScopes: read,
+      select: { employees: { select: { employee: true }, orderBy: { employeeId: 'asc' } } },
+      resolve: (s, args) => {
+        const list = s.employees.map((l) => l.employee);
+        return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
+      },
+    },
+    EmployeeConnection,
+  ),
+}));
+
+builder.prismaObjectFields('ClassSession', (t) => ({
+  instructor: t.relation('employee', {
+    nullable: true,
+    description: 'Who teaches it (needs employees:read)',
     authScopes: read,
-    args: { employeeId: t.arg.id({ required: true, description: 'The employee id' }), ...pageArgs(t.arg) },
-    resolve: (_r, args, ctx) =>
-      listTimeOff(ctx.db, { companyId: company(ctx), employeeId: String(args.employeeId), page: args }),
   }),
+}));
+
+builder.prismaObjectFields('Company', (t) => ({
+  employees: t.relatedConnection(
+    'employees',
+    {
+      description: "The company's staff (needs employees:read)",
+      nullable: true,
+      cursor: 'id',
+      totalCount: true,
+      authScopes: read,
+      args: employeeFilterArgs(t.arg),
+      query: (a, ctx) => ({ where: employeeWhere(company(ctx), a), orderBy: orderByOf(a.orderBy) }),
+    },
+    EmployeeConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({

@@ -1,11 +1,12 @@
 // Webhook endpoints, their deliveries and attempts (docs/webhooks.md) in GraphQL; the REST routes of
 // src/rest/v1/webhook-endpoints.ts run these operations. Scopes: webhooks:read / webhooks:write.
-import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
+import type { WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
 import { AppError } from '../../errors.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { pageArgs, pageType, paginate } from '../pagination.js';
+import { connectionType, ListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import { legacyPageArgs } from '../pagination.js';
 import { createWebhookEndpoint } from './create-webhook-endpoint.js';
 import { retryWebhookDelivery } from './retry-webhook-delivery.js';
 import { rotateWebhookSecret } from './rotate-webhook-secret.js';
@@ -40,9 +41,12 @@ const endpointFields = (
   updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed' }),
 });
 
-export const WebhookEndpointType = builder.objectRef<WebhookEndpoint>('WebhookEndpoint').implement({
+type EndpointFieldBuilder = Parameters<typeof endpointFields>[0];
+
+export const WebhookEndpointType = builder.prismaObject('WebhookEndpoint', {
   description: 'A URL that receives signed event deliveries',
-  fields: (t) => endpointFields(t),
+  // The Prisma plugin's field builder is an object field builder with relations added.
+  fields: (t) => endpointFields(t as unknown as EndpointFieldBuilder),
 });
 
 const WebhookEndpointWithSecretType = builder
@@ -58,7 +62,7 @@ const WebhookEndpointWithSecretType = builder
     }),
   });
 
-export const WebhookAttemptType = builder.objectRef<WebhookAttempt>('WebhookAttempt').implement({
+export const WebhookAttemptType = builder.prismaObject('WebhookAttempt', {
   description: 'One HTTP attempt of a delivery',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The attempt id' }),
@@ -85,9 +89,7 @@ export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   },
 });
 
-type DeliveryRow = WebhookDelivery & { attempts?: WebhookAttempt[]; event?: { type: string } };
-
-export const WebhookDeliveryType = builder.objectRef<DeliveryRow>('WebhookDelivery').implement({
+export const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
   description: 'One event sent to one endpoint, with its attempts',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The delivery id' }),
@@ -95,8 +97,8 @@ export const WebhookDeliveryType = builder.objectRef<DeliveryRow>('WebhookDelive
     eventId: t.exposeID('eventId', { description: 'Sent as X-Webhook-Id, the same on every attempt' }),
     event: t.string({
       description: 'The event name',
-      resolve: async (d, _a, ctx) =>
-        d.event?.type ?? (await ctx.db.event.findUniqueOrThrow({ where: { id: d.eventId } })).type,
+      select: { event: { select: { type: true } } },
+      resolve: (d) => d.event.type,
     }),
     status: t.field({
       type: DeliveryStatusEnum,
@@ -114,32 +116,48 @@ export const WebhookDeliveryType = builder.objectRef<DeliveryRow>('WebhookDelive
       description: "The receiver's status on the latest attempt",
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the event was queued for it' }),
-    attempts: t.field({
-      type: [WebhookAttemptType],
-      description: 'Every attempt, oldest first',
-      resolve: async (d, _a, ctx) =>
-        d.attempts ?? ctx.db.webhookAttempt.findMany({ where: { deliveryId: d.id }, orderBy: { id: 'asc' } }),
+    attempts: t.relation('attempts', {
+      description: 'Every attempt, oldest first (at most nine)',
+      query: { orderBy: { id: 'asc' } },
     }),
   }),
 });
 
-const EndpointPage = pageType<WebhookEndpoint>('WebhookEndpoint', WebhookEndpointType);
-const DeliveryPage = pageType<DeliveryRow>('WebhookDelivery', WebhookDeliveryType);
-
 const read = { scope: 'webhooks:read' } as const;
 const write = { scope: 'webhooks:write' } as const;
 
+const EndpointConnection = connectionType<WebhookEndpoint>('WebhookEndpoint', WebhookEndpointType);
+const DeliveryConnection = connectionType<WebhookDelivery>('WebhookDelivery', WebhookDeliveryType);
+
+const deliveryArgs = (t: ArgBuilder) => ({
+  status: t({ type: DeliveryStatusEnum, description: 'Only deliveries in this state' }),
+  orderBy: t({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+});
+type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
+
 builder.queryFields((t) => ({
-  webhookEndpoints: t.field({
-    type: EndpointPage,
-    description: 'Webhook endpoints, newest first',
-    authScopes: read,
-    args: { ...pageArgs(t.arg) },
-    resolve: (_r, args, ctx) =>
-      paginate(args, (q) =>
-        ctx.db.webhookEndpoint.findMany({ ...q, where: { companyId: ctx.credential!.companyId, ...q.where } }),
-      ),
-  }),
+  webhookEndpoints: t.connection(
+    {
+      type: WebhookEndpointType,
+      description: 'Webhook endpoints, newest first unless ordered',
+      authScopes: read,
+      args: {
+        ...legacyPageArgs(t.arg),
+        orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      resolve: (_r, a, ctx, info) => {
+        const where = { companyId: ctx.credential!.companyId };
+        const query = nodeQuery(ctx, info, 'WebhookEndpoint');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.webhookEndpoint.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.webhookEndpoint.count({ where }),
+        );
+      },
+    },
+    EndpointConnection,
+  ),
   webhookEndpoint: t.field({
     type: WebhookEndpointType,
     description: 'One endpoint by id',
@@ -147,22 +165,60 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'The endpoint id' }) },
     resolve: (_r, { id }, ctx) => findWebhookEndpoint(ctx.db, ctx.credential!.companyId, String(id)),
   }),
-  webhookDeliveries: t.field({
-    type: DeliveryPage,
-    authScopes: read,
-    description: 'Deliveries to one endpoint, newest first, each with its attempts',
-    args: { endpointId: t.arg.id({ required: true, description: 'The endpoint id' }), ...pageArgs(t.arg) },
-    resolve: async (_r, args, ctx) => {
-      const endpoint = await findWebhookEndpoint(ctx.db, ctx.credential!.companyId, String(args.endpointId));
-      return paginate(args, (q) =>
-        ctx.db.webhookDelivery.findMany({
-          ...q,
-          where: { endpointId: endpoint.id, ...q.where },
-          include: { attempts: { orderBy: { id: 'asc' } }, event: { select: { type: true } } },
-        }),
-      );
+  webhookDeliveries: t.connection(
+    {
+      type: WebhookDeliveryType,
+      authScopes: read,
+      description: 'Deliveries to one endpoint, newest first unless ordered, each with its attempts',
+      args: {
+        endpointId: t.arg.id({ required: true, description: 'The endpoint id' }),
+        ...legacyPageArgs(t.arg),
+        ...deliveryArgs(t.arg),
+      },
+      resolve: async (_r, a, ctx, info) => {
+        const endpoint = await findWebhookEndpoint(ctx.db, ctx.credential!.companyId, String(a.endpointId));
+        const where = { endpointId: endpoint.id, ...(a.status ? { status: a.status } : {}) };
+        const query = nodeQuery(ctx, info, 'WebhookDelivery');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.webhookDelivery.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.webhookDelivery.count({ where }),
+        );
+      },
     },
-  }),
+    DeliveryConnection,
+  ),
+}));
+
+builder.prismaObjectFields('WebhookEndpoint', (t) => ({
+  deliveries: t.relatedConnection(
+    'deliveries',
+    {
+      description: 'Its deliveries, newest first unless ordered',
+      cursor: 'id',
+      totalCount: true,
+      args: deliveryArgs(t.arg),
+      query: (a) => ({ where: a.status ? { status: a.status } : {}, orderBy: orderByOf(a.orderBy) }),
+    },
+    DeliveryConnection,
+  ),
+}));
+
+builder.prismaObjectFields('Company', (t) => ({
+  webhookEndpoints: t.relatedConnection(
+    'webhookEndpoints',
+    {
+      description: "The company's webhook endpoints (needs webhooks:read)",
+      nullable: true,
+      cursor: 'id',
+      totalCount: true,
+      authScopes: read,
+      args: { orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }) },
+      query: (a) => ({ orderBy: orderByOf(a.orderBy) }),
+    },
+    EndpointConnection,
+  ),
 }));
 
 const CreateWebhookEndpointInput = builder.inputType('CreateWebhookEndpointInput', {

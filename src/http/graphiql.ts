@@ -48,7 +48,8 @@ export type GraphiQLRenderer = (options: GraphiQLOptions) => string;
 export async function registerGraphiQL(app: FastifyInstance): Promise<GraphiQLRenderer> {
   const bundle = await import('@graphql-yoga/render-graphiql/graphiql');
   const script = asset('graphiql.js', JS, bundle.js);
-  const style = asset('graphiql.css', 'text/css; charset=utf-8', bundle.css);
+  const overrides = readFileSync(new URL('./assets/graphiql-overrides.css', import.meta.url), 'utf8');
+  const style = asset('graphiql.css', 'text/css; charset=utf-8', `${bundle.css}\n${overrides}`);
   const start = asset('graphiql-start.js', JS, readFileSync(new URL('./assets/graphiql-start.js', import.meta.url)));
   const icon = asset(
     'favicon.ico',

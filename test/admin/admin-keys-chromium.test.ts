@@ -393,7 +393,7 @@ describe('the admin area in Chromium', () => {
     expect(await link.count()).toBe(1);
     expect(await link.getAttribute('class')).toBe(`booking ${first.status}`);
     const colour = await link.evaluate((el) => getComputedStyle(el).borderLeftColor);
-    expect(colour).toBe('rgb(26, 127, 55)'); // confirmed: green
+    expect(colour).toBe('rgb(22, 108, 48)'); // confirmed: green
     await shot(page, '08-bookings-week');
     await expectLabelled(page);
     await link.click();

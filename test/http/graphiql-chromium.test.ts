@@ -5,6 +5,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
+import { axeFindings } from '../helpers/axe.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { launchChromium, shot, startAdminApp, watch } from '../admin/admin-helpers.js';
 
@@ -42,6 +43,7 @@ describe('offline, in Chromium', () => {
   it('the site root links the admin area, the API reference and GraphiQL', async () => {
     await page.goto(`${origin}/`);
     expect(await page.title()).toBe('Booking API');
+    expect(await axeFindings(page), 'the site root').toEqual([]);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Booking API');
     for (const [name, href] of [
       ['Admin area', '/admin'],
@@ -70,6 +72,9 @@ describe('offline, in Chromium', () => {
     const answer = async () => (await page.locator('.graphiql-response').textContent())?.replace(/\s+/g, ' ');
     await expect.poll(answer, { timeout: 30_000 }).toContain('"me": { "name": "Sample Hair Salon" }');
     await shot(page, 'graphiql');
+    // GraphiQL's tab strip is its own markup (role=tab items holding their close buttons,
+    // axe's nested-interactive); everything else on the page is checked.
+    expect(await axeFindings(page, ['.graphiql-tab']), 'GraphiQL').toEqual([]);
 
     const scripts = await page.evaluate(() =>
       [...document.scripts].map((s) => (s.src ? new URL(s.src).pathname : 'inline')),

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '../../helpers/factories.js';
+import { axeFindings } from '../../helpers/axe.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { createWorld, pkce, tokenRequest, type World } from './oauth-helpers.js';
 
@@ -79,12 +80,14 @@ describe('login and consent in Chromium', () => {
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('The e-mail or password is wrong.');
+    expect(await axeFindings(page), 'the sign-in page with its error').toEqual([]);
 
     await page.getByLabel('Password').fill(w.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Approve' }).waitFor();
     const heading = await page.getByRole('heading', { level: 1 }).textContent();
     expect(heading).toContain('Acme Mobile');
+    expect(await axeFindings(page), 'the consent page').toEqual([]);
     const scopes = await page.getByRole('listitem').allTextContents();
     expect(scopes).toEqual(['See the company profile (company:read)', 'See bookings (bookings:read)']);
     const company = page.getByLabel('Company');
@@ -143,6 +146,7 @@ describe('login and consent in Chromium', () => {
     );
     expect(res!.status()).toBe(400);
     expect(await page.getByRole('alert').textContent()).toContain('No application is registered');
+    expect(await axeFindings(page), 'the error page').toEqual([]);
     expect(callbacks.length).toBe(before);
     await context.close();
   });

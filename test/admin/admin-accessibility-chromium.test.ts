@@ -1,0 +1,87 @@
+// Every page of the admin area passes axe-core's WCAG 2.2 A/AA rules with no serious or
+// critical finding, at desktop and phone widths. "Every page" is found, not listed: the test
+// signs in and follows every same-origin GET link under /admin from the overview, so a new
+// page linked from anywhere is checked without touching this file.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { axeFindings } from '../helpers/axe.js';
+import { ok, post } from '../helpers/domain.js';
+import { bearer, createAccountWithKeys } from '../helpers/factories.js';
+import { bookInSalon, launchChromium, signIn, startAdminApp } from './admin-helpers.js';
+
+let t: TestApp;
+let origin: string;
+let browser: Browser;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+let week: string;
+
+beforeAll(async () => {
+  ({ t, origin } = await startAdminApp());
+  w = await createAccountWithKeys(t.dbs);
+  // Something on every kind of page: bookings in two states, a webhook endpoint with a delivery.
+  const auth = bearer(w.testKey.key);
+  const [kept, cancelled] = await bookInSalon(t, w.testKey.key);
+  ok(await t.app.inject({ method: 'POST', url: `/api/v1/bookings/${cancelled!._id}/cancel`, headers: auth }));
+  await post(t.app, '/api/v1/webhook-endpoints', auth, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+  week = `/admin/test/companies/${w.test.id}/bookings?week=${kept!.startTime.slice(0, 10)}`;
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** Same-origin GET pages under /admin linked from this page (sign-out excluded). */
+async function links(page: Page): Promise<string[]> {
+  const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+  return hrefs
+    .map((h) => new URL(h))
+    .filter((u) => u.origin === origin && u.pathname.startsWith('/admin') && !/logout|sign-?out/.test(u.pathname))
+    .map((u) => `${u.pathname}${u.search}`);
+}
+
+async function crawl(context: BrowserContext, limit: number): Promise<Map<string, string[]>> {
+  const page = await context.newPage();
+  const findings = new Map<string, string[]>();
+  const queue = ['/admin', `/admin/test/companies/${w.test.id}`, `/admin/live/companies/${w.live.id}`, week];
+  const seen = new Set(queue);
+  while (queue.length > 0 && findings.size < limit) {
+    const path = queue.shift()!;
+    const res = await page.goto(`${origin}${path}`);
+    if (!res || res.status() >= 400) continue;
+    findings.set(path, await axeFindings(page));
+    for (const l of await links(page)) {
+      // One page per shape: ids and query strings vary, the template does not.
+      const shape = l.replace(/[0-9a-f]{24}/g, ':id').replace(/\?.*$/, '');
+      if (seen.has(shape) || seen.has(l)) continue;
+      seen.add(shape);
+      seen.add(l);
+      queue.push(l);
+    }
+  }
+  await page.close();
+  return findings;
+}
+
+describe('axe-core on every admin page', () => {
+  for (const [label, viewport] of [
+    ['1280 px', { width: 1280, height: 860 }],
+    ['390 px (a phone)', { width: 390, height: 844 }],
+  ] as const) {
+    it(`no serious or critical finding at ${label}`, async () => {
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      await page.goto(`${origin}/admin`);
+      expect(await axeFindings(page), 'the sign-in page').toEqual([]);
+      await signIn(page, origin, w.email, w.password);
+      await page.close();
+      const findings = await crawl(context, 60);
+      await context.close();
+      // The crawl reached the area's pages, not only the overview.
+      expect(findings.size).toBeGreaterThan(8);
+      const failing = Object.fromEntries([...findings].filter(([, f]) => f.length > 0));
+      expect(failing).toEqual({});
+    }, 180_000);
+  }
+});

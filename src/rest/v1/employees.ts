@@ -1,4 +1,4 @@
-// /api/v1/employees and their time off (docs/api.md). DELETE deactivates.
+// /api/v1/employees, their time off and date overrides (docs/api.md). DELETE deactivates.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
@@ -69,6 +69,36 @@ const CreateTimeOff = Type.Object(
   { startTime: Timestamp, endTime: Timestamp, reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
   { additionalProperties: false },
 );
+
+const LocalDate = Type.String({
+  pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+  description: 'A local date YYYY-MM-DD in the company time zone',
+});
+const DateOverride = Type.Object(
+  {
+    _id: Id,
+    employeeId: Id,
+    date: LocalDate,
+    intervals: Type.Array(TimeRange, { description: 'The local intervals worked that day; empty: off that day' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'DateOverride', title: 'Date override' },
+);
+const PutDateOverride = Type.Object(
+  {
+    intervals: Type.Array(TimeRange, {
+      maxItems: 12,
+      description: 'The local intervals worked that day, not overlapping; [] is a day off',
+    }),
+  },
+  { additionalProperties: false },
+);
+// The date is judged by the use case (a 400 naming `date`), not as a path id (a 404).
+const ByDate = Type.Object({
+  id: PathId,
+  date: Type.String({ maxLength: 40, description: 'A local date YYYY-MM-DD in the company time zone' }),
+});
 
 const ById = Type.Object({ id: PathId });
 const tags = ['Employees'];
@@ -168,5 +198,46 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
     response: TimeOff,
     mutation: 'deleteTimeOff',
     variables: (req) => ({ employeeId: req.params.id, id: req.params.timeOffId }),
+  });
+  graphqlRoute(app, deps, {
+    method: 'GET',
+    url: '/employees/:id/date-overrides',
+    summary: "List an employee's date overrides, newest first; from/to bound their dates (inclusive)",
+    tags,
+    scope: 'employees:read',
+    list: true,
+    request: {
+      params: ById,
+      querystring: Type.Object(
+        { ...PageQuery, from: Type.Optional(LocalDate), to: Type.Optional(LocalDate) },
+        { additionalProperties: false },
+      ),
+    },
+    response: DateOverride,
+    query: 'employeeDateOverrides',
+    variables: (req) => ({ ...req.query, employeeId: req.params.id }),
+  });
+  graphqlRoute(app, deps, {
+    method: 'PUT',
+    url: '/employees/:id/date-overrides/:date',
+    summary:
+      "Set one local day's working hours (replacing the weekly ones); 409 CONFLICT if active bookings would fall outside them",
+    tags,
+    scope: 'employees:write',
+    request: { params: ByDate, body: PutDateOverride },
+    response: DateOverride,
+    mutation: 'putDateOverride',
+    variables: (req) => ({ employeeId: req.params.id, date: req.params.date, intervals: req.body.intervals }),
+  });
+  graphqlRoute(app, deps, {
+    method: 'DELETE',
+    url: '/employees/:id/date-overrides/:date',
+    summary: 'Remove a date override (the weekly hours apply again); returns what was removed',
+    tags,
+    scope: 'employees:write',
+    request: { params: ByDate },
+    response: DateOverride,
+    mutation: 'deleteDateOverride',
+    variables: (req) => ({ employeeId: req.params.id, date: req.params.date }),
   });
 }

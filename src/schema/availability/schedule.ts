@@ -1,4 +1,5 @@
-// When an employee can take an appointment: inside working hours (the appointment itself),
+// When an employee can take an appointment: inside working hours (the appointment itself; a
+// date override replaces that local day's weekly hours, and closures are cut out of them),
 // and with its block (buffers included) clear of time off, of the classes they teach and of
 // other pending/confirmed bookings' blocks, exactly the rule the `employee_blocks_no_overlap`
 // exclusion constraint enforces (time off aside). Availability lists what this finds free;
@@ -6,7 +7,16 @@
 // concurrency.
 import type { Db } from '../../db/databases.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { localDays, localIntervals, mergeIntervals, readWorkingHours, type Interval } from '../staff/working-hours.js';
+import {
+  localDays,
+  localIntervals,
+  mergeIntervals,
+  readDayRanges,
+  readWorkingHours,
+  subtractIntervals,
+  type Interval,
+  type TimeRange,
+} from '../staff/working-hours.js';
 
 /**
  * Slots start every 15 minutes from the start of each working interval (README, Domain): the
@@ -31,6 +41,10 @@ export interface EmployeeSchedule {
   grid: Interval[];
   /** Sorted and merged: starts and ends both increase. */
   busy: Interval[];
+  /** Sorted and merged: the closures that apply to this employee (cut out of `working`). */
+  closures: Interval[];
+  /** The spans of the local days whose hours a date override sets. */
+  overridden: Interval[];
 }
 
 type Client = Db | Prisma.TransactionClient;
@@ -55,7 +69,8 @@ export async function loadSchedules(
   const lo = new Date(opts.from - opts.margin);
   const hi = new Date(opts.to + opts.margin);
   const overlapping = { startTime: { lt: hi }, endTime: { gt: lo } };
-  const [bookings, timeOff, sessions] = await Promise.all([
+  const days = localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000);
+  const [bookings, timeOff, sessions, closures, overrides] = await Promise.all([
     db.booking.findMany({
       where: {
         companyId: opts.companyId,
@@ -76,16 +91,51 @@ export async function loadSchedules(
       where: { companyId: opts.companyId, employeeId: { in: ids }, status: 'scheduled', ...overlapping },
       select: { employeeId: true, startTime: true, endTime: true },
     }),
+    db.closure.findMany({
+      where: {
+        companyId: opts.companyId,
+        ...overlapping,
+        OR: [{ employeeIds: { isEmpty: true } }, { employeeIds: { hasSome: ids } }],
+      },
+      select: { employeeIds: true, startTime: true, endTime: true },
+    }),
+    db.dateOverride.findMany({
+      where: {
+        companyId: opts.companyId,
+        employeeId: { in: ids },
+        date: { gte: days[0]!.date, lte: days[days.length - 1]!.date },
+      },
+      select: { employeeId: true, date: true, intervals: true },
+    }),
   ]);
   const busy = new Map<string, Interval[]>(ids.map((id) => [id, []]));
   for (const b of bookings) busy.get(b.employeeId)!.push([b.blockStart.getTime(), b.blockEnd.getTime()]);
   for (const t of [...timeOff, ...sessions]) busy.get(t.employeeId)!.push([t.startTime.getTime(), t.endTime.getTime()]);
+  const byEmployee = new Map<string, Map<string, TimeRange[]>>();
+  for (const o of overrides) {
+    let m = byEmployee.get(o.employeeId);
+    if (!m) byEmployee.set(o.employeeId, (m = new Map<string, TimeRange[]>()));
+    m.set(o.date, readDayRanges(o.intervals));
+  }
   // The local days around the window (shared by the employees: one zone, one window). The
   // intervals are not clipped to it, so each keeps its real start, the anchor of its grid.
-  const days = localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000);
   return opts.employees.map((e) => {
-    const grid = localIntervals(readWorkingHours(e.workingHours), days);
-    return { employeeId: e.id, working: mergeIntervals(grid), grid, busy: merge(busy.get(e.id)!) };
+    const own = byEmployee.get(e.id);
+    const grid = localIntervals(readWorkingHours(e.workingHours), days, own);
+    const closed = merge(
+      closures
+        .filter((c) => c.employeeIds.length === 0 || c.employeeIds.includes(e.id))
+        .map((c): Interval => [c.startTime.getTime(), c.endTime.getTime()]),
+    );
+    const overridden = own ? days.filter((d) => own.has(d.date)).map((d): Interval => [d.start, d.end]) : [];
+    return {
+      employeeId: e.id,
+      working: subtractIntervals(mergeIntervals(grid), closed),
+      grid,
+      busy: merge(busy.get(e.id)!),
+      closures: closed,
+      overridden,
+    };
   });
 }
 
@@ -112,6 +162,34 @@ export function fits(s: EmployeeSchedule, start: number, t: ServiceTiming): bool
   return !s.busy.some(([a, b]) => a < be && bs < b);
 }
 
+/** Why an employee's schedule refuses `start` for closures and date overrides (docs/api.md, reasons). */
+export interface Reason {
+  code: 'CLOSURE' | 'DATE_OVERRIDE';
+  message: string;
+  employeeId: string;
+}
+
+/**
+ * The closure and date-override reasons for a refused start (empty when neither is the cause):
+ * CLOSURE when the appointment overlaps a closure of the employee; DATE_OVERRIDE when it falls
+ * on a day whose hours an override sets and it lies outside them.
+ */
+export function scheduleReasons(s: EmployeeSchedule, start: number, t: ServiceTiming): Reason[] {
+  const end = start + t.durationMinutes * MINUTE;
+  const reasons: Reason[] = [];
+  if (s.closures.some(([a, b]) => a < end && start < b))
+    reasons.push({ code: 'CLOSURE', message: 'The business is closed at that time', employeeId: s.employeeId });
+  const onOverride = s.overridden.some(([a, b]) => a < end && start < b);
+  const inGrid = mergeIntervals([...s.grid]).some(([a, b]) => a <= start && end <= b);
+  if (onOverride && !inGrid)
+    reasons.push({
+      code: 'DATE_OVERRIDE',
+      message: "That time is outside the employee's hours for that day (a date override)",
+      employeeId: s.employeeId,
+    });
+  return reasons;
+}
+
 export interface Slot {
   startTime: Date;
   endTime: Date;
@@ -135,8 +213,11 @@ export function freeSlots(schedules: EmployeeSchedule[], t: ServiceTiming, from:
       const first = gs >= from ? gs : gs + Math.ceil((from - gs) / step) * step;
       for (let start = first; start < ge && start < to; start += step) {
         while (w < s.working.length && s.working[w]![1] <= start) w++;
-        // The appointment may run on into an adjoining interval (a night shift past midnight).
-        if (w === s.working.length || start + duration > s.working[w]![1]) break;
+        if (w === s.working.length) break;
+        // Inside a closure cut out of the interval, or running into one: a later start of the
+        // same interval may still fit. (The appointment may run on into an adjoining
+        // interval, a night shift past midnight: the working intervals are merged.)
+        if (start < s.working[w]![0] || start + duration > s.working[w]![1]) continue;
         const [bs, be] = blockOf(start, t);
         while (k < s.busy.length && s.busy[k]![1] <= bs) k++;
         if (k < s.busy.length && s.busy[k]![0] < be) continue;

@@ -1,5 +1,8 @@
-// POST /bookings (docs/api.md). The checks here (working hours, time off, classes
-// taught) give clear answers; the database has the last word on what concurrency can break:
+// POST /bookings (docs/api.md). The checks here (working hours, date overrides, closures, time
+// off, classes taught) run twice: once outside any transaction to pick the free employees, and
+// again inside the booking's transaction under the employee's lock (src/schema/staff/employee-lock.ts),
+// so a closure, time off or override committed meanwhile is seen. The database has the last
+// word on what concurrency can break between bookings:
 // the `employee_blocks_no_overlap` exclusion constraint (an employee's live appointment blocks,
 // buffers included, and the class sessions they teach never overlap) and the
 // `class_sessions_capacity` CHECK on the one UPDATE that takes a place. Their violations
@@ -8,12 +11,13 @@ import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Booking, Company, Prisma } from '../../generated/prisma/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from './booking-events.js';
 import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
-import { fits, loadSchedules } from '../availability/schedule.js';
+import { fits, loadSchedules, scheduleReasons, type Reason, type ServiceTiming } from '../availability/schedule.js';
+import { lockEmployees } from '../staff/employee-lock.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
@@ -39,8 +43,46 @@ const input = z
   });
 type Input = z.output<typeof input>;
 
-export const slotUnavailable = (message = 'The employee is booked, off, or outside working hours at that time') =>
-  new AppError('SLOT_UNAVAILABLE', message);
+export const slotUnavailable = (
+  message = 'The employee is booked, off, or outside working hours at that time',
+  reasons: Reason[] = [],
+) => new AppError('SLOT_UNAVAILABLE', message, reasons.length > 0 ? { details: { reasons } } : undefined);
+
+const reasonsOf = (err: AppError): Reason[] => (err.details as { reasons?: Reason[] } | undefined)?.reasons ?? [];
+
+/**
+ * Inside a booking's transaction: takes the employee's lock, then checks `start` against their
+ * schedule as committed now (hours, overrides, closures, time off, classes, other bookings).
+ * Throws SLOT_UNAVAILABLE (with the closure and override reasons) when it no longer fits.
+ */
+export async function checkEmployeeLocked(
+  tx: Prisma.TransactionClient,
+  opts: {
+    company: Company;
+    service: ServiceTiming;
+    employeeId: string;
+    start: number;
+    ignoreBookingId?: string;
+  },
+): Promise<void> {
+  await lockEmployees(tx, opts.company.id, [opts.employeeId]);
+  const employees = await tx.employee.findMany({
+    where: { companyId: opts.company.id, id: opts.employeeId, active: true },
+    select: { id: true, workingHours: true },
+  });
+  const s = opts.service;
+  const [schedule] = await loadSchedules(tx, {
+    companyId: opts.company.id,
+    zone: opts.company.timezone,
+    employees,
+    from: opts.start,
+    to: opts.start + s.durationMinutes * 60_000,
+    margin: (s.bufferBeforeMinutes + s.bufferAfterMinutes) * 60_000,
+    ignoreBookingId: opts.ignoreBookingId,
+  });
+  if (!schedule || !fits(schedule, opts.start, s))
+    throw slotUnavailable(undefined, schedule ? scheduleReasons(schedule, opts.start, s) : []);
+}
 
 // The customer named by customerId was deleted after it was looked up (employees and services
 // are deactivated, never deleted): the booking's insert failed on its foreign key.
@@ -145,9 +187,11 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     employeeId: data.employeeId ?? undefined,
     start,
   });
+  const reasons: Reason[] = [];
   for (const employeeId of candidates) {
     try {
       return await domainTransaction(db, async (tx) => {
+        await checkEmployeeLocked(tx, { company: opts.company, service, employeeId, start });
         const customerId = await customerFor(tx, companyId, data);
         const booking = await tx.booking.create({
           data: {
@@ -165,13 +209,18 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
         return booking;
       });
     } catch (err) {
-      // Another request took this employee's time first: try the next free one.
+      // Another request took this employee's time first, or a closure, time off or override
+      // committed meanwhile: try the next free one.
       if (isExclusionViolation(err)) continue;
+      if (isAppError(err) && err.code === 'SLOT_UNAVAILABLE') {
+        reasons.push(...reasonsOf(err));
+        continue;
+      }
       if (isForeignKeyViolation(err)) throw customerGone(err);
       throw err;
     }
   }
-  throw slotUnavailable(data.employeeId ? undefined : 'No qualified employee is free at that time');
+  throw slotUnavailable(data.employeeId ? undefined : 'No qualified employee is free at that time', reasons);
 }
 
 /** The employees (a named one, or every qualified one, shuffled) whose schedule fits `start`. */
@@ -218,6 +267,9 @@ export async function freeEmployees(
   const free = shuffle(schedules.filter((sc) => fits(sc, opts.start, s)).map((sc) => sc.employeeId));
   if (opts.prefer && free.includes(opts.prefer)) return [opts.prefer, ...free.filter((x) => x !== opts.prefer)];
   if (free.length === 0)
-    throw slotUnavailable(opts.employeeId ? undefined : 'No qualified employee is free at that time');
+    throw slotUnavailable(
+      opts.employeeId ? undefined : 'No qualified employee is free at that time',
+      schedules.flatMap((sc) => scheduleReasons(sc, opts.start, s)),
+    );
   return free;
 }

@@ -1,16 +1,18 @@
 // confirmed → confirmed by POST /bookings/:id/reschedule { startTime, employeeId? } (docs/api.md):
 // the same booking at new times. Without employeeId the current employee is kept when free,
-// else another free qualified employee is picked. The exclusion constraint guards the new
-// times exactly as it guards a new booking.
+// else another free qualified employee is picked. The new employee's schedule is checked again
+// under their lock inside the transaction, and the exclusion constraint guards the new times
+// exactly as it guards a new booking.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Booking, Company } from '../../generated/prisma/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isAppError } from '../../errors.js';
 import { recordBookingEvent } from './booking-events.js';
 import { domainTransaction, isExclusionViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { parseInput } from '../validation.js';
-import { freeEmployees, slotUnavailable } from './create-booking.js';
+import { checkEmployeeLocked, freeEmployees, slotUnavailable } from './create-booking.js';
+import type { Reason } from '../availability/schedule.js';
 import { findBooking, findService } from '../find-records.js';
 import { invalidTransition } from './transition-booking.js';
 
@@ -46,9 +48,18 @@ export async function rescheduleBooking(
     ignoreBookingId: booking.id,
     prefer: booking.employeeId,
   });
+  const reasons: Reason[] = [];
   for (const employeeId of candidates) {
     try {
       return await domainTransaction(db, async (tx) => {
+        // Under the new employee's lock, against their schedule as committed now.
+        await checkEmployeeLocked(tx, {
+          company: opts.company,
+          service,
+          employeeId,
+          start,
+          ignoreBookingId: booking.id,
+        });
         const changed = await tx.booking.updateMany({
           where: { id: booking.id, status: 'confirmed' },
           data: {
@@ -73,8 +84,12 @@ export async function rescheduleBooking(
       });
     } catch (err) {
       if (isExclusionViolation(err)) continue;
+      if (isAppError(err) && err.code === 'SLOT_UNAVAILABLE') {
+        reasons.push(...((err.details as { reasons?: Reason[] } | undefined)?.reasons ?? []));
+        continue;
+      }
       throw err;
     }
   }
-  throw slotUnavailable();
+  throw slotUnavailable(undefined, reasons);
 }

@@ -19,7 +19,7 @@ import { createTimeOff, deleteTimeOff } from './manage-time-off.js';
 import { deactivateEmployee, updateEmployee } from './update-employee.js';
 import { readWorkingHours, WEEKDAYS } from './working-hours.js';
 
-const TimeRange = builder.objectRef<{ start: string; end: string }>('TimeRange').implement({
+export const TimeRange = builder.objectRef<{ start: string; end: string }>('TimeRange').implement({
   description: 'A local time interval "HH:MM"–"HH:MM" in the company time zone',
   fields: (t) => ({
     start: t.exposeString('start', { description: 'Local start, HH:MM' }),
@@ -86,7 +86,7 @@ const employeeWhere = (companyId: string, a: { active?: boolean | null }): Prism
   ...(a.active != null ? { active: a.active } : {}),
 });
 
-const TimeRangeInput = builder.inputType('TimeRangeInput', {
+export const TimeRangeInput = builder.inputType('TimeRangeInput', {
   description: 'A local time interval "HH:MM"–"HH:MM" in the company time zone',
   fields: (t) => ({
     start: t.string({ required: true, description: 'Local start, HH:MM' }),

@@ -6,3 +6,5 @@ export * from './list-employees.js';
 export * from './manage-time-off.js';
 export * from './update-employee.js';
 export * from './working-hours.js';
+export * from './date-overrides.js';
+export * from './employee-lock.js';

@@ -1,6 +1,7 @@
 // Time off (docs/api.md): GET/POST /employees/:id/time-off, DELETE /employees/:id/time-off/:id.
 // Availability leaves it out; a booking inside it is SLOT_UNAVAILABLE. Existing bookings in a
-// new time off are kept: the business decides whether to cancel or move them.
+// new time off are kept: the business decides whether to cancel or move them. It is written under
+// the employee's lock (employee-lock.ts), so a booking checked after it commits sees it.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
@@ -9,6 +10,8 @@ import { boundedInstant, checkRange } from '../domain-validation.js';
 import { paginate, type PageArgs } from '../pagination.js';
 import { parseInput, text } from '../validation.js';
 import { findEmployee } from '../find-records.js';
+import { domainTransaction } from '../db-errors.js';
+import { lockEmployees } from './employee-lock.js';
 
 const input = z.object({ startTime: boundedInstant, endTime: boundedInstant, reason: text(500).nullish() }).strict();
 
@@ -16,15 +19,18 @@ export async function createTimeOff(db: Db, opts: { companyId: string; employeeI
   const employee = await findEmployee(db, opts.companyId, opts.employeeId);
   const data = parseInput(input, opts.input);
   checkRange(data.startTime, data.endTime, { fromPath: 'startTime', toPath: 'endTime', maxDays: 366 });
-  return db.timeOff.create({
-    data: {
-      id: newId(),
-      companyId: opts.companyId,
-      employeeId: employee.id,
-      startTime: data.startTime,
-      endTime: data.endTime,
-      reason: data.reason ?? null,
-    },
+  return domainTransaction(db, async (tx) => {
+    await lockEmployees(tx, opts.companyId, [employee.id]);
+    return tx.timeOff.create({
+      data: {
+        id: newId(),
+        companyId: opts.companyId,
+        employeeId: employee.id,
+        startTime: data.startTime,
+        endTime: data.endTime,
+        reason: data.reason ?? null,
+      },
+    });
   });
 }
 

@@ -31,7 +31,8 @@ const timeRange = z
   })
   .strict();
 
-const dayRanges = z
+/** One day's intervals: sorted, non-overlapping, at most 12 (weekly hours and date overrides). */
+export const dayRanges = z
   .array(timeRange)
   .max(12, 'must have at most 12 intervals')
   .superRefine((ranges, ctx) => {
@@ -73,6 +74,8 @@ const DAY = 86_400_000;
 /** One local calendar day of a zone. */
 export interface LocalDay {
   weekday: Weekday;
+  /** Its local date, YYYY-MM-DD (the key of a date override). */
+  date: string;
   /** Its start (Luxon's startOf('day')). */
   day: DateTime;
   start: number;
@@ -119,6 +122,7 @@ function dayStartingAt(zone: string, day: DateTime<boolean>): { local: LocalDay;
   const next = sameOffset ? guess : day.plus({ days: 1 }).startOf('day');
   const local: LocalDay = {
     weekday: WEEKDAYS[day.weekday - 1]!,
+    date: day.toISODate()!,
     day,
     start: day.toMillis(),
     end: next.toMillis(),
@@ -140,10 +144,15 @@ function instantOn(d: LocalDay, time: string): number {
  * 15-minute slot grid (src/schema/availability/schedule.ts). Intervals never overlap (validated per day,
  * and each lies inside its own local day).
  */
-export function localIntervals(hours: WorkingHours, days: LocalDay[]): Interval[] {
+export function localIntervals(
+  hours: WorkingHours,
+  days: LocalDay[],
+  /** Date overrides by local date: each replaces that day's weekly intervals. */
+  overrides?: ReadonlyMap<string, TimeRange[]>,
+): Interval[] {
   const out: Interval[] = [];
   for (const d of days) {
-    for (const r of hours[d.weekday] ?? []) {
+    for (const r of overrides?.get(d.date) ?? hours[d.weekday] ?? []) {
       const s = instantOn(d, r.start);
       const e = instantOn(d, r.end);
       if (s < e) out.push([s, e]);
@@ -183,8 +192,39 @@ export function workingIntervals(
   return mergeIntervals(clipped);
 }
 
+/** Sorted intervals minus the (sorted, merged) `cut` ones: a new list. */
+export function subtractIntervals(sorted: Interval[], cut: Interval[]): Interval[] {
+  if (cut.length === 0) return sorted;
+  const out: Interval[] = [];
+  for (const [s, e] of sorted) {
+    let a = s;
+    for (const [cs, ce] of cut) {
+      if (ce <= a || cs >= e) continue;
+      if (cs > a) out.push([a, cs]);
+      a = Math.max(a, ce);
+      if (a >= e) break;
+    }
+    if (a < e) out.push([a, e]);
+  }
+  return out;
+}
+
+/** The span [start, end) of one local date in a zone (YYYY-MM-DD), or null if there is no such date. */
+export function localDateSpan(zone: string, date: string): Interval | null {
+  const day = DateTime.fromISO(date, { zone });
+  if (!day.isValid || day.toISODate() !== date) return null;
+  const start = day.startOf('day');
+  return [start.toMillis(), start.plus({ days: 1 }).startOf('day').toMillis()];
+}
+
 /** Reads stored working hours defensively (rows written before validation existed). */
 export function readWorkingHours(value: unknown): WorkingHours {
   const r = workingHoursSchema.safeParse(value);
   return r.success ? r.data : EMPTY_WEEK;
+}
+
+/** Reads a stored date override's intervals defensively (unreadable: off that day). */
+export function readDayRanges(value: unknown): TimeRange[] {
+  const r = dayRanges.safeParse(value);
+  return r.success ? r.data : [];
 }

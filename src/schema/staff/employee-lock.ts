@@ -1,0 +1,32 @@
+// The one lock every write that changes an employee's availability takes (docs/api.md,
+// "Availability under concurrency"): booking create and reschedule, time off, date overrides and
+// closures. Each locks the employees it touches (their rows, FOR NO KEY UPDATE, in id order: two
+// writes that lock several employees never wait on each other in a cycle) and then checks and
+// writes inside the same transaction. A booking's check therefore sees every closure, time off
+// and override committed before it, and a closure's check sees every booking committed before
+// it. Under READ COMMITTED each statement after the lock reads a fresh snapshot, so the waiting
+// side sees what the holder committed. The `employee_blocks_no_overlap` exclusion constraint
+// stays the final guarantee against overlapping bookings. FOR NO KEY UPDATE (not FOR UPDATE)
+// leaves inserts that merely refer to the employee (their foreign key takes FOR KEY SHARE)
+// unblocked. Embedded PGlite runs one transaction at a time: there the lock is simply granted.
+import type { Prisma } from '../../generated/prisma/client.js';
+
+/**
+ * Locks the given employees of a company (or, with `all`, every employee of the company) until
+ * the transaction ends, in id order. Returns the ids locked (unknown ids are left out).
+ */
+export async function lockEmployees(
+  tx: Prisma.TransactionClient,
+  companyId: string,
+  employees: string[] | 'all',
+): Promise<string[]> {
+  if (employees !== 'all' && employees.length === 0) return [];
+  const rows =
+    employees === 'all'
+      ? await tx.$queryRaw<Array<{ id: string }>>`
+          SELECT id FROM employees WHERE company_id = ${companyId} ORDER BY id FOR NO KEY UPDATE`
+      : await tx.$queryRaw<Array<{ id: string }>>`
+          SELECT id FROM employees WHERE company_id = ${companyId} AND id = ANY(${[...new Set(employees)]}::text[])
+          ORDER BY id FOR NO KEY UPDATE`;
+  return rows.map((r) => r.id);
+}

@@ -128,6 +128,8 @@ async function counts() {
     p.employee.count(),
     p.employeeService.count(),
     p.timeOff.count(),
+    p.closure.count(),
+    p.dateOverride.findMany({ select: { date: true, intervals: true } }),
     p.service.count(),
     p.classSession.count(),
     p.customer.count(),
@@ -1045,6 +1047,45 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
       return { url: `/api/v1/bookings/${id}/no-show` };
     },
   ],
+  'GET /api/v1/employees/{id}/date-overrides': [
+    'employees:read',
+    async () => ({ url: `/api/v1/employees/${ids.employee}/date-overrides` }),
+  ],
+  'PUT /api/v1/employees/{id}/date-overrides/{date}': [
+    'employees:write',
+    async () => ({
+      url: `/api/v1/employees/${await made('/api/v1/employees', { name: 'DO' })}/date-overrides/2030-01-02`,
+      payload: { intervals: [] },
+    }),
+  ],
+  'DELETE /api/v1/employees/{id}/date-overrides/{date}': [
+    'employees:write',
+    async () => {
+      const e = await made('/api/v1/employees', { name: 'DD' });
+      const url = `/api/v1/employees/${e}/date-overrides/2030-01-03`;
+      ok(await t.app.inject({ method: 'PUT', url, headers: full(), payload: { intervals: [] } }));
+      return { url };
+    },
+  ],
+  'GET /api/v1/closures': ['company:read', async () => ({ url: '/api/v1/closures' })],
+  'POST /api/v1/closures': [
+    'company:write',
+    async () => ({
+      url: '/api/v1/closures',
+      payload: {
+        startTime: later(300 + slotSeq),
+        endTime: later(301 + slotSeq++),
+        reason: 'Scoped',
+        employeeIds: [await made('/api/v1/employees', { name: 'C' })],
+      },
+    }),
+  ],
+  'DELETE /api/v1/closures/{id}': [
+    'company:write',
+    async () => ({
+      url: `/api/v1/closures/${await made('/api/v1/closures', { startTime: later(400 + slotSeq), endTime: later(401 + slotSeq++), reason: 'D', employeeIds: [await made('/api/v1/employees', { name: 'CD' })] })}`,
+    }),
+  ],
   'GET /api/v1/events': ['events:read', async () => ({ url: '/api/v1/events' })],
   'GET /api/v1/events/{id}': [
     'events:read',
@@ -1072,7 +1113,7 @@ describe('scopes', () => {
   });
 
   for (const [route, [scope, request]] of Object.entries(SCOPE_ROUTES)) {
-    const method = route.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    const method = route.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
     it(`${route} needs ${scope}: without it 403 INSUFFICIENT_SCOPE and nothing written`, async () => {
       const { url, payload } = await request();
       // Every scope but the one needed (the read scope of a write route included).

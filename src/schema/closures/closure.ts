@@ -1,10 +1,11 @@
 // Closures (docs/api.md). Scopes: company:read / company:write.
 import type { Closure } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { pageArgs, pageType } from '../pagination.js';
-import { createClosure, deleteClosure, listClosures } from './manage-closures.js';
+import { connectionType, nodeQuery, resolveConnection, ScheduleOrderEnum } from '../connections.js';
+import { legacyPageArgs } from '../pagination.js';
+import { closureFilter, createClosure, deleteClosure } from './manage-closures.js';
 
-export const ClosureType = builder.objectRef<Closure>('Closure').implement({
+export const ClosureType = builder.prismaObject('Closure', {
   description:
     'A time the whole company or some employees are closed: not offered by availability, and a booking inside it is refused',
   fields: (t) => ({
@@ -23,7 +24,7 @@ export const ClosureType = builder.objectRef<Closure>('Closure').implement({
   }),
 });
 
-const ClosurePage = pageType('Closure', ClosureType);
+const ClosureConnection = connectionType<Closure>('Closure', ClosureType);
 
 const CreateClosureInput = builder.inputType('CreateClosureInput', {
   description: 'A new closure',
@@ -42,18 +43,30 @@ const CreateClosureInput = builder.inputType('CreateClosureInput', {
 const company = (ctx: { credential: { companyId: string } | null }) => ctx.credential!.companyId;
 
 builder.queryFields((t) => ({
-  closures: t.field({
-    type: ClosurePage,
-    description: 'Closures, newest first; with from/to only those overlapping that time',
-    authScopes: { scope: 'company:read' },
-    args: {
-      ...pageArgs(t.arg),
-      from: t.arg({ type: 'DateTime', description: 'Only closures ending after this instant' }),
-      to: t.arg({ type: 'DateTime', description: 'Only closures starting before this instant' }),
+  closures: t.connection(
+    {
+      type: ClosureType,
+      description: 'Closures, newest first unless ordered; with from/to only those overlapping that time',
+      authScopes: { scope: 'company:read' },
+      args: {
+        ...legacyPageArgs(t.arg),
+        from: t.arg({ type: 'DateTime', description: 'Only closures ending after this instant' }),
+        to: t.arg({ type: 'DateTime', description: 'Only closures starting before this instant' }),
+        orderBy: t.arg({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      resolve: (_r, a, ctx, info) => {
+        const where = closureFilter(company(ctx), { from: a.from, to: a.to });
+        const query = nodeQuery(ctx, info, 'Closure');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.closure.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.closure.count({ where }),
+        );
+      },
     },
-    resolve: (_r, args, ctx) =>
-      listClosures(ctx.db, { companyId: company(ctx), input: { from: args.from, to: args.to }, page: args }),
-  }),
+    ClosureConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({

@@ -16,12 +16,11 @@
 // none); what a closure does to bookings is told by their booking.cancelled events.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
-import type { Company } from '../../generated/prisma/client.js';
+import type { Company, Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import { domainTransaction } from '../db-errors.js';
 import { boundedInstant, checkRange, id } from '../domain-validation.js';
-import { paginate, type PageArgs } from '../pagination.js';
 import { parseInput, requiredText } from '../validation.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { applyTransition } from '../bookings/transition-booking.js';
@@ -85,20 +84,11 @@ export async function createClosure(db: Db, opts: { company: Company; input: unk
   });
 }
 
-export async function listClosures(db: Db, opts: { companyId: string; input: unknown; page: PageArgs }) {
-  const { from, to } = parseInput(listInput, opts.input);
+/** The filter of GET /closures: a company's closures, overlapping [from, to) when given. */
+export function closureFilter(companyId: string, input: unknown): Prisma.ClosureWhereInput {
+  const { from, to } = parseInput(listInput, input);
   if (from && to) checkRange(from, to, { fromPath: 'from', toPath: 'to' });
-  return paginate(opts.page, (q) =>
-    db.closure.findMany({
-      ...q,
-      where: {
-        ...q.where,
-        companyId: opts.companyId,
-        ...(to ? { startTime: { lt: to } } : {}),
-        ...(from ? { endTime: { gt: from } } : {}),
-      },
-    }),
-  );
+  return { companyId, ...(to ? { startTime: { lt: to } } : {}), ...(from ? { endTime: { gt: from } } : {}) };
 }
 
 export async function findClosure(db: Db, companyId: string, closureId: string) {

@@ -2,12 +2,13 @@
 // weekly ones. Scopes: employees:read / employees:write.
 import type { DateOverride } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { pageArgs, pageType } from '../pagination.js';
-import { deleteDateOverride, listDateOverrides, putDateOverride } from './date-overrides.js';
+import { connectionType, ListOrderEnum, nodeQuery, resolveConnection } from '../connections.js';
+import { legacyPageArgs } from '../pagination.js';
+import { dateOverrideFilter, deleteDateOverride, putDateOverride } from './date-overrides.js';
 import { TimeRange, TimeRangeInput } from './employee.js';
 import { readDayRanges } from './working-hours.js';
 
-export const DateOverrideType = builder.objectRef<DateOverride>('DateOverride').implement({
+export const DateOverrideType = builder.prismaObject('DateOverride', {
   description: "One local day's working hours of an employee, in place of the weekly hours of that weekday",
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The date override id' }),
@@ -23,29 +24,40 @@ export const DateOverrideType = builder.objectRef<DateOverride>('DateOverride').
   }),
 });
 
-const DateOverridePage = pageType('DateOverride', DateOverrideType);
+const DateOverrideConnection = connectionType<DateOverride>('DateOverride', DateOverrideType);
 
 const company = (ctx: { credential: { companyId: string } | null }) => ctx.credential!.companyId;
 
 builder.queryFields((t) => ({
-  employeeDateOverrides: t.field({
-    type: DateOverridePage,
-    description: "An employee's date overrides, newest first; from/to bound their dates (inclusive)",
-    authScopes: { scope: 'employees:read' },
-    args: {
-      employeeId: t.arg.id({ required: true, description: 'The employee id' }),
-      from: t.arg.string({ description: 'Only dates on or after this local date, YYYY-MM-DD' }),
-      to: t.arg.string({ description: 'Only dates on or before this local date, YYYY-MM-DD' }),
-      ...pageArgs(t.arg),
+  employeeDateOverrides: t.connection(
+    {
+      type: DateOverrideType,
+      description: "An employee's date overrides, newest first unless ordered; from/to bound their dates (inclusive)",
+      authScopes: { scope: 'employees:read' },
+      args: {
+        employeeId: t.arg.id({ required: true, description: 'The employee id' }),
+        from: t.arg.string({ description: 'Only dates on or after this local date, YYYY-MM-DD' }),
+        to: t.arg.string({ description: 'Only dates on or before this local date, YYYY-MM-DD' }),
+        ...legacyPageArgs(t.arg),
+        orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      resolve: async (_r, a, ctx, info) => {
+        const where = await dateOverrideFilter(ctx.db, {
+          companyId: company(ctx),
+          employeeId: String(a.employeeId),
+          input: { from: a.from, to: a.to },
+        });
+        const query = nodeQuery(ctx, info, 'DateOverride');
+        return resolveConnection(
+          a,
+          a.orderBy,
+          (q) => ctx.db.dateOverride.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          () => ctx.db.dateOverride.count({ where }),
+        );
+      },
     },
-    resolve: (_r, args, ctx) =>
-      listDateOverrides(ctx.db, {
-        companyId: company(ctx),
-        employeeId: String(args.employeeId),
-        input: { from: args.from, to: args.to },
-        page: args,
-      }),
-  }),
+    DateOverrideConnection,
+  ),
 }));
 
 builder.mutationFields((t) => ({

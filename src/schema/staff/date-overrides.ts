@@ -11,7 +11,6 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { domainTransaction } from '../db-errors.js';
-import { paginate, type PageArgs } from '../pagination.js';
 import { parseInput } from '../validation.js';
 import { findEmployee } from '../find-records.js';
 import { lockEmployees } from './employee-lock.js';
@@ -129,22 +128,17 @@ export async function deleteDateOverride(db: Db, opts: { companyId: string; empl
   });
 }
 
-export async function listDateOverrides(
+/** The filter of an employee's date overrides (404 for an employee not of the company), dates in [from, to]. */
+export async function dateOverrideFilter(
   db: Db,
-  opts: { companyId: string; employeeId: string; input: unknown; page: PageArgs },
-) {
+  opts: { companyId: string; employeeId: string; input: unknown },
+): Promise<Prisma.DateOverrideWhereInput> {
   const employee = await findEmployee(db, opts.companyId, opts.employeeId);
   const { from, to } = parseInput(listInput, opts.input);
   if (from && to && to < from) throw AppError.validation([{ path: 'to', message: 'must not be before from' }]);
-  return paginate(opts.page, (q) =>
-    db.dateOverride.findMany({
-      ...q,
-      where: {
-        ...q.where,
-        companyId: opts.companyId,
-        employeeId: employee.id,
-        ...(from || to ? { date: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : {}),
-      },
-    }),
-  );
+  return {
+    companyId: opts.companyId,
+    employeeId: employee.id,
+    ...(from || to ? { date: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : {}),
+  };
 }

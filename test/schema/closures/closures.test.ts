@@ -189,9 +189,10 @@ describe('closures', () => {
       method: 'POST',
       url: '/graphql',
       headers: c.auth,
-      payload: { query: '{ closures(limit: 10) { data { reason } } }' },
+      payload: { query: '{ closures(first: 10) { nodes { reason } totalCount } }' },
     });
-    expect(q.json().data.closures.data.map((x: { reason: string }) => x.reason)).toEqual(['GQL', 'R2', 'R1']);
+    expect(q.json().data.closures.nodes.map((x: { reason: string }) => x.reason)).toEqual(['GQL', 'R2', 'R1']);
+    expect(q.json().data.closures.totalCount).toBe(3);
   });
 
   it('hostile input is a 400 or 404 naming the field, and writes nothing; the scope is company:write', async () => {

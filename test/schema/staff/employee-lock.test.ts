@@ -1,6 +1,6 @@
 // The employee lock (src/schema/staff/employee-lock.ts, docs/api.md "Availability under
-// concurrency"): a closure or a date override written concurrently with bookings into the same
-// time never leaves an active booking inside it. Real sockets, two app instances over one
+// concurrency"): a closure or a date override written concurrently with bookings (or reschedules)
+// into the same time never leaves an active booking inside it. Real sockets, two app instances over one
 // PostgreSQL database with their own pools, requests racing with fetch, 20 rounds each.
 // Embedded PGlite runs one transaction at a time (nothing could race), so this needs PostgreSQL.
 import type { AddressInfo } from 'node:net';
@@ -127,6 +127,46 @@ describe.skipIf(embedded())('the employee lock (real PostgreSQL only)', () => {
       const closure = results[4]!;
       expect(['OK', 'CONFLICT']).toContain(closure.code);
       for (const x of results.slice(0, 4)) expect(['OK', 'SLOT_UNAVAILABLE']).toContain(x.code);
+      const inside = await activeIn(c.company.id, start, start + 2 * H);
+      if (closure.code === 'OK') expect(inside).toBe(0);
+      else expect(inside).toBeGreaterThan(0);
+    }
+  });
+
+  it(`a company-wide closure racing reschedules into it: never both (${ROUNDS} rounds)`, async () => {
+    const c = await blankCompany(a.dbs, w);
+    const { staff, service } = await salon(a.app, c.auth, {}, 3);
+    const base = Date.parse(futureHour(30));
+    for (let r = 0; r < ROUNDS; r++) {
+      const start = base + r * 5 * H;
+      // One booking per employee, two hours before the window, each moved into it while it closes.
+      const booked = [];
+      for (const [i, e] of staff.entries())
+        booked.push(
+          (
+            await send(i, 'POST', '/api/v1/bookings', c.auth, {
+              serviceId: service._id,
+              employeeId: e._id,
+              startTime: iso(start - 2 * H),
+              customer: { name: `R${i}`, email: `r${i}@example.com` },
+            })
+          ).body.data._id as string,
+        );
+      const results = await Promise.all([
+        ...booked.map((id, i) =>
+          send(i, 'POST', `/api/v1/bookings/${id}/reschedule`, c.auth, {
+            startTime: iso(start + (i % 2) * 30 * 60_000),
+          }),
+        ),
+        send(r, 'POST', '/api/v1/closures', c.auth, {
+          startTime: iso(start),
+          endTime: iso(start + 2 * H),
+          reason: 'Moved',
+        }),
+      ]);
+      const closure = results[3]!;
+      expect(['OK', 'CONFLICT']).toContain(closure.code);
+      for (const x of results.slice(0, 3)) expect(['OK', 'SLOT_UNAVAILABLE']).toContain(x.code);
       const inside = await activeIn(c.company.id, start, start + 2 * H);
       if (closure.code === 'OK') expect(inside).toBe(0);
       else expect(inside).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 // table. Depth, cost, alias and token limits refuse abusive documents before execution.
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { refusedCredential } from '../auth/authenticate.js';
 import { AppError, isAppError, QUERY_LIMIT_CODES, toAppError } from '../errors.js';
@@ -11,6 +11,7 @@ import { createContext, type Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 import { eventStreamWithIds } from './event-stream.js';
 import type { GraphiQLRenderer } from './graphiql.js';
+import { MAX_LIST_COST, operationCost } from './query-cost.js';
 import { loadTrustedDocuments, trustedDocumentsPlugin } from './trusted-documents.js';
 import type { Services } from '../services.js';
 
@@ -130,6 +131,27 @@ const scalarCodesInValidation: Plugin<Record<string, unknown>, ServerContext> = 
     },
 };
 
+/**
+ * The list-size-aware cost limit (query-cost.ts): an operation that could return more than
+ * MAX_LIST_COST fields, counting `first: 100` inside a list of 100 as 10 000, is refused with
+ * QUERY_TOO_COMPLEX (HTTP 400) before it runs. Variables are known only here, after validation.
+ */
+const listCostLimit: Plugin<Record<string, unknown>, ServerContext> = {
+  onExecute({ args, setResultAndStopExecution }) {
+    const cost = operationCost(
+      args.schema as GraphQLSchema,
+      args.document as DocumentNode,
+      (args.variableValues ?? {}) as Record<string, unknown>,
+      args.operationName as string | null | undefined,
+    );
+    if (cost <= MAX_LIST_COST) return;
+    const message = `Query cost of ${cost} (list sizes multiplied) exceeds the limit of ${MAX_LIST_COST}; ask for smaller pages`;
+    setResultAndStopExecution({
+      errors: [maskError(new AppError('QUERY_TOO_COMPLEX', message))],
+    });
+  },
+};
+
 /** `renderGraphiQL`: GraphiQL's page (src/http/graphiql.ts); without it there is no GraphiQL. */
 export function createGraphQLServer(
   services: Services,
@@ -167,6 +189,7 @@ export function createGraphQLServer(
       scalarCodesInValidation,
       eventStreamWithIds((error) => maskError(error, services.logger)),
       ...armor.protect().plugins,
+      listCostLimit,
       // Introspection: on outside production (GraphiQL, codegen). In production it is refused:
       // graphql-armor's depth and cost limits skip introspection fields, so nested
       // `fields { type { fields ... } }` cycles would be the one unbounded document shape.

@@ -1,7 +1,9 @@
 // Availability alone, in process (app.inject, no sockets, no load generator): the time one
 // 31-day, 5-employee query takes, for before/after comparisons that the shared machine's noise
 // would drown in `npm run bench`.   npx tsx bench/availability-micro.ts
-// Environment: BENCH_DATABASE_URL (dropped and recreated; default .../svc_bench_micro), REDIS_URL, BENCH_ROUNDS (300).
+// Environment: BENCH_DATABASE_URL (dropped and recreated; default .../svc_bench_micro), REDIS_URL, BENCH_ROUNDS (300),
+// BENCH_EXTRAS=1 (closures and date overrides present in the month: a company-wide closure, one per
+// employee, and four date overrides per employee).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
@@ -61,6 +63,37 @@ const service = await call('POST', '/services', {
   employeeIds: staff.map((s) => s._id),
 });
 const from = new Date(Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 86_400_000);
+if (env.BENCH_EXTRAS === '1') {
+  const at = (days: number, hours = 0) =>
+    new Date(from.getTime() + days * 86_400_000 + hours * 3_600_000).toISOString();
+  await call('POST', '/closures', { startTime: at(10), endTime: at(11), reason: 'Holiday' });
+  for (const [i, e] of staff.entries()) {
+    await call('POST', '/closures', {
+      startTime: at(3 + i, 10),
+      endTime: at(3 + i, 13),
+      reason: 'Training',
+      employeeIds: [e._id],
+    });
+    for (const d of [5, 12, 19, 26]) {
+      const date = at(d + i).slice(0, 10);
+      const res = await app.inject({
+        method: 'PUT',
+        url: `/api/v1/employees/${e._id}/date-overrides/${date}`,
+        headers,
+        payload: {
+          intervals:
+            d === 19
+              ? []
+              : [
+                  { start: '08:00', end: '11:00' },
+                  { start: '12:00', end: '17:00' },
+                ],
+        },
+      });
+      if (res.statusCode !== 200) throw new Error(`PUT date override: ${res.body}`);
+    }
+  }
+}
 const query = new URLSearchParams({
   serviceId: service._id,
   from: from.toISOString(),

@@ -8,6 +8,7 @@
 // body from every connection and lists every answer it expects (e.g. [201, 409]) in `expect`.
 // Targets are checked after the run and printed next to the figures.
 import type { Databases } from '../src/db/databases.js';
+import { DASHBOARD } from '../test/helpers/dashboard.js';
 import type { createAccountWithKeys } from '../test/helpers/factories.js';
 
 export interface RequestSpec {
@@ -224,6 +225,37 @@ export const SCENARIOS: Scenario[] = [
         where: { serviceId: contended, status: { in: ['pending', 'confirmed'] } },
       });
       return { target: 'exactly 10 live bookings in the database', measured: String(live), met: live === 10 };
+    },
+  },
+  {
+    name: 'dashboard',
+    title:
+      'POST /graphql, the dashboard query (docs/graphql-dashboards.md): 100 bookings of a day with customer, service, employee and payments, and 5 staff with their day (3 SQL statements)',
+    connections: 8,
+    async setup(ctx) {
+      const s = await salon(ctx, 5);
+      const day = midnightUtc(3);
+      for (let i = 0; i < 100; i++) {
+        const booking = await ctx.api(s.key, 'POST', '/api/v1/bookings', {
+          serviceId: s.service._id,
+          employeeId: s.staff[i % 5]!._id,
+          startTime: new Date(day.getTime() + Math.floor(i / 5) * 3_600_000).toISOString(),
+          customer: { name: `Dashboard ${i}`, email: `dash-${i}-${s.service._id}@example.com` },
+        });
+        if (i % 4 === 0)
+          await ctx.api(s.key, 'POST', '/api/v1/payments', {
+            bookingId: booking._id,
+            card: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' },
+          });
+      }
+      const variables = { from: day.toISOString(), to: new Date(day.getTime() + DAY).toISOString(), first: 100 };
+      return {
+        method: 'POST',
+        path: '/graphql',
+        headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+        bodies: [JSON.stringify({ query: DASHBOARD, variables })],
+        expect: [200],
+      };
     },
   },
 ];

@@ -1,7 +1,7 @@
 // Closures (docs/api.md). Scopes: company:read / company:write.
 import type { Closure } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { connectionType, nodeQuery, resolveConnection, ScheduleOrderEnum } from '../connections.js';
+import { connectionType, nodeQuery, orderByOf, resolveConnection, ScheduleOrderEnum } from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { closureFilter, createClosure, deleteClosure } from './manage-closures.js';
 
@@ -85,4 +85,27 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'The closure id' }) },
     resolve: (_r, args, ctx) => deleteClosure(ctx.db, { companyId: company(ctx), closureId: String(args.id) }),
   }),
+}));
+
+builder.prismaObjectFields('Company', (t) => ({
+  closures: t.relatedConnection(
+    'closures',
+    {
+      description: "The company's closures (needs company:read)",
+      nullable: true,
+      cursor: 'id',
+      totalCount: true,
+      authScopes: { scope: 'company:read' },
+      args: {
+        from: t.arg({ type: 'DateTime', description: 'Only closures ending after this instant' }),
+        to: t.arg({ type: 'DateTime', description: 'Only closures starting before this instant' }),
+        orderBy: t.arg({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      query: (a, ctx) => ({
+        where: closureFilter(company(ctx), { from: a.from, to: a.to }),
+        orderBy: orderByOf(a.orderBy),
+      }),
+    },
+    ClosureConnection,
+  ),
 }));

@@ -2,9 +2,9 @@
 // weekly ones. Scopes: employees:read / employees:write.
 import type { DateOverride } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { connectionType, ListOrderEnum, nodeQuery, resolveConnection } from '../connections.js';
+import { connectionType, ListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
-import { dateOverrideFilter, deleteDateOverride, putDateOverride } from './date-overrides.js';
+import { dateOverrideFilter, dateRange, deleteDateOverride, putDateOverride } from './date-overrides.js';
 import { TimeRange, TimeRangeInput } from './employee.js';
 import { readDayRanges } from './working-hours.js';
 
@@ -95,4 +95,27 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) =>
       deleteDateOverride(ctx.db, { companyId: company(ctx), employeeId: String(args.employeeId), date: args.date }),
   }),
+}));
+
+builder.prismaObjectFields('Employee', (t) => ({
+  dateOverrides: t.relatedConnection(
+    'dateOverrides',
+    {
+      description: 'Their date overrides (needs employees:read)',
+      nullable: true,
+      cursor: 'id',
+      totalCount: true,
+      authScopes: { scope: 'employees:read' },
+      args: {
+        from: t.arg.string({ description: 'Only dates on or after this local date, YYYY-MM-DD' }),
+        to: t.arg.string({ description: 'Only dates on or before this local date, YYYY-MM-DD' }),
+        orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
+      },
+      query: (a, ctx) => ({
+        where: { companyId: company(ctx), ...dateRange({ from: a.from, to: a.to }) },
+        orderBy: orderByOf(a.orderBy),
+      }),
+    },
+    DateOverrideConnection,
+  ),
 }));

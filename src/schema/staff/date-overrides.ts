@@ -134,11 +134,12 @@ export async function dateOverrideFilter(
   opts: { companyId: string; employeeId: string; input: unknown },
 ): Promise<Prisma.DateOverrideWhereInput> {
   const employee = await findEmployee(db, opts.companyId, opts.employeeId);
-  const { from, to } = parseInput(listInput, opts.input);
+  return { companyId: opts.companyId, employeeId: employee.id, ...dateRange(opts.input) };
+}
+
+/** The `date` filter of from/to (local dates, inclusive), validated. */
+export function dateRange(input: unknown): Prisma.DateOverrideWhereInput {
+  const { from, to } = parseInput(listInput, input);
   if (from && to && to < from) throw AppError.validation([{ path: 'to', message: 'must not be before from' }]);
-  return {
-    companyId: opts.companyId,
-    employeeId: employee.id,
-    ...(from || to ? { date: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : {}),
-  };
+  return from || to ? { date: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : {};
 }

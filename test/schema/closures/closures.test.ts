@@ -193,6 +193,13 @@ describe('closures', () => {
     });
     expect(q.json().data.closures.nodes.map((x: { reason: string }) => x.reason)).toEqual(['GQL', 'R2', 'R1']);
     expect(q.json().data.closures.totalCount).toBe(3);
+    const viaCompany = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: c.auth,
+      payload: { query: `{ me { closures(from: "${iso(start + 100 * H)}") { totalCount nodes { reason } } } }` },
+    });
+    expect(viaCompany.json().data.me.closures).toEqual({ totalCount: 1, nodes: [{ reason: 'GQL' }] });
   });
 
   it('hostile input is a 400 or 404 naming the field, and writes nothing; the scope is company:write', async () => {

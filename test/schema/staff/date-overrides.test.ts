@@ -146,6 +146,20 @@ describe('date overrides', () => {
     const on = await slots(c.auth, service._id, from, to);
     expect(on).toHaveLength(5); // 10:00, 10:15, 10:30, 10:45, 11:00 local
     expect(await t.dbs.test.prisma.dateOverride.count({ where: { employeeId: employee._id } })).toBe(1);
+    // The graph: an employee's overrides, and the company's closures beside them.
+    const graph = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: c.auth,
+      payload: {
+        query: `query($e: ID!) { employee(id: $e) { dateOverrides(from: "${date}", to: "${date}", first: 5) { totalCount nodes { date intervals { start } } } } }`,
+        variables: { e: employee._id },
+      },
+    });
+    expect(graph.json().data.employee.dateOverrides).toEqual({
+      totalCount: 1,
+      nodes: [{ date, intervals: [{ start: '10:00' }] }],
+    });
   });
 
   it('hostile input is a 400 or 404 naming the field and writes nothing; the scope is employees:write', async () => {

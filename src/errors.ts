@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   CLASS_FULL: 409,
   INVALID_STATE_TRANSITION: 409,
   CONFLICT: 409,
+  // A customer's cancel or reschedule after its cut-off (docs/api.md, Booking rules); details.deadline.
+  CUTOFF_PASSED: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   IDEMPOTENCY_KEY_IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,

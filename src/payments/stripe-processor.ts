@@ -141,6 +141,13 @@ export function isAlreadyRefunded(err: unknown): boolean {
   return err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded';
 }
 
-export async function refundWithStripe(config: Config, p: { id: string; processorRef: string }): Promise<void> {
-  await stripeClient(config).refunds.create({ payment_intent: p.processorRef }, { idempotencyKey: `refund-${p.id}` });
+/** Refunds `amount` of a charge (Stripe takes partial refunds) under the caller's idempotency key. */
+export async function refundWithStripe(
+  config: Config,
+  p: { processorRef: string; amount: number; idempotencyKey: string },
+): Promise<void> {
+  await stripeClient(config).refunds.create(
+    { payment_intent: p.processorRef, amount: p.amount },
+    { idempotencyKey: p.idempotencyKey },
+  );
 }

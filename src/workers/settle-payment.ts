@@ -195,7 +195,7 @@ async function refundUnheldBooking(ctx: JobContext, mode: 'live' | 'test', payme
   const db = ctx.services.dbs.forMode(mode);
   const payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
   if (payment.status !== 'processing') return;
-  const result = await refundCharge(db, { config: ctx.services.config, mode, payment, from: 'processing' });
+  const result = await refundCharge(db, { config: ctx.services.config, mode, payment, from: ['processing'] });
   if (result.outcome === 'unanswered') throw result.error;
   if (result.outcome !== 'refused') return;
   ctx.services.logger.error(

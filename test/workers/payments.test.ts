@@ -64,6 +64,8 @@ describe('sandbox test cards', () => {
       amount: 4500,
       currency: 'EUR',
       status: 'processing',
+      kind: 'full',
+      amountRefunded: 0,
       failureCode: null,
       failureMessage: null,
       brand: 'visa',
@@ -86,6 +88,8 @@ describe('sandbox test cards', () => {
       amount: 4500,
       currency: 'EUR',
       status: 'succeeded',
+      kind: 'full',
+      amountRefunded: 0,
     });
     expect(events[2]!.data).toMatchObject({
       bookingId: booking.id,
@@ -128,6 +132,8 @@ describe('sandbox test cards', () => {
         amount: 4500,
         currency: 'EUR',
         status: 'failed',
+        kind: 'full',
+        amountRefunded: 0,
         failureCode: code,
       },
     });
@@ -476,6 +482,8 @@ describe('live payments through the stripe client', () => {
           amount: 4500,
           currency: 'EUR',
           status: 'failed',
+          kind: 'full',
+          amountRefunded: 0,
           failureCode: 'resource_missing',
         },
       },

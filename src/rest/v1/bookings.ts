@@ -9,6 +9,20 @@ const Status = Type.Union(
   ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired'].map((s) => Type.Literal(s)),
 );
 
+const Actor = (description: string) =>
+  Type.Union([Type.Literal('business'), Type.Literal('customer')], { description });
+
+const CancellationQuote = Type.Object(
+  {
+    fee: Type.Integer({ description: 'Minor units kept (never more than was paid)' }),
+    refundAmount: Type.Integer({ description: 'Minor units refunded: what was paid minus the fee' }),
+    freeUntil: Nullable({ ...Timestamp, description: "Until when a customer's cancel is free; null: no policy" }),
+    allowed: Type.Boolean({ description: 'Whether the cancel would be accepted now' }),
+    deadline: Nullable({ ...Timestamp, description: "A customer's cancellation cut-off; null for a business" }),
+  },
+  { title: 'Cancellation quote' },
+);
+
 const Booking = Type.Object(
   {
     _id: Id,
@@ -21,6 +35,15 @@ const Booking = Type.Object(
     status: Status,
     notes: Nullable(Type.String()),
     cancelReason: Nullable(Type.String()),
+    cancelledBy: Nullable(Actor('Who cancelled it; null unless cancelled')),
+    cancellationFee: Nullable(
+      Type.Integer({ description: 'Minor units kept as the cancellation fee; null unless cancelled' }),
+    ),
+    depositAmount: Nullable(
+      Type.Integer({
+        description: "The service's deposit when booked: the first payment's amount; null: paid in full",
+      }),
+    ),
     customerTimeZone: Nullable(Type.String({ description: "The customer's IANA time zone, when given" })),
     price: Type.Integer({ description: 'Minor units of currency' }),
     currency: Type.String(),
@@ -128,14 +151,44 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     request: {
       params: ById,
       body: Type.Object(
-        { reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+        {
+          reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+          cancelledBy: Type.Optional(
+            Actor('business (default): full refund, no cut-off; customer: the cut-off and the cancellation fee apply'),
+          ),
+          waiveFee: Type.Optional(Type.Boolean({ description: "No fee for a customer's cancel (default false)" })),
+        },
         { additionalProperties: false },
       ),
     },
     optionalBody: true,
     response: Booking,
     mutation: 'cancelBooking',
-    variables: (req) => ({ id: req.params.id, input: { reason: req.body.reason ?? null } }),
+    variables: (req) => ({
+      id: req.params.id,
+      input: {
+        reason: req.body.reason ?? null,
+        cancelledBy: req.body.cancelledBy ?? null,
+        waiveFee: req.body.waiveFee ?? null,
+      },
+    }),
+  });
+  graphqlRoute(app, deps, {
+    method: 'GET',
+    url: '/bookings/:id/cancellation-quote',
+    summary: 'What cancelling the booking would cost now (fee, refund); changes nothing',
+    tags,
+    scope: 'bookings:read',
+    request: {
+      params: ById,
+      querystring: Type.Object(
+        { cancelledBy: Type.Optional(Actor('Who would cancel; default business')) },
+        { additionalProperties: false },
+      ),
+    },
+    response: CancellationQuote,
+    query: 'cancellationQuote',
+    variables: (req) => ({ id: req.params.id, cancelledBy: req.query.cancelledBy ?? null }),
   });
   graphqlRoute(app, deps, {
     method: 'POST',
@@ -145,7 +198,16 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     scope: 'bookings:write',
     request: {
       params: ById,
-      body: Type.Object({ startTime: Timestamp, employeeId: Type.Optional(Id) }, { additionalProperties: false }),
+      body: Type.Object(
+        {
+          startTime: Timestamp,
+          employeeId: Type.Optional(Id),
+          rescheduledBy: Type.Optional(
+            Actor('business (default): no cut-off; customer: refused after the reschedule cut-off'),
+          ),
+        },
+        { additionalProperties: false },
+      ),
     },
     response: Booking,
     mutation: 'rescheduleBooking',

@@ -4,6 +4,37 @@ import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Nullable, Timestamp } from '../schemas.js';
 
+const CutoffMinutes = (what: string) =>
+  Type.Integer({
+    minimum: 0,
+    maximum: 525_600,
+    description: `A customer may ${what} until this many minutes before the start (default 0; a business is not bound)`,
+  });
+
+/** The company's booking rules, defaults filled in (docs/api.md, Booking rules). */
+export const BookingRules = Type.Object(
+  { cancellationCutoffMinutes: CutoffMinutes('cancel'), rescheduleCutoffMinutes: CutoffMinutes('reschedule') },
+  { title: 'Booking rules' },
+);
+
+/** A change of booking rules: a value replaces, null resets (the company) or inherits (a service). */
+export const BookingRulesPatch = Type.Object(
+  {
+    cancellationCutoffMinutes: Type.Optional(Nullable(CutoffMinutes('cancel'))),
+    rescheduleCutoffMinutes: Type.Optional(Nullable(CutoffMinutes('reschedule'))),
+  },
+  { additionalProperties: false, title: 'Booking rules changes' },
+);
+
+/** A service's overrides: null inherits the company's rule. */
+export const ServiceBookingRules = Type.Object(
+  {
+    cancellationCutoffMinutes: Nullable(CutoffMinutes('cancel')),
+    rescheduleCutoffMinutes: Nullable(CutoffMinutes('reschedule')),
+  },
+  { title: "A service's booking rules (null inherits the company's)" },
+);
+
 const CompanyProfile = Type.Object(
   {
     _id: Id,
@@ -14,6 +45,7 @@ const CompanyProfile = Type.Object(
     timezone: Type.String({ description: 'IANA time zone name' }),
     currency: Type.String({ description: 'ISO 4217 code' }),
     mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
+    bookingRules: BookingRules,
     createdAt: Timestamp,
   },
   { $id: 'CompanyProfile', title: 'Company profile' },
@@ -27,6 +59,7 @@ const UpdateCompany = Type.Object(
     address: Type.Union([Type.String({ maxLength: 500 }), Type.Null()]),
     timezone: Type.String({ maxLength: 64 }),
     currency: Type.String({ minLength: 3, maxLength: 3 }),
+    bookingRules: BookingRulesPatch,
   },
   { additionalProperties: false },
 );

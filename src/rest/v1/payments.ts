@@ -11,12 +11,22 @@ const Payment = Type.Object(
     bookingId: Id,
     amount: Type.Integer({ description: 'Minor units of currency' }),
     currency: Type.String(),
-    status: Type.Union(['processing', 'succeeded', 'failed', 'refunded'].map((s) => Type.Literal(s))),
+    status: Type.Union(
+      ['processing', 'succeeded', 'failed', 'partially_refunded', 'refunded'].map((s) => Type.Literal(s)),
+      { description: 'An open list: new states may be added' },
+    ),
+    kind: Type.Union(
+      ['full', 'deposit', 'balance'].map((s) => Type.Literal(s)),
+      {
+        description: 'full; or deposit (the first payment of a service with a depositAmount) and then balance',
+      },
+    ),
+    amountRefunded: Type.Integer({ description: 'Minor units refunded so far, 0 up to amount' }),
     failureCode: Nullable(Type.String({ description: 'card_declined, insufficient_funds, ...' })),
     failureMessage: Nullable(Type.String({ description: "Why it failed, in the processor's words" })),
     brand: Nullable(Type.String()),
     last4: Nullable(Type.String()),
-    refundedAt: Nullable(Timestamp),
+    refundedAt: Nullable({ ...Timestamp, description: 'When it was last refunded' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -47,6 +57,15 @@ const CreatePayment = Type.Object(
     ),
   },
   { additionalProperties: false, title: 'New payment' },
+);
+
+const RefundPayment = Type.Object(
+  {
+    amount: Type.Optional(
+      Type.Integer({ description: 'Minor units to refund, 1 up to what is left; left out, all that is left' }),
+    ),
+  },
+  { additionalProperties: false, title: 'Refund' },
 );
 
 const Email = Type.Object(
@@ -119,13 +138,17 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/payments/:id/refund',
-    summary: 'Refund a succeeded payment',
+    summary: 'Refund all that is left of a payment, or `amount` of it (a partial refund)',
     tags: ['Payments'],
     scope: 'payments:write',
-    request: { params: Params },
+    request: { params: Params, body: RefundPayment },
+    optionalBody: true,
     response: Payment,
     mutation: 'refundPayment',
-    variables: (req) => req.params,
+    variables: (req) => ({
+      id: req.params.id,
+      input: req.body.amount !== undefined ? { amount: req.body.amount } : null,
+    }),
   });
   graphqlRoute(app, deps, {
     method: 'GET',

@@ -3,6 +3,41 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
+import { BookingRulesPatch, ServiceBookingRules } from './me.js';
+
+const Money = (description: string) => Type.Integer({ minimum: 0, maximum: 100_000_000, description });
+
+const CancellationPolicy = Type.Object(
+  {
+    freeUntilMinutesBefore: Type.Integer({
+      minimum: 0,
+      maximum: 525_600,
+      description: 'A customer cancel is free until this many minutes before the start',
+    }),
+    lateFee: Type.Object(
+      {
+        percent: Nullable(Type.Integer({ minimum: 0, maximum: 100, description: "A percent of the booking's price" })),
+        amount: Nullable(Money('A fixed fee in minor units')),
+      },
+      { description: 'One of the two is set, the other null' },
+    ),
+  },
+  { title: 'Cancellation policy' },
+);
+
+const CancellationPolicyInput = Type.Object(
+  {
+    freeUntilMinutesBefore: CancellationPolicy.properties.freeUntilMinutesBefore,
+    lateFee: Type.Object(
+      {
+        percent: Type.Optional(Type.Integer({ description: "0–100: a percent of the booking's price" })),
+        amount: Type.Optional(Type.Integer({ description: 'A fixed fee in minor units, at most the price' })),
+      },
+      { additionalProperties: false, description: 'Exactly one of percent and amount' },
+    ),
+  },
+  { additionalProperties: false, title: 'Cancellation policy (input)' },
+);
 
 const Kind = Type.Union([Type.Literal('appointment'), Type.Literal('class')]);
 
@@ -18,6 +53,14 @@ const Service = Type.Object(
     bufferAfterMinutes: Type.Integer(),
     employeeIds: Type.Array(Id, { description: 'Employees qualified to perform it' }),
     requiresPayment: Type.Boolean(),
+    depositAmount: Nullable(
+      Type.Integer({
+        description:
+          'Minor units paid first (a payment of kind deposit, which confirms the booking); the balance later',
+      }),
+    ),
+    cancellationPolicy: Nullable(CancellationPolicy),
+    bookingRules: ServiceBookingRules,
     active: Type.Boolean(),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -34,6 +77,10 @@ const Fields = {
   bufferAfterMinutes: Type.Integer({ minimum: 0, maximum: 720 }),
   employeeIds: Type.Array(Id, { maxItems: 500 }),
   requiresPayment: Type.Boolean(),
+  // Bounds of the money fields are judged by the use case, which names the field in its 400.
+  depositAmount: Nullable(Type.Integer({ description: 'Minor units, 1 up to the price; null removes it' })),
+  cancellationPolicy: Nullable(CancellationPolicyInput),
+  bookingRules: BookingRulesPatch,
   active: Type.Boolean(),
 };
 const opt = Object.fromEntries(

@@ -1,6 +1,6 @@
 // Bookings (docs/api.md): create, read, list with filters, and the transitions.
 // Scopes: bookings:read / bookings:write.
-import type { Booking, BookingStatus, Prisma } from '../../generated/prisma/client.js';
+import type { Booking, BookingStatus, CancelledBy, Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { CustomerInput } from '../customers/customer.js';
 import { checkRange } from '../domain-validation.js';
@@ -12,6 +12,38 @@ import { legacyPageArgs } from '../pagination.js';
 import { createBooking } from './create-booking.js';
 import { rescheduleBooking } from './reschedule-booking.js';
 import { transitionBooking, type BookingAction } from './transition-booking.js';
+import { cancelBooking, quoteCancellation, type CancellationQuote } from './cancel-booking.js';
+
+export const BookingActorEnum = builder.enumType('BookingActor', {
+  description:
+    'Who cancels or reschedules (docs/api.md, Cancellation and deposits): a customer is bound by the cut-offs and the cancellation policy, a business is not',
+  values: {
+    business: { description: 'The business (the default): no cut-off, a full refund' },
+    customer: { description: 'The customer: cut-offs and the late fee apply' },
+  } satisfies Record<CancelledBy, { description: string }>,
+});
+
+const CancellationQuoteType = builder.objectRef<CancellationQuote>('CancellationQuote').implement({
+  description: 'What a cancel would cost now; computed by the same function the cancel applies',
+  fields: (t) => ({
+    fee: t.exposeInt('fee', { description: 'Minor units kept (never more than was paid)' }),
+    refundAmount: t.exposeInt('refundAmount', { description: 'Minor units refunded: what was paid minus the fee' }),
+    freeUntil: t.expose('freeUntil', {
+      type: 'DateTime',
+      nullable: true,
+      description: "Until when a customer's cancel is free; null when the service has no cancellation policy",
+    }),
+    allowed: t.exposeBoolean('allowed', {
+      description:
+        'Whether the cancel would be accepted now (the booking is pending or confirmed, and for a customer the cut-off has not passed)',
+    }),
+    deadline: t.expose('deadline', {
+      type: 'DateTime',
+      nullable: true,
+      description: "A customer's cancellation cut-off; null for a business cancel",
+    }),
+  }),
+});
 
 export const BookingStatusEnum = builder.enumType('BookingStatus', {
   description:
@@ -63,6 +95,19 @@ export const BookingType = builder.prismaObject('Booking', {
     status: t.expose('status', { type: BookingStatusEnum, description: 'The booking state' }),
     notes: t.exposeString('notes', { nullable: true, description: 'Free text given at booking' }),
     cancelReason: t.exposeString('cancelReason', { nullable: true, description: 'Why it was cancelled, if said' }),
+    cancelledBy: t.expose('cancelledBy', {
+      type: BookingActorEnum,
+      nullable: true,
+      description: 'Who cancelled it: business or customer; null unless cancelled',
+    }),
+    cancellationFee: t.exposeInt('cancellationFee', {
+      nullable: true,
+      description: 'Minor units kept as the cancellation fee; null unless cancelled',
+    }),
+    depositAmount: t.exposeInt('depositAmount', {
+      nullable: true,
+      description: "The service's deposit when booked: its first payment's amount (kind deposit); null: paid in full",
+    }),
     customerTimeZone: t.exposeString('customerTimeZone', {
       nullable: true,
       description: "The customer's IANA time zone, when given",
@@ -152,7 +197,14 @@ const CreateBookingInput = builder.inputType('CreateBookingInput', {
 
 const CancelBookingInput = builder.inputType('CancelBookingInput', {
   description: 'What a cancellation says',
-  fields: (t) => ({ reason: t.string({ description: 'Why, up to 500 characters' }) }),
+  fields: (t) => ({
+    reason: t.string({ description: 'Why, up to 500 characters' }),
+    cancelledBy: t.field({
+      type: BookingActorEnum,
+      description: 'Who cancels; default business (full refund, no cut-off)',
+    }),
+    waiveFee: t.boolean({ description: "No fee for this customer's cancel (default false)" }),
+  }),
 });
 
 const RescheduleBookingInput = builder.inputType('RescheduleBookingInput', {
@@ -160,6 +212,10 @@ const RescheduleBookingInput = builder.inputType('RescheduleBookingInput', {
   fields: (t) => ({
     startTime: t.field({ type: 'DateTime', required: true, description: 'The new start' }),
     employeeId: t.id({ description: 'Another employee; left out, the same one' }),
+    rescheduledBy: t.field({
+      type: BookingActorEnum,
+      description: 'Who reschedules; default business (a customer is bound by the reschedule cut-off)',
+    }),
   }),
 });
 
@@ -201,6 +257,21 @@ builder.queryFields((t) => ({
           : null,
         'booking',
       ),
+  }),
+  cancellationQuote: t.field({
+    type: CancellationQuoteType,
+    description: 'What cancelling this booking would cost now; changes nothing',
+    authScopes: read,
+    args: {
+      id: t.arg.id({ required: true, description: 'The booking id' }),
+      cancelledBy: t.arg({ type: BookingActorEnum, description: 'Who would cancel; default business' }),
+    },
+    resolve: (_r, args, ctx) =>
+      quoteCancellation(ctx.db, {
+        company: ctx.credential!.company,
+        bookingId: String(args.id),
+        input: args.cancelledBy ? { cancelledBy: args.cancelledBy } : {},
+      }),
   }),
 }));
 
@@ -270,30 +341,41 @@ builder.mutationFields((t) => ({
     resolve: (_r, args, ctx) => {
       const startTime = args.input?.startTime ?? args.startTime;
       const employeeId = args.input ? args.input.employeeId : args.employeeId;
+      const rescheduledBy = args.input?.rescheduledBy;
       return rescheduleBooking(ctx.db, {
         company: ctx.credential!.company,
         bookingId: String(args.id),
-        input: { startTime, ...(employeeId != null ? { employeeId: String(employeeId) } : {}) },
+        input: {
+          startTime,
+          ...(employeeId != null ? { employeeId: String(employeeId) } : {}),
+          ...(rescheduledBy != null ? { rescheduledBy } : {}),
+        },
       });
     },
   }),
   cancelBooking: t.field({
     type: BookingType,
-    description: 'pending or confirmed → cancelled',
+    description:
+      'pending or confirmed → cancelled; refunds what was paid, minus the cancellation fee for a customer cancel',
     authScopes: write,
     args: {
       id: t.arg.id({ required: true, description: 'The booking id' }),
-      input: t.arg({ type: CancelBookingInput, description: 'The reason, if any' }),
+      input: t.arg({ type: CancelBookingInput, description: 'The reason, who cancels, and waiveFee' }),
       reason: t.arg.string({ description: 'Why', deprecationReason: 'Use input { reason }' }),
     },
-    resolve: (_r, args, ctx) => {
+    resolve: async (_r, args, ctx) => {
       const reason = args.input ? args.input.reason : args.reason;
-      return transitionBooking(ctx.db, {
-        companyId: ctx.credential!.companyId,
+      const input = Object.fromEntries(
+        Object.entries({ ...args.input, reason }).filter(([, v]) => v !== undefined && v !== null),
+      );
+      const { booking } = await cancelBooking(ctx.db, {
+        company: ctx.credential!.company,
+        mode: ctx.credential!.mode,
+        config: ctx.config,
         bookingId: String(args.id),
-        action: 'cancel',
-        input: reason != null ? { reason } : {},
+        input,
       });
+      return booking;
     },
   }),
 }));

@@ -118,6 +118,8 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     status,
     holdExpiresAt,
     price: service.price,
+    // A deposit applies to services paid up front (docs/api.md, Payments); fixed like the price.
+    depositAmount: service.requiresPayment ? service.depositAmount : null,
     currency: opts.company.currency,
     notes: data.notes ?? null,
     customerTimeZone: data.customerTimeZone ?? null,

@@ -2,6 +2,8 @@
 // The public face of this subject: transports import it from here, never a file inside.
 // Its GraphQL type (booking.ts) is registered by src/schema/index.ts.
 export * from './booking-events.js';
+export * from './cancel-booking.js';
+export * from './cancellation-terms.js';
 export * from './create-booking.js';
 export * from './expire-pending-bookings.js';
 export * from './list-bookings.js';

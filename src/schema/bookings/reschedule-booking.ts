@@ -1,4 +1,4 @@
-// confirmed → confirmed by POST /bookings/:id/reschedule { startTime, employeeId? } (docs/api.md):
+// confirmed → confirmed by POST /bookings/:id/reschedule { startTime, employeeId?, rescheduledBy? } (docs/api.md):
 // the same booking at new times. Without employeeId the current employee is kept when free,
 // else another free qualified employee is picked. The new employee's schedule is checked again
 // under their lock inside the transaction, and the exclusion constraint guards the new times
@@ -9,6 +9,7 @@ import type { Booking, Company } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { recordBookingEvent } from './booking-events.js';
 import { domainTransaction, isExclusionViolation } from '../db-errors.js';
+import { assertBeforeCutoff, cutoffDeadline, effectiveBookingRules } from '../booking-rules.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { parseInput } from '../validation.js';
 import { checkEmployeeLocked, freeEmployees, slotUnavailable } from './create-booking.js';
@@ -16,7 +17,13 @@ import type { Reason } from '../availability/schedule.js';
 import { findBooking, findService } from '../find-records.js';
 import { invalidTransition } from './transition-booking.js';
 
-const input = z.object({ startTime: boundedInstant, employeeId: id.nullish() }).strict();
+const input = z
+  .object({
+    startTime: boundedInstant,
+    employeeId: id.nullish(),
+    rescheduledBy: z.enum(['business', 'customer'], { error: 'must be business or customer' }).nullish(),
+  })
+  .strict();
 
 export async function rescheduleBooking(
   db: Db,
@@ -36,9 +43,16 @@ export async function rescheduleBooking(
     });
   }
   const now = opts.now ?? new Date();
+  const rescheduledBy = data.rescheduledBy ?? 'business';
+  const service = await findService(db, opts.company.id, booking.serviceId);
+  // A customer moves a booking only until the reschedule cut-off before its current start
+  // (docs/api.md, Booking rules); a business is not bound by it.
+  if (rescheduledBy === 'customer') {
+    const rules = effectiveBookingRules(opts.company.bookingRules, service.bookingRules);
+    assertBeforeCutoff('reschedule', cutoffDeadline(booking.startTime, rules.rescheduleCutoffMinutes), now);
+  }
   const start = data.startTime.getTime();
   if (start <= now.getTime()) throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
-  const service = await findService(db, opts.company.id, booking.serviceId);
   const end = start + service.durationMinutes * 60_000;
   const candidates = await freeEmployees(db, {
     company: opts.company,
@@ -79,6 +93,7 @@ export async function rescheduleBooking(
           previousStartTime: booking.startTime.toISOString(),
           previousEndTime: booking.endTime.toISOString(),
           ...(booking.employeeId !== employeeId ? { previousEmployeeId: booking.employeeId } : {}),
+          rescheduledBy,
         });
         return after;
       });

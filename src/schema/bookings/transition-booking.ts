@@ -7,7 +7,7 @@
 // of one booking cannot both win.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
-import type { Booking, BookingStatus, Prisma } from '../../generated/prisma/client.js';
+import type { Booking, BookingStatus, CancelledBy, Prisma } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { recordBookingEvent } from './booking-events.js';
 import { domainTransaction } from '../db-errors.js';
@@ -71,7 +71,12 @@ export async function applyTransition(
   tx: Prisma.TransactionClient,
   booking: Booking,
   action: BookingAction,
-  opts: { reason?: string | null; now: Date },
+  opts: {
+    reason?: string | null;
+    now: Date;
+    /** A cancel's party and money (cancel-booking.ts); without it, a business cancel without a fee. */
+    cancellation?: { cancelledBy: CancelledBy; fee: number; refundAmount: number };
+  },
 ): Promise<Booking> {
   const rule = TRANSITIONS[action];
   if (!rule.from.includes(booking.status)) throw invalidTransition(booking.status, rule.to);
@@ -88,7 +93,13 @@ export async function applyTransition(
     data: {
       status: rule.to,
       ...(rule.to !== 'pending' ? { holdExpiresAt: null } : {}),
-      ...(action === 'cancel' ? { cancelReason: opts.reason ?? null } : {}),
+      ...(action === 'cancel'
+        ? {
+            cancelReason: opts.reason ?? null,
+            cancelledBy: opts.cancellation?.cancelledBy ?? 'business',
+            cancellationFee: opts.cancellation?.fee ?? 0,
+          }
+        : {}),
     },
   });
   if (changed.count === 0) {
@@ -98,7 +109,19 @@ export async function applyTransition(
   }
   if (action === 'cancel' || action === 'expire') await releasePlace(tx, booking);
   const after = await tx.booking.findUniqueOrThrow({ where: { id: booking.id } });
-  await recordBookingEvent(tx, after, rule.event, action === 'cancel' ? { reason: opts.reason ?? null } : {});
+  await recordBookingEvent(
+    tx,
+    after,
+    rule.event,
+    action === 'cancel'
+      ? {
+          reason: opts.reason ?? null,
+          cancelledBy: after.cancelledBy,
+          cancellationFee: after.cancellationFee,
+          ...(opts.cancellation ? { refundAmount: opts.cancellation.refundAmount } : {}),
+        }
+      : {},
+  );
   return after;
 }
 

@@ -2,6 +2,8 @@
 import type { Mode } from '../../generated/prisma/client.js';
 import { updateCompany } from './update-company.js';
 import { builder } from '../builder.js';
+import { companyBookingRules } from '../booking-rules.js';
+import { BookingRulesInput, BookingRulesType } from '../booking-rules-type.js';
 
 export const CompanyModeEnum = builder.enumType('CompanyMode', {
   description: "A company's mode: which database holds it and whether its payments and e-mail are real",
@@ -24,6 +26,11 @@ export const CompanyType = builder.prismaObject('Company', {
     }),
     currency: t.exposeString('currency', { description: 'ISO 4217 code of every price' }),
     mode: t.expose('mode', { type: CompanyModeEnum, description: 'Live, or test for the sandbox' }),
+    bookingRules: t.field({
+      type: BookingRulesType,
+      description: "The company's booking rules (each service may override them)",
+      resolve: (c) => companyBookingRules(c.bookingRules),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
   }),
 });
@@ -79,6 +86,11 @@ const UpdateCompanyInput = builder.inputType('UpdateCompanyInput', {
     address: t.string({ required: false, description: 'Postal address' }),
     timezone: t.string({ required: false, description: 'IANA time zone, e.g. Europe/Berlin' }),
     currency: t.string({ required: false, description: 'ISO 4217 code, upper case, e.g. EUR' }),
+    bookingRules: t.field({
+      type: BookingRulesInput,
+      required: false,
+      description: 'Rules to change; the others stay',
+    }),
   }),
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
+import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 
 export const updateCompanyInput = z
@@ -11,6 +12,7 @@ export const updateCompanyInput = z
     address: text(500).nullable(),
     timezone,
     currency,
+    bookingRules: bookingRulesPatch,
   })
   .partial()
   .strict();
@@ -19,6 +21,16 @@ export type UpdateCompanyInput = z.input<typeof updateCompanyInput>;
 
 /** Changes a company's profile (PATCH /me, updateMe). Absent fields stay; null clears. */
 export async function updateCompany(db: Db, opts: { companyId: string; input: unknown }): Promise<Company> {
-  const patch = parseInput(updateCompanyInput, opts.input);
-  return db.company.update({ where: { id: opts.companyId }, data: patch });
+  const { bookingRules, ...patch } = parseInput(updateCompanyInput, opts.input);
+  if (!bookingRules) return db.company.update({ where: { id: opts.companyId }, data: patch });
+  // The stored rules merged with the patch under the row's lock, so two patches of different
+  // rules both stay.
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM companies WHERE id = ${opts.companyId} FOR UPDATE`;
+    const current = await tx.company.findUniqueOrThrow({ where: { id: opts.companyId } });
+    return tx.company.update({
+      where: { id: opts.companyId },
+      data: { ...patch, bookingRules: patchBookingRules(current.bookingRules, bookingRules) },
+    });
+  });
 }

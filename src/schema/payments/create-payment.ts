@@ -1,12 +1,13 @@
-// POST /payments (docs/api.md): a `processing` payment for a booking's price; the payments
+// POST /payments (docs/api.md): a `processing` payment for a booking's price (or its deposit,
+// then its balance); the payments
 // worker settles it (src/workers/settle-payment.ts). Sandbox: a test card, judged by the
 // simulator now, of which only brand and last4 are kept. Live: a processor token only.
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
-import type { Booking, Payment } from '../../generated/prisma/client.js';
-import type { Mode } from '../../generated/prisma/enums.js';
+import type { Booking, Payment, Prisma } from '../../generated/prisma/client.js';
+import type { Mode, PaymentKind, PaymentStatus } from '../../generated/prisma/enums.js';
 import { isId, newId } from '../../ids.js';
 import { simulateCard } from '../../payments/card-simulator.js';
 import { isPaymentMethodToken, looksLikeCardNumber } from '../../payments/payment-method-token.js';
@@ -63,6 +64,38 @@ function assertPayable(b: Pick<Booking, 'status' | 'holdExpiresAt'>, now: Date):
   }
 }
 
+// Payments that stand: processing, or charged and not refunded in full.
+const LIVE: PaymentStatus[] = ['processing', 'succeeded', 'partially_refunded'];
+
+const alreadyPaid = (bookingId: string) =>
+  new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', {
+    details: { bookingId },
+  });
+
+/**
+ * What the next payment of a booking is (docs/api.md, Payments): `full`, the price; or, for a
+ * booking made with a deposit, first `deposit` (which confirms it) and, once the deposit has
+ * been charged, `balance`, the rest of the price. Read under the booking's row lock, which
+ * every payment of the booking takes; payments_one_live_per_booking (one standing payment per
+ * booking and kind) has the last word.
+ */
+async function nextCharge(tx: Prisma.TransactionClient, b: Booking): Promise<{ kind: PaymentKind; amount: number }> {
+  if (b.depositAmount === null) return { kind: 'full', amount: b.price };
+  const standing = await tx.payment.findMany({
+    where: { bookingId: b.id, status: { in: LIVE } },
+    select: { kind: true, status: true },
+  });
+  const deposit = standing.find((p) => p.kind === 'deposit');
+  if (!deposit) return { kind: 'deposit', amount: b.depositAmount };
+  if (deposit.status === 'processing')
+    throw new AppError('CONFLICT', "This booking's deposit is processing; pay the balance once it has succeeded", {
+      details: { bookingId: b.id },
+    });
+  const balance = b.price - b.depositAmount;
+  if (balance <= 0 || standing.some((p) => p.kind === 'balance')) throw alreadyPaid(b.id);
+  return { kind: 'balance', amount: balance };
+}
+
 export async function createPayment(
   db: Db,
   opts: { companyId: string; mode: Mode; config: Config; input: unknown; now?: Date },
@@ -97,13 +130,15 @@ export async function createPayment(
       await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${found.id} FOR UPDATE`;
       const booking = await tx.booking.findUniqueOrThrow({ where: { id: found.id } });
       assertPayable(booking, now);
+      const charge = await nextCharge(tx, booking);
       return tx.payment.create({
         data: {
           id: newId(),
           companyId: opts.companyId,
           bookingId: booking.id,
-          // Amount = the service price, fixed on the booking when it was made (docs/api.md).
-          amount: booking.price,
+          // The price fixed on the booking when it was made, or its deposit, or the balance.
+          amount: charge.amount,
+          kind: charge.kind,
           currency: booking.currency,
           status: 'processing',
           brand: simulated?.brand ?? null,
@@ -116,12 +151,8 @@ export async function createPayment(
     await wakeWorkers(db);
     return payment;
   } catch (err) {
-    // payments_one_live_per_booking: another payment is processing or has succeeded.
-    if ((err as { code?: string }).code === 'P2002') {
-      throw new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', {
-        details: { bookingId: found.id },
-      });
-    }
+    // payments_one_live_per_booking: another payment of this kind is processing or has succeeded.
+    if ((err as { code?: string }).code === 'P2002') throw alreadyPaid(found.id);
     throw err;
   }
 }

@@ -1,7 +1,7 @@
 // Payments (docs/api.md) in GraphQL: payments, payment, createPayment, refundPayment.
 // Scopes: payments:read / payments:write.
 import { resolveArrayConnection } from '@pothos/plugin-relay';
-import type { Payment, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
+import type { Payment, PaymentKind, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
 import { connectionType, ListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
@@ -17,8 +17,18 @@ export const PaymentStatusEnum = builder.enumType('PaymentStatus', {
     processing: { description: 'Created; the payments worker has not settled it yet' },
     succeeded: { description: 'Charged; a pending booking is confirmed by it' },
     failed: { description: 'Not charged; failureCode says why' },
+    partially_refunded: { description: 'Charged, then refunded in part (amountRefunded); can be refunded further' },
     refunded: { description: 'Charged, then refunded in full' },
   } satisfies Record<PaymentStatus, { description: string }>,
+});
+
+export const PaymentKindEnum = builder.enumType('PaymentKind', {
+  description: 'What a payment pays for (docs/api.md, Payments); treat the list as open',
+  values: {
+    full: { description: "The booking's whole price" },
+    deposit: { description: "The service's deposit: the first payment, which confirms the booking" },
+    balance: { description: 'The rest of the price, after a deposit' },
+  } satisfies Record<PaymentKind, { description: string }>,
 });
 
 export const PaymentType = builder.prismaObject('Payment', {
@@ -33,7 +43,7 @@ export const PaymentType = builder.prismaObject('Payment', {
     }),
     amountMoney: t.field({
       type: MoneyType,
-      description: "What is charged: the service's price",
+      description: "What is charged: the booking's price, or its deposit or balance",
       resolve: (p) => ({ amount: p.amount, currency: p.currency }),
     }),
     amount: t.exposeInt('amount', {
@@ -45,6 +55,10 @@ export const PaymentType = builder.prismaObject('Payment', {
       deprecationReason: 'Use amountMoney { amount currency }',
     }),
     status: t.expose('status', { type: PaymentStatusEnum, description: 'The payment state' }),
+    kind: t.expose('kind', { type: PaymentKindEnum, description: 'full, or a deposit and then its balance' }),
+    amountRefunded: t.exposeInt('amountRefunded', {
+      description: 'Minor units refunded so far (0 up to amount)',
+    }),
     failureCode: t.exposeString('failureCode', {
       nullable: true,
       description: 'card_declined, insufficient_funds, resource_missing, processor_unavailable, ...',
@@ -55,7 +69,11 @@ export const PaymentType = builder.prismaObject('Payment', {
     }),
     brand: t.exposeString('brand', { nullable: true, description: 'The card brand, e.g. visa' }),
     last4: t.exposeString('last4', { nullable: true, description: 'The last four digits of the card' }),
-    refundedAt: t.expose('refundedAt', { type: 'DateTime', nullable: true, description: 'When it was refunded' }),
+    refundedAt: t.expose('refundedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was last refunded (in part or in full)',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed' }),
   }),
@@ -94,6 +112,13 @@ const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
     bookingId: t.id({ required: true, description: 'The booking to pay for' }),
     card: t.field({ type: CardInput, description: 'Sandbox: a test card' }),
     paymentMethod: t.string({ description: "Live: the processor's payment-method token" }),
+  }),
+});
+
+const RefundPaymentInput = builder.inputType('RefundPaymentInput', {
+  description: 'A refund of part of a payment',
+  fields: (t) => ({
+    amount: t.int({ description: 'Minor units to refund, 1 up to what is left; left out, all that is left' }),
   }),
 });
 
@@ -196,15 +221,20 @@ builder.mutationFields((t) => ({
   }),
   refundPayment: t.field({
     type: PaymentType,
-    description: 'succeeded → refunded, in full',
+    description:
+      'Refunds all that is left of a succeeded or partially refunded payment, or input.amount of it (→ partially_refunded until nothing is left, then refunded)',
     authScopes: { scope: 'payments:write' },
-    args: { id: t.arg.id({ required: true, description: 'The payment id' }) },
-    resolve: (_r, { id }, ctx) =>
+    args: {
+      id: t.arg.id({ required: true, description: 'The payment id' }),
+      input: t.arg({ type: RefundPaymentInput, description: 'How much; left out, all that is left' }),
+    },
+    resolve: (_r, { id, input }, ctx) =>
       refundPayment(ctx.db, {
         companyId: ctx.credential!.companyId,
         mode: ctx.credential!.mode,
         config: ctx.config,
         id: String(id),
+        input: input?.amount != null ? { amount: input.amount } : {},
       }),
   }),
 }));

@@ -1,4 +1,5 @@
-// Refunds (docs/api.md): POST /payments/:id/refund (succeeded → refunded), and the payments
+// Refunds (docs/api.md): POST /payments/:id/refund { amount? } (succeeded → partially_refunded
+// → refunded), the refunds of a cancellation (src/schema/bookings/cancel-booking.ts), and the payments
 // worker's refund of a charge whose booking stopped holding its slot while it was processing.
 // Both run refundCharge, the one place a charge is refunded: at the processor first (live
 // charges; idempotent on the payment id), then the payment's row and payment.refunded in one
@@ -6,11 +7,14 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/databases.js';
 import { AppError, isAppError } from '../../errors.js';
-import type { Payment } from '../../generated/prisma/client.js';
+import { Prisma, type Payment } from '../../generated/prisma/client.js';
 import type { Mode, PaymentStatus } from '../../generated/prisma/enums.js';
 import { isId } from '../../ids.js';
 import { isAlreadyRefunded, isPermanentProcessorError, refundWithStripe } from '../../payments/stripe-processor.js';
+import { z } from 'zod';
+import { DOMAIN_TRANSACTION } from '../db-errors.js';
 import { recordEvent } from '../events/events.js';
+import { parseInput } from '../validation.js';
 
 export function paymentEventData(p: Payment) {
   return {
@@ -19,6 +23,8 @@ export function paymentEventData(p: Payment) {
     amount: p.amount,
     currency: p.currency,
     status: p.status,
+    kind: p.kind,
+    amountRefunded: p.amountRefunded,
     ...(p.failureCode ? { failureCode: p.failureCode } : {}),
   };
 }
@@ -30,68 +36,133 @@ export async function findPayment(db: Db, companyId: string, id: string): Promis
 }
 
 export type RefundOutcome =
-  /** Refunded, with payment.refunded recorded. */
+  /** Refunded (in part or in full), with payment.refunded recorded. */
   | { outcome: 'refunded'; payment: Payment }
-  /** The payment was no longer `from` when its row was updated (another refund or settlement won): nothing recorded. */
+  /** The payment was no longer in a refundable state, or has less left than asked: nothing recorded. */
   | { outcome: 'moved'; payment: Payment }
   /** The processor said no for good (repeating the request gets the same answer): nothing changed. */
   | { outcome: 'refused'; error: unknown }
   /** The processor gave no answer (network, 5xx, 429, not configured): nothing changed; try again later. */
   | { outcome: 'unanswered'; error: unknown };
 
+/** Statuses a refund by request starts from: charged, and not yet refunded in full. */
+export const REFUNDABLE: PaymentStatus[] = ['succeeded', 'partially_refunded'];
+
 /**
- * Refunds a charge and records it. A live charge is refunded at the processor under the
- * idempotency key `refund-<payment id>`, so a retry never refunds twice; a charge the processor
- * reports refunded already (by an earlier try, or in its dashboard) counts as refunded. A
- * sandbox charge moved no money: only the row changes. The row changes only if the payment is
- * still `from`: `succeeded` for a refund by request, `processing` for the worker's refund of a
- * charge made for a booking that no longer holds its slot.
+ * Refunds `amount` of a charge (by default all that is left) and records it. The payment's
+ * row is locked for the whole refund, so refunds of one payment happen one at a time: the
+ * amount left is read under the lock, a live charge is refunded at the processor under the
+ * idempotency key of the total it brings the payment to (a retry of the same refund never
+ * refunds twice), and amount_refunded grows in one conditional UPDATE that the
+ * payments_refund_within_amount CHECK backs: never more refunded than was paid, whatever the
+ * concurrency. A charge the processor reports refunded already (by an earlier try, or in its
+ * dashboard) counts as refunded when the rest of it was to be refunded. A sandbox charge moved
+ * no money: only the row changes. The row changes only if the payment is in one of `from`:
+ * REFUNDABLE for a refund by request, `processing` for the worker's refund of a charge made
+ * for a booking that no longer holds its slot.
  */
 export async function refundCharge(
   db: Db,
-  opts: { config: Config; mode: Mode; payment: Payment; from: PaymentStatus },
+  opts: { config: Config; mode: Mode; payment: Payment; from: PaymentStatus[]; amount?: number },
 ): Promise<RefundOutcome> {
   const { payment } = opts;
-  if (opts.mode === 'live' && payment.processorRef) {
-    try {
-      await refundWithStripe(opts.config, { id: payment.id, processorRef: payment.processorRef });
-    } catch (err) {
-      if (!isAlreadyRefunded(err))
-        return isPermanentProcessorError(err)
-          ? { outcome: 'refused', error: err }
-          : { outcome: 'unanswered', error: err };
-    }
-  }
-  return db.$transaction(async (tx) => {
-    const { count } = await tx.payment.updateMany({
-      where: { id: payment.id, status: opts.from },
-      data: { status: 'refunded', refundedAt: new Date() },
-    });
-    const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
-    if (!count) return { outcome: 'moved', payment: after };
-    await recordEvent(tx, { companyId: after.companyId, type: 'payment.refunded', data: paymentEventData(after) });
-    return { outcome: 'refunded', payment: after };
-  });
+  // A live refund waits for the processor while it holds the row: a transaction long enough
+  // for the client's timeout and retries (src/payments/stripe-processor.ts).
+  const live = opts.mode === 'live' && payment.processorRef !== null;
+  const outcome = await db.$transaction(
+    async (tx): Promise<RefundOutcome> => {
+      await tx.$queryRaw`SELECT id FROM payments WHERE id = ${payment.id} FOR UPDATE`;
+      const current = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
+      const left = current.amount - current.amountRefunded;
+      const amount = opts.amount ?? left;
+      if (!opts.from.includes(current.status) || amount <= 0 || amount > left)
+        return { outcome: 'moved', payment: current };
+      const total = current.amountRefunded + amount;
+      if (live) {
+        try {
+          await refundWithStripe(opts.config, {
+            processorRef: current.processorRef!,
+            amount,
+            // The key of the refund of a whole charge is the one every version has used.
+            idempotencyKey:
+              current.amountRefunded === 0 && total === current.amount
+                ? `refund-${current.id}`
+                : `refund-${current.id}-${total}`,
+          });
+        } catch (err) {
+          if (!(isAlreadyRefunded(err) && total === current.amount))
+            return isPermanentProcessorError(err)
+              ? { outcome: 'refused', error: err }
+              : { outcome: 'unanswered', error: err };
+        }
+      }
+      const [row] = await tx.$queryRaw<{ id: string }[]>`
+        UPDATE payments
+           SET amount_refunded = amount_refunded + ${amount},
+               status = (CASE WHEN amount_refunded + ${amount} = amount THEN 'refunded' ELSE 'partially_refunded' END)::"PaymentStatus",
+               refunded_at = now(),
+               updated_at = now()
+         WHERE id = ${current.id}
+           AND status::text IN (${Prisma.join(opts.from)})
+           AND amount_refunded + ${amount} <= amount
+     RETURNING id`;
+      const after = await tx.payment.findUniqueOrThrow({ where: { id: current.id } });
+      if (!row) return { outcome: 'moved', payment: after };
+      await recordEvent(tx, {
+        companyId: after.companyId,
+        type: 'payment.refunded',
+        data: { ...paymentEventData(after), amount, amountRefunded: after.amountRefunded, paymentAmount: after.amount },
+      });
+      return { outcome: 'refunded', payment: after };
+    },
+    live ? { maxWait: 5_000, timeout: 90_000 } : DOMAIN_TRANSACTION,
+  );
+  return outcome;
 }
+
+const refundInput = z
+  .object({
+    amount: z
+      .number()
+      .int('must be an integer in minor units')
+      .min(1, 'must be at least 1')
+      .max(100_000_000, 'must be at most 100000000')
+      .optional(),
+  })
+  .strict();
 
 const notRefundable = (status: PaymentStatus) =>
   new AppError('INVALID_STATE_TRANSITION', `A ${status} payment cannot be refunded`, {
     details: { from: status, to: 'refunded' },
   });
 
-/** POST /payments/:id/refund and GraphQL refundPayment: a succeeded payment, refunded once. */
+/**
+ * POST /payments/:id/refund { amount? } and GraphQL refundPayment: all that is left of a
+ * succeeded or partially refunded payment, or `amount` of it.
+ */
 export async function refundPayment(
   db: Db,
-  opts: { companyId: string; mode: Mode; config: Config; id: string },
+  opts: { companyId: string; mode: Mode; config: Config; id: string; input?: unknown },
 ): Promise<Payment> {
   const payment = await findPayment(db, opts.companyId, opts.id);
-  if (payment.status !== 'succeeded') throw notRefundable(payment.status);
-  const result = await refundCharge(db, { config: opts.config, mode: opts.mode, payment, from: 'succeeded' });
+  const { amount } = parseInput(refundInput, opts.input ?? {});
+  if (amount !== undefined && amount > payment.amount)
+    throw AppError.validation([
+      { path: 'amount', message: `must be at most the payment's amount (${payment.amount})` },
+    ]);
+  if (!REFUNDABLE.includes(payment.status)) throw notRefundable(payment.status);
+  const result = await refundCharge(db, { config: opts.config, mode: opts.mode, payment, from: REFUNDABLE, amount });
   switch (result.outcome) {
     case 'refunded':
       return result.payment;
-    case 'moved':
-      throw notRefundable(result.payment.status);
+    case 'moved': {
+      const now = result.payment;
+      if (!REFUNDABLE.includes(now.status)) throw notRefundable(now.status);
+      const left = now.amount - now.amountRefunded;
+      throw new AppError('CONFLICT', `Only ${left} of this payment is left to refund`, {
+        details: { amount: now.amount, amountRefunded: now.amountRefunded, refundable: left },
+      });
+    }
     default:
       // Live payments not configured is its own SERVICE_UNAVAILABLE (with its Retry-After).
       if (isAppError(result.error)) throw result.error;

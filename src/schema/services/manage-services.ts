@@ -4,7 +4,12 @@
 // DELETE deactivates, like employees: history stays, new bookings are refused.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
+import { AppError } from '../../errors.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
+import { isCheckViolation } from '../db-errors.js';
+import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
+import { cancellationPolicySchema, depositAmountSchema, moneyFieldErrors } from './cancellation-policy.js';
 import { id, minutes } from '../domain-validation.js';
 import { parseInput, requiredText, text } from '../validation.js';
 import { findService, requireAll, serviceInclude } from '../find-records.js';
@@ -21,6 +26,9 @@ const fields = {
   bufferBeforeMinutes: minutes(720),
   bufferAfterMinutes: minutes(720),
   requiresPayment: z.boolean(),
+  depositAmount: depositAmountSchema.nullable(),
+  cancellationPolicy: cancellationPolicySchema.nullable(),
+  bookingRules: bookingRulesPatch,
   active: z.boolean(),
   employeeIds: z
     .array(id)
@@ -37,6 +45,9 @@ const createInput = z
     bufferBeforeMinutes: true,
     bufferAfterMinutes: true,
     requiresPayment: true,
+    depositAmount: true,
+    cancellationPolicy: true,
+    bookingRules: true,
     active: true,
     employeeIds: true,
   })
@@ -51,14 +62,41 @@ async function requireEmployees(db: Db, companyId: string, ids: string[] | undef
   );
 }
 
+/** JSON columns: a policy or Prisma's database null; booking rules merged into what is stored. */
+function jsonFields(
+  input: { cancellationPolicy?: unknown; bookingRules?: z.output<typeof bookingRulesPatch> },
+  storedRules: unknown,
+) {
+  return {
+    ...(input.cancellationPolicy !== undefined
+      ? {
+          cancellationPolicy:
+            input.cancellationPolicy === null ? Prisma.DbNull : (input.cancellationPolicy as Prisma.InputJsonValue),
+        }
+      : {}),
+    ...(input.bookingRules ? { bookingRules: patchBookingRules(storedRules, input.bookingRules) } : {}),
+  };
+}
+
+function checkMoneyFields(s: Parameters<typeof moneyFieldErrors>[0]) {
+  const errors = moneyFieldErrors(s);
+  if (errors.length) throw AppError.validation(errors);
+}
+
 export async function createService(db: Db, opts: { companyId: string; input: unknown }) {
-  const { employeeIds, ...data } = parseInput(createInput, opts.input);
+  const { employeeIds, cancellationPolicy, bookingRules, ...data } = parseInput(createInput, opts.input);
+  checkMoneyFields({
+    price: data.price ?? 0,
+    depositAmount: data.depositAmount ?? null,
+    cancellationPolicy: cancellationPolicy ?? null,
+  });
   await requireEmployees(db, opts.companyId, employeeIds);
   return db.service.create({
     data: {
       id: newId(),
       companyId: opts.companyId,
       ...data,
+      ...jsonFields({ cancellationPolicy, bookingRules }, {}),
       employees: { create: (employeeIds ?? []).map((employeeId) => ({ employeeId })) },
     },
     include: serviceInclude,
@@ -67,17 +105,33 @@ export async function createService(db: Db, opts: { companyId: string; input: un
 
 export async function updateService(db: Db, opts: { companyId: string; serviceId: string; input: unknown }) {
   const existing = await findService(db, opts.companyId, opts.serviceId);
-  const { employeeIds, ...patch } = parseInput(updateInput, opts.input);
-  await requireEmployees(db, opts.companyId, employeeIds);
-  return db.$transaction(async (tx) => {
-    if (employeeIds) {
-      await tx.employeeService.deleteMany({ where: { serviceId: existing.id } });
-      await tx.employeeService.createMany({
-        data: employeeIds.map((employeeId) => ({ employeeId, serviceId: existing.id })),
-      });
-    }
-    return tx.service.update({ where: { id: existing.id }, data: patch, include: serviceInclude });
+  const { employeeIds, cancellationPolicy, bookingRules, ...patch } = parseInput(updateInput, opts.input);
+  checkMoneyFields({
+    price: patch.price ?? existing.price,
+    depositAmount: patch.depositAmount !== undefined ? patch.depositAmount : existing.depositAmount,
+    cancellationPolicy: cancellationPolicy !== undefined ? cancellationPolicy : existing.cancellationPolicy,
   });
+  await requireEmployees(db, opts.companyId, employeeIds);
+  return db
+    .$transaction(async (tx) => {
+      if (employeeIds) {
+        await tx.employeeService.deleteMany({ where: { serviceId: existing.id } });
+        await tx.employeeService.createMany({
+          data: employeeIds.map((employeeId) => ({ employeeId, serviceId: existing.id })),
+        });
+      }
+      return tx.service.update({
+        where: { id: existing.id },
+        data: { ...patch, ...jsonFields({ cancellationPolicy, bookingRules }, existing.bookingRules) },
+        include: serviceInclude,
+      });
+    })
+    .catch((err: unknown) => {
+      // A concurrent change of the price: the services_deposit_within_price CHECK has the last word.
+      if (isCheckViolation(err))
+        throw AppError.validation([{ path: 'depositAmount', message: 'must be at most the price' }]);
+      throw err;
+    });
 }
 
 export async function deactivateService(db: Db, opts: { companyId: string; serviceId: string }) {

@@ -4,6 +4,9 @@ import type { Prisma, Service, ServiceKind } from '../../generated/prisma/client
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
 import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import { serviceBookingRules } from '../booking-rules.js';
+import { BookingRulesInput, ServiceBookingRulesType } from '../booking-rules-type.js';
+import { storedCancellationPolicy, type CancellationPolicy } from './cancellation-policy.js';
 import { MoneyType } from '../money.js';
 import { legacyPageArgs } from '../pagination.js';
 import { found } from '../find-records.js';
@@ -15,6 +18,49 @@ export const ServiceKindEnum = builder.enumType('ServiceKind', {
     appointment: { description: 'A slot with one employee, booked at any free time (availability slots)' },
     class: { description: 'A place in a scheduled class session with a capacity' },
   } satisfies Record<ServiceKind, { description: string }>,
+});
+
+const LateFeeType = builder.objectRef<CancellationPolicy['lateFee']>('LateFee').implement({
+  description: 'The fee of a late customer cancellation: a percent of the price or a fixed amount (one is null)',
+  fields: (t) => ({
+    percent: t.int({
+      nullable: true,
+      description: "A percent (0–100) of the booking's price",
+      resolve: (f) => ('percent' in f ? f.percent : null),
+    }),
+    amount: t.int({
+      nullable: true,
+      description: 'A fixed amount in minor units',
+      resolve: (f) => ('amount' in f ? f.amount : null),
+    }),
+  }),
+});
+
+const CancellationPolicyType = builder.objectRef<CancellationPolicy>('CancellationPolicy').implement({
+  description:
+    'What a customer cancellation costs: free until freeUntilMinutesBefore the start, then the late fee, never more than was paid',
+  fields: (t) => ({
+    freeUntilMinutesBefore: t.exposeInt('freeUntilMinutesBefore', {
+      description: 'A customer cancel is free until this many minutes before the start',
+    }),
+    lateFee: t.field({ type: LateFeeType, description: 'The fee after that', resolve: (p) => p.lateFee }),
+  }),
+});
+
+const LateFeeInput = builder.inputType('LateFeeInput', {
+  description: 'Exactly one of percent and amount',
+  fields: (t) => ({
+    percent: t.int({ description: "A percent (0–100) of the booking's price" }),
+    amount: t.int({ description: 'A fixed amount in minor units, at most the price' }),
+  }),
+});
+
+const CancellationPolicyInput = builder.inputType('CancellationPolicyInput', {
+  description: 'What a customer cancellation costs',
+  fields: (t) => ({
+    freeUntilMinutesBefore: t.int({ required: true, description: 'Free until this many minutes before the start' }),
+    lateFee: t.field({ type: LateFeeInput, required: true, description: 'The fee after that' }),
+  }),
 });
 
 export const ServiceType = builder.prismaObject('Service', {
@@ -47,6 +93,22 @@ export const ServiceType = builder.prismaObject('Service', {
     }),
     requiresPayment: t.exposeBoolean('requiresPayment', {
       description: 'Whether a booking stays pending until paid',
+    }),
+    depositAmount: t.exposeInt('depositAmount', {
+      nullable: true,
+      description:
+        'Minor units paid first when requiresPayment (a payment of kind deposit, which confirms the booking); the balance is paid later',
+    }),
+    cancellationPolicy: t.field({
+      type: CancellationPolicyType,
+      nullable: true,
+      description: 'What a customer cancellation costs; null: always free',
+      resolve: (s) => storedCancellationPolicy(s.cancellationPolicy),
+    }),
+    bookingRules: t.field({
+      type: ServiceBookingRulesType,
+      description: "Overrides of the company's booking rules (null fields inherit)",
+      resolve: (s) => serviceBookingRules(s.bookingRules),
     }),
     active: t.exposeBoolean('active', { description: 'Whether it can be booked (inactive services stay readable)' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
@@ -85,6 +147,12 @@ const serviceInput = (create: boolean) =>
       bufferAfterMinutes: t.int({ description: 'Minutes blocked after each appointment' }),
       employeeIds: t.idList({ description: 'The employees who perform it' }),
       requiresPayment: t.boolean({ description: 'Whether bookings stay pending until paid' }),
+      depositAmount: t.int({ description: 'Minor units paid first, at most the price; null removes it' }),
+      cancellationPolicy: t.field({
+        type: CancellationPolicyInput,
+        description: 'What a customer cancellation costs; null removes it',
+      }),
+      bookingRules: t.field({ type: BookingRulesInput, description: "Overrides of the company's booking rules" }),
       active: t.boolean({ description: 'Whether it can be booked' }),
     }),
   });

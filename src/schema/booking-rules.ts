@@ -48,7 +48,7 @@ function stored(json: unknown): Partial<BookingRules> {
     const parsed = ruleFields[k].safeParse((json as Record<string, unknown>)[k]);
     if (parsed.success) out[k] = parsed.data;
   }
-  return out as Partial<BookingRules>;
+  return out;
 }
 
 /** The stored object after a patch: set keys replace, null keys are removed, absent keys stay. */
@@ -59,7 +59,7 @@ export function patchBookingRules(json: unknown, patch: BookingRulesPatch): Part
     if (v === null) delete next[k];
     else if (v !== undefined) next[k] = v;
   }
-  return next as Partial<BookingRules>;
+  return next;
 }
 
 /** A company's rules as the API shows them: every rule, defaults filled in. */

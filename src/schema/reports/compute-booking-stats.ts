@@ -120,9 +120,10 @@ export async function computeBookingStats(
       ? db.$queryRaw<RevenueRow[]>`
           SELECT ${key('b')} AS key, p.currency,
             sum(p.amount) AS collected,
-            coalesce(sum(p.amount) FILTER (WHERE p.status = 'refunded'), 0) AS refunded
+            sum(p.amount_refunded) AS refunded
           FROM payments p JOIN bookings b ON b.id = p.booking_id
-          WHERE ${inWindow('b')} AND p.company_id = ${companyId} AND p.status IN ('succeeded', 'refunded')
+          WHERE ${inWindow('b')} AND p.company_id = ${companyId}
+            AND p.status IN ('succeeded', 'partially_refunded', 'refunded')
           GROUP BY 1, 2 ORDER BY 1, 2`
       : Promise.resolve(null),
     db.employee.findMany({

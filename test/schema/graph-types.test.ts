@@ -60,7 +60,7 @@ describe('the GraphQL schema', () => {
       return isEnumType(t) ? t.getValues().map((v) => v.value as string) : null;
     };
     expect(values('BookingStatus')).toEqual(['cancelled', 'completed', 'confirmed', 'expired', 'no_show', 'pending']);
-    expect(values('PaymentStatus')).toEqual(['failed', 'processing', 'refunded', 'succeeded']);
+    expect(values('PaymentStatus')).toEqual(['failed', 'partially_refunded', 'processing', 'refunded', 'succeeded']);
     expect(values('ServiceKind')).toEqual(['appointment', 'class']);
     expect(values('ClassStatus')).toEqual(['cancelled', 'scheduled']);
     expect(values('DeliveryStatus')).toEqual(['failed', 'pending', 'succeeded']);

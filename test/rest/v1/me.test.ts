@@ -55,6 +55,7 @@ describe('GET /api/v1/me', () => {
         timezone: 'Europe/Berlin',
         currency: 'EUR',
         mode: 'live',
+        bookingRules: { cancellationCutoffMinutes: 0, rescheduleCutoffMinutes: 0 },
         createdAt: w.live.createdAt.toISOString(),
       },
       meta: { timestamp: expect.any(Number), version: 'v1', requestId: expect.stringMatching(REQUEST_ID) },

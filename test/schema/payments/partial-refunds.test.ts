@@ -9,19 +9,30 @@ import { bookThroughUseCase } from '../../helpers/bookings.js';
 import { bearer, createAccountWithKeys } from '../../helpers/factories.js';
 import { expectError, ok } from '../../helpers/domain.js';
 import { FAST_WORKERS, waitFor } from '../../helpers/receiver.js';
+import { startStripeStandIn } from '../../helpers/stripe-stand-in.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
 let workers: Workers;
+let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { ...FAST_WORKERS, RATE_LIMIT_PER_SECOND: '1000000' } });
+  stripe = await startStripeStandIn();
+  t = await createTestApp({
+    env: {
+      ...FAST_WORKERS,
+      RATE_LIMIT_PER_SECOND: '1000000',
+      STRIPE_SECRET_KEY: 'sk_test_standin',
+      STRIPE_API_URL: stripe.url,
+    },
+  });
   w = await createAccountWithKeys(t.dbs);
   workers = await startWorkers(t.services);
 });
 afterAll(async () => {
   await workers?.stop();
   await t?.close();
+  await stripe?.close();
 });
 
 const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
@@ -159,5 +170,52 @@ describe('partial refunds', () => {
     });
     const events = await refundEvents(id);
     expect(events.map((e) => e.amountRefunded)).toEqual([30, 60, 90]);
+  });
+
+  it('a live payment is refunded in parts at the processor: each refund with its amount, under the key of the total it reaches', async () => {
+    const { booking } = await bookThroughUseCase(t.dbs.live.prisma, w.live, { price: 12_000 });
+    const created = ok(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments',
+        headers: bearer(w.liveKey.key),
+        payload: { bookingId: booking.id, paymentMethod: 'pm_card_visa' },
+      }),
+    );
+    const payment = await waitFor(
+      async () => {
+        const p = await t.dbs.live.prisma.payment.findUnique({ where: { id: created._id } });
+        return p?.status === 'succeeded' ? p : null;
+      },
+      { what: 'the live payment to succeed' },
+    );
+    const liveRefund = (payload?: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/payments/${payment.id}/refund`,
+        headers: bearer(w.liveKey.key),
+        ...(payload ? { payload } : {}),
+      });
+    expect(ok(await liveRefund({ amount: 2000 }))).toMatchObject({
+      status: 'partially_refunded',
+      amountRefunded: 2000,
+    });
+    // No answer from the processor: 503, and the payment is as it was.
+    stripe.failNext(3, 'outage', '/v1/refunds');
+    expectError(await liveRefund({ amount: 1000 }), 503, 'SERVICE_UNAVAILABLE');
+    expect(await t.dbs.live.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({
+      status: 'partially_refunded',
+      amountRefunded: 2000,
+    });
+    expect(ok(await liveRefund())).toMatchObject({ status: 'refunded', amountRefunded: 12_000 });
+    const calls = stripe.calls
+      .filter((c) => c.path === '/v1/refunds' && c.form.get('payment_intent') === payment.processorRef)
+      .map((c) => [c.form.get('amount'), c.headers['idempotency-key']]);
+    // The outage's attempts (the client retries) carry the same key, so none could refund twice.
+    expect([...new Map(calls.map((c) => [c[1], c])).values()]).toEqual([
+      ['2000', `refund-${payment.id}-2000`],
+      ['1000', `refund-${payment.id}-3000`],
+      ['10000', `refund-${payment.id}-12000`],
+    ]);
   });
 });

@@ -304,7 +304,7 @@ describe('hostile service input', () => {
       'bookingRules.cancellationCutoffMinutes',
     ],
     ['an unknown rule', { bookingRules: { minNoticeMinute: 5 } }, 'bookingRules'],
-  ])('%s is a 400 naming %s, and no service is written', async (_what, fields, path) => {
+  ])('%s is a 400 naming the field, and no service is written', async (_what, fields, path) => {
     const before = await db().service.count({ where: { companyId: company.id } });
     const res = await t.app.inject({
       method: 'POST',

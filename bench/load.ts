@@ -88,12 +88,63 @@ async function fire(o: LoadOptions, seconds: number, phase: 'warmup' | 'measured
   return { result, latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(max * 100) / 100 } };
 }
 
+/**
+ * A fan-out spec (scenarios.ts): `connections` clients, each repeating one operation (every
+ * path of the set, `inFlight` at a time) until the time is up. Latency is the operation's, from
+ * its first request to its last answer; statuses are counted per request.
+ */
+async function fireFanOut(o: LoadOptions, seconds: number) {
+  const { paths, inFlight } = o.spec.fanOut!;
+  const counts = new Uint32Array(BUCKETS);
+  const statusCounts: Record<string, number> = {};
+  let total = 0;
+  let max = 0;
+  let errors = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  const get = async (path: string) => {
+    try {
+      const res = await fetch(o.url + path, { headers: o.spec.headers });
+      await res.arrayBuffer();
+      statusCounts[res.status] = (statusCounts[res.status] ?? 0) + 1;
+    } catch {
+      errors++;
+    }
+  };
+  const client = async () => {
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: inFlight }, async () => {
+          while (next < paths.length) await get(paths[next++]!);
+        }),
+      );
+      const ms = performance.now() - t0;
+      counts[Math.min(BUCKETS - 1, Math.floor(ms / STEP_MS))]!++;
+      total++;
+      if (ms > max) max = ms;
+    }
+  };
+  await Promise.all(Array.from({ length: o.connections }, client));
+  const duration = (performance.now() - started) / 1000;
+  const at = (p: number) => percentile(counts, total, p);
+  return {
+    result: { requests: { total }, duration, statusCodeStats: undefined, errors, timeouts: 0 },
+    statusCounts,
+    latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(max * 100) / 100 },
+  };
+}
+
 let input = '';
 for await (const chunk of process.stdin) input += String(chunk);
 const options = JSON.parse(input) as LoadOptions;
-if (options.warmupSeconds > 0) await fire(options, options.warmupSeconds, 'warmup');
+const run = (seconds: number, phase: 'warmup' | 'measured') =>
+  options.spec.fanOut ? fireFanOut(options, seconds) : fire(options, seconds, phase);
+if (options.warmupSeconds > 0) await run(options.warmupSeconds, 'warmup');
 const cpuBefore = await serverCpu(options.url);
-const { result: r, latency } = await fire(options, options.durationSeconds, 'measured');
+const measured = await run(options.durationSeconds, 'measured');
+const { result: r, latency } = measured;
 const cpu = (await serverCpu(options.url)) - cpuBefore;
 const result: LoadResult = {
   // Completed requests over the run's wall time (autocannon's per-second mean says the same).
@@ -103,7 +154,10 @@ const result: LoadResult = {
   p99Ms: latency.p99,
   maxMs: latency.max,
   requests: r.requests.total,
-  statusCounts: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([s, v]) => [s, v.count])),
+  statusCounts:
+    'statusCounts' in measured
+      ? measured.statusCounts
+      : Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([s, v]) => [s, v.count])),
   errors: r.errors,
   timeouts: r.timeouts,
   serverCpuUsPerRequest: Math.round((cpu / r.requests.total) * 10) / 10,

@@ -76,7 +76,13 @@ builder.mutationFields((t) => ({
       'Closes the company or some employees for a time; over active bookings CONFLICT (details.bookingIds) unless cancelBookings',
     authScopes: { scope: 'company:write' },
     args: { input: t.arg({ type: CreateClosureInput, required: true, description: 'The closure' }) },
-    resolve: (_r, args, ctx) => createClosure(ctx.db, { company: ctx.credential!.company, input: args.input }),
+    resolve: (_r, args, ctx) =>
+      createClosure(ctx.db, {
+        company: ctx.credential!.company,
+        mode: ctx.credential!.mode,
+        config: ctx.config,
+        input: args.input,
+      }),
   }),
   deleteClosure: t.field({
     type: ClosureType,

@@ -15,8 +15,10 @@
 // customers and classes, not configuration (services, employees, hours and time off emit
 // none); what a closure does to bookings is told by their booking.cancelled events.
 import { z } from 'zod';
+import type { Config } from '../../config.js';
 import type { Db } from '../../db/databases.js';
-import type { Company, Prisma } from '../../generated/prisma/client.js';
+import type { Company, Payment, Prisma } from '../../generated/prisma/client.js';
+import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import { domainTransaction } from '../db-errors.js';
@@ -24,6 +26,7 @@ import { boundedInstant, checkRange, id } from '../domain-validation.js';
 import { parseInput, requiredText } from '../validation.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { applyTransition } from '../bookings/transition-booking.js';
+import { REFUNDABLE, refundCharge } from '../payments/refund-payment.js';
 
 /** A closure is at most this long (as a time off is). */
 export const MAX_CLOSURE_DAYS = 366;
@@ -40,7 +43,10 @@ const createInput = z
 
 const listInput = z.object({ from: boundedInstant.nullish(), to: boundedInstant.nullish() }).strict();
 
-export async function createClosure(db: Db, opts: { company: Company; input: unknown; now?: Date }) {
+export async function createClosure(
+  db: Db,
+  opts: { company: Company; mode: Mode; config: Config; input: unknown; now?: Date },
+) {
   const data = parseInput(createInput, opts.input);
   checkRange(data.startTime, data.endTime, { fromPath: 'startTime', toPath: 'endTime', maxDays: MAX_CLOSURE_DAYS });
   const companyId = opts.company.id;
@@ -50,7 +56,7 @@ export async function createClosure(db: Db, opts: { company: Company; input: unk
     const found = await db.employee.count({ where: { companyId, id: { in: named } } });
     if (found !== named.length) throw AppError.notFound('employee');
   }
-  return domainTransaction(db, async (tx) => {
+  const { closure, paid } = await domainTransaction(db, async (tx) => {
     await lockEmployees(tx, companyId, named ?? 'all');
     const closure = await tx.closure.create({
       data: {
@@ -79,9 +85,28 @@ export async function createClosure(db: Db, opts: { company: Company; input: unk
         { details: { bookingIds: active.map((b) => b.id) } },
       );
     }
-    for (const b of active) await applyTransition(tx, b, 'cancel', { reason: data.reason, now });
-    return closure;
+    // A closure is the business cancelling: no cut-off, no fee, what was paid goes back in full
+    // (docs/api.md, Cancellation and deposits), after the commit, as cancelBooking does.
+    const paid: Payment[] = [];
+    for (const b of active) {
+      const payments = await tx.payment.findMany({ where: { bookingId: b.id, status: { in: [...REFUNDABLE] } } });
+      const refundAmount = payments.reduce((sum, p) => sum + p.amount - p.amountRefunded, 0);
+      await applyTransition(tx, b, 'cancel', {
+        reason: data.reason,
+        now,
+        cancellation: { cancelledBy: 'business', fee: 0, refundAmount },
+      });
+      paid.push(...payments);
+    }
+    return { closure, paid };
   });
+  // A processor that does not answer leaves that payment as it is, to be refunded with
+  // POST /payments/:id/refund (as for any cancel).
+  for (const payment of paid) {
+    const amount = payment.amount - payment.amountRefunded;
+    if (amount > 0) await refundCharge(db, { config: opts.config, mode: opts.mode, payment, from: REFUNDABLE, amount });
+  }
+  return closure;
 }
 
 /** The filter of GET /closures: a company's closures, overlapping [from, to) when given. */

@@ -53,7 +53,11 @@ export default async function eventRoutes(app: FastifyInstance, deps: V1Deps): P
     },
     response: Event,
     query: 'events',
-    variables: (req) => req.query,
+    // REST's `after` is GraphQL's `afterPosition` (GraphQL's `after` is the connection's cursor).
+    variables: ({ query: { after, ...rest } }) => ({
+      ...rest,
+      ...(after !== undefined ? { afterPosition: after } : {}),
+    }),
   });
   graphqlRoute(app, deps, {
     method: 'GET',

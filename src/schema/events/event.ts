@@ -9,9 +9,9 @@ import type { Context } from '../context.js';
 import { EVENT_TYPES } from './events.js';
 import { EVENT_RECORD_SELECT, liveEvents, type EventRecord } from './live-events.js';
 import { parseEventPosition, type EventPositionInput } from './position-input.js';
-import { DEFAULT_LIMIT, MAX_LIMIT, pageArgs, pageType, paginate, type Page } from '../pagination.js';
+import { DEFAULT_LIMIT, legacyPageArgs, MAX_LIMIT } from '../pagination.js';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
-import { connectionType } from '../connections.js';
+import { connectionType, resolveConnection } from '../connections.js';
 
 builder.addScalarType(
   'EventPosition',
@@ -48,7 +48,7 @@ export const EventObject = builder.objectRef<EventRecord>('Event').implement({
   }),
 });
 
-const EventPage = pageType('Event', EventObject);
+const EventConnection = connectionType<EventRecord>('Event', EventObject);
 
 function checkType(type: string, path: string): void {
   if (!(EVENT_TYPES as readonly string[]).includes(type)) {
@@ -83,63 +83,91 @@ function decodePositionCursor(cursor: string): bigint | null {
 /** The events after a position, oldest first: resuming, never skipping one committed later. */
 async function eventsAfter(
   ctx: Context,
-  a: { limit?: number | null; after: bigint },
+  a: { size?: number | null; sizePath: string; after: bigint },
   where: Prisma.EventWhereInput,
-): Promise<Page<EventRecord>> {
-  const limit = a.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw AppError.validation([{ path: 'limit', message: `must be an integer from 1 to ${MAX_LIMIT}` }]);
+) {
+  const size = a.size ?? DEFAULT_LIMIT;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_LIMIT) {
+    throw AppError.validation([{ path: a.sizePath, message: `must be an integer from 1 to ${MAX_LIMIT}` }]);
   }
+  const after = { ...where, position: { gt: a.after } };
   const rows = await ctx.db.event.findMany({
-    where: { ...where, position: { gt: a.after } },
+    where: after,
     orderBy: { position: 'asc' },
-    take: limit + 1,
+    take: size + 1,
     select: EVENT_RECORD_SELECT,
   });
-  const hasMore = rows.length > limit;
-  const data = hasMore ? rows.slice(0, limit) : rows;
-  const last = data[data.length - 1]?.position;
+  const more = rows.length > size;
+  const edges = (more ? rows.slice(0, size) : rows).map((node) => ({
+    cursor: encodePositionCursor(node.position!),
+    node,
+  }));
   return {
-    data,
-    pagination: { limit, hasMore, nextCursor: hasMore && last != null ? encodePositionCursor(last) : null },
+    edges,
+    pageInfo: {
+      hasNextPage: more,
+      hasPreviousPage: true,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+    pageSize: size,
+    totalCount: () => ctx.db.event.count({ where: after }),
   };
 }
 
 builder.queryFields((t) => ({
-  events: t.field({
-    type: EventPage,
-    authScopes: { scope: 'events:read' },
-    description:
-      'Every event emitted for the company, newest first, so a client that missed webhooks can re-sync; with ' +
-      '`after`, those dispatched after that position, oldest first (the way to resume: events not dispatched ' +
-      'yet have no position and come later)',
-    args: {
-      ...pageArgs(t.arg),
-      type: t.arg.string({ description: 'Only events of this name' }),
-      from: t.arg({ type: 'DateTime', description: 'Only events created at or after this instant' }),
-      after: t.arg({
-        type: 'EventPosition',
-        description: 'Resume: the events dispatched after this position (never resume by _id: not commit order)',
-      }),
+  events: t.connection(
+    {
+      type: EventObject,
+      authScopes: { scope: 'events:read' },
+      description:
+        'Every event emitted for the company, newest first, so a client that missed webhooks can re-sync; with ' +
+        '`afterPosition`, those dispatched after that position, oldest first (the way to resume: events not ' +
+        "dispatched yet have no position and come later). A page's endCursor continues in the same order.",
+      args: {
+        ...legacyPageArgs(t.arg),
+        type: t.arg.string({ description: 'Only events of this name' }),
+        from: t.arg({ type: 'DateTime', description: 'Only events created at or after this instant' }),
+        afterPosition: t.arg({
+          type: 'EventPosition',
+          description: 'Resume: the events dispatched after this position (never resume by _id: not commit order)',
+        }),
+      },
+      resolve: async (_r, a, ctx) => {
+        if (a.type) checkType(a.type, 'type');
+        const where: Prisma.EventWhereInput = {
+          companyId: ctx.credential!.companyId,
+          ...(a.type ? { type: a.type } : {}),
+          ...(a.from ? { createdAt: { gte: a.from } } : {}),
+        };
+        const size = a.first ?? a.limit;
+        const sizePath = a.first != null ? 'first' : 'limit';
+        const cursor = a.after ?? a.cursor;
+        const fromCursor = cursor ? decodePositionCursor(cursor) : null;
+        const position = fromCursor ?? (a.afterPosition ? await positionOf(ctx, a.afterPosition, 'after') : null);
+        if (position !== null) {
+          if (a.last != null || a.before != null) {
+            throw AppError.validation([
+              { path: a.last != null ? 'last' : 'before', message: 'cannot page backward in position order' },
+            ]);
+          }
+          if (cursor && fromCursor === null) {
+            throw AppError.validation([
+              { path: a.after != null ? 'after' : 'cursor', message: 'is not a cursor of a position page' },
+            ]);
+          }
+          return eventsAfter(ctx, { size, sizePath, after: position }, where);
+        }
+        return resolveConnection(
+          a,
+          'NEWEST_FIRST',
+          (q) => ctx.db.event.findMany({ ...q, where: { ...q.where, ...where }, select: EVENT_RECORD_SELECT }),
+          () => ctx.db.event.count({ where }),
+        );
+      },
     },
-    resolve: async (_r, a, ctx) => {
-      if (a.type) checkType(a.type, 'type');
-      const where: Prisma.EventWhereInput = {
-        companyId: ctx.credential!.companyId,
-        ...(a.type ? { type: a.type } : {}),
-        ...(a.from ? { createdAt: { gte: a.from } } : {}),
-      };
-      const fromCursor = a.cursor ? decodePositionCursor(a.cursor) : null;
-      if (fromCursor !== null) return eventsAfter(ctx, { limit: a.limit, after: fromCursor }, where);
-      if (a.after) {
-        if (a.cursor) throw AppError.validation([{ path: 'cursor', message: 'is not a cursor of an after= page' }]);
-        return eventsAfter(ctx, { limit: a.limit, after: await positionOf(ctx, a.after, 'after') }, where);
-      }
-      return paginate(a, (q) =>
-        ctx.db.event.findMany({ ...q, where: { ...q.where, ...where }, select: EVENT_RECORD_SELECT }),
-      );
-    },
-  }),
+    EventConnection,
+  ),
   event: t.field({
     type: EventObject,
     description: 'One event by id',
@@ -201,8 +229,6 @@ builder.subscriptionFields((t) => ({
     },
   }),
 }));
-
-const EventConnection = connectionType<EventRecord>('Event', EventObject);
 
 /**
  * The events of many bookings in one query: the bookings of one list resolve their `events`

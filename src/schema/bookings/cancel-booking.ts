@@ -96,16 +96,34 @@ export async function cancelBooking(
     });
     return { booking: after, ...loaded };
   });
+  const refunds = await refundCancelled(db, {
+    config: opts.config,
+    mode: opts.mode,
+    payments,
+    amount: terms.refundAmount,
+  });
+  return { booking, refunds };
+}
+
+/**
+ * Gives back `amount` of a cancelled booking's payments, after the cancel committed, through
+ * refundCharge (every cancel's refunds: this use case's and a closure's). A processor that does
+ * not answer leaves that payment as it is, to be refunded with POST /payments/:id/refund.
+ */
+export async function refundCancelled(
+  db: Db,
+  opts: { config: Config; mode: Mode; payments: Payment[]; amount: number },
+): Promise<CancelResult['refunds']> {
   const refunds: CancelResult['refunds'] = [];
-  let left = terms.refundAmount;
-  for (const payment of refundOrder(payments)) {
+  let left = opts.amount;
+  for (const payment of refundOrder(opts.payments)) {
     const amount = Math.min(left, payment.amount - payment.amountRefunded);
     if (amount <= 0) continue;
     const result = await refundCharge(db, { config: opts.config, mode: opts.mode, payment, from: REFUNDABLE, amount });
     refunds.push({ paymentId: payment.id, amount, outcome: result.outcome });
     if (result.outcome === 'refunded') left -= amount;
   }
-  return { booking, refunds };
+  return refunds;
 }
 
 /** The balance is given back before the deposit, so a fee is kept from the deposit. */

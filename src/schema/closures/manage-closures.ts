@@ -26,7 +26,8 @@ import { boundedInstant, checkRange, id } from '../domain-validation.js';
 import { parseInput, requiredText } from '../validation.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { applyTransition } from '../bookings/transition-booking.js';
-import { REFUNDABLE, refundCharge } from '../payments/refund-payment.js';
+import { REFUNDABLE } from '../payments/refund-payment.js';
+import { refundCancelled } from '../bookings/cancel-booking.js';
 
 /** A closure is at most this long (as a time off is). */
 export const MAX_CLOSURE_DAYS = 366;
@@ -100,12 +101,8 @@ export async function createClosure(
     }
     return { closure, paid };
   });
-  // A processor that does not answer leaves that payment as it is, to be refunded with
-  // POST /payments/:id/refund (as for any cancel).
-  for (const payment of paid) {
-    const amount = payment.amount - payment.amountRefunded;
-    if (amount > 0) await refundCharge(db, { config: opts.config, mode: opts.mode, payment, from: REFUNDABLE, amount });
-  }
+  const refundable = paid.reduce((sum, p) => sum + p.amount - p.amountRefunded, 0);
+  await refundCancelled(db, { config: opts.config, mode: opts.mode, payments: paid, amount: refundable });
   return closure;
 }
 

@@ -68,24 +68,38 @@ function percentile(counts: Uint32Array, total: number, p: number): number {
   return Infinity;
 }
 
-async function fire(o: LoadOptions, seconds: number, phase: 'warmup' | 'measured') {
+/** Latencies in 10 µs buckets: what each run records, and its percentiles. */
+function latencyHistogram() {
   const counts = new Uint32Array(BUCKETS);
   let total = 0;
   let max = 0;
+  return {
+    get total() {
+      return total;
+    },
+    record(ms: number) {
+      counts[Math.min(BUCKETS - 1, Math.floor(ms / STEP_MS))]!++;
+      total++;
+      if (ms > max) max = ms;
+    },
+    summary() {
+      const at = (p: number) => percentile(counts, total, p);
+      return { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(max * 100) / 100 };
+    },
+  };
+}
+
+async function fire(o: LoadOptions, seconds: number, phase: 'warmup' | 'measured') {
+  const latencies = latencyHistogram();
   const instance = autocannon({
     url: o.url,
     connections: o.connections,
     duration: seconds,
     requests: requests(o.spec, phase),
   });
-  instance.on('response', (_client, _status, _bytes, ms) => {
-    counts[Math.min(BUCKETS - 1, Math.floor(ms / STEP_MS))]!++;
-    total++;
-    if (ms > max) max = ms;
-  });
+  instance.on('response', (_client, _status, _bytes, ms) => latencies.record(ms));
   const result = await instance;
-  const at = (p: number) => percentile(counts, total, p);
-  return { result, latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(max * 100) / 100 } };
+  return { result, latency: latencies.summary() };
 }
 
 /**
@@ -95,10 +109,8 @@ async function fire(o: LoadOptions, seconds: number, phase: 'warmup' | 'measured
  */
 async function fireFanOut(o: LoadOptions, seconds: number) {
   const { paths, inFlight } = o.spec.fanOut!;
-  const counts = new Uint32Array(BUCKETS);
+  const latencies = latencyHistogram();
   const statusCounts: Record<string, number> = {};
-  let total = 0;
-  let max = 0;
   let errors = 0;
   const started = performance.now();
   const until = started + seconds * 1000;
@@ -120,19 +132,15 @@ async function fireFanOut(o: LoadOptions, seconds: number) {
           while (next < paths.length) await get(paths[next++]!);
         }),
       );
-      const ms = performance.now() - t0;
-      counts[Math.min(BUCKETS - 1, Math.floor(ms / STEP_MS))]!++;
-      total++;
-      if (ms > max) max = ms;
+      latencies.record(performance.now() - t0);
     }
   };
   await Promise.all(Array.from({ length: o.connections }, client));
   const duration = (performance.now() - started) / 1000;
-  const at = (p: number) => percentile(counts, total, p);
   return {
-    result: { requests: { total }, duration, statusCodeStats: undefined, errors, timeouts: 0 },
+    result: { requests: { total: latencies.total }, duration, statusCodeStats: undefined, errors, timeouts: 0 },
     statusCounts,
-    latency: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: Math.round(max * 100) / 100 },
+    latency: latencies.summary(),
   };
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createAccountWithKeys, scopedToken, bearer } from '../helpers/factories.js';
 import { ALL_DAY, blankCompany, createDomainApp, post, type World } from '../helpers/domain.js';
+import { newId } from '../../src/ids.js';
 
 let t: TestApp;
 let w: World;
@@ -148,6 +149,56 @@ describe('relations', () => {
     expect(company.customers.nodes).toEqual([
       { name: 'Customer 4', bookings: { nodes: [{ _id: bookings[4]!._id }] }, payments: { totalCount: 0 } },
     ]);
+  });
+});
+
+describe('webhook deliveries', () => {
+  it("pages a delivery's attempts as a connection, oldest first, the same records as the attempts list", async () => {
+    const endpoint = await post(t.app, '/api/v1/webhook-endpoints', c.auth, {
+      url: 'https://hooks.example.com/in',
+      events: ['*'],
+    });
+    const p = t.dbs.test.prisma;
+    const event = await p.event.findFirstOrThrow({ where: { companyId: c.company.id } });
+    const deliveryId = newId();
+    await p.webhookDelivery.create({
+      data: {
+        id: deliveryId,
+        companyId: c.company.id,
+        endpointId: endpoint._id,
+        eventId: event.id,
+        status: 'pending',
+        attemptCount: 3,
+      },
+    });
+    const attemptIds: string[] = [];
+    for (const statusCode of [500, 502, 503]) {
+      const a = await p.webhookAttempt.create({
+        data: { id: newId(), deliveryId, statusCode, durationMs: 10 },
+      });
+      attemptIds.push(a.id);
+    }
+    const query = `query($id: ID!, $after: String, $order: ListOrder) { webhookDeliveries(endpointId: $id) { nodes {
+      _id attempts { _id }
+      attemptsConnection(first: 2, after: $after, orderBy: $order) {
+        totalCount pageInfo { hasNextPage endCursor } nodes { _id statusCode }
+      }
+    } } }`;
+    const first = await gql(query, { id: endpoint._id });
+    expect(first.errors).toBeUndefined();
+    const d = first.data!.webhookDeliveries.nodes[0];
+    expect(d.attempts.map((a: { _id: string }) => a._id)).toEqual(attemptIds);
+    expect(d.attemptsConnection.totalCount).toBe(3);
+    expect(d.attemptsConnection.nodes.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 502]);
+    expect(d.attemptsConnection.pageInfo.hasNextPage).toBe(true);
+    const second = await gql(query, { id: endpoint._id, after: d.attemptsConnection.pageInfo.endCursor });
+    const rest = second.data!.webhookDeliveries.nodes[0].attemptsConnection;
+    expect(rest.nodes.map((a: { _id: string }) => a._id)).toEqual([attemptIds[2]]);
+    expect(rest.pageInfo.hasNextPage).toBe(false);
+    const newest = await gql(query, { id: endpoint._id, order: 'NEWEST_FIRST' });
+    expect(newest.data!.webhookDeliveries.nodes[0].attemptsConnection.nodes.map((a: { _id: string }) => a._id)).toEqual(
+      [attemptIds[2], attemptIds[1]],
+    );
   });
 });
 

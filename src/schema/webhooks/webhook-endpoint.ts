@@ -1,6 +1,6 @@
 // Webhook endpoints, their deliveries and attempts (docs/webhooks.md) in GraphQL; the REST routes of
 // src/rest/v1/webhook-endpoints.ts run these operations. Scopes: webhooks:read / webhooks:write.
-import type { WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
 import { AppError } from '../../errors.js';
 import { builder } from '../builder.js';
@@ -117,11 +117,28 @@ export const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the event was queued for it' }),
     attempts: t.relation('attempts', {
-      description: 'Every attempt, oldest first (at most nine)',
+      description:
+        'Every attempt, oldest first: a short list (at most nine per delivery), so a plain list; attemptsConnection pages the same records',
       query: { orderBy: { id: 'asc' } },
     }),
   }),
 });
+
+const AttemptConnection = connectionType<WebhookAttempt>('WebhookAttempt', WebhookAttemptType);
+
+builder.prismaObjectFields('WebhookDelivery', (t) => ({
+  attemptsConnection: t.relatedConnection(
+    'attempts',
+    {
+      description: 'Its attempts as a connection, oldest first unless ordered (the records of attempts)',
+      cursor: 'id',
+      totalCount: true,
+      args: { orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default OLDEST_FIRST)' }) },
+      query: (a) => ({ orderBy: orderByOf(a.orderBy ?? 'OLDEST_FIRST') }),
+    },
+    AttemptConnection,
+  ),
+}));
 
 const read = { scope: 'webhooks:read' } as const;
 const write = { scope: 'webhooks:write' } as const;

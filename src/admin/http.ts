@@ -122,3 +122,10 @@ export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { sec
 export function timeTag(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
   return d ? `<time datetime="${d.toISOString()}">${esc(formatTime(d, zone, opts))}</time>` : '—';
 }
+
+/** An amount in minor units, shown with its currency's own decimals (2 for EUR, 0 for JPY). */
+export function money(minor: number, currency: string): string {
+  const format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return esc(format.format(minor / 10 ** digits));
+}

@@ -379,8 +379,19 @@ describe('the admin area in Chromium', () => {
     const [first, second] = [made[0]!, made[1]!];
     // The second is cancelled through the API: it is shown red and struck through.
     expect(
-      (await post(t.app, `/api/v1/bookings/${second._id}/cancel`, bearer(key), { reason: 'Customer called' })).status,
+      (
+        await post(t.app, `/api/v1/bookings/${second._id}/cancel`, bearer(key), {
+          reason: 'Customer called',
+          cancelledBy: 'customer',
+        })
+      ).status,
     ).toBe('cancelled');
+    // Its page says who cancelled and what it cost (no policy on this service: nothing).
+    await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings/${second._id}`);
+    const fields = await page.locator('dl.fields').innerText();
+    expect(fields).toMatch(/Cancelled by\s+The customer/);
+    expect(fields).toMatch(/Cancellation fee\s+EUR\s0\.00/);
+    expect(fields).toMatch(/Cancel reason\s+Customer called/);
     await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${second.startTime.slice(0, 10)}`);
     const cancelled = page.locator(`a.booking[href$="/bookings/${second._id}"]`);
     expect(await cancelled.getAttribute('class')).toBe('booking cancelled');

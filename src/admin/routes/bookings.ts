@@ -9,7 +9,7 @@ import { findBookingWithDetails } from '../../schema/find-records.js';
 import { listBookingEvents, listBookingsStarting } from '../../schema/bookings/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { formatTime, sendAdmin, timeTag } from '../http.js';
+import { formatTime, money, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 
@@ -106,8 +106,11 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
         ${row('Customer', `${esc(b.customer.name)} &lt;${esc(b.customer.email)}&gt;`)}
         ${row('Service', esc(b.service.name))}
         ${row('Employee', esc(b.employee.name))}
-        ${row('Price', `${esc((b.price / 100).toFixed(2))} ${esc(b.currency)}`)}
+        ${row('Price', money(b.price, b.currency))}
         ${row('Notes', b.notes ? esc(b.notes) : '<span class="muted">—</span>')}
+        ${b.depositAmount != null ? row('Deposit', money(b.depositAmount, b.currency)) : ''}
+        ${b.cancelledBy ? row('Cancelled by', b.cancelledBy === 'customer' ? 'The customer' : 'The business') : ''}
+        ${b.cancellationFee != null ? row('Cancellation fee', money(b.cancellationFee, b.currency)) : ''}
         ${b.cancelReason ? row('Cancel reason', esc(b.cancelReason)) : ''}
         ${b.holdExpiresAt ? row('Hold expires', timeTag(b.holdExpiresAt)) : ''}
         ${row('Booking id', `<code>${esc(b.id)}</code>`)}
@@ -115,8 +118,8 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
       </dl></div>
       ${
         b.payments.length
-          ? `<h2>Payments</h2><table><thead><tr><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Created</th></tr></thead><tbody>
-        ${b.payments.map((p) => `<tr><td>${esc((p.amount / 100).toFixed(2))} ${esc(p.currency)}</td><td><span class="badge ${esc(p.status)}">${esc(p.status)}</span></td><td>${p.brand ? `${esc(p.brand)} …${esc(p.last4)}` : '—'}</td><td>${timeTag(p.createdAt)}</td></tr>`).join('')}</tbody></table>`
+          ? `<h2>Payments</h2><table><thead><tr><th scope="col">Amount</th><th scope="col">Kind</th><th scope="col">Refunded</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Created</th></tr></thead><tbody>
+        ${b.payments.map((p) => `<tr><td>${money(p.amount, p.currency)}</td><td>${esc(p.kind)}</td><td>${p.amountRefunded ? money(p.amountRefunded, p.currency) : '—'}</td><td><span class="badge ${esc(p.status)}">${esc(p.status.replace('_', ' '))}</span></td><td>${p.brand ? `${esc(p.brand)} …${esc(p.last4)}` : '—'}</td><td>${timeTag(p.createdAt)}</td></tr>`).join('')}</tbody></table>`
           : ''
       }
       <h2>Events</h2>

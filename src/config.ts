@@ -87,6 +87,17 @@ export const envSchema = z.object({
   // 32 bytes, base64 or hex: encrypts webhook secrets at rest. Generated and kept under
   // DATA_DIR when not given, which suits development only.
   SECRET_KEY: z.string().optional(),
+  // Customer manage links (docs/scaling.md, Secrets): a comma list of HMAC secrets, each at
+  // least 32 characters; the first signs new links, every one verifies. The entry SECRET_KEY
+  // names the key derived from SECRET_KEY, which is what signs when this is not set.
+  MANAGE_LINK_SECRETS: z
+    .string()
+    .transform((v) => v.split(',').map((e) => e.trim()))
+    .refine(
+      (list) => list.every((e) => e === 'SECRET_KEY' || e.length >= 32) && new Set(list).size === list.length,
+      'must be a comma list of distinct secrets of at least 32 characters each (or the entry SECRET_KEY)',
+    )
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // PEM files, read at start-up: a missing one is a configuration error, not a crash later.
   TLS_CERT: z.string().refine(readableFile, 'must be a readable PEM file').optional(),

@@ -20,10 +20,11 @@ export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(normaliseKey(key));
 }
 
-// Bearer credentials of ours (any kind and mode, whole or cut), webhook secrets, and anything
-// after "Bearer " or "Basic " in a string.
+// Bearer credentials of ours (any kind and mode, whole or cut), the tokens of secret URLs
+// (manage links svc_ml_, calendar feeds svc_cf_: in request paths), webhook secrets, and
+// anything after "Bearer " or "Basic " in a string.
 const SECRET_IN_TEXT =
-  /svc_(sk|at|rt)_(live|test)_[0-9A-Za-z]+|whsec_[A-Za-z0-9+/=_-]+|\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
+  /svc_(sk|at|rt)_(live|test)_[0-9A-Za-z]+|svc_(ml|cf)_[0-9A-Za-z_-]+|whsec_[A-Za-z0-9+/=_-]+|\b(Bearer|Basic)\s+[A-Za-z0-9\-._~+/]+=*/gi;
 // Candidate card numbers: 13-19 digits, optionally grouped by single spaces or dashes.
 const CARD_CANDIDATE = /\b\d(?:[ -]?\d){12,18}\b/g;
 
@@ -42,7 +43,10 @@ function luhn(digits: string): boolean {
 
 export function scrubText(s: string): string {
   return s
-    .replace(SECRET_IN_TEXT, (m) => `${m.slice(0, m.startsWith('svc_') ? 12 : 6)}${CENSOR}`)
+    .replace(
+      SECRET_IN_TEXT,
+      (m) => `${m.slice(0, /^svc_(ml|cf)_/.test(m) ? 7 : m.startsWith('svc_') ? 12 : 6)}${CENSOR}`,
+    )
     .replace(CARD_CANDIDATE, (m) => (luhn(m.replace(/[ -]/g, '')) ? CENSOR : m));
 }
 

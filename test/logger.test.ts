@@ -216,3 +216,17 @@ describe('logs', () => {
     expect(output).toContain('[REDACTED]');
   });
 });
+
+describe('secret URLs', () => {
+  it('a manage-link token in a request path or a logged string is scrubbed to its prefix', async () => {
+    const token = `svc_ml_${Buffer.alloc(41, 7).toString('base64url')}`;
+    lines.length = 0;
+    await t.app.inject({ method: 'GET', url: `/b/${token}` });
+    await t.app.inject({ method: 'GET', url: `/b/${token}/cancel?x=1` });
+    t.services.logger.info({ link: `https://book.example.com/b/${token}` }, `opened https://x/b/${token}`);
+    const out = lines.join('\n');
+    expect(out).toContain('svc_ml_[REDACTED]');
+    expect(out).not.toContain(token.slice(7));
+    expect(out).not.toContain(token.slice(20, 40));
+  });
+});

@@ -56,13 +56,18 @@ export function createSecretBox(key: Buffer): SecretBox {
   };
 }
 
+/** The 32 bytes of SECRET_KEY, or in development the key kept under DATA_DIR. */
+export function secretKeyBytes(config: Config): Buffer {
+  return config.SECRET_KEY ? decodeKey(config.SECRET_KEY) : developmentKey(config.DATA_DIR);
+}
+
 const boxes = new WeakMap<Config, SecretBox>();
 
 /** The process's box for a configuration (one key read per configuration). */
 export function secretBox(config: Config): SecretBox {
   let box = boxes.get(config);
   if (!box) {
-    box = createSecretBox(config.SECRET_KEY ? decodeKey(config.SECRET_KEY) : developmentKey(config.DATA_DIR));
+    box = createSecretBox(secretKeyBytes(config));
     boxes.set(config, box);
   }
   return box;

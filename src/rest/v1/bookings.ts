@@ -47,6 +47,11 @@ const Booking = Type.Object(
     customerTimeZone: Nullable(Type.String({ description: "The customer's IANA time zone, when given" })),
     price: Type.Integer({ description: 'Minor units of currency' }),
     currency: Type.String(),
+    manageUrl: Type.String({
+      format: 'uri',
+      description:
+        "The customer's manage link (BASE_URL/b/<token>): see and cancel or reschedule the booking without signing in. A secret: stops working 7 days after the booking ends, or when rotated",
+    }),
     holdExpiresAt: Nullable(Timestamp),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -189,6 +194,18 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     response: CancellationQuote,
     query: 'cancellationQuote',
     variables: (req) => ({ id: req.params.id, cancelledBy: req.query.cancelledBy ?? null }),
+  });
+  graphqlRoute(app, deps, {
+    method: 'POST',
+    url: '/bookings/:id/manage-link/rotate',
+    summary:
+      "Revoke the booking's manage link: earlier manageUrls stop working; returns the booking with its new manageUrl",
+    tags,
+    scope: 'bookings:write',
+    request: { params: ById },
+    response: Booking,
+    mutation: 'rotateBookingManageLink',
+    variables: (req) => req.params,
   });
   graphqlRoute(app, deps, {
     method: 'POST',

@@ -13,6 +13,7 @@ import { createBooking } from './create-booking.js';
 import { rescheduleBooking } from './reschedule-booking.js';
 import { transitionBooking, type BookingAction } from './transition-booking.js';
 import { cancelBooking, quoteCancellation, type CancellationQuote } from './cancel-booking.js';
+import { manageUrl, rotateManageLink } from './manage-link.js';
 
 export const BookingActorEnum = builder.enumType('BookingActor', {
   description:
@@ -124,6 +125,13 @@ export const BookingType = builder.prismaObject('Booking', {
     currency: t.exposeString('currency', {
       description: 'ISO 4217 code of price',
       deprecationReason: 'Use priceMoney { amount currency }',
+    }),
+    manageUrl: t.string({
+      description:
+        "The customer's manage link (BASE_URL/b/<token>): a secret URL where the customer sees the booking and can cancel or reschedule it without signing in, until it starts; it stops working 7 days after the booking ends or when rotated (rotateBookingManageLink). Needs bookings:read",
+      authScopes: { scope: 'bookings:read' },
+      select: { id: true, manageLinkVersion: true },
+      resolve: (b, _a, ctx) => manageUrl(ctx.config, ctx.credential!.mode, b),
     }),
     holdExpiresAt: t.expose('holdExpiresAt', {
       type: 'DateTime',
@@ -352,6 +360,15 @@ builder.mutationFields((t) => ({
         },
       });
     },
+  }),
+  rotateBookingManageLink: t.field({
+    type: BookingType,
+    description:
+      "Revokes the booking's manage link: every earlier manageUrl of it stops working; the booking comes back with its new manageUrl",
+    authScopes: write,
+    args: { id: t.arg.id({ required: true, description: 'The booking id' }) },
+    resolve: (_r, args, ctx) =>
+      rotateManageLink(ctx.db, { companyId: ctx.credential!.companyId, bookingId: String(args.id) }),
   }),
   cancelBooking: t.field({
     type: BookingType,

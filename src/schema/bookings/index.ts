@@ -7,5 +7,6 @@ export * from './cancellation-terms.js';
 export * from './create-booking.js';
 export * from './expire-pending-bookings.js';
 export * from './list-bookings.js';
+export * from './manage-link.js';
 export * from './reschedule-booking.js';
 export * from './transition-booking.js';

@@ -55,16 +55,36 @@ export async function findAvailability(
       },
       orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
     });
+    // A session inside a closure of its instructor takes no bookings (create-booking.ts).
+    const closures = sessions.length
+      ? await db.closure.findMany({
+          where: {
+            companyId,
+            startTime: { lt: sessions[sessions.length - 1]!.endTime },
+            endTime: { gt: sessions[0]!.startTime },
+          },
+          select: { startTime: true, endTime: true, employeeIds: true },
+        })
+      : [];
+    const closed = (s: (typeof sessions)[number]) =>
+      closures.some(
+        (c) =>
+          c.startTime < s.endTime &&
+          s.startTime < c.endTime &&
+          (c.employeeIds.length === 0 || c.employeeIds.includes(s.employeeId)),
+      );
     return {
       kind: 'class',
-      sessions: sessions.map((s) => ({
-        classId: s.id,
-        startTime: s.startTime,
-        endTime: s.endTime,
-        employeeId: s.employeeId,
-        capacity: s.capacity,
-        spotsLeft: s.capacity - s.bookedCount,
-      })),
+      sessions: sessions
+        .filter((s) => !closed(s))
+        .map((s) => ({
+          classId: s.id,
+          startTime: s.startTime,
+          endTime: s.endTime,
+          employeeId: s.employeeId,
+          capacity: s.capacity,
+          spotsLeft: s.capacity - s.bookedCount,
+        })),
     };
   }
   if (from >= to || !service.active) return { kind: 'appointment', slots: [] };

@@ -18,6 +18,7 @@ import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKey
 import { boundedInstant, id } from '../domain-validation.js';
 import { fits, loadSchedules, scheduleReasons, type Reason, type ServiceTiming } from '../availability/schedule.js';
 import { lockEmployees } from '../staff/employee-lock.js';
+import { findClosureOver } from '../closures/closure-over.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
@@ -138,6 +139,20 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     if (session.startTime.getTime() <= now.getTime()) throw slotUnavailable('The class session has already started');
     try {
       return await domainTransaction(db, async (tx) => {
+        // Under the instructor's lock, a closure committed first is seen (and one committed
+        // later sees this place: it cancels or refuses over it).
+        await lockEmployees(tx, companyId, [session.employeeId]);
+        if (
+          await findClosureOver(tx, {
+            companyId,
+            employeeId: session.employeeId,
+            start: session.startTime,
+            end: session.endTime,
+          })
+        )
+          throw slotUnavailable('The business is closed at that time', [
+            { code: 'CLOSURE', message: 'The business is closed at that time', employeeId: session.employeeId },
+          ]);
         // The place is taken by one atomic UPDATE: the CHECK refuses bookedCount > capacity.
         const taken = await tx.classSession.updateMany({
           where: { id: session.id, status: 'scheduled', startTime: { gt: now } },

@@ -6,8 +6,8 @@
 // instructor's blocks in `employee_blocks` (kept by a trigger on class_sessions), and the
 // `employee_blocks_no_overlap` exclusion constraint refuses a session that overlaps another
 // session they teach or one of their live appointments (buffers included), whatever the
-// concurrency: 409 SLOT_UNAVAILABLE. Time off is refused too (a read: time off is not a
-// commitment the constraint holds). Working hours are not required: they say when
+// concurrency: 409 SLOT_UNAVAILABLE. Time off and closures are refused too, read under the
+// instructor's lock (staff/employee-lock.ts) so one committed concurrently is seen. Working hours are not required: they say when
 // appointments may be booked, while a class is put on the timetable on purpose by the
 // business, also at times it takes no appointments (an early-morning or weekend class).
 import { z } from 'zod';
@@ -21,6 +21,8 @@ import { boundedInstant, checkRange, id } from '../domain-validation.js';
 import { recordEvent } from '../events/events.js';
 import { parseInput, text } from '../validation.js';
 import { findClassSession, findEmployee, findService } from '../find-records.js';
+import { findClosureOver } from '../closures/closure-over.js';
+import { lockEmployees } from '../staff/employee-lock.js';
 
 const capacity = z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000');
 const createInput = z
@@ -50,13 +52,19 @@ const instructorBusy = (employeeId: string, cause?: unknown) =>
     details: { employeeId },
   });
 
-async function requireNoTimeOff(
+/**
+ * Under the instructor's lock (staff/employee-lock.ts, as every write that changes an employee's
+ * availability): refuses a session over their time off or over a closure that covers them, as
+ * committed now. Bookings and other sessions are the exclusion constraint's to refuse.
+ */
+async function requireInstructorFree(
   tx: Prisma.TransactionClient,
   companyId: string,
   employeeId: string,
   start: Date,
   end: Date,
 ) {
+  await lockEmployees(tx, companyId, [employeeId]);
   const off = await tx.timeOff.findFirst({
     where: { companyId, employeeId, startTime: { lt: end }, endTime: { gt: start } },
     select: { id: true },
@@ -64,6 +72,15 @@ async function requireNoTimeOff(
   if (off)
     throw new AppError('SLOT_UNAVAILABLE', 'The instructor is off at that time', {
       details: { employeeId, timeOffId: off.id },
+    });
+  const closure = await findClosureOver(tx, { companyId, employeeId, start, end });
+  if (closure)
+    throw new AppError('SLOT_UNAVAILABLE', 'The business is closed at that time', {
+      details: {
+        employeeId,
+        closureId: closure.id,
+        reasons: [{ code: 'CLOSURE', message: 'The business is closed at that time', employeeId }],
+      },
     });
 }
 
@@ -81,7 +98,7 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
     throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
   try {
     return await domainTransaction(db, async (tx) => {
-      await requireNoTimeOff(tx, opts.companyId, data.employeeId, data.startTime, endTime);
+      await requireInstructorFree(tx, opts.companyId, data.employeeId, data.startTime, endTime);
       return tx.classSession.create({
         data: {
           id: newId(),
@@ -129,10 +146,11 @@ export async function updateClassSession(
   }
   try {
     return await domainTransaction(db, async (tx) => {
+      // The instructor's lock first (the order every availability write takes), then the row.
+      if (moved || newInstructor) await requireInstructorFree(tx, opts.companyId, employeeId, startTime, endTime);
       const updated = await tx.classSession.updateMany({ where: { id: session.id, status: 'scheduled' }, data: patch });
       if (updated.count === 0) throw new AppError('CONFLICT', 'A cancelled class session cannot be changed');
       if (moved || newInstructor) {
-        await requireNoTimeOff(tx, opts.companyId, employeeId, startTime, endTime);
         const live = await tx.booking.findMany({
           where: { classSessionId: session.id, status: { in: ['pending', 'confirmed'] } },
           orderBy: { id: 'asc' },

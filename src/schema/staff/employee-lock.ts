@@ -1,6 +1,6 @@
 // The one lock every write that changes an employee's availability takes (docs/api.md,
-// "Availability under concurrency"): booking create and reschedule, time off, date overrides and
-// closures. Each locks the employees it touches (their rows, FOR NO KEY UPDATE, in id order: two
+// "Availability under concurrency"): booking create and reschedule, class sessions and the places
+// taken in them, time off, date overrides and closures. Each locks the employees it touches (their rows, FOR NO KEY UPDATE, in id order: two
 // writes that lock several employees never wait on each other in a cycle) and then checks and
 // writes inside the same transaction. A booking's check therefore sees every closure, time off
 // and override committed before it, and a closure's check sees every booking committed before

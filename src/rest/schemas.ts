@@ -77,3 +77,18 @@ export const PathId = Id;
 
 /** The body of a POST action that takes no fields: absent, or `{}`; any field is a 400. */
 export const NoBody = Type.Object({}, { additionalProperties: false, title: 'No fields' });
+
+const METADATA_RULE =
+  'at most 50 keys of 1–40 characters, each value a string of at most 500 characters (docs/api.md, Metadata)';
+
+/** Metadata as answered and as given on create (the use cases' metadata rule judges it). */
+export const Metadata = Type.Record(Type.String(), Type.String(), {
+  title: 'Metadata',
+  description: `Your own key/value pairs: ${METADATA_RULE}`,
+});
+
+/** Metadata in a PATCH: merged into the stored keys; a key set to null is removed. */
+export const MetadataPatch = Type.Record(Type.String(), Nullable(Type.String()), {
+  title: 'Metadata patch',
+  description: `Keys to set, merged into the stored ones; a key set to null is removed. The result: ${METADATA_RULE}`,
+});

@@ -71,6 +71,7 @@ describe('sandbox test cards', () => {
       brand: 'visa',
       last4: '4242',
       refundedAt: null,
+      metadata: {},
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -90,6 +91,7 @@ describe('sandbox test cards', () => {
       status: 'succeeded',
       kind: 'full',
       amountRefunded: 0,
+      metadata: {},
     });
     expect(events[2]!.data).toMatchObject({
       bookingId: booking.id,
@@ -135,6 +137,7 @@ describe('sandbox test cards', () => {
         kind: 'full',
         amountRefunded: 0,
         failureCode: code,
+        metadata: {},
       },
     });
     // A failed payment does not block a second try.
@@ -485,6 +488,7 @@ describe('live payments through the stripe client', () => {
           kind: 'full',
           amountRefunded: 0,
           failureCode: 'resource_missing',
+          metadata: {},
         },
       },
     ]);

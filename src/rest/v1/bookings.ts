@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
+import { Id, Metadata, MetadataPatch, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 import { CreateCustomer } from './customers.js';
 
 const Status = Type.Union(
@@ -45,6 +45,7 @@ const Booking = Type.Object(
       }),
     ),
     customerTimeZone: Nullable(Type.String({ description: "The customer's IANA time zone, when given" })),
+    metadata: Metadata,
     price: Type.Integer({ description: 'Minor units of currency' }),
     currency: Type.String(),
     manageUrl: Type.String({
@@ -71,12 +72,32 @@ const CreateBooking = Type.Object(
     customerTimeZone: Type.Optional(
       Nullable(Type.String({ maxLength: 64, description: 'IANA time zone of the customer, e.g. America/New_York' })),
     ),
+    metadata: Type.Optional(Metadata),
   },
   {
     additionalProperties: false,
     description: 'startTime for appointment services, classId for class services; customerId or customer',
   },
 );
+
+const UpdateBooking = Type.Object(
+  {
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 5000, description: 'Free text; null clears it' }))),
+    metadata: Type.Optional(MetadataPatch),
+  },
+  { additionalProperties: false, title: 'Booking changes' },
+);
+
+// `?metadata[orderRef]=A-17`: Fastify's query-string parser keeps the brackets in the name, so
+// the filter is one property named `metadata[<key>]` (any key: the use case judges it).
+const METADATA_PARAM = /^metadata\[(.*)\]$/s;
+const metadataFilter = (query: Record<string, unknown>) => {
+  const entries = Object.entries(query).flatMap(([name, value]) => {
+    const key = METADATA_PARAM.exec(name)?.[1];
+    return key === undefined ? [] : [[key, value] as const];
+  });
+  return entries.length > 0 ? Object.fromEntries(entries) : null;
+};
 
 const ById = Type.Object({ id: PathId });
 const tags = ['Bookings'];
@@ -100,12 +121,32 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
           customerId: Type.Optional(Id),
           serviceId: Type.Optional(Id),
         },
-        { additionalProperties: false },
+        {
+          additionalProperties: false,
+          patternProperties: {
+            [METADATA_PARAM.source]: Type.String({
+              description: 'metadata[key]=value: only bookings whose metadata has this key with this value (one key)',
+            }),
+          },
+        },
       ),
     },
     response: Booking,
     query: 'bookings',
-    variables: (req) => req.query,
+    variables: (req) => {
+      const { status, from, to, employeeId, customerId, serviceId, limit, cursor } = req.query;
+      return {
+        status,
+        from,
+        to,
+        employeeId,
+        customerId,
+        serviceId,
+        limit,
+        cursor,
+        metadata: metadataFilter(req.query),
+      };
+    },
   });
   graphqlRoute(app, deps, {
     method: 'POST',
@@ -117,6 +158,17 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     response: Booking,
     mutation: 'createBooking',
     variables: (req) => ({ input: req.body }),
+  });
+  graphqlRoute(app, deps, {
+    method: 'PATCH',
+    url: '/bookings/:id',
+    summary: "Change a booking's notes and metadata (merged; a key set to null is removed); writes booking.updated",
+    tags,
+    scope: 'bookings:write',
+    request: { params: ById, body: UpdateBooking },
+    response: Booking,
+    mutation: 'updateBooking',
+    variables: (req) => ({ id: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
     method: 'GET',

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
+import { Id, Metadata, MetadataPatch, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
 const Customer = Type.Object(
   {
@@ -11,6 +11,7 @@ const Customer = Type.Object(
     email: Type.String(),
     phone: Nullable(Type.String()),
     notes: Nullable(Type.String()),
+    metadata: Metadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -30,10 +31,13 @@ export const CreateCustomer = Type.Object(
     email: CustomerFields.email,
     phone: Type.Optional(CustomerFields.phone),
     notes: Type.Optional(CustomerFields.notes),
+    metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
 );
-const UpdateCustomer = Type.Partial(Type.Object(CustomerFields), { additionalProperties: false });
+const UpdateCustomer = Type.Partial(Type.Object({ ...CustomerFields, metadata: MetadataPatch }), {
+  additionalProperties: false,
+});
 
 const ById = Type.Object({ id: PathId });
 const tags = ['Customers'];

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
+import { Id, Metadata, MetadataPatch, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const LocalTime = Type.String({
@@ -27,6 +27,7 @@ const Employee = Type.Object(
     workingHours: WorkingHours,
     serviceIds: Type.Array(Id),
     active: Type.Boolean(),
+    metadata: Metadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -49,10 +50,13 @@ const CreateEmployee = Type.Object(
         .filter(([k]) => k !== 'name')
         .map(([k, v]) => [k, Type.Optional(v)]),
     ),
+    metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false },
 );
-const UpdateEmployee = Type.Partial(Type.Object(EmployeeFields), { additionalProperties: false });
+const UpdateEmployee = Type.Partial(Type.Object({ ...EmployeeFields, metadata: MetadataPatch }), {
+  additionalProperties: false,
+});
 
 const TimeOff = Type.Object(
   {

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Nullable, Timestamp } from '../schemas.js';
+import { Id, Metadata, MetadataPatch, Nullable, Timestamp } from '../schemas.js';
 
 const CutoffMinutes = (what: string) =>
   Type.Integer({
@@ -46,6 +46,7 @@ const CompanyProfile = Type.Object(
     currency: Type.String({ description: 'ISO 4217 code' }),
     mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
     bookingRules: BookingRules,
+    metadata: Metadata,
     createdAt: Timestamp,
   },
   { $id: 'CompanyProfile', title: 'Company profile' },
@@ -60,6 +61,7 @@ const UpdateCompany = Type.Object(
     timezone: Type.String({ maxLength: 64 }),
     currency: Type.String({ minLength: 3, maxLength: 3 }),
     bookingRules: BookingRulesPatch,
+    metadata: MetadataPatch,
   },
   { additionalProperties: false },
 );

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { PAYMENT_METHOD_TOKEN_PATTERN } from '../../payments/payment-method-token.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Nullable, Timestamp } from '../schemas.js';
+import { Id, Metadata, MetadataPatch, Nullable, Timestamp } from '../schemas.js';
 
 const Payment = Type.Object(
   {
@@ -27,6 +27,7 @@ const Payment = Type.Object(
     brand: Nullable(Type.String()),
     last4: Nullable(Type.String()),
     refundedAt: Nullable({ ...Timestamp, description: 'When it was last refunded' }),
+    metadata: Metadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -55,6 +56,7 @@ const CreatePayment = Type.Object(
           "Live only: the processor's payment-method token (pm_..., or a card token tok_...); never a card number",
       }),
     ),
+    metadata: Type.Optional(Metadata),
   },
   { additionalProperties: false, title: 'New payment' },
 );
@@ -66,6 +68,11 @@ const RefundPayment = Type.Object(
     ),
   },
   { additionalProperties: false, title: 'Refund' },
+);
+
+const UpdatePayment = Type.Object(
+  { metadata: Type.Optional(MetadataPatch) },
+  { additionalProperties: false, title: 'Payment changes' },
 );
 
 const Email = Type.Object(
@@ -134,6 +141,17 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
     response: Payment,
     query: 'payment',
     variables: (req) => req.params,
+  });
+  graphqlRoute(app, deps, {
+    method: 'PATCH',
+    url: '/payments/:id',
+    summary: "Change a payment's metadata (merged; a key set to null is removed); writes payment.updated",
+    tags: ['Payments'],
+    scope: 'payments:write',
+    request: { params: Params, body: UpdatePayment },
+    response: Payment,
+    mutation: 'updatePayment',
+    variables: (req) => ({ id: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
     method: 'POST',

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
+import { Id, Metadata, MetadataPatch, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 import { BookingRulesPatch, ServiceBookingRules } from './me.js';
 
 const Money = (description: string) => Type.Integer({ minimum: 0, maximum: 100_000_000, description });
@@ -62,6 +62,7 @@ const Service = Type.Object(
     cancellationPolicy: Nullable(CancellationPolicy),
     bookingRules: ServiceBookingRules,
     active: Type.Boolean(),
+    metadata: Metadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -89,10 +90,16 @@ const opt = Object.fromEntries(
     .map(([k, v]) => [k, Type.Optional(v)]),
 );
 const CreateService = Type.Object(
-  { name: Fields.name, durationMinutes: Fields.durationMinutes, kind: Type.Optional(Kind), ...opt },
+  {
+    name: Fields.name,
+    durationMinutes: Fields.durationMinutes,
+    kind: Type.Optional(Kind),
+    ...opt,
+    metadata: Type.Optional(Metadata),
+  },
   { additionalProperties: false },
 );
-const UpdateService = Type.Partial(Type.Object(Fields), {
+const UpdateService = Type.Partial(Type.Object({ ...Fields, metadata: MetadataPatch }), {
   additionalProperties: false,
   description: 'kind is fixed at creation',
 });

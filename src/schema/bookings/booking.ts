@@ -11,6 +11,10 @@ import { found } from '../find-records.js';
 import { legacyPageArgs } from '../pagination.js';
 import { createBooking } from './create-booking.js';
 import { rescheduleBooking } from './reschedule-booking.js';
+import { updateBooking } from './update-booking.js';
+import { z } from 'zod';
+import { metadataFilter } from '../metadata.js';
+import { parseInput } from '../validation.js';
 import { transitionBooking, type BookingAction } from './transition-booking.js';
 import { cancelBooking, quoteCancellation, type CancellationQuote } from './cancel-booking.js';
 import { manageUrl, rotateManageLink } from './manage-link.js';
@@ -113,6 +117,10 @@ export const BookingType = builder.prismaObject('Booking', {
       nullable: true,
       description: "The customer's IANA time zone, when given",
     }),
+    metadata: t.expose('metadata', {
+      type: 'Metadata',
+      description: 'Your own key/value pairs (docs/api.md, Metadata)',
+    }),
     priceMoney: t.field({
       type: MoneyType,
       description: 'What the booking costs: the service price when it was booked',
@@ -153,6 +161,10 @@ const bookingFilterArgs = (t: ArgBuilder) => ({
   employeeId: t.id({ description: "Only this employee's bookings" }),
   customerId: t.id({ description: "Only this customer's bookings" }),
   serviceId: t.id({ description: 'Only bookings of this service' }),
+  metadata: t({
+    type: 'Metadata',
+    description: 'Only bookings whose metadata has this one key with this value, e.g. {orderRef: "A-17"}',
+  }),
   orderBy: t({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
 });
 type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
@@ -164,16 +176,20 @@ interface BookingFilters {
   employeeId?: string | number | null;
   customerId?: string | number | null;
   serviceId?: string | number | null;
+  metadata?: unknown;
 }
 
 function bookingWhere(companyId: string, a: BookingFilters): Prisma.BookingWhereInput {
   if (a.from && a.to) checkRange(a.from, a.to, { fromPath: 'from', toPath: 'to' });
+  const metadata = a.metadata != null ? parseInput(z.object({ metadata: metadataFilter }), a).metadata : null;
+  const [metadataKey, metadataValue] = metadata ? Object.entries(metadata)[0]! : [];
   return {
     companyId,
     ...(a.status ? { status: a.status } : {}),
     ...(a.employeeId != null ? { employeeId: String(a.employeeId) } : {}),
     ...(a.customerId != null ? { customerId: String(a.customerId) } : {}),
     ...(a.serviceId != null ? { serviceId: String(a.serviceId) } : {}),
+    ...(metadataKey !== undefined ? { metadata: { path: [metadataKey], equals: metadataValue } } : {}),
     ...(a.from || a.to ? { startTime: { ...(a.from ? { gte: a.from } : {}), ...(a.to ? { lt: a.to } : {}) } } : {}),
   };
 }
@@ -200,6 +216,18 @@ const CreateBookingInput = builder.inputType('CreateBookingInput', {
     customer: t.field({ type: CustomerInput, description: 'A new customer (name and email), instead of customerId' }),
     notes: t.string({ description: 'Free text, up to 5000 characters' }),
     customerTimeZone: t.string({ description: 'IANA time zone of the customer, e.g. America/New_York' }),
+    metadata: t.field({ type: 'Metadata', description: 'Your own key/value pairs, up to 50 string values' }),
+  }),
+});
+
+const UpdateBookingInput = builder.inputType('UpdateBookingInput', {
+  description: 'What of a booking can change outside its transitions: its notes and metadata',
+  fields: (t) => ({
+    notes: t.string({ description: 'Free text, up to 5000 characters; null clears it' }),
+    metadata: t.field({
+      type: 'Metadata',
+      description: 'Keys to set, merged into the stored ones; a key set to null is removed',
+    }),
   }),
 });
 
@@ -335,6 +363,17 @@ builder.mutationFields((t) => ({
     authScopes: write,
     args: { input: t.arg({ type: CreateBookingInput, required: true, description: 'The booking' }) },
     resolve: (_r, args, ctx) => createBooking(ctx.db, { company: ctx.credential!.company, input: args.input }),
+  }),
+  updateBooking: t.field({
+    type: BookingType,
+    description: "Changes a booking's notes and metadata (merged; a key set to null is removed), in any state",
+    authScopes: write,
+    args: {
+      id: t.arg.id({ required: true, description: 'The booking id' }),
+      input: t.arg({ type: UpdateBookingInput, required: true, description: 'The fields to change' }),
+    },
+    resolve: (_r, args, ctx) =>
+      updateBooking(ctx.db, { companyId: ctx.credential!.companyId, bookingId: String(args.id), input: args.input }),
   }),
   rescheduleBooking: t.field({
     type: BookingType,

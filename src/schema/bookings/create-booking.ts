@@ -19,6 +19,7 @@ import { boundedInstant, id } from '../domain-validation.js';
 import { fits, loadSchedules, scheduleReasons, type Reason, type ServiceTiming } from '../availability/schedule.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { findClosureOver } from '../closures/closure-over.js';
+import { metadataInput } from '../metadata.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
@@ -36,6 +37,7 @@ const input = z
     customer: createCustomerInput.nullish(),
     notes: text(5000).nullish(),
     customerTimeZone: timezone.nullish(),
+    metadata: metadataInput.nullish(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -124,6 +126,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     currency: opts.company.currency,
     notes: data.notes ?? null,
     customerTimeZone: data.customerTimeZone ?? null,
+    metadata: data.metadata ?? {},
   } as const;
 
   if (service.kind === 'class') {

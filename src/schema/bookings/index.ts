@@ -10,3 +10,4 @@ export * from './list-bookings.js';
 export * from './manage-link.js';
 export * from './reschedule-booking.js';
 export * from './transition-booking.js';
+export * from './update-booking.js';

@@ -31,6 +31,10 @@ export const CompanyType = builder.prismaObject('Company', {
       description: "The company's booking rules (each service may override them)",
       resolve: (c) => companyBookingRules(c.bookingRules),
     }),
+    metadata: t.expose('metadata', {
+      type: 'Metadata',
+      description: 'Your own key/value pairs (docs/api.md, Metadata)',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
   }),
 });
@@ -90,6 +94,10 @@ const UpdateCompanyInput = builder.inputType('UpdateCompanyInput', {
       type: BookingRulesInput,
       required: false,
       description: 'Rules to change; the others stay',
+    }),
+    metadata: t.field({
+      type: 'Metadata',
+      description: 'Keys to set, merged into the stored ones; a key set to null is removed',
     }),
   }),
 });

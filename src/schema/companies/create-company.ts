@@ -4,6 +4,7 @@ import type { Company } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import type { Tx } from '../events/events.js';
 import { SAMPLE_ORDER, SAMPLE_TEMPLATES, type SampleTemplate } from '../sandbox/samples.js';
+import { metadataInput } from '../metadata.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 import { seedSampleCompany } from '../sandbox/seed-sample-company.js';
 
@@ -18,6 +19,7 @@ const createCompanyInput = z
     phone: phone.nullish(),
     address: text(500).nullish(),
     template: z.enum(SAMPLE_ORDER as [SampleTemplate, ...SampleTemplate[]]).nullish(),
+    metadata: metadataInput.optional(),
   })
   .strict()
   // Sample staff and customers are made-up data: they belong in the sandbox only (docs/sandbox.md).

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
 import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
+import { mergeMetadata, metadataPatch } from '../metadata.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 
 export const updateCompanyInput = z
@@ -13,6 +14,7 @@ export const updateCompanyInput = z
     timezone,
     currency,
     bookingRules: bookingRulesPatch,
+    metadata: metadataPatch,
   })
   .partial()
   .strict();
@@ -21,11 +23,14 @@ export type UpdateCompanyInput = z.input<typeof updateCompanyInput>;
 
 /** Changes a company's profile (PATCH /me, updateMe). Absent fields stay; null clears. */
 export async function updateCompany(db: Db, opts: { companyId: string; input: unknown }): Promise<Company> {
-  const { bookingRules, ...patch } = parseInput(updateCompanyInput, opts.input);
-  if (!bookingRules) return db.company.update({ where: { id: opts.companyId }, data: patch });
-  // The stored rules merged with the patch under the row's lock, so two patches of different
-  // rules both stay.
+  const { bookingRules, metadata, ...patch } = parseInput(updateCompanyInput, opts.input);
+  if (!bookingRules && !metadata) return db.company.update({ where: { id: opts.companyId }, data: patch });
+  // The stored rules and metadata merged with the patch under the row's lock, so two patches of
+  // different rules or keys both stay.
   return db.$transaction(async (tx) => {
+    if (metadata)
+      await mergeMetadata(tx, { table: 'companies', id: opts.companyId, companyId: opts.companyId, patch: metadata });
+    if (!bookingRules) return tx.company.update({ where: { id: opts.companyId }, data: patch });
     await tx.$queryRaw`SELECT id FROM companies WHERE id = ${opts.companyId} FOR UPDATE`;
     const current = await tx.company.findUniqueOrThrow({ where: { id: opts.companyId } });
     return tx.company.update({

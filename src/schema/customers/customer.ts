@@ -15,6 +15,10 @@ export const CustomerType = builder.prismaObject('Customer', {
     email: t.exposeString('email', { description: 'E-mail address, lower-cased, unique in the company' }),
     phone: t.exposeString('phone', { nullable: true, description: 'Phone number in E.164, e.g. +14155550100' }),
     notes: t.exposeString('notes', { nullable: true, description: "The business's notes" }),
+    metadata: t.expose('metadata', {
+      type: 'Metadata',
+      description: 'Your own key/value pairs (docs/api.md, Metadata)',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the customer was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the customer last changed' }),
   }),
@@ -34,6 +38,10 @@ export const CustomerInput = builder.inputType('CustomerInput', {
     email: t.string({ description: 'E-mail address, unique in the company' }),
     phone: t.string({ description: 'Phone number in E.164, e.g. +14155550100' }),
     notes: t.string({ description: "The business's notes" }),
+    metadata: t.field({
+      type: 'Metadata',
+      description: 'Your own key/value pairs; on update merged into the stored ones (a key set to null is removed)',
+    }),
   }),
 });
 

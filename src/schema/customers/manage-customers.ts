@@ -8,14 +8,27 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
 import { recordEvent } from '../events/events.js';
+import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
 import { email, parseInput, phone, requiredText, text } from '../validation.js';
 import { findCustomer } from '../find-records.js';
 
 export const customerFields = { name: requiredText(200), email, phone: phone.nullable(), notes: text(5000).nullable() };
-export const createCustomerInput = z.object(customerFields).partial({ phone: true, notes: true }).strict();
-const updateInput = z.object(customerFields).partial().strict();
+export const createCustomerInput = z
+  .object({ ...customerFields, metadata: metadataInput })
+  .partial({ phone: true, notes: true, metadata: true })
+  .strict();
+const updateInput = z
+  .object({ ...customerFields, metadata: metadataPatch })
+  .partial()
+  .strict();
 
-export const customerEventData = (c: Customer) => ({ customerId: c.id, name: c.name, email: c.email, phone: c.phone });
+export const customerEventData = (c: Customer) => ({
+  customerId: c.id,
+  name: c.name,
+  email: c.email,
+  phone: c.phone,
+  metadata: c.metadata,
+});
 
 const emailTaken = (value: string) =>
   new AppError('CONFLICT', 'A customer with this e-mail already exists in this company', {
@@ -58,9 +71,11 @@ export async function findOrCreateCustomer(
 
 export async function updateCustomer(db: Db, opts: { companyId: string; customerId: string; input: unknown }) {
   const existing = await findCustomer(db, opts.companyId, opts.customerId);
-  const patch = parseInput(updateInput, opts.input);
+  const { metadata, ...patch } = parseInput(updateInput, opts.input);
   try {
     return await db.$transaction(async (tx) => {
+      if (metadata)
+        await mergeMetadata(tx, { table: 'customers', id: existing.id, companyId: opts.companyId, patch: metadata });
       const customer = await tx.customer.update({ where: { id: existing.id }, data: patch });
       await recordEvent(tx, { companyId: opts.companyId, type: 'customer.updated', data: customerEventData(customer) });
       return customer;

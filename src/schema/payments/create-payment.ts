@@ -12,6 +12,7 @@ import { isId, newId } from '../../ids.js';
 import { simulateCard } from '../../payments/card-simulator.js';
 import { isPaymentMethodToken, looksLikeCardNumber } from '../../payments/payment-method-token.js';
 import { wakeWorkers } from '../events/outbox.js';
+import { metadataInput } from '../metadata.js';
 import { parseInput } from '../validation.js';
 
 const bookingId = z.string().refine(isId, 'must be a booking id (24 hex characters)');
@@ -23,6 +24,7 @@ const sandboxInput = z
     bookingId,
     card,
     paymentMethod: z.undefined({ error: 'is for live mode; the sandbox takes a test card' }).optional(),
+    metadata: metadataInput.optional(),
   })
   .strict();
 // A card number is judged first, so it gets the message that says why and is never kept.
@@ -41,7 +43,7 @@ const paymentMethod = z.string().superRefine((v, ctx) => {
     });
   }
 });
-const liveInput = z.object({ bookingId, paymentMethod }).strict();
+const liveInput = z.object({ bookingId, paymentMethod, metadata: metadataInput.optional() }).strict();
 
 /**
  * A pending booking holding its slot, or a confirmed one. A pending booking whose hold has ended
@@ -145,6 +147,7 @@ export async function createPayment(
           last4: simulated?.last4 ?? null,
           outcome: simulated?.outcome ?? null,
           paymentMethod: 'paymentMethod' in input ? (input.paymentMethod ?? null) : null,
+          metadata: input.metadata ?? {},
         },
       });
     });

@@ -3,3 +3,4 @@
 // Its GraphQL type (payment.ts) is registered by src/schema/index.ts.
 export * from './create-payment.js';
 export * from './refund-payment.js';
+export * from './update-payment.js';

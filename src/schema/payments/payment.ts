@@ -10,6 +10,7 @@ import { MoneyType } from '../money.js';
 import { legacyPageArgs } from '../pagination.js';
 import { createPayment } from './create-payment.js';
 import { refundPayment } from './refund-payment.js';
+import { updatePayment } from './update-payment.js';
 
 export const PaymentStatusEnum = builder.enumType('PaymentStatus', {
   description: "A payment's state (docs/api.md, Payments); treat the list as open",
@@ -74,6 +75,10 @@ export const PaymentType = builder.prismaObject('Payment', {
       nullable: true,
       description: 'When it was last refunded (in part or in full)',
     }),
+    metadata: t.expose('metadata', {
+      type: 'Metadata',
+      description: 'Your own key/value pairs (docs/api.md, Metadata)',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed' }),
   }),
@@ -112,6 +117,17 @@ const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
     bookingId: t.id({ required: true, description: 'The booking to pay for' }),
     card: t.field({ type: CardInput, description: 'Sandbox: a test card' }),
     paymentMethod: t.string({ description: "Live: the processor's payment-method token" }),
+    metadata: t.field({ type: 'Metadata', description: 'Your own key/value pairs, up to 50 string values' }),
+  }),
+});
+
+const UpdatePaymentInput = builder.inputType('UpdatePaymentInput', {
+  description: 'What of a payment can change: its metadata',
+  fields: (t) => ({
+    metadata: t.field({
+      type: 'Metadata',
+      description: 'Keys to set, merged into the stored ones; a key set to null is removed',
+    }),
   }),
 });
 
@@ -236,5 +252,16 @@ builder.mutationFields((t) => ({
         id: String(id),
         input: input?.amount != null ? { amount: input.amount } : {},
       }),
+  }),
+  updatePayment: t.field({
+    type: PaymentType,
+    description: "Changes a payment's metadata (merged; a key set to null is removed) and writes payment.updated",
+    authScopes: { scope: 'payments:write' },
+    args: {
+      id: t.arg.id({ required: true, description: 'The payment id' }),
+      input: t.arg({ type: UpdatePaymentInput, required: true, description: 'The metadata to merge' }),
+    },
+    resolve: (_r, { id, input }, ctx) =>
+      updatePayment(ctx.db, { companyId: ctx.credential!.companyId, paymentId: String(id), input }),
   }),
 }));

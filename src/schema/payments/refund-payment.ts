@@ -26,6 +26,7 @@ export function paymentEventData(p: Payment) {
     kind: p.kind,
     amountRefunded: p.amountRefunded,
     ...(p.failureCode ? { failureCode: p.failureCode } : {}),
+    metadata: p.metadata,
   };
 }
 

@@ -11,6 +11,7 @@ import { isCheckViolation } from '../db-errors.js';
 import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
 import { cancellationPolicySchema, depositAmountSchema, moneyFieldErrors } from './cancellation-policy.js';
 import { id, minutes } from '../domain-validation.js';
+import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
 import { parseInput, requiredText, text } from '../validation.js';
 import { findService, requireAll, serviceInclude } from '../find-records.js';
 
@@ -37,7 +38,7 @@ const fields = {
 };
 
 const createInput = z
-  .object({ ...fields, kind: z.enum(['appointment', 'class']) })
+  .object({ ...fields, kind: z.enum(['appointment', 'class']), metadata: metadataInput })
   .partial({
     description: true,
     kind: true,
@@ -50,9 +51,13 @@ const createInput = z
     bookingRules: true,
     active: true,
     employeeIds: true,
+    metadata: true,
   })
   .strict();
-const updateInput = z.object(fields).partial().strict();
+const updateInput = z
+  .object({ ...fields, metadata: metadataPatch })
+  .partial()
+  .strict();
 
 async function requireEmployees(db: Db, companyId: string, ids: string[] | undefined) {
   await requireAll(
@@ -105,7 +110,7 @@ export async function createService(db: Db, opts: { companyId: string; input: un
 
 export async function updateService(db: Db, opts: { companyId: string; serviceId: string; input: unknown }) {
   const existing = await findService(db, opts.companyId, opts.serviceId);
-  const { employeeIds, cancellationPolicy, bookingRules, ...patch } = parseInput(updateInput, opts.input);
+  const { employeeIds, cancellationPolicy, bookingRules, metadata, ...patch } = parseInput(updateInput, opts.input);
   checkMoneyFields({
     price: patch.price ?? existing.price,
     depositAmount: patch.depositAmount !== undefined ? patch.depositAmount : existing.depositAmount,
@@ -114,6 +119,8 @@ export async function updateService(db: Db, opts: { companyId: string; serviceId
   await requireEmployees(db, opts.companyId, employeeIds);
   return db
     .$transaction(async (tx) => {
+      if (metadata)
+        await mergeMetadata(tx, { table: 'services', id: existing.id, companyId: opts.companyId, patch: metadata });
       if (employeeIds) {
         await tx.employeeService.deleteMany({ where: { serviceId: existing.id } });
         await tx.employeeService.createMany({

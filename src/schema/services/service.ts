@@ -111,6 +111,10 @@ export const ServiceType = builder.prismaObject('Service', {
       resolve: (s) => serviceBookingRules(s.bookingRules),
     }),
     active: t.exposeBoolean('active', { description: 'Whether it can be booked (inactive services stay readable)' }),
+    metadata: t.expose('metadata', {
+      type: 'Metadata',
+      description: 'Your own key/value pairs (docs/api.md, Metadata)',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed' }),
   }),
@@ -154,6 +158,12 @@ const serviceInput = (create: boolean) =>
       }),
       bookingRules: t.field({ type: BookingRulesInput, description: "Overrides of the company's booking rules" }),
       active: t.boolean({ description: 'Whether it can be booked' }),
+      metadata: t.field({
+        type: 'Metadata',
+        description: create
+          ? 'Your own key/value pairs, up to 50 string values'
+          : 'Keys to set, merged into the stored ones; a key set to null is removed',
+      }),
     }),
   });
 const CreateServiceInput = serviceInput(true);

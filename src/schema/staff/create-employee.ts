@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import { newId } from '../../ids.js';
 import { id } from '../domain-validation.js';
+import { metadataInput } from '../metadata.js';
 import { email, parseInput, phone, requiredText } from '../validation.js';
 import { EMPTY_WEEK, workingHoursSchema } from './working-hours.js';
 import { employeeInclude, requireAll } from '../find-records.js';
@@ -19,8 +20,13 @@ export const employeeFields = {
 };
 
 const input = z
-  .object({ ...employeeFields, email: employeeFields.email.optional(), phone: employeeFields.phone.optional() })
-  .partial({ workingHours: true, serviceIds: true, active: true, email: true, phone: true })
+  .object({
+    ...employeeFields,
+    email: employeeFields.email.optional(),
+    phone: employeeFields.phone.optional(),
+    metadata: metadataInput,
+  })
+  .partial({ workingHours: true, serviceIds: true, active: true, email: true, phone: true, metadata: true })
   .strict();
 
 /** A member of staff with weekly working hours and the services they perform (docs/api.md). */
@@ -41,6 +47,7 @@ export async function createEmployee(db: Db, opts: { companyId: string; input: u
       phone: data.phone ?? null,
       workingHours: data.workingHours ?? EMPTY_WEEK,
       active: data.active ?? true,
+      metadata: data.metadata ?? {},
       services: { create: serviceIds.map((serviceId) => ({ serviceId })) },
     },
     include: employeeInclude,

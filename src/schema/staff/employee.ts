@@ -56,6 +56,10 @@ export const EmployeeType = builder.prismaObject('Employee', {
       resolve: (e) => e.services.map((s) => s.serviceId),
     }),
     active: t.exposeBoolean('active', { description: 'Whether they can be booked (inactive staff stay readable)' }),
+    metadata: t.expose('metadata', {
+      type: 'Metadata',
+      description: 'Your own key/value pairs (docs/api.md, Metadata)',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When they were added' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When they last changed' }),
   }),
@@ -113,6 +117,12 @@ const employeeInputFields = (required: boolean) =>
       workingHours: t.field({ type: WorkingHoursInput, description: 'Weekly working hours' }),
       serviceIds: t.idList({ description: 'The services they perform' }),
       active: t.boolean({ description: 'Whether they can be booked' }),
+      metadata: t.field({
+        type: 'Metadata',
+        description: required
+          ? 'Your own key/value pairs, up to 50 string values'
+          : 'Keys to set, merged into the stored ones; a key set to null is removed',
+      }),
     }),
   });
 const CreateEmployeeInput = employeeInputFields(true);

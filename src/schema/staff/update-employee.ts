@@ -1,15 +1,22 @@
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
+import { mergeMetadata, metadataPatch } from '../metadata.js';
 import { parseInput } from '../validation.js';
 import { employeeFields } from './create-employee.js';
 import { employeeInclude, findEmployee, requireAll } from '../find-records.js';
 
-const input = z.object(employeeFields).partial().strict();
+const input = z
+  .object({ ...employeeFields, metadata: metadataPatch })
+  .partial()
+  .strict();
 
-/** PATCH semantics: absent fields stay, null clears an optional one; serviceIds replaces the set. */
+/**
+ * PATCH semantics: absent fields stay, null clears an optional one; serviceIds replaces the set;
+ * metadata is merged (a null key is removed).
+ */
 export async function updateEmployee(db: Db, opts: { companyId: string; employeeId: string; input: unknown }) {
   const existing = await findEmployee(db, opts.companyId, opts.employeeId);
-  const { serviceIds, ...patch } = parseInput(input, opts.input);
+  const { serviceIds, metadata, ...patch } = parseInput(input, opts.input);
   if (serviceIds) {
     await requireAll(
       (ids) => db.service.findMany({ where: { companyId: opts.companyId, id: { in: ids } }, select: { id: true } }),
@@ -18,6 +25,8 @@ export async function updateEmployee(db: Db, opts: { companyId: string; employee
     );
   }
   return db.$transaction(async (tx) => {
+    if (metadata)
+      await mergeMetadata(tx, { table: 'employees', id: existing.id, companyId: opts.companyId, patch: metadata });
     if (serviceIds) {
       await tx.employeeService.deleteMany({ where: { employeeId: existing.id } });
       await tx.employeeService.createMany({

@@ -343,14 +343,22 @@ describe('events', () => {
       name: 'Ann',
       email: 'ann@example.com',
       phone: '+4930123456',
+      metadata: {},
     });
     expect(updated.data).toEqual({
       customerId: ann._id,
       name: 'Ann B.',
       email: 'ann@example.com',
       phone: '+4930123456',
+      metadata: {},
     });
-    expect(boCreated.data).toEqual({ customerId: b.customerId, name: 'Bo', email: 'bo@example.com', phone: null });
+    expect(boCreated.data).toEqual({
+      customerId: b.customerId,
+      name: 'Bo',
+      email: 'bo@example.com',
+      phone: null,
+      metadata: {},
+    });
     expect(created.data).toEqual({
       bookingId: b._id,
       customerId: b.customerId,
@@ -359,6 +367,7 @@ describe('events', () => {
       status: 'confirmed',
       serviceId: s._id,
       employeeId: e._id,
+      metadata: {},
     });
     for (const ev of events) {
       expect(ev._id).toMatch(/^[0-9a-f]{24}$/);

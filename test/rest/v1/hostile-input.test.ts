@@ -1006,6 +1006,10 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
     }),
   ],
   'GET /api/v1/bookings/{id}': ['bookings:read', async () => ({ url: `/api/v1/bookings/${ids.booking}` })],
+  'PATCH /api/v1/bookings/{id}': [
+    'bookings:write',
+    async () => ({ url: `/api/v1/bookings/${await freshBooking()}`, payload: { metadata: { scope: 'yes' } } }),
+  ],
   'GET /api/v1/bookings/{id}/cancellation-quote': [
     'bookings:read',
     async () => ({ url: `/api/v1/bookings/${ids.booking}/cancellation-quote?cancelledBy=customer` }),

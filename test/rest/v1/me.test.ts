@@ -56,6 +56,7 @@ describe('GET /api/v1/me', () => {
         currency: 'EUR',
         mode: 'live',
         bookingRules: { cancellationCutoffMinutes: 0, rescheduleCutoffMinutes: 0 },
+        metadata: {},
         createdAt: w.live.createdAt.toISOString(),
       },
       meta: { timestamp: expect.any(Number), version: 'v1', requestId: expect.stringMatching(REQUEST_ID) },

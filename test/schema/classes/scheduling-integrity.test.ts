@@ -264,6 +264,7 @@ describe('class sessions never double-book their instructor', () => {
         serviceId: yoga._id,
         employeeId: bob._id,
         classId: session._id,
+        metadata: {},
         previousStartTime: start,
         previousEndTime: at(start, 60),
         previousEmployeeId: ann._id,

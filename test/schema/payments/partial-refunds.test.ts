@@ -104,6 +104,7 @@ describe('partial refunds', () => {
       currency: 'EUR',
       status: 'partially_refunded',
       kind: 'full',
+      metadata: {},
     });
   });
 

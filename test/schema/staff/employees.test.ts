@@ -61,6 +61,7 @@ describe('employees', () => {
       },
       serviceIds: [],
       active: true,
+      metadata: {},
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -12,6 +12,7 @@ import { GRAPHIQL_PAGE_HEADERS, registerGraphiQL } from './http/graphiql.js';
 import { createGraphQLServer } from './http/graphql.js';
 import { registerHealth } from './http/health.js';
 import { registerHome } from './http/home.js';
+import managePages from './http/manage/index.js';
 import { registerMetrics } from './http/metrics.js';
 import { clientErrorHandler } from './rest/client-error.js';
 import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './rest/error-handler.js';
@@ -27,7 +28,8 @@ import type { Services } from './services.js';
 import type { Config } from './config.js';
 
 const AUTHENTICATED = /^\/(api\/|graphql(\/|\?|$))/;
-const HTTPS_ONLY = /^\/(api\/|graphql|oauth\/|admin(\/|\?|$))/;
+// The customer's manage links (/b/<token>) carry their secret in the path: HTTPS only too.
+const HTTPS_ONLY = /^\/(api\/|graphql|oauth\/|admin(\/|\?|$)|b\/)/;
 
 // The client's address: req.ip follows X-Forwarded-For only through the hops TRUST_PROXY
 // trusts (a hop count or the proxies' addresses, never every hop: see config.ts), so a client
@@ -120,6 +122,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(apiV1, { prefix: '/api/v1', services, schema });
   await app.register(oauthServer, { services });
   await app.register(adminArea, { prefix: '/admin', services });
+  await app.register(managePages, { prefix: '/b', services });
 
   // GraphiQL in development only (docs/graphql.md): production serves no in-browser query tool.
   const renderGraphiQL = config.NODE_ENV === 'development' ? await registerGraphiQL(app) : undefined;

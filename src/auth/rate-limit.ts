@@ -8,6 +8,9 @@ import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 
 const LIMITED = /^\/(api|graphql|oauth)(\/|$|\?)/;
+// The customer's manage links: no credential, so a per-IP bucket of their own with the
+// unauthenticated limit (docs/api.md, Rate limits).
+const MANAGE_LINK = /^\/b(\/|$|\?)/;
 
 type Counter = { current: number; ttl: number };
 type IncrCallback = (error: Error | null, result?: Counter) => void;
@@ -65,10 +68,13 @@ export async function registerRateLimit(app: FastifyInstance, services: Services
     // operational endpoints (admin, docs, health, metrics) have a per-IP bucket of their own
     // with the per-credential limit: browsing never eats into the API's budgets.
     max: async (req: FastifyRequest) =>
-      !LIMITED.test(req.url) || req.credential
-        ? config.RATE_LIMIT_PER_SECOND
-        : config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
-    keyGenerator: (req: FastifyRequest) => (!LIMITED.test(req.url) ? `web:${req.ip}` : rateLimitKey(req)),
+      MANAGE_LINK.test(req.url)
+        ? config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND
+        : !LIMITED.test(req.url) || req.credential
+          ? config.RATE_LIMIT_PER_SECOND
+          : config.RATE_LIMIT_UNAUTHENTICATED_PER_SECOND,
+    keyGenerator: (req: FastifyRequest) =>
+      MANAGE_LINK.test(req.url) ? `ml:${req.ip}` : !LIMITED.test(req.url) ? `web:${req.ip}` : rateLimitKey(req),
     ...(redis ? { redis, nameSpace: `${config.REDIS_PREFIX}rl:` } : { store: SnapshotLocalStore }),
     // If Redis is unreachable, serve rather than fail every request; readiness reports it.
     skipOnError: true,

@@ -10,6 +10,7 @@
 // is set aside after MAX_DISPATCH_ATTEMPTS with its error; the events behind it flow on.
 // Last in the transaction, the events it finished with get their positions (dispatch order,
 // docs/api.md, Events), and after the commit they are published to the live subscriptions.
+import type { Config } from '../config.js';
 import type { Database } from '../db/databases.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
@@ -68,7 +69,7 @@ async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
 /** Writes the deliveries and e-mails of some events (unique keys make a rerun add nothing). */
 async function fanOut(
   tx: Tx,
-  o: { mode: Mode; from: string; events: OutboxRow[]; endpoints: Endpoint[]; now: Date },
+  o: { mode: Mode; from: string; config: Config; events: OutboxRow[]; endpoints: Endpoint[]; now: Date },
 ): Promise<FanOut> {
   const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = [];
   // No `ping` reaches here: the test button writes its event already dispatched, with its one
@@ -87,7 +88,7 @@ async function fanOut(
     }
   }
   if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries, skipDuplicates: true });
-  const emails = await composeEmails(tx, { mode: o.mode, events: o.events, from: o.from });
+  const emails = await composeEmails(tx, { mode: o.mode, events: o.events, from: o.from, config: o.config });
   if (emails.length) await tx.email.createMany({ data: emails, skipDuplicates: true });
   return { deliveries, emails };
 }
@@ -119,13 +120,15 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
     let out: FanOut;
     try {
       // The whole batch in one go: the common case, and the fast one.
-      out = await inSavepoint(tx, () => fanOut(tx, { mode, from, events, endpoints, now }));
+      out = await inSavepoint(tx, () => fanOut(tx, { mode, from, config: services.config, events, endpoints, now }));
     } catch {
       // Something in the batch is bad: event by event, so only that one is held back.
       out = { deliveries: [], emails: [] };
       for (const e of events) {
         try {
-          const one = await inSavepoint(tx, () => fanOut(tx, { mode, from, events: [e], endpoints, now }));
+          const one = await inSavepoint(tx, () =>
+            fanOut(tx, { mode, from, config: services.config, events: [e], endpoints, now }),
+          );
           out.deliveries.push(...one.deliveries);
           out.emails.push(...one.emails);
         } catch (err) {

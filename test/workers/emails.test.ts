@@ -10,6 +10,7 @@ import { DateTime } from 'luxon';
 import type { OutboxEventType } from '../../src/schema/events/events.js';
 import { createPayment } from '../../src/schema/payments/create-payment.js';
 import { rescheduleBooking } from '../../src/schema/bookings/reschedule-booking.js';
+import { manageUrl } from '../../src/schema/bookings/index.js';
 import { transitionBooking } from '../../src/schema/bookings/transition-booking.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -112,6 +113,11 @@ describe('sandbox e-mail log', () => {
     expect(email.html).toContain('Hello Dana &lt;script&gt;,');
     expect(email.html).not.toContain('<script>');
     expect(email.html).toContain(`${day(spring)}, 11:00–12:00 GMT+2`);
+    // The customer's manage link, in the text and as a link in the HTML (docs/manage-links.md).
+    const link = manageUrl(t.config, 'test', booking);
+    expect(link).toMatch(/\/b\/svc_ml_/);
+    expect(email.text).toContain(`To cancel or reschedule, use your booking link (keep it private):\n${link}\n`);
+    expect(email.html).toContain(`<a href="${link}">Manage your booking</a>`);
     expect(email.headers).toMatchObject({
       From: 'Bookings <no-reply@bookings.example>',
       // RFC 5322: a display name with specials goes out as a quoted-string.
@@ -193,6 +199,9 @@ describe('sandbox e-mail log', () => {
     );
     expect(r!.text).toContain(`New time: ${day(moved)}, 09:30–10:30 GMT+1`);
     expect(r!.text).toContain(`Was: ${day(autumn)}, 09:30–10:30 GMT+1`);
+    expect(r!.text).toContain(manageUrl(t.config, 'test', booking));
+    expect(r!.html).toContain(`<a href="${manageUrl(t.config, 'test', booking)}">Manage your booking</a>`);
+    expect(c!.text).not.toContain('/b/svc_ml_');
     expect(c!.subject).toMatch(/is cancelled$/);
     expect(c!.text).toContain('Reason: Stylist ill');
     expect(p!.kind).toBe('payment_receipt');

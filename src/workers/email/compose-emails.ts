@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
+import type { Config } from '../../config.js';
+import { manageUrl } from '../../schema/bookings/index.js';
 import type { Tx } from '../../schema/events/index.js';
 import { displayName, formatMailbox } from './mailbox.js';
 import { renderEmail, type EmailKind } from './templates.js';
@@ -39,7 +41,7 @@ const asDate = (v: unknown) => (typeof v === 'string' ? new Date(v) : undefined)
 
 export async function composeEmails(
   tx: Tx,
-  o: { mode: Mode; events: EventRow[]; from: string },
+  o: { mode: Mode; events: EventRow[]; from: string; config: Config },
 ): Promise<Prisma.EmailCreateManyInput[]> {
   const wanted = o.events
     .map((e) => ({ e, kind: kindFor(e) }))
@@ -81,6 +83,8 @@ export async function composeEmails(
       },
       previous: prevStart && prevEnd ? { startTime: prevStart, endTime: prevEnd } : undefined,
       payment: payment ?? undefined,
+      // The link as it is now (a rotated link's e-mails carry the new one).
+      manageUrl: manageUrl(o.config, o.mode, booking),
     });
     const id = newId();
     const domain = /@([^>\s]+)>?\s*$/.exec(o.from)?.[1] ?? 'bookings.localhost';

@@ -12,6 +12,8 @@ export interface EmailFacts {
   employee: { name: string };
   booking: { id: string; startTime: Date; endTime: Date; cancelReason?: string | null };
   previous?: { startTime: Date; endTime: Date };
+  /** The customer's manage link (docs/manage-links.md), in confirmations and reschedules. */
+  manageUrl?: string;
   payment?: {
     id: string;
     amount: number;
@@ -80,6 +82,9 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
       break;
     }
   }
+  const manage = f.manageUrl && (f.kind === 'booking_confirmed' || f.kind === 'booking_rescheduled');
+  const manageLine = 'To cancel or reschedule, use your booking link (keep it private):';
+  if (manage) lines.push('', manageLine, f.manageUrl!);
   lines.push('', `Booking reference: ${f.booking.id}`);
   const contact = [f.company.address, f.company.phone, f.company.email].filter(Boolean).join(' · ');
   const greeting = `Hello ${f.customer.name},`;
@@ -87,7 +92,14 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
   const html = [
     '<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">',
     `<p>${escape(greeting)}</p>`,
-    ...lines.map((l) => (l ? `<p>${escape(l)}</p>` : '')),
+    ...lines
+      .filter((l) => !(manage && (l === manageLine || l === f.manageUrl)))
+      .map((l) => (l ? `<p>${escape(l)}</p>` : '')),
+    ...(manage
+      ? [
+          `<p><a href="${escape(f.manageUrl!)}">Manage your booking</a>: cancel or reschedule it online. Keep this link private.</p>`,
+        ]
+      : []),
     `<hr><p><strong>${escape(f.company.name)}</strong>${contact ? `<br>${escape(contact)}` : ''}</p>`,
     '</body></html>',
   ].join('\n');

@@ -1,0 +1,164 @@
+// The three views of a manage link (docs/manage-links.md): the booking, the cancel
+// confirmation with the quote, and the reschedule picker over findAvailability's slots.
+import { DateTime } from 'luxon';
+import { esc } from '../../auth/pages/html.js';
+import type { CancellationQuote, ManagedBooking } from '../../schema/bookings/index.js';
+import { formatInstant, formatMoney, formatSlot, managePage, notice, type Notice } from './pages.js';
+
+const STATUS_WORDS: Record<string, string> = {
+  pending: 'Awaiting payment',
+  confirmed: 'Confirmed',
+  cancelled: 'Cancelled',
+  completed: 'Completed',
+  no_show: 'Missed',
+  expired: 'Expired (not paid in time)',
+};
+
+export const linkPath = (token: string, rest = '') => `/b/${token}${rest}`;
+
+/** What the customer may still do: only before the start, and only from a live state. */
+export function permitted(m: ManagedBooking): { cancel: boolean; reschedule: boolean } {
+  const b = m.booking;
+  const open = !m.started;
+  return {
+    cancel: open && (b.status === 'pending' || b.status === 'confirmed'),
+    reschedule: open && b.status === 'confirmed' && !b.classSessionId && b.service.kind !== 'class',
+  };
+}
+
+function summary(m: ManagedBooking): string {
+  const b = m.booking;
+  const zone = b.company.timezone;
+  return `<dl>
+      <dt>Service</dt><dd>${esc(b.service.name)}</dd>
+      <dt>With</dt><dd>${esc(b.employee.name)}</dd>
+      <dt>When</dt><dd>${esc(formatSlot(b.startTime, b.endTime, zone))}</dd>
+      <dt>Status</dt><dd>${esc(STATUS_WORDS[b.status] ?? b.status)}</dd>
+      <dt>Business</dt><dd>${esc(b.company.name)}</dd>
+    </dl>
+    <p data-local data-start="${b.startTime.toISOString()}" data-end="${b.endTime.toISOString()}" hidden>
+      <strong>In your time zone:</strong> <span data-out></span>
+    </p>`;
+}
+
+function contact(m: ManagedBooking): string {
+  const c = m.booking.company;
+  const ways = [c.phone, c.email].filter(Boolean).map((w) => esc(w));
+  return ways.length ? ` You can reach ${esc(c.name)} at ${ways.join(' or ')}.` : '';
+}
+
+export function bookingView(token: string, m: ManagedBooking, n?: Notice | null): string {
+  const b = m.booking;
+  const can = permitted(m);
+  let next: string;
+  if (m.started)
+    next = `<p class="notice info">This booking has started, so it can no longer be changed online.${contact(m)}</p>`;
+  else if (!can.cancel && !can.reschedule)
+    next = `<p class="muted">This booking can no longer be changed online.${contact(m)}</p>`;
+  else
+    next = `<div class="actions">
+      ${can.reschedule ? `<a class="button primary" href="${linkPath(token, '/reschedule')}">Reschedule</a>` : ''}
+      ${can.cancel ? `<a class="button" href="${linkPath(token, '/cancel')}">Cancel booking</a>` : ''}
+    </div>`;
+  return managePage(
+    `Your booking at ${b.company.name}`,
+    `<h1>Your booking</h1>
+    ${notice(n)}
+    ${summary(m)}
+    ${next}
+    <p class="muted">Keep this link private: anyone who has it can change this booking.</p>`,
+  );
+}
+
+export function cancelView(token: string, m: ManagedBooking, quote: CancellationQuote, n?: Notice | null): string {
+  const b = m.booking;
+  const zone = b.company.timezone;
+  const cur = b.currency;
+  let terms: string;
+  if (!quote.allowed) {
+    terms =
+      quote.deadline && b.status !== 'cancelled'
+        ? `<p class="notice error">It is too late to cancel online: the deadline was ${esc(formatInstant(quote.deadline, zone))}.${contact(m)}</p>`
+        : `<p class="notice error">This booking can no longer be cancelled online.${contact(m)}</p>`;
+  } else {
+    const free =
+      quote.freeUntil && quote.fee === 0 && quote.freeUntil.getTime() > Date.now()
+        ? `<p>Cancelling is free until ${esc(formatInstant(quote.freeUntil, zone))}.</p>`
+        : '';
+    terms = `${free}
+    <table class="money">
+      <caption class="muted">If you cancel now</caption>
+      <tr><th scope="row">Cancellation fee</th><td>${esc(formatMoney(quote.fee, cur))}</td></tr>
+      <tr><th scope="row">Refund</th><td>${esc(formatMoney(quote.refundAmount, cur))}</td></tr>
+    </table>
+    <form method="post" action="${linkPath(token, '/cancel')}">
+      <input type="hidden" name="fee" value="${quote.fee}">
+      <label for="reason">Reason (optional)</label>
+      <textarea id="reason" name="reason" rows="3" maxlength="500"></textarea>
+      <div class="actions">
+        <button type="submit" class="danger">Cancel booking${quote.fee ? ` and pay ${esc(formatMoney(quote.fee, cur))}` : ''}</button>
+        <a href="${linkPath(token)}">Keep my booking</a>
+      </div>
+    </form>`;
+  }
+  return managePage(
+    `Cancel your booking at ${b.company.name}`,
+    `<h1>Cancel your booking?</h1>
+    ${notice(n)}
+    ${summary(m)}
+    <h2>Cost</h2>
+    ${terms}
+    ${quote.allowed ? '' : `<p><a href="${linkPath(token)}">Back to your booking</a></p>`}`,
+  );
+}
+
+export interface DaySlots {
+  /** The local date, YYYY-MM-DD in the company's zone. */
+  date: string;
+  starts: Date[];
+}
+
+export function rescheduleView(
+  token: string,
+  m: ManagedBooking,
+  o: { days: DaySlots[]; previous: string | null; next: string | null; notice?: Notice | null },
+): string {
+  const b = m.booking;
+  const zone = b.company.timezone;
+  const fieldsets = o.days
+    .map((d) => {
+      const day = DateTime.fromISO(d.date, { zone }).toFormat('cccc d LLLL');
+      const options = d.starts.length
+        ? `<div class="slots">${d.starts
+            .map((s) => {
+              const id = `slot-${s.getTime()}`;
+              return `<div class="slot"><input type="radio" name="startTime" id="${id}" value="${s.toISOString()}" required><label for="${id}">${DateTime.fromJSDate(s, { zone }).toFormat('HH:mm')}</label></div>`;
+            })
+            .join('')}</div>`
+        : '<p class="muted">No free times.</p>';
+      return `<fieldset><legend>${esc(day)}</legend>${options}</fieldset>`;
+    })
+    .join('\n');
+  const any = o.days.some((d) => d.starts.length);
+  const pager = `<nav class="pager" aria-label="Days">
+      ${o.previous ? `<a href="${linkPath(token, `/reschedule?from=${o.previous}`)}">← Earlier days</a>` : '<span></span>'}
+      ${o.next ? `<a href="${linkPath(token, `/reschedule?from=${o.next}`)}">Later days →</a>` : ''}
+    </nav>`;
+  return managePage(
+    `Reschedule your booking at ${b.company.name}`,
+    `<h1>Choose a new time</h1>
+    ${notice(o.notice)}
+    ${summary(m)}
+    <h2>Free times</h2>
+    <p class="muted">Times are in the business's time zone, ${esc(zone)}.</p>
+    ${pager}
+    <form method="post" action="${linkPath(token, '/reschedule')}">
+      <input type="hidden" name="from" value="${esc(o.days[0]?.date ?? '')}">
+      ${fieldsets}
+      <div class="actions">
+        ${any ? '<button type="submit" class="primary">Move my booking</button>' : ''}
+        <a href="${linkPath(token)}">Keep the current time</a>
+      </div>
+    </form>`,
+  );
+}

@@ -171,6 +171,13 @@ export default async function managePages(app: FastifyInstance, opts: { services
   };
   const guardPost = (req: FastifyRequest) => {
     if (crossSite(req, services)) throw new AppError('FORBIDDEN', 'This form can only be sent from its own page.');
+    // HTML forms only: a JSON or other body is nothing these pages send.
+    if (
+      !String(req.headers['content-type'] ?? '')
+        .toLowerCase()
+        .startsWith('application/x-www-form-urlencoded')
+    )
+      throw new AppError('VALIDATION_ERROR', 'This page only accepts its own forms.');
   };
   const hide = { schema: { hide: true } };
 

@@ -198,6 +198,18 @@ describe('cancel from the page', () => {
     expect(again.body).toContain('can no longer be cancelled online');
   });
 
+  it('two concurrent cancel posts (a double click): one cancel, one event, the other a message', async () => {
+    const b = await book();
+    const answers = await Promise.all([1, 2, 3].map(() => form(`${pathOf(b)}/cancel`, { fee: '0' })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([303, 409, 409]);
+    for (const r of answers.filter((a) => a.statusCode === 409))
+      expect(r.body).toMatch(/can no longer be (cancelled|changed) online/);
+    const events = await t.dbs.test.prisma.event.count({
+      where: { type: 'booking.cancelled', data: { path: ['bookingId'], equals: b._id } },
+    });
+    expect(events).toBe(1);
+  });
+
   it('a stale fee, a cross-site post or a JSON body changes nothing and never answers 500', async () => {
     const b = await book();
     const stale = await form(`${pathOf(b)}/cancel`, { fee: '999' });

@@ -20,13 +20,44 @@ const ruleFields = {
     .int('must be an integer')
     .min(0, 'must not be negative')
     .max(MINUTES_IN_A_YEAR, `must be at most ${MINUTES_IN_A_YEAR}`),
+  /** How soon a start may be booked: not before now + this many minutes. */
+  minNoticeMinutes: z
+    .number()
+    .int('must be an integer')
+    .min(0, 'must not be negative')
+    .max(MINUTES_IN_A_YEAR, `must be at most ${MINUTES_IN_A_YEAR}`),
+  /** How far ahead a start may be booked: not after now + this many days (of 24 hours). */
+  maxAdvanceDays: z.number().int('must be an integer').min(1, 'must be at least 1').max(730, 'must be at most 730'),
+  /** Offered starts step by this from each working interval's start; an off-grid start is refused. */
+  slotIntervalMinutes: z.number().int('must be an integer').min(5, 'must be at least 5').max(240, 'must be at most 240'),
+  /** Bookings of the service one employee takes per local day (pending and confirmed ones count). */
+  dailyLimitPerEmployee: z
+    .number()
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(1000, 'must be at most 1000'),
 };
 
 export type RuleName = keyof typeof ruleFields;
-export type BookingRules = { [K in RuleName]: z.output<(typeof ruleFields)[K]> };
-export type BookingRuleOverrides = { [K in RuleName]: BookingRules[K] | null };
+/** The rules in force; `null` where a rule is unset (no interval: the 15-minute grid; no daily limit). */
+export interface BookingRules {
+  cancellationCutoffMinutes: number;
+  rescheduleCutoffMinutes: number;
+  minNoticeMinutes: number;
+  maxAdvanceDays: number;
+  slotIntervalMinutes: number | null;
+  dailyLimitPerEmployee: number | null;
+}
+export type BookingRuleOverrides = { [K in RuleName]: number | null };
 
-export const RULE_DEFAULTS: BookingRules = { cancellationCutoffMinutes: 0, rescheduleCutoffMinutes: 0 };
+export const RULE_DEFAULTS: BookingRules = {
+  cancellationCutoffMinutes: 0,
+  rescheduleCutoffMinutes: 0,
+  minNoticeMinutes: 0,
+  maxAdvanceDays: 365,
+  slotIntervalMinutes: null,
+  dailyLimitPerEmployee: null,
+};
 const RULE_NAMES = Object.keys(ruleFields) as RuleName[];
 
 /** A patch of rules: each key optional; null resets it (to the default, or to inherit on a service). */
@@ -41,7 +72,7 @@ export const bookingRulesPatch = z
 export type BookingRulesPatch = z.output<typeof bookingRulesPatch>;
 
 /** The rules stored in a JSON column: only known keys with valid values count (others are ignored). */
-function stored(json: unknown): Partial<BookingRules> {
+function stored(json: unknown): Partial<Record<RuleName, number>> {
   const out: Partial<Record<RuleName, number>> = {};
   if (!json || typeof json !== 'object') return out;
   for (const k of RULE_NAMES) {
@@ -52,7 +83,7 @@ function stored(json: unknown): Partial<BookingRules> {
 }
 
 /** The stored object after a patch: set keys replace, null keys are removed, absent keys stay. */
-export function patchBookingRules(json: unknown, patch: BookingRulesPatch): Partial<BookingRules> {
+export function patchBookingRules(json: unknown, patch: BookingRulesPatch): Partial<Record<RuleName, number>> {
   const next: Partial<Record<RuleName, number>> = { ...stored(json) };
   for (const k of RULE_NAMES) {
     const v = patch[k];

@@ -30,7 +30,7 @@ export interface BookingOptions {
 }
 
 function someFutureHour(): Date {
-  const d = new Date(Date.now() + randomInt(7, 700) * 86_400_000);
+  const d = new Date(Date.now() + randomInt(7, 360) * 86_400_000);
   d.setUTCHours(randomInt(8, 16), 0, 0, 0);
   return d;
 }

@@ -53,6 +53,8 @@ export async function reportWorld(t: TestApp, w: World) {
     durationMinutes: 60,
     price: 4500,
     employeeIds: [alex._id, kim._id],
+    // Next year's autumn can be more than the default 365 days ahead.
+    bookingRules: { maxAdvanceDays: 730 },
   });
   const book = (start: Date) =>
     createBooking(db, {

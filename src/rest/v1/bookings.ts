@@ -73,6 +73,12 @@ const CreateBooking = Type.Object(
       Nullable(Type.String({ maxLength: 64, description: 'IANA time zone of the customer, e.g. America/New_York' })),
     ),
     metadata: Type.Optional(Metadata),
+    skipRules: Type.Optional(
+      Type.Boolean({
+        description:
+          "A business's walk-in: waives minimum notice, maximum advance, the slot interval and the daily limit (never working hours, closures, time off or overlaps)",
+      }),
+    ),
   },
   {
     additionalProperties: false,
@@ -273,6 +279,12 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
           employeeId: Type.Optional(Id),
           rescheduledBy: Type.Optional(
             Actor('business (default): no cut-off; customer: refused after the reschedule cut-off'),
+          ),
+          skipRules: Type.Optional(
+            Type.Boolean({
+              description:
+                'A business only: waives minimum notice, maximum advance, the slot interval and the daily limit for the new time',
+            }),
           ),
         },
         { additionalProperties: false },

@@ -11,9 +11,38 @@ const CutoffMinutes = (what: string) =>
     description: `A customer may ${what} until this many minutes before the start (default 0; a business is not bound)`,
   });
 
+const MinNotice = Type.Integer({
+  minimum: 0,
+  maximum: 525_600,
+  description: 'A start can be booked from this many minutes after now (default 0)',
+});
+const MaxAdvance = Type.Integer({
+  minimum: 1,
+  maximum: 730,
+  description: 'A start can be booked at most this many days (of 24 hours) ahead (default 365)',
+});
+const SlotInterval = Type.Integer({
+  minimum: 5,
+  maximum: 240,
+  description:
+    'Offered starts step by this from each working interval and an off-grid start is refused (OFF_INTERVAL); unset: a 15-minute grid, any start accepted',
+});
+const DailyLimit = Type.Integer({
+  minimum: 1,
+  maximum: 1000,
+  description: 'Pending and confirmed bookings of a service per employee per local day (default: no limit)',
+});
+
 /** The company's booking rules, defaults filled in (docs/api.md, Booking rules). */
 export const BookingRules = Type.Object(
-  { cancellationCutoffMinutes: CutoffMinutes('cancel'), rescheduleCutoffMinutes: CutoffMinutes('reschedule') },
+  {
+    cancellationCutoffMinutes: CutoffMinutes('cancel'),
+    rescheduleCutoffMinutes: CutoffMinutes('reschedule'),
+    minNoticeMinutes: MinNotice,
+    maxAdvanceDays: MaxAdvance,
+    slotIntervalMinutes: Nullable(SlotInterval),
+    dailyLimitPerEmployee: Nullable(DailyLimit),
+  },
   { title: 'Booking rules' },
 );
 
@@ -22,6 +51,10 @@ export const BookingRulesPatch = Type.Object(
   {
     cancellationCutoffMinutes: Type.Optional(Nullable(CutoffMinutes('cancel'))),
     rescheduleCutoffMinutes: Type.Optional(Nullable(CutoffMinutes('reschedule'))),
+    minNoticeMinutes: Type.Optional(Nullable(MinNotice)),
+    maxAdvanceDays: Type.Optional(Nullable(MaxAdvance)),
+    slotIntervalMinutes: Type.Optional(Nullable(SlotInterval)),
+    dailyLimitPerEmployee: Type.Optional(Nullable(DailyLimit)),
   },
   { additionalProperties: false, title: 'Booking rules changes' },
 );
@@ -31,6 +64,10 @@ export const ServiceBookingRules = Type.Object(
   {
     cancellationCutoffMinutes: Nullable(CutoffMinutes('cancel')),
     rescheduleCutoffMinutes: Nullable(CutoffMinutes('reschedule')),
+    minNoticeMinutes: Nullable(MinNotice),
+    maxAdvanceDays: Nullable(MaxAdvance),
+    slotIntervalMinutes: Nullable(SlotInterval),
+    dailyLimitPerEmployee: Nullable(DailyLimit),
   },
   { title: "A service's booking rules (null inherits the company's)" },
 );

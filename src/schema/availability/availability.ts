@@ -3,6 +3,8 @@
 import { builder } from '../builder.js';
 import type { Slot } from './schedule.js';
 import { findAvailability, type Availability, type SessionAvailability } from './find-availability.js';
+import { explainAvailability, type Explanation } from './explain-availability.js';
+import type { Reason } from './refusals.js';
 
 const SlotType = builder.objectRef<Slot>('Slot').implement({
   description: 'A free time of an appointment service',
@@ -55,5 +57,58 @@ builder.queryField('availability', (t) =>
       employeeId: t.arg.id({ description: "Only this employee's slots" }),
     },
     resolve: (_r, args, ctx) => findAvailability(ctx.db, { company: ctx.credential!.company, input: args }),
+  }),
+);
+
+const ReasonType = builder.objectRef<Reason>('AvailabilityReason').implement({
+  description: 'Why a time cannot be booked (docs/api.md, "Why a time is not available")',
+  fields: (t) => ({
+    code: t.exposeString('code', {
+      description:
+        'OUTSIDE_WORKING_HOURS, TIME_OFF, DATE_OVERRIDE, CLOSURE, BOOKED, BUFFER, MIN_NOTICE, MAX_ADVANCE, ' +
+        'OFF_INTERVAL, DAILY_LIMIT, NOT_QUALIFIED, SERVICE_INACTIVE, CLASS_FULL, NO_SESSION; an open list',
+    }),
+    message: t.exposeString('message', { description: 'For people; may change' }),
+    employeeId: t.exposeID('employeeId', {
+      nullable: true,
+      description: 'The employee it concerns; null: it concerns every employee',
+    }),
+    details: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Figures of the reason, e.g. earliestStart for MIN_NOTICE, classId for CLASS_FULL',
+      resolve: (r) => r.details ?? null,
+    }),
+  }),
+});
+
+const ExplanationType = builder.objectRef<Explanation>('AvailabilityExplanation').implement({
+  description: 'Whether a service can be booked at one start, with whom, and why not',
+  fields: (t) => ({
+    available: t.exposeBoolean('available', { description: 'Whether a booking at that start would be accepted' }),
+    employeeIds: t.exposeIDList('employeeIds', {
+      description: 'The employees who can take it (for a class service, instructors of sessions with places)',
+    }),
+    reasons: t.field({
+      type: [ReasonType],
+      description: "Why the others cannot; a refused booking's details.reasons are these",
+      resolve: (e) => e.reasons,
+    }),
+  }),
+});
+
+builder.queryField('availabilityExplanation', (t) =>
+  t.field({
+    type: ExplanationType,
+    description:
+      'Whether a service can be booked at one start (by one employee, if named), and every reason why not: ' +
+      'the same rule /availability and booking use',
+    authScopes: { scope: 'availability:read' },
+    args: {
+      serviceId: t.arg.id({ required: true, description: 'The service' }),
+      startTime: t.arg({ type: 'DateTime', required: true, description: 'The start to explain' }),
+      employeeId: t.arg.id({ description: 'Only this employee' }),
+    },
+    resolve: (_r, args, ctx) => explainAvailability(ctx.db, { company: ctx.credential!.company, input: args }),
   }),
 );

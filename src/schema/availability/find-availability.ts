@@ -1,6 +1,7 @@
 // GET /availability (docs/api.md): for an appointment service, the free slots between `from`
 // and `to` with the employees free for each; for a class service, its scheduled sessions with
-// the places left. Never in the past; at most 31 days per call. Slot rules: src/schema/availability/schedule.ts.
+// the places left. Never in the past; at most 31 days per call. Which starts are free: the one rule of
+// src/schema/availability/refusals.ts, with the service's booking rules.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
@@ -9,6 +10,7 @@ import { boundedInstant, checkRange, id } from '../domain-validation.js';
 import { freeSlots, loadSchedules, type Slot } from './schedule.js';
 import { parseInput } from '../validation.js';
 import { findService } from '../find-records.js';
+import { policyFor } from './explain-availability.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 
@@ -95,6 +97,15 @@ export async function findAvailability(
   });
   const timing = service;
   const margin = (timing.bufferBeforeMinutes + timing.bufferAfterMinutes + timing.durationMinutes) * 60_000;
-  const schedules = await loadSchedules(db, { companyId, zone: opts.company.timezone, employees, from, to, margin });
-  return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to) };
+  const policy = policyFor(opts.company, service, now);
+  const schedules = await loadSchedules(db, {
+    companyId,
+    zone: opts.company.timezone,
+    employees,
+    from,
+    to,
+    margin,
+    countServiceId: policy.rules.dailyLimitPerEmployee !== null ? service.id : undefined,
+  });
+  return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to, policy) };
 }

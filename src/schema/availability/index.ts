@@ -3,3 +3,5 @@
 // Its GraphQL type (availability.ts) is registered by src/schema/index.ts.
 export * from './find-availability.js';
 export * from './schedule.js';
+export * from './refusals.js';
+export * from './explain-availability.js';

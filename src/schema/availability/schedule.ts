@@ -15,8 +15,10 @@ import {
   readWorkingHours,
   subtractIntervals,
   type Interval,
+  type LocalDay,
   type TimeRange,
 } from '../staff/working-hours.js';
+import { dayAt, refusals, type Policy } from './refusals.js';
 
 /**
  * Slots start every 15 minutes from the start of each working interval (README, Domain): the
@@ -39,12 +41,27 @@ export interface EmployeeSchedule {
   working: Interval[];
   /** The local working intervals as configured, sorted, unmerged: each anchors a slot grid. */
   grid: Interval[];
-  /** Sorted and merged: starts and ends both increase. */
+  /** `grid` merged: the hours before closures are cut out. */
+  hours: Interval[];
+  /** Sorted and merged: every busy time (the three kinds below together), the fast check. */
   busy: Interval[];
+  /** Sorted and merged, each kind apart (to tell BOOKED, BUFFER and TIME_OFF apart): */
+  /** other live bookings' appointments, */
+  booked: Interval[];
+  /** their blocks, buffers included, */
+  bookedBlocks: Interval[];
+  /** the class sessions the employee teaches, */
+  classes: Interval[];
+  /** and their time off. */
+  timeOff: Interval[];
   /** Sorted and merged: the closures that apply to this employee (cut out of `working`). */
   closures: Interval[];
   /** The spans of the local days whose hours a date override sets. */
   overridden: Interval[];
+  /** The local days around the window (shared by the employees of one load). */
+  days: LocalDay[];
+  /** Live bookings of the service per local date, when a daily limit is in force. */
+  dailyCounts: Map<string, number> | null;
 }
 
 type Client = Db | Prisma.TransactionClient;
@@ -62,6 +79,8 @@ export async function loadSchedules(
     margin: number;
     /** A booking to leave out (the one being rescheduled). */
     ignoreBookingId?: string;
+    /** Count this service's live bookings per employee and local day (the daily limit). */
+    countServiceId?: string;
   },
 ): Promise<EmployeeSchedule[]> {
   const ids = opts.employees.map((e) => e.id);
@@ -70,7 +89,8 @@ export async function loadSchedules(
   const hi = new Date(opts.to + opts.margin);
   const overlapping = { startTime: { lt: hi }, endTime: { gt: lo } };
   const days = localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000);
-  const [bookings, timeOff, sessions, closures, overrides] = await Promise.all([
+  const notThis = opts.ignoreBookingId ? { id: { not: opts.ignoreBookingId } } : {};
+  const [bookings, timeOff, sessions, closures, overrides, counted] = await Promise.all([
     db.booking.findMany({
       where: {
         companyId: opts.companyId,
@@ -79,9 +99,9 @@ export async function loadSchedules(
         classSessionId: null,
         blockStart: { lt: hi },
         blockEnd: { gt: lo },
-        ...(opts.ignoreBookingId ? { id: { not: opts.ignoreBookingId } } : {}),
+        ...notThis,
       },
-      select: { employeeId: true, blockStart: true, blockEnd: true },
+      select: { employeeId: true, startTime: true, endTime: true, blockStart: true, blockEnd: true },
     }),
     db.timeOff.findMany({
       where: { companyId: opts.companyId, employeeId: { in: ids }, ...overlapping },
@@ -107,10 +127,39 @@ export async function loadSchedules(
       },
       select: { employeeId: true, date: true, intervals: true },
     }),
+    opts.countServiceId
+      ? db.booking.findMany({
+          where: {
+            companyId: opts.companyId,
+            serviceId: opts.countServiceId,
+            employeeId: { in: ids },
+            status: { in: ['pending', 'confirmed'] },
+            startTime: { gte: new Date(days[0]!.start), lt: new Date(days[days.length - 1]!.end) },
+            ...notThis,
+          },
+          select: { employeeId: true, startTime: true },
+        })
+      : Promise.resolve(null),
   ]);
-  const busy = new Map<string, Interval[]>(ids.map((id) => [id, []]));
-  for (const b of bookings) busy.get(b.employeeId)!.push([b.blockStart.getTime(), b.blockEnd.getTime()]);
-  for (const t of [...timeOff, ...sessions]) busy.get(t.employeeId)!.push([t.startTime.getTime(), t.endTime.getTime()]);
+  const kinds = () => ({ booked: [] as Interval[], blocks: [] as Interval[], classes: [] as Interval[], off: [] as Interval[] });
+  const busy = new Map(ids.map((id) => [id, kinds()]));
+  for (const b of bookings) {
+    const k = busy.get(b.employeeId)!;
+    k.booked.push([b.startTime.getTime(), b.endTime.getTime()]);
+    k.blocks.push([b.blockStart.getTime(), b.blockEnd.getTime()]);
+  }
+  for (const t of timeOff) busy.get(t.employeeId)!.off.push([t.startTime.getTime(), t.endTime.getTime()]);
+  for (const t of sessions) busy.get(t.employeeId)!.classes.push([t.startTime.getTime(), t.endTime.getTime()]);
+  const counts = new Map<string, Map<string, number>>();
+  if (counted) {
+    for (const id of ids) counts.set(id, new Map());
+    for (const b of counted) {
+      const day = dayAt(days, b.startTime.getTime());
+      if (!day) continue;
+      const m = counts.get(b.employeeId)!;
+      m.set(day.date, (m.get(day.date) ?? 0) + 1);
+    }
+  }
   const byEmployee = new Map<string, Map<string, TimeRange[]>>();
   for (const o of overrides) {
     let m = byEmployee.get(o.employeeId);
@@ -128,13 +177,22 @@ export async function loadSchedules(
         .map((c): Interval => [c.startTime.getTime(), c.endTime.getTime()]),
     );
     const overridden = own ? days.filter((d) => own.has(d.date)).map((d): Interval => [d.start, d.end]) : [];
+    const hours = mergeIntervals(grid);
+    const k = busy.get(e.id)!;
     return {
       employeeId: e.id,
-      working: subtractIntervals(mergeIntervals(grid), closed),
+      working: subtractIntervals(hours, closed),
       grid,
-      busy: merge(busy.get(e.id)!),
+      hours,
+      busy: merge([...k.blocks, ...k.classes, ...k.off]),
+      booked: merge(k.booked),
+      bookedBlocks: merge(k.blocks),
+      classes: merge(k.classes),
+      timeOff: merge(k.off),
       closures: closed,
       overridden,
+      days,
+      dailyCounts: counted ? counts.get(e.id)! : null,
     };
   });
 }
@@ -150,45 +208,6 @@ function merge(list: Interval[]): Interval[] {
   return out;
 }
 
-function blockOf(start: number, t: ServiceTiming): Interval {
-  return [start - t.bufferBeforeMinutes * MINUTE, start + (t.durationMinutes + t.bufferAfterMinutes) * MINUTE];
-}
-
-/** Whether the appointment starting at `start` fits this employee's schedule. */
-export function fits(s: EmployeeSchedule, start: number, t: ServiceTiming): boolean {
-  const end = start + t.durationMinutes * MINUTE;
-  if (!s.working.some(([a, b]) => a <= start && end <= b)) return false;
-  const [bs, be] = blockOf(start, t);
-  return !s.busy.some(([a, b]) => a < be && bs < b);
-}
-
-/** Why an employee's schedule refuses `start` for closures and date overrides (docs/api.md, reasons). */
-export interface Reason {
-  code: 'CLOSURE' | 'DATE_OVERRIDE';
-  message: string;
-  employeeId: string;
-}
-
-/**
- * The closure and date-override reasons for a refused start (empty when neither is the cause):
- * CLOSURE when the appointment overlaps a closure of the employee; DATE_OVERRIDE when it falls
- * on a day whose hours an override sets and it lies outside them.
- */
-export function scheduleReasons(s: EmployeeSchedule, start: number, t: ServiceTiming): Reason[] {
-  const end = start + t.durationMinutes * MINUTE;
-  const reasons: Reason[] = [];
-  if (s.closures.some(([a, b]) => a < end && start < b))
-    reasons.push({ code: 'CLOSURE', message: 'The business is closed at that time', employeeId: s.employeeId });
-  const onOverride = s.overridden.some(([a, b]) => a < end && start < b);
-  const inGrid = mergeIntervals([...s.grid]).some(([a, b]) => a <= start && end <= b);
-  if (onOverride && !inGrid)
-    reasons.push({
-      code: 'DATE_OVERRIDE',
-      message: "That time is outside the employee's hours for that day (a date override)",
-      employeeId: s.employeeId,
-    });
-  return reasons;
-}
 
 export interface Slot {
   startTime: Date;
@@ -196,31 +215,29 @@ export interface Slot {
   employeeIds: string[];
 }
 
-/** Free slots starting in [from, to), each with the employees free for it. */
-export function freeSlots(schedules: EmployeeSchedule[], t: ServiceTiming, from: number, to: number): Slot[] {
-  const step = SLOT_STEP_MINUTES * MINUTE;
+/**
+ * Free slots starting in [from, to), each with the employees free for it: each employee's
+ * grid (every `slotIntervalMinutes`, else every 15 minutes, from the start of each working
+ * interval) asked of `refusals`, the one rule of src/schema/availability/refusals.ts.
+ */
+export function freeSlots(
+  schedules: EmployeeSchedule[],
+  t: ServiceTiming,
+  from: number,
+  to: number,
+  policy: Policy,
+): Slot[] {
+  const step = (policy.rules.slotIntervalMinutes ?? SLOT_STEP_MINUTES) * MINUTE;
   const duration = t.durationMinutes * MINUTE;
   const byStart = new Map<number, string[]>();
   for (const s of schedules) {
-    // Candidate starts increase from one grid interval to the next, so the busy intervals and
-    // the merged working intervals (both sorted) are walked alongside them.
-    let k = 0;
-    let w = 0;
     for (const [gs, ge] of s.grid) {
       if (ge <= from) continue;
       if (gs >= to) break;
       // The first start of this interval's grid at or after `from`.
       const first = gs >= from ? gs : gs + Math.ceil((from - gs) / step) * step;
       for (let start = first; start < ge && start < to; start += step) {
-        while (w < s.working.length && s.working[w]![1] <= start) w++;
-        if (w === s.working.length) break;
-        // Inside a closure cut out of the interval, or running into one: a later start of the
-        // same interval may still fit. (The appointment may run on into an adjoining
-        // interval, a night shift past midnight: the working intervals are merged.)
-        if (start < s.working[w]![0] || start + duration > s.working[w]![1]) continue;
-        const [bs, be] = blockOf(start, t);
-        while (k < s.busy.length && s.busy[k]![1] <= bs) k++;
-        if (k < s.busy.length && s.busy[k]![0] < be) continue;
+        if (refusals(s, start, t, policy).length > 0) continue;
         const list = byStart.get(start);
         if (list) list.push(s.employeeId);
         else byStart.set(start, [s.employeeId]);

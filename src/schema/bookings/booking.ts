@@ -217,6 +217,11 @@ const CreateBookingInput = builder.inputType('CreateBookingInput', {
     notes: t.string({ description: 'Free text, up to 5000 characters' }),
     customerTimeZone: t.string({ description: 'IANA time zone of the customer, e.g. America/New_York' }),
     metadata: t.field({ type: 'Metadata', description: 'Your own key/value pairs, up to 50 string values' }),
+    skipRules: t.boolean({
+      description:
+        "A business's walk-in: waives minimum notice, maximum advance, the slot interval and the daily limit " +
+        '(never working hours, closures, time off or overlaps); default false',
+    }),
   }),
 });
 
@@ -251,6 +256,10 @@ const RescheduleBookingInput = builder.inputType('RescheduleBookingInput', {
     rescheduledBy: t.field({
       type: BookingActorEnum,
       description: 'Who reschedules; default business (a customer is bound by the reschedule cut-off)',
+    }),
+    skipRules: t.boolean({
+      description:
+        'A business only: waives minimum notice, maximum advance, the slot interval and the daily limit for the new time',
     }),
   }),
 });
@@ -389,6 +398,7 @@ builder.mutationFields((t) => ({
       const startTime = args.input?.startTime ?? args.startTime;
       const employeeId = args.input ? args.input.employeeId : args.employeeId;
       const rescheduledBy = args.input?.rescheduledBy;
+      const skipRules = args.input?.skipRules;
       return rescheduleBooking(ctx.db, {
         company: ctx.credential!.company,
         bookingId: String(args.id),
@@ -396,6 +406,7 @@ builder.mutationFields((t) => ({
           startTime,
           ...(employeeId != null ? { employeeId: String(employeeId) } : {}),
           ...(rescheduledBy != null ? { rescheduledBy } : {}),
+          ...(skipRules != null ? { skipRules } : {}),
         },
       });
     },

@@ -1,7 +1,9 @@
-// POST /bookings (docs/api.md). The checks here (working hours, date overrides, closures, time
-// off, classes taught) run twice: once outside any transaction to pick the free employees, and
-// again inside the booking's transaction under the employee's lock (src/schema/staff/employee-lock.ts),
-// so a closure, time off or override committed meanwhile is seen. The database has the last
+// POST /bookings (docs/api.md). Whether the employee can take the time (working hours, date
+// overrides, closures, time off, classes taught, other bookings, the booking rules) is the one
+// rule of src/schema/availability/refusals.ts, asked twice: once outside any transaction to pick
+// the free employees, and again inside the booking's transaction under the employee's lock
+// (src/schema/staff/employee-lock.ts), so a closure, time off, override or booking committed
+// meanwhile is seen, and the daily limit is counted where no concurrent booking can slip past it. The database has the last
 // word on what concurrency can break between bookings:
 // the `employee_blocks_no_overlap` exclusion constraint (an employee's live appointment blocks,
 // buffers included, and the class sessions they teach never overlap) and the
@@ -16,7 +18,9 @@ import { newId } from '../../ids.js';
 import { recordBookingEvent } from './booking-events.js';
 import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
-import { fits, loadSchedules, scheduleReasons, type Reason, type ServiceTiming } from '../availability/schedule.js';
+import type { ServiceTiming } from '../availability/schedule.js';
+import { reasonFor, type Policy, type Reason } from '../availability/refusals.js';
+import { assessEmployees, policyFor } from '../availability/explain-availability.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { findClosureOver } from '../closures/closure-over.js';
 import { metadataInput } from '../metadata.js';
@@ -38,6 +42,8 @@ const input = z
     notes: text(5000).nullish(),
     customerTimeZone: timezone.nullish(),
     metadata: metadataInput.nullish(),
+    /** A business's walk-in: minimum notice, maximum advance, slot interval and daily limit waived. */
+    skipRules: z.boolean({ error: 'must be true or false' }).nullish(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -54,37 +60,25 @@ export const slotUnavailable = (
 const reasonsOf = (err: AppError): Reason[] => (err.details as { reasons?: Reason[] } | undefined)?.reasons ?? [];
 
 /**
- * Inside a booking's transaction: takes the employee's lock, then checks `start` against their
- * schedule as committed now (hours, overrides, closures, time off, classes, other bookings).
- * Throws SLOT_UNAVAILABLE (with the closure and override reasons) when it no longer fits.
+ * Inside a booking's transaction: takes the employee's lock, then asks the rule of `start`
+ * against their schedule as committed now (hours, overrides, closures, time off, classes, other
+ * bookings, the rules: the daily limit counted under the lock). Throws SLOT_UNAVAILABLE with
+ * the rule's reasons when it no longer fits.
  */
 export async function checkEmployeeLocked(
   tx: Prisma.TransactionClient,
   opts: {
     company: Company;
-    service: ServiceTiming;
+    service: ServiceTiming & { id: string };
     employeeId: string;
     start: number;
+    policy: Policy;
     ignoreBookingId?: string;
   },
 ): Promise<void> {
   await lockEmployees(tx, opts.company.id, [opts.employeeId]);
-  const employees = await tx.employee.findMany({
-    where: { companyId: opts.company.id, id: opts.employeeId, active: true },
-    select: { id: true, workingHours: true },
-  });
-  const s = opts.service;
-  const [schedule] = await loadSchedules(tx, {
-    companyId: opts.company.id,
-    zone: opts.company.timezone,
-    employees,
-    from: opts.start,
-    to: opts.start + s.durationMinutes * 60_000,
-    margin: (s.bufferBeforeMinutes + s.bufferAfterMinutes) * 60_000,
-    ignoreBookingId: opts.ignoreBookingId,
-  });
-  if (!schedule || !fits(schedule, opts.start, s))
-    throw slotUnavailable(undefined, schedule ? scheduleReasons(schedule, opts.start, s) : []);
+  const { employeeIds, reasons } = await assessEmployees(tx, { ...opts, employeeIds: [opts.employeeId] });
+  if (employeeIds.length === 0) throw slotUnavailable(undefined, reasons);
 }
 
 // The customer named by customerId was deleted after it was looked up (employees and services
@@ -138,8 +132,9 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
       throw AppError.validation([{ path: 'startTime', message: "must be the session's startTime, or left out" }]);
     if (data.employeeId && data.employeeId !== session.employeeId)
       throw AppError.validation([{ path: 'employeeId', message: "must be the session's instructor, or left out" }]);
-    if (session.status !== 'scheduled') throw slotUnavailable('The class session is cancelled');
-    if (session.startTime.getTime() <= now.getTime()) throw slotUnavailable('The class session has already started');
+    if (session.status !== 'scheduled') throw slotUnavailable('The class session is cancelled', [reasonFor.noSession()]);
+    if (session.startTime.getTime() <= now.getTime())
+      throw slotUnavailable('The class session has already started', [reasonFor.passed()]);
     try {
       return await domainTransaction(db, async (tx) => {
         // Under the instructor's lock, a closure committed first is seen (and one committed
@@ -161,7 +156,10 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
           where: { id: session.id, status: 'scheduled', startTime: { gt: now } },
           data: { bookedCount: { increment: 1 } },
         });
-        if (taken.count === 0) throw slotUnavailable('The class session is cancelled or has started');
+        if (taken.count === 0)
+          throw slotUnavailable('The class session is cancelled or has started', [
+            session.startTime.getTime() <= now.getTime() ? reasonFor.passed() : reasonFor.noSession(),
+          ]);
         const customerId = await customerFor(tx, companyId, data);
         const booking = await tx.booking.create({
           data: {
@@ -182,7 +180,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     } catch (err) {
       if (isCheckViolation(err))
         throw new AppError('CLASS_FULL', 'No places left in this class session', {
-          details: { classId: session.id, capacity: session.capacity },
+          details: { classId: session.id, capacity: session.capacity, reasons: [reasonFor.classFull(session)] },
         });
       if (isExclusionViolation(err))
         throw new AppError('CONFLICT', 'This customer already holds a place in this class session', {
@@ -201,17 +199,19 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   const blockStart = new Date(start - service.bufferBeforeMinutes * 60_000);
   const blockEnd = new Date(end + service.bufferAfterMinutes * 60_000);
 
+  const policy = policyFor(opts.company, service, now.getTime(), data.skipRules ?? false);
   const candidates = await freeEmployees(db, {
     company: opts.company,
     service,
     employeeId: data.employeeId ?? undefined,
     start,
+    policy,
   });
   const reasons: Reason[] = [];
   for (const employeeId of candidates) {
     try {
       return await domainTransaction(db, async (tx) => {
-        await checkEmployeeLocked(tx, { company: opts.company, service, employeeId, start });
+        await checkEmployeeLocked(tx, { company: opts.company, service, employeeId, start, policy });
         const customerId = await customerFor(tx, companyId, data);
         const booking = await tx.booking.create({
           data: {
@@ -243,20 +243,18 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   throw slotUnavailable(data.employeeId ? undefined : 'No qualified employee is free at that time', reasons);
 }
 
-/** The employees (a named one, or every qualified one, shuffled) whose schedule fits `start`. */
+/**
+ * The employees (a named one, or every qualified one, shuffled) the rule lets take `start`;
+ * none: SLOT_UNAVAILABLE with the rule's reasons, those /availability/explain gives.
+ */
 export async function freeEmployees(
   db: Db,
   opts: {
     company: Company;
-    service: {
-      id: string;
-      durationMinutes: number;
-      bufferBeforeMinutes: number;
-      bufferAfterMinutes: number;
-      employees: Array<{ employeeId: string }>;
-    };
+    service: ServiceTiming & { id: string; employees: Array<{ employeeId: string }> };
     employeeId?: string;
     start: number;
+    policy: Policy;
     ignoreBookingId?: string;
     prefer?: string;
   },
@@ -268,28 +266,17 @@ export async function freeEmployees(
       throw AppError.validation([{ path: 'employeeId', message: 'does not perform this service' }]);
     if (!e.active) throw AppError.validation([{ path: 'employeeId', message: 'is deactivated' }]);
   }
-  const ids = opts.employeeId ? [opts.employeeId] : qualified;
-  const employees = await db.employee.findMany({
-    where: { companyId: opts.company.id, active: true, id: { in: ids } },
-    select: { id: true, workingHours: true },
-  });
-  const s = opts.service;
-  const end = opts.start + s.durationMinutes * 60_000;
-  const schedules = await loadSchedules(db, {
-    companyId: opts.company.id,
-    zone: opts.company.timezone,
-    employees,
-    from: opts.start,
-    to: end,
-    margin: (s.bufferBeforeMinutes + s.bufferAfterMinutes) * 60_000,
+  const { employeeIds, reasons } = await assessEmployees(db, {
+    company: opts.company,
+    service: opts.service,
+    employeeIds: opts.employeeId ? [opts.employeeId] : qualified,
+    start: opts.start,
+    policy: opts.policy,
     ignoreBookingId: opts.ignoreBookingId,
   });
-  const free = shuffle(schedules.filter((sc) => fits(sc, opts.start, s)).map((sc) => sc.employeeId));
+  if (employeeIds.length === 0)
+    throw slotUnavailable(opts.employeeId ? undefined : 'No qualified employee is free at that time', reasons);
+  const free = shuffle(employeeIds);
   if (opts.prefer && free.includes(opts.prefer)) return [opts.prefer, ...free.filter((x) => x !== opts.prefer)];
-  if (free.length === 0)
-    throw slotUnavailable(
-      opts.employeeId ? undefined : 'No qualified employee is free at that time',
-      schedules.flatMap((sc) => scheduleReasons(sc, opts.start, s)),
-    );
   return free;
 }

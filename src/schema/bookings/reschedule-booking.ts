@@ -13,7 +13,8 @@ import { assertBeforeCutoff, cutoffDeadline, effectiveBookingRules } from '../bo
 import { boundedInstant, id } from '../domain-validation.js';
 import { parseInput } from '../validation.js';
 import { checkEmployeeLocked, freeEmployees, slotUnavailable } from './create-booking.js';
-import type { Reason } from '../availability/schedule.js';
+import type { Reason } from '../availability/refusals.js';
+import { policyFor } from '../availability/explain-availability.js';
 import { findBooking, findService } from '../find-records.js';
 import { invalidTransition } from './transition-booking.js';
 
@@ -22,8 +23,14 @@ const input = z
     startTime: boundedInstant,
     employeeId: id.nullish(),
     rescheduledBy: z.enum(['business', 'customer'], { error: 'must be business or customer' }).nullish(),
+    /** A business's move: minimum notice, maximum advance, slot interval and daily limit waived. */
+    skipRules: z.boolean({ error: 'must be true or false' }).nullish(),
   })
-  .strict();
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.skipRules && v.rescheduledBy === 'customer')
+      ctx.addIssue({ code: 'custom', path: ['skipRules'], message: 'is for a business, not with rescheduledBy customer' });
+  });
 
 export async function rescheduleBooking(
   db: Db,
@@ -54,11 +61,15 @@ export async function rescheduleBooking(
   const start = data.startTime.getTime();
   if (start <= now.getTime()) throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
   const end = start + service.durationMinutes * 60_000;
+  // The booking rules apply to the new time as to a new booking (its own booking left out of
+  // the daily count); a business may waive them with skipRules.
+  const policy = policyFor(opts.company, service, now.getTime(), data.skipRules ?? false);
   const candidates = await freeEmployees(db, {
     company: opts.company,
     service,
     employeeId: data.employeeId ?? undefined,
     start,
+    policy,
     ignoreBookingId: booking.id,
     prefer: booking.employeeId,
   });
@@ -72,6 +83,7 @@ export async function rescheduleBooking(
           service,
           employeeId,
           start,
+          policy,
           ignoreBookingId: booking.id,
         });
         const changed = await tx.booking.updateMany({

@@ -96,6 +96,8 @@ describe('availability on daylight-saving days', () => {
         name: 'Session',
         durationMinutes: 30,
         employeeIds: [e._id],
+        // Next year's DST days can be more than the default 365 days ahead.
+        bookingRules: { maxAdvanceDays: 730 },
       });
       // The whole local day, and a day either side.
       const from = DateTime.fromObject({ year: YEAR, month: k.month, day: k.day }, { zone: k.zone }).minus({ days: 1 });

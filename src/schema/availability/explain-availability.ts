@@ -1,0 +1,129 @@
+// GET /availability/explain (docs/api.md, "Why a time is not available"): whether a service can
+// be booked at one start, with whom, and why not. It asks the same rule (refusals.ts) as
+// `/availability` and `POST /bookings`, through the same loading (`assessEmployees`, which
+// booking calls too), so a refused booking's `details.reasons` equal what this answers.
+import { z } from 'zod';
+import type { Db } from '../../db/databases.js';
+import type { Company, Prisma } from '../../generated/prisma/client.js';
+import { effectiveBookingRules } from '../booking-rules.js';
+import { boundedInstant, id } from '../domain-validation.js';
+import { findEmployee, findService } from '../find-records.js';
+import { parseInput } from '../validation.js';
+import { assessStart, reasonFor, type Assessment, type Policy, type Reason } from './refusals.js';
+import { loadSchedules, type ServiceTiming } from './schedule.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+const input = z.object({ serviceId: id, startTime: boundedInstant, employeeId: id.nullish() }).strict();
+
+export interface Explanation {
+  available: boolean;
+  /** The employees who can take it (for a class service, the instructors of sessions with places). */
+  employeeIds: string[];
+  /** Why the others cannot (all of them, when it is not available). */
+  reasons: Reason[];
+}
+
+/** The rules in force for a service of a company at `now`. */
+export function policyFor(
+  company: Pick<Company, 'bookingRules'>,
+  service: { bookingRules: unknown },
+  now: number,
+  skipRules = false,
+): Policy {
+  return { now, rules: effectiveBookingRules(company.bookingRules, service.bookingRules), skipRules };
+}
+
+/**
+ * The rule asked of `start` for these employees (the active ones among them, in id order), as
+ * committed now: in a booking's transaction under their lock, or outside any. No active
+ * employee at all: NOT_QUALIFIED.
+ */
+export async function assessEmployees(
+  db: Client,
+  opts: {
+    company: Pick<Company, 'id' | 'timezone'>;
+    service: ServiceTiming & { id: string };
+    employeeIds: string[];
+    start: number;
+    policy: Policy;
+    ignoreBookingId?: string;
+  },
+): Promise<Assessment> {
+  const employees = await db.employee.findMany({
+    where: { companyId: opts.company.id, active: true, id: { in: opts.employeeIds } },
+    select: { id: true, workingHours: true },
+    orderBy: { id: 'asc' },
+  });
+  if (employees.length === 0) return { employeeIds: [], reasons: [reasonFor.notQualified()] };
+  const s = opts.service;
+  const counting = opts.policy.rules.dailyLimitPerEmployee !== null && !opts.policy.skipRules;
+  const schedules = await loadSchedules(db, {
+    companyId: opts.company.id,
+    zone: opts.company.timezone,
+    employees,
+    from: opts.start,
+    to: opts.start + s.durationMinutes * 60_000,
+    margin: (s.bufferBeforeMinutes + s.bufferAfterMinutes) * 60_000,
+    ignoreBookingId: opts.ignoreBookingId,
+    countServiceId: counting ? s.id : undefined,
+  });
+  return assessStart(schedules, opts.start, s, opts.policy);
+}
+
+const answer = (a: Assessment): Explanation => ({
+  available: a.employeeIds.length > 0,
+  employeeIds: a.employeeIds,
+  reasons: a.reasons,
+});
+
+export async function explainAvailability(
+  db: Db,
+  opts: { company: Company; input: unknown; now?: Date },
+): Promise<Explanation> {
+  const data = parseInput(input, opts.input);
+  const companyId = opts.company.id;
+  const now = (opts.now ?? new Date()).getTime();
+  const start = data.startTime.getTime();
+  const service = await findService(db, companyId, data.serviceId);
+  // An employee of another company is not found, as on /availability.
+  const employee = data.employeeId ? await findEmployee(db, companyId, data.employeeId) : null;
+  if (!service.active) return answer({ employeeIds: [], reasons: [reasonFor.serviceInactive()] });
+
+  if (service.kind === 'class') {
+    // A class is booked by its session: one of this service starting exactly then (taught by
+    // the employee, when one is named). Booking rules apply to appointment services only.
+    const sessions = await db.classSession.findMany({
+      where: {
+        companyId,
+        serviceId: service.id,
+        status: 'scheduled',
+        startTime: new Date(start),
+        ...(employee ? { employeeId: employee.id } : {}),
+      },
+      orderBy: { id: 'asc' },
+    });
+    if (sessions.length === 0) return answer({ employeeIds: [], reasons: [reasonFor.noSession()] });
+    if (start <= now) return answer({ employeeIds: [], reasons: [reasonFor.passed()] });
+    const open = sessions.filter((x) => x.bookedCount < x.capacity);
+    return answer({
+      employeeIds: [...new Set(open.map((x) => x.employeeId))],
+      reasons: sessions.filter((x) => x.bookedCount >= x.capacity).map((x) => reasonFor.classFull(x)),
+    });
+  }
+
+  const qualified = service.employees.map((e) => e.employeeId);
+  if (employee && !qualified.includes(employee.id))
+    return answer({ employeeIds: [], reasons: [reasonFor.notQualified(employee.id)] });
+  if (employee && !employee.active)
+    return answer({ employeeIds: [], reasons: [reasonFor.notQualified(employee.id, 'is deactivated')] });
+  return answer(
+    await assessEmployees(db, {
+      company: opts.company,
+      service,
+      employeeIds: employee ? [employee.id] : qualified,
+      start,
+      policy: policyFor(opts.company, service, now),
+    }),
+  );
+}

@@ -29,7 +29,11 @@ const ruleFields = {
   /** How far ahead a start may be booked: not after now + this many days (of 24 hours). */
   maxAdvanceDays: z.number().int('must be an integer').min(1, 'must be at least 1').max(730, 'must be at most 730'),
   /** Offered starts step by this from each working interval's start; an off-grid start is refused. */
-  slotIntervalMinutes: z.number().int('must be an integer').min(5, 'must be at least 5').max(240, 'must be at most 240'),
+  slotIntervalMinutes: z
+    .number()
+    .int('must be an integer')
+    .min(5, 'must be at least 5')
+    .max(240, 'must be at most 240'),
   /** Bookings of the service one employee takes per local day (pending and confirmed ones count). */
   dailyLimitPerEmployee: z
     .number()

@@ -9,8 +9,8 @@ import { effectiveBookingRules } from '../booking-rules.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { findEmployee, findService } from '../find-records.js';
 import { parseInput } from '../validation.js';
-import { assessStart, reasonFor, type Assessment, type Policy, type Reason } from './refusals.js';
-import { loadSchedules, type ServiceTiming } from './schedule.js';
+import { assessStart, reasonFor, type Assessment, type Policy, type Reason, type ServiceTiming } from './refusals.js';
+import { loadSchedules } from './schedule.js';
 
 type Client = Db | Prisma.TransactionClient;
 

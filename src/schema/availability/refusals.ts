@@ -11,7 +11,42 @@
 // unless a business books with `skipRules`, which waives those four and nothing else.
 import type { BookingRules } from '../booking-rules.js';
 import type { Interval, LocalDay } from '../staff/working-hours.js';
-import type { EmployeeSchedule, ServiceTiming } from './schedule.js';
+
+export interface ServiceTiming {
+  durationMinutes: number;
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
+}
+
+/** One employee's schedule around a window (loaded by schedule.ts). */
+export interface EmployeeSchedule {
+  employeeId: string;
+  /** Sorted and merged: when the employee works (an appointment must lie inside one). */
+  working: Interval[];
+  /** The local working intervals as configured, sorted, unmerged: each anchors a slot grid. */
+  grid: Interval[];
+  /** `grid` merged: the hours before closures are cut out. */
+  hours: Interval[];
+  /** Sorted and merged: every busy time (the three kinds below together), the fast check. */
+  busy: Interval[];
+  /** Sorted and merged, each kind apart (to tell BOOKED, BUFFER and TIME_OFF apart): */
+  /** other live bookings' appointments, */
+  booked: Interval[];
+  /** their blocks, buffers included, */
+  bookedBlocks: Interval[];
+  /** the class sessions the employee teaches, */
+  classes: Interval[];
+  /** and their time off. */
+  timeOff: Interval[];
+  /** Sorted and merged: the closures that apply to this employee (cut out of `working`). */
+  closures: Interval[];
+  /** The spans of the local days whose hours a date override sets. */
+  overridden: Interval[];
+  /** The local days around the window (shared by the employees of one load). */
+  days: LocalDay[];
+  /** Live bookings of the service per local date, when a daily limit is in force. */
+  dailyCounts: Map<string, number> | null;
+}
 
 /** The reason codes (an open list: clients must accept codes they do not know). */
 export type ReasonCode =
@@ -162,7 +197,11 @@ export function refusals(s: EmployeeSchedule, start: number, t: ServiceTiming, p
         employeeId: id,
       });
     else if (!inHours || out.length === before)
-      out.push({ code: 'OUTSIDE_WORKING_HOURS', message: "That time is outside the employee's working hours", employeeId: id });
+      out.push({
+        code: 'OUTSIDE_WORKING_HOURS',
+        message: "That time is outside the employee's working hours",
+        employeeId: id,
+      });
   }
   if (overlaps(s.busy, bs, be)) {
     const before = out.length;
@@ -176,7 +215,8 @@ export function refusals(s: EmployeeSchedule, start: number, t: ServiceTiming, p
         message: 'The buffer time around this or another appointment overlaps',
         employeeId: id,
       });
-    if (out.length === before) out.push({ code: 'BOOKED', message: 'The employee is booked at that time', employeeId: id });
+    if (out.length === before)
+      out.push({ code: 'BOOKED', message: 'The employee is booked at that time', employeeId: id });
   }
   if (!p.skipRules && start > p.now) {
     if (step !== null && !onGrid(s.grid, start, step * MINUTE))
@@ -233,7 +273,10 @@ export const reasonFor = {
     employeeId === undefined
       ? { code: 'NOT_QUALIFIED', message: 'No active employee performs this service' }
       : { code: 'NOT_QUALIFIED', message: `The employee ${why}`, employeeId },
-  noSession: (): Reason => ({ code: 'NO_SESSION', message: 'No scheduled session of this class service starts at that time' }),
+  noSession: (): Reason => ({
+    code: 'NO_SESSION',
+    message: 'No scheduled session of this class service starts at that time',
+  }),
   classFull: (session: { id: string; capacity: number; employeeId: string }): Reason => ({
     code: 'CLASS_FULL',
     message: 'No places left in this class session',

@@ -15,10 +15,9 @@ import {
   readWorkingHours,
   subtractIntervals,
   type Interval,
-  type LocalDay,
   type TimeRange,
 } from '../staff/working-hours.js';
-import { dayAt, refusals, type Policy } from './refusals.js';
+import { dayAt, refusals, type EmployeeSchedule, type Policy, type ServiceTiming } from './refusals.js';
 
 /**
  * Slots start every 15 minutes from the start of each working interval (README, Domain): the
@@ -28,41 +27,6 @@ import { dayAt, refusals, type Policy } from './refusals.js';
  */
 export const SLOT_STEP_MINUTES = 15;
 const MINUTE = 60_000;
-
-export interface ServiceTiming {
-  durationMinutes: number;
-  bufferBeforeMinutes: number;
-  bufferAfterMinutes: number;
-}
-
-export interface EmployeeSchedule {
-  employeeId: string;
-  /** Sorted and merged: when the employee works (an appointment must lie inside one). */
-  working: Interval[];
-  /** The local working intervals as configured, sorted, unmerged: each anchors a slot grid. */
-  grid: Interval[];
-  /** `grid` merged: the hours before closures are cut out. */
-  hours: Interval[];
-  /** Sorted and merged: every busy time (the three kinds below together), the fast check. */
-  busy: Interval[];
-  /** Sorted and merged, each kind apart (to tell BOOKED, BUFFER and TIME_OFF apart): */
-  /** other live bookings' appointments, */
-  booked: Interval[];
-  /** their blocks, buffers included, */
-  bookedBlocks: Interval[];
-  /** the class sessions the employee teaches, */
-  classes: Interval[];
-  /** and their time off. */
-  timeOff: Interval[];
-  /** Sorted and merged: the closures that apply to this employee (cut out of `working`). */
-  closures: Interval[];
-  /** The spans of the local days whose hours a date override sets. */
-  overridden: Interval[];
-  /** The local days around the window (shared by the employees of one load). */
-  days: LocalDay[];
-  /** Live bookings of the service per local date, when a daily limit is in force. */
-  dailyCounts: Map<string, number> | null;
-}
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -141,7 +105,12 @@ export async function loadSchedules(
         })
       : Promise.resolve(null),
   ]);
-  const kinds = () => ({ booked: [] as Interval[], blocks: [] as Interval[], classes: [] as Interval[], off: [] as Interval[] });
+  const kinds = () => ({
+    booked: [] as Interval[],
+    blocks: [] as Interval[],
+    classes: [] as Interval[],
+    off: [] as Interval[],
+  });
   const busy = new Map(ids.map((id) => [id, kinds()]));
   for (const b of bookings) {
     const k = busy.get(b.employeeId)!;
@@ -207,7 +176,6 @@ function merge(list: Interval[]): Interval[] {
   }
   return out;
 }
-
 
 export interface Slot {
   startTime: Date;

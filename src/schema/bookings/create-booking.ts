@@ -18,8 +18,7 @@ import { newId } from '../../ids.js';
 import { recordBookingEvent } from './booking-events.js';
 import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
-import type { ServiceTiming } from '../availability/schedule.js';
-import { reasonFor, type Policy, type Reason } from '../availability/refusals.js';
+import { reasonFor, type Policy, type Reason, type ServiceTiming } from '../availability/refusals.js';
 import { assessEmployees, policyFor } from '../availability/explain-availability.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { findClosureOver } from '../closures/closure-over.js';
@@ -132,7 +131,8 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
       throw AppError.validation([{ path: 'startTime', message: "must be the session's startTime, or left out" }]);
     if (data.employeeId && data.employeeId !== session.employeeId)
       throw AppError.validation([{ path: 'employeeId', message: "must be the session's instructor, or left out" }]);
-    if (session.status !== 'scheduled') throw slotUnavailable('The class session is cancelled', [reasonFor.noSession()]);
+    if (session.status !== 'scheduled')
+      throw slotUnavailable('The class session is cancelled', [reasonFor.noSession()]);
     if (session.startTime.getTime() <= now.getTime())
       throw slotUnavailable('The class session has already started', [reasonFor.passed()]);
     try {

@@ -29,7 +29,11 @@ const input = z
   .strict()
   .superRefine((v, ctx) => {
     if (v.skipRules && v.rescheduledBy === 'customer')
-      ctx.addIssue({ code: 'custom', path: ['skipRules'], message: 'is for a business, not with rescheduledBy customer' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['skipRules'],
+        message: 'is for a business, not with rescheduledBy customer',
+      });
   });
 
 export async function rescheduleBooking(

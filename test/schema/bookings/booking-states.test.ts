@@ -29,7 +29,14 @@ beforeAll(async () => {
   w = await createAccountWithKeys(t.dbs);
   c = await blankCompany(t.dbs, w);
   // Bookings here reach 400 days ahead: past the default maximum advance (365 days).
-  ok(await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: c.auth, payload: { bookingRules: { maxAdvanceDays: 730 } } }));
+  ok(
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/me',
+      headers: c.auth,
+      payload: { bookingRules: { maxAdvanceDays: 730 } },
+    }),
+  );
   const s = await salon(t.app, c.auth, {}, 1);
   free = s.service;
   paid = await post(t.app, '/api/v1/services', c.auth, {

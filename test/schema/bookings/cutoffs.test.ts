@@ -26,8 +26,18 @@ afterAll(async () => {
 
 const MIN = 60_000;
 /** The rules beside the cut-offs, at their defaults (a company) or inherited (a service). */
-const OTHER_DEFAULTS = { minNoticeMinutes: 0, maxAdvanceDays: 365, slotIntervalMinutes: null, dailyLimitPerEmployee: null };
-const OTHER_INHERITED = { minNoticeMinutes: null, maxAdvanceDays: null, slotIntervalMinutes: null, dailyLimitPerEmployee: null };
+const OTHER_DEFAULTS = {
+  minNoticeMinutes: 0,
+  maxAdvanceDays: 365,
+  slotIntervalMinutes: null,
+  dailyLimitPerEmployee: null,
+};
+const OTHER_INHERITED = {
+  minNoticeMinutes: null,
+  maxAdvanceDays: null,
+  slotIntervalMinutes: null,
+  dailyLimitPerEmployee: null,
+};
 const db = () => t.dbs.test.prisma;
 const patch = (url: string, payload: object) => t.app.inject({ method: 'PATCH', url, headers: co.auth, payload });
 
@@ -55,7 +65,8 @@ async function outcome(p: Promise<unknown>) {
 
 describe('booking rules on the company and its services', () => {
   it('PATCH /me { bookingRules } sets company defaults (0 unless set); other rules stay; null resets', async () => {
-    expect(ok(await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: co.auth })).bookingRules).toEqual({ ...OTHER_DEFAULTS,
+    expect(ok(await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: co.auth })).bookingRules).toEqual({
+      ...OTHER_DEFAULTS,
       cancellationCutoffMinutes: 0,
       rescheduleCutoffMinutes: 0,
     });
@@ -63,7 +74,11 @@ describe('booking rules on the company and its services', () => {
     const me = ok(await patch('/api/v1/me', { bookingRules: { rescheduleCutoffMinutes: 30 } }));
     expect(me.bookingRules).toEqual({ ...OTHER_DEFAULTS, cancellationCutoffMinutes: 120, rescheduleCutoffMinutes: 30 });
     const reset = ok(await patch('/api/v1/me', { bookingRules: { rescheduleCutoffMinutes: null } }));
-    expect(reset.bookingRules).toEqual({ ...OTHER_DEFAULTS, cancellationCutoffMinutes: 120, rescheduleCutoffMinutes: 0 });
+    expect(reset.bookingRules).toEqual({
+      ...OTHER_DEFAULTS,
+      cancellationCutoffMinutes: 120,
+      rescheduleCutoffMinutes: 0,
+    });
     for (const bad of [{ cancellationCutoffMinutes: -1 }, { cancellationCutoffMinutes: 525_601 }, { cutoff: 5 }]) {
       const body = expectError(await patch('/api/v1/me', { bookingRules: bad }), 400, 'VALIDATION_ERROR');
       expect(JSON.stringify(body.error.details)).toContain('bookingRules');
@@ -74,15 +89,27 @@ describe('booking rules on the company and its services', () => {
 
   it('a service overrides a rule, null fields inherit', async () => {
     const { service } = await booked({ bookingRules: { rescheduleCutoffMinutes: 60 } });
-    expect(service.bookingRules).toEqual({ ...OTHER_INHERITED, cancellationCutoffMinutes: null, rescheduleCutoffMinutes: 60 });
+    expect(service.bookingRules).toEqual({
+      ...OTHER_INHERITED,
+      cancellationCutoffMinutes: null,
+      rescheduleCutoffMinutes: 60,
+    });
     const changed = ok(
       await patch(`/api/v1/services/${service._id}`, { bookingRules: { cancellationCutoffMinutes: 10 } }),
     );
-    expect(changed.bookingRules).toEqual({ ...OTHER_INHERITED, cancellationCutoffMinutes: 10, rescheduleCutoffMinutes: 60 });
+    expect(changed.bookingRules).toEqual({
+      ...OTHER_INHERITED,
+      cancellationCutoffMinutes: 10,
+      rescheduleCutoffMinutes: 60,
+    });
     const inherits = ok(
       await patch(`/api/v1/services/${service._id}`, { bookingRules: { cancellationCutoffMinutes: null } }),
     );
-    expect(inherits.bookingRules).toEqual({ ...OTHER_INHERITED, cancellationCutoffMinutes: null, rescheduleCutoffMinutes: 60 });
+    expect(inherits.bookingRules).toEqual({
+      ...OTHER_INHERITED,
+      cancellationCutoffMinutes: null,
+      rescheduleCutoffMinutes: 60,
+    });
   });
 });
 

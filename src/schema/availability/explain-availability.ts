@@ -8,6 +8,7 @@ import type { Company, Prisma } from '../../generated/prisma/client.js';
 import { effectiveBookingRules } from '../booking-rules.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { findEmployee, findService } from '../find-records.js';
+import { findClosureOver } from '../closures/closure-over.js';
 import { parseInput } from '../validation.js';
 import { assessStart, reasonFor, type Assessment, type Policy, type Reason, type ServiceTiming } from './refusals.js';
 import { loadSchedules } from './schedule.js';
@@ -105,11 +106,22 @@ export async function explainAvailability(
     });
     if (sessions.length === 0) return answer({ employeeIds: [], reasons: [reasonFor.noSession()] });
     if (start <= now) return answer({ employeeIds: [], reasons: [reasonFor.passed()] });
-    const open = sessions.filter((x) => x.bookedCount < x.capacity);
-    return answer({
-      employeeIds: [...new Set(open.map((x) => x.employeeId))],
-      reasons: sessions.filter((x) => x.bookedCount >= x.capacity).map((x) => reasonFor.classFull(x)),
-    });
+    // A session inside a closure of its instructor takes no place (create-booking.ts), then a full one.
+    const employeeIds = new Set<string>();
+    const reasons: Reason[] = [];
+    for (const x of sessions) {
+      const closed = await findClosureOver(db, {
+        companyId,
+        employeeId: x.employeeId,
+        start: x.startTime,
+        end: x.endTime,
+      });
+      if (closed)
+        reasons.push({ code: 'CLOSURE', message: 'The business is closed at that time', employeeId: x.employeeId });
+      else if (x.bookedCount >= x.capacity) reasons.push(reasonFor.classFull(x));
+      else employeeIds.add(x.employeeId);
+    }
+    return answer({ employeeIds: [...employeeIds], reasons });
   }
 
   const qualified = service.employees.map((e) => e.employeeId);

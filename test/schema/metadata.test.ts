@@ -366,6 +366,7 @@ describe('event payloads carry metadata', () => {
         serviceId: booking.serviceId,
         employeeId: booking.employeeId,
         metadata: { orderRef: 'A-17', stage: 'x' },
+        answers: [],
       },
     ]);
     expect(of('booking.cancelled')[0]).toMatchObject({ metadata: { orderRef: 'A-17', stage: 'x' } });

@@ -30,6 +30,22 @@ function weekStart(param: unknown, zone: string): DateTime {
   return day.startOf('week'); // ISO weeks start on Monday
 }
 
+/** The answers to the service's questions, labelled as they were asked (docs/admin.md). */
+function answersPanel(answers: unknown): string {
+  const list = Array.isArray(answers) ? (answers as Array<{ label: string; value: unknown }>) : [];
+  if (list.length === 0) return '';
+  const shown = (v: unknown) =>
+    typeof v === 'boolean' ? (v ? 'Yes' : 'No') : Array.isArray(v) ? v.join(', ') : String(v);
+  return `<h2>Answers</h2><div class="panel"><dl class="fields">${list.map((a) => `<dt>${esc(a.label)}</dt><dd>${esc(shown(a.value))}</dd>`).join('')}</dl></div>`;
+}
+
+/** The integration's metadata of the booking, key by key. */
+function metadataPanel(metadata: unknown): string {
+  const entries = metadata && typeof metadata === 'object' ? Object.entries(metadata as Record<string, unknown>) : [];
+  if (entries.length === 0) return '';
+  return `<h2>Metadata</h2><div class="panel"><dl class="fields">${entries.map(([k, v]) => `<dt><code>${esc(k)}</code></dt><dd>${esc(String(v))}</dd>`).join('')}</dl></div>`;
+}
+
 export function registerBookingRoutes(app: FastifyInstance, services: Services): void {
   app.get('/:mode/companies/:companyId/bookings', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'bookings');
@@ -116,6 +132,8 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
         ${row('Booking id', `<code>${esc(b.id)}</code>`)}
         ${row('Created', timeTag(b.createdAt))}
       </dl></div>
+      ${answersPanel(b.answers)}
+      ${metadataPanel(b.metadata)}
       ${
         b.payments.length
           ? `<h2>Payments</h2><table><thead><tr><th scope="col">Amount</th><th scope="col">Kind</th><th scope="col">Refunded</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Created</th></tr></thead><tbody>

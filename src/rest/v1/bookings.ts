@@ -23,6 +23,18 @@ const CancellationQuote = Type.Object(
   { title: 'Cancellation quote' },
 );
 
+const Answer = Type.Object(
+  {
+    questionId: Type.String(),
+    label: Type.String({ description: "The question's label when the booking was made" }),
+    type: Type.Union(['text', 'long_text', 'choice', 'multi_choice', 'boolean', 'phone'].map((s) => Type.Literal(s))),
+    value: Type.Union([Type.String(), Type.Boolean(), Type.Array(Type.String())], {
+      description: 'A string (text, long_text, choice, phone in E.164), a list of options (multi_choice) or a boolean',
+    }),
+  },
+  { title: 'Answer' },
+);
+
 const Booking = Type.Object(
   {
     _id: Id,
@@ -45,6 +57,7 @@ const Booking = Type.Object(
       }),
     ),
     customerTimeZone: Nullable(Type.String({ description: "The customer's IANA time zone, when given" })),
+    answers: Type.Array(Answer, { description: "Answers to the service's questions, in the order asked" }),
     metadata: Metadata,
     price: Type.Integer({ description: 'Minor units of currency' }),
     currency: Type.String(),
@@ -71,6 +84,12 @@ const CreateBooking = Type.Object(
     notes: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
     customerTimeZone: Type.Optional(
       Nullable(Type.String({ maxLength: 64, description: 'IANA time zone of the customer, e.g. America/New_York' })),
+    ),
+    answers: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          "Answers to the service's questions by question id: a string (text, long_text, choice, phone), a list of options (multi_choice) or a boolean",
+      }),
     ),
     metadata: Type.Optional(Metadata),
     skipRules: Type.Optional(

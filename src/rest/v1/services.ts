@@ -41,6 +41,39 @@ const CancellationPolicyInput = Type.Object(
 
 const Kind = Type.Union([Type.Literal('appointment'), Type.Literal('class')]);
 
+const QuestionType = Type.Union(
+  ['text', 'long_text', 'choice', 'multi_choice', 'boolean', 'phone'].map((s) => Type.Literal(s)),
+  { description: 'text (≤ 1000 characters), long_text (≤ 5000), choice, multi_choice, boolean, phone (E.164)' },
+);
+const QuestionFields = {
+  id: Type.String({ description: 'Unique in the service, the key of its answer: 1–40 letters, digits, _ or -' }),
+  label: Type.String({ description: 'What the customer is asked, 1–200 characters' }),
+  type: QuestionType,
+};
+const Question = Type.Object(
+  {
+    ...QuestionFields,
+    required: Type.Boolean(),
+    options: Nullable(Type.Array(Type.String(), { description: 'choice and multi_choice only' })),
+  },
+  { title: 'Question' },
+);
+const QuestionInput = Type.Object(
+  {
+    ...QuestionFields,
+    required: Type.Optional(Type.Boolean({ description: 'Default false' })),
+    options: Type.Optional(
+      Nullable(
+        Type.Array(Type.String(), {
+          description:
+            'For choice and multi_choice only, and required for them: 1–50 distinct options of 1–100 characters',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'Question (input)' },
+);
+
 const Service = Type.Object(
   {
     _id: Id,
@@ -61,6 +94,7 @@ const Service = Type.Object(
     ),
     cancellationPolicy: Nullable(CancellationPolicy),
     bookingRules: ServiceBookingRules,
+    questions: Type.Array(Question, { description: 'Asked when it is booked, in this order' }),
     active: Type.Boolean(),
     metadata: Metadata,
     createdAt: Timestamp,
@@ -82,6 +116,9 @@ const Fields = {
   depositAmount: Nullable(Type.Integer({ description: 'Minor units, 1 up to the price; null removes it' })),
   cancellationPolicy: Nullable(CancellationPolicyInput),
   bookingRules: BookingRulesPatch,
+  questions: Type.Array(QuestionInput, {
+    description: 'At most 20 questions (ids unique); a PATCH replaces the list',
+  }),
   active: Type.Boolean(),
 };
 const opt = Object.fromEntries(

@@ -1,6 +1,6 @@
 // The data of booking events (docs/webhooks.md): bookingId, customerId, startTime,
 // endTime, status, plus serviceId and employeeId, and previousStartTime/previousEndTime on a
-// reschedule or reason on a cancellation, and the booking's metadata.
+// reschedule or reason on a cancellation, and the booking's metadata and answers.
 import type { Booking } from '../../generated/prisma/client.js';
 import { recordEvent, type OutboxEventType, type Tx } from '../events/events.js';
 
@@ -15,6 +15,7 @@ export function bookingEventData(b: Booking, extra: Record<string, unknown> = {}
     employeeId: b.employeeId,
     ...(b.classSessionId ? { classId: b.classSessionId } : {}),
     metadata: b.metadata,
+    answers: b.answers,
     ...extra,
   };
 }

@@ -12,6 +12,8 @@ import { legacyPageArgs } from '../pagination.js';
 import { createBooking } from './create-booking.js';
 import { rescheduleBooking } from './reschedule-booking.js';
 import { updateBooking } from './update-booking.js';
+import { BookingAnswerType } from '../services/question-types.js';
+import type { BookingAnswer } from '../services/questions.js';
 import { z } from 'zod';
 import { metadataFilter } from '../metadata.js';
 import { parseInput } from '../validation.js';
@@ -121,6 +123,11 @@ export const BookingType = builder.prismaObject('Booking', {
       type: 'Metadata',
       description: 'Your own key/value pairs (docs/api.md, Metadata)',
     }),
+    answers: t.field({
+      type: [BookingAnswerType],
+      description: "The answers to the service's questions, each with the question as asked when booked",
+      resolve: (b) => (Array.isArray(b.answers) ? (b.answers as BookingAnswer[]) : []),
+    }),
     priceMoney: t.field({
       type: MoneyType,
       description: 'What the booking costs: the service price when it was booked',
@@ -216,6 +223,11 @@ const CreateBookingInput = builder.inputType('CreateBookingInput', {
     customer: t.field({ type: CustomerInput, description: 'A new customer (name and email), instead of customerId' }),
     notes: t.string({ description: 'Free text, up to 5000 characters' }),
     customerTimeZone: t.string({ description: 'IANA time zone of the customer, e.g. America/New_York' }),
+    answers: t.field({
+      type: 'JSON',
+      description:
+        'Answers to the service\'s questions by question id, e.g. { allergies: "none", firstVisit: true }: a string for text, long_text, choice and phone, a list of options for multi_choice, a boolean for boolean',
+    }),
     metadata: t.field({ type: 'Metadata', description: 'Your own key/value pairs, up to 50 string values' }),
     skipRules: t.boolean({
       description:

@@ -23,6 +23,7 @@ import { assessEmployees, policyFor } from '../availability/explain-availability
 import { lockEmployees } from '../staff/employee-lock.js';
 import { findClosureOver } from '../closures/closure-over.js';
 import { metadataInput } from '../metadata.js';
+import { answersInput, judgeAnswers, storedQuestions } from '../services/questions.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
@@ -43,6 +44,7 @@ const input = z
     metadata: metadataInput.nullish(),
     /** A business's walk-in: minimum notice, maximum advance, slot interval and daily limit waived. */
     skipRules: z.boolean({ error: 'must be true or false' }).nullish(),
+    answers: answersInput.nullish(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -105,6 +107,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   const now = opts.now ?? new Date();
   const service = await findService(db, companyId, data.serviceId);
   if (!service.active) throw AppError.validation([{ path: 'serviceId', message: 'is deactivated' }]);
+  const answers = judgeAnswers(storedQuestions(service.questions), data.answers);
   if (data.customerId) await findCustomer(db, companyId, data.customerId);
   const status = service.requiresPayment ? 'pending' : 'confirmed';
   const holdExpiresAt = service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null;
@@ -120,6 +123,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     notes: data.notes ?? null,
     customerTimeZone: data.customerTimeZone ?? null,
     metadata: data.metadata ?? {},
+    answers,
   } as const;
 
   if (service.kind === 'class') {

@@ -12,6 +12,7 @@ import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
 import { cancellationPolicySchema, depositAmountSchema, moneyFieldErrors } from './cancellation-policy.js';
 import { id, minutes } from '../domain-validation.js';
 import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
+import { questionsSchema } from './questions.js';
 import { parseInput, requiredText, text } from '../validation.js';
 import { findService, requireAll, serviceInclude } from '../find-records.js';
 
@@ -30,6 +31,7 @@ const fields = {
   depositAmount: depositAmountSchema.nullable(),
   cancellationPolicy: cancellationPolicySchema.nullable(),
   bookingRules: bookingRulesPatch,
+  questions: questionsSchema,
   active: z.boolean(),
   employeeIds: z
     .array(id)
@@ -49,6 +51,7 @@ const createInput = z
     depositAmount: true,
     cancellationPolicy: true,
     bookingRules: true,
+    questions: true,
     active: true,
     employeeIds: true,
     metadata: true,

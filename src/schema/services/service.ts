@@ -11,6 +11,8 @@ import { MoneyType } from '../money.js';
 import { legacyPageArgs } from '../pagination.js';
 import { found } from '../find-records.js';
 import { createService, deactivateService, updateService } from './manage-services.js';
+import { ServiceQuestionInput, ServiceQuestionType } from './question-types.js';
+import { storedQuestions } from './questions.js';
 
 export const ServiceKindEnum = builder.enumType('ServiceKind', {
   description: 'How a service is booked',
@@ -110,6 +112,11 @@ export const ServiceType = builder.prismaObject('Service', {
       description: "Overrides of the company's booking rules (null fields inherit)",
       resolve: (s) => serviceBookingRules(s.bookingRules),
     }),
+    questions: t.field({
+      type: [ServiceQuestionType],
+      description: 'The questions a booking of it answers (answers on Booking), in the order asked',
+      resolve: (s) => storedQuestions(s.questions),
+    }),
     active: t.exposeBoolean('active', { description: 'Whether it can be booked (inactive services stay readable)' }),
     metadata: t.expose('metadata', {
       type: 'Metadata',
@@ -157,6 +164,10 @@ const serviceInput = (create: boolean) =>
         description: 'What a customer cancellation costs; null removes it',
       }),
       bookingRules: t.field({ type: BookingRulesInput, description: "Overrides of the company's booking rules" }),
+      questions: t.field({
+        type: [ServiceQuestionInput],
+        description: 'Up to 20 questions asked when it is booked; on update the list replaces the stored one',
+      }),
       active: t.boolean({ description: 'Whether it can be booked' }),
       metadata: t.field({
         type: 'Metadata',

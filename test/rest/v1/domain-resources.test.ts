@@ -368,6 +368,7 @@ describe('events', () => {
       serviceId: s._id,
       employeeId: e._id,
       metadata: {},
+      answers: [],
     });
     for (const ev of events) {
       expect(ev._id).toMatch(/^[0-9a-f]{24}$/);

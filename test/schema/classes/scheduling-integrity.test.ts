@@ -265,6 +265,7 @@ describe('class sessions never double-book their instructor', () => {
         employeeId: bob._id,
         classId: session._id,
         metadata: {},
+        answers: [],
         previousStartTime: start,
         previousEndTime: at(start, 60),
         previousEmployeeId: ann._id,

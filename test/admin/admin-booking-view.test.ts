@@ -1,0 +1,75 @@
+// The admin area's booking page (src/admin/routes/bookings.ts) shows what the integration and
+// the customer added to a booking: its metadata and the answers to the service's questions, with
+// each question's label as it was asked, every value escaped.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { createTestApp } from '../helpers/app.js';
+import { bearer, createAccountWithKeys } from '../helpers/factories.js';
+import { futureHour, post, salon } from '../helpers/domain.js';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000' },
+  });
+  w = await createAccountWithKeys(t.dbs);
+});
+afterAll(async () => t?.close());
+
+async function signIn(): Promise<string> {
+  const login = await t.app.inject({ method: 'GET', url: '/admin/login' });
+  const loginCsrf = login.cookies.find((c) => c.name === 'svc_login_csrf')!.value;
+  const token = /name="csrf_token" value="([^"]+)"/.exec(login.body)![1]!;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/login',
+    cookies: { svc_login_csrf: loginCsrf },
+    payload: new URLSearchParams({
+      csrf_token: token,
+      email: w.email,
+      password: w.password,
+      next: '/admin',
+    }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(res.statusCode).toBe(303);
+  return res.cookies.find((c) => c.name === 'svc_session')!.value;
+}
+
+describe('admin booking page', () => {
+  it('shows the answers (label as asked, value) and the metadata, escaped', async () => {
+    const auth = bearer(w.testKey.key);
+    const { service } = await salon(t.app, auth, {
+      questions: [
+        { id: 'allergies', label: 'Allergies <b>?</b>', type: 'long_text', required: true },
+        { id: 'extras', label: 'Extras', type: 'multi_choice', options: ['wash', 'dry'] },
+        { id: 'firstVisit', label: 'First visit?', type: 'boolean', required: true },
+      ],
+    });
+    const booking = await post(t.app, '/api/v1/bookings', auth, {
+      serviceId: service._id,
+      startTime: futureHour(6),
+      customer: { name: 'Ann', email: 'ann-admin@example.com' },
+      answers: { allergies: '<script>alert(1)</script>', extras: ['wash', 'dry'], firstVisit: true },
+      metadata: { orderRef: 'A-17', '<i>key</i>': '"quoted" & <tag>' },
+    });
+    const cookie = await signIn();
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/admin/test/companies/${w.test.id}/bookings/${booking._id}`,
+      cookies: { svc_session: cookie },
+    });
+    expect(page.statusCode).toBe(200);
+    const html = page.body;
+    expect(html).toContain('<h2>Answers</h2>');
+    expect(html).toContain('<dt>Allergies &lt;b&gt;?&lt;/b&gt;</dt><dd>&lt;script&gt;alert(1)&lt;/script&gt;</dd>');
+    expect(html).toContain('<dt>Extras</dt><dd>wash, dry</dd>');
+    expect(html).toContain('<dt>First visit?</dt><dd>Yes</dd>');
+    expect(html).toContain('<h2>Metadata</h2>');
+    expect(html).toContain('<dt><code>orderRef</code></dt><dd>A-17</dd>');
+    expect(html).toContain('<dt><code>&lt;i&gt;key&lt;/i&gt;</code></dt><dd>&quot;quoted&quot; &amp; &lt;tag&gt;</dd>');
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).not.toContain('<i>key</i>');
+  });
+});

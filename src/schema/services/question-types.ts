@@ -18,7 +18,7 @@ export const QuestionTypeEnum = builder.enumType('QuestionType', {
 export const ServiceQuestionType = builder.objectRef<Question>('ServiceQuestion').implement({
   description: 'A question asked when the service is booked',
   fields: (t) => ({
-    id: t.exposeString('id', { description: 'Its id, the key of its answer: 1–40 letters, digits, _ or -' }),
+    id: t.exposeID('id', { description: 'Its id, the key of its answer: 1–40 letters, digits, _ or -' }),
     label: t.exposeString('label', { description: 'What the customer is asked, up to 200 characters' }),
     type: t.expose('type', { type: QuestionTypeEnum, description: 'What kind of answer it takes' }),
     required: t.exposeBoolean('required', { description: 'Whether a booking must answer it' }),
@@ -33,7 +33,7 @@ export const ServiceQuestionType = builder.objectRef<Question>('ServiceQuestion'
 export const ServiceQuestionInput = builder.inputType('ServiceQuestionInput', {
   description: 'A question to ask when the service is booked',
   fields: (t) => ({
-    id: t.string({ required: true, description: 'Unique in the service: 1–40 letters, digits, _ or -' }),
+    id: t.id({ required: true, description: 'Unique in the service: 1–40 letters, digits, _ or -' }),
     label: t.string({ required: true, description: 'What the customer is asked, 1–200 characters' }),
     type: t.field({ type: QuestionTypeEnum, required: true, description: 'What kind of answer it takes' }),
     required: t.boolean({ description: 'Whether a booking must answer it (default false)' }),
@@ -46,7 +46,7 @@ export const ServiceQuestionInput = builder.inputType('ServiceQuestionInput', {
 export const BookingAnswerType = builder.objectRef<BookingAnswer>('BookingAnswer').implement({
   description: "An answer to one of the service's questions, with the question as it was asked when booked",
   fields: (t) => ({
-    questionId: t.exposeString('questionId', { description: 'The id of the question' }),
+    questionId: t.exposeID('questionId', { description: 'The id of the question' }),
     label: t.exposeString('label', { description: "The question's label when the booking was made" }),
     type: t.expose('type', { type: QuestionTypeEnum, description: "The question's type when the booking was made" }),
     value: t.field({

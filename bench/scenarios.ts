@@ -152,6 +152,7 @@ async function availabilitySetup(ctx: BenchContext, extras: boolean): Promise<Re
       endTime: at(11),
       reason: 'Holiday',
       employeeIds: all,
+      cancelBookings: true,
     });
     for (const [i, e] of s.staff.entries()) {
       await ctx.api(s.key, 'POST', '/api/v1/closures', {
@@ -159,6 +160,7 @@ async function availabilitySetup(ctx: BenchContext, extras: boolean): Promise<Re
         endTime: at(3 + i, 13),
         reason: 'Training',
         employeeIds: [e._id],
+        cancelBookings: true,
       });
       for (const d of [5, 12, 19, 26])
         await ctx.api(s.key, 'PUT', `/api/v1/employees/${e._id}/date-overrides/${at(d + i).slice(0, 10)}`, {

@@ -66,6 +66,11 @@ function refusal(err: AppError, m: ManagedBooking): Notice {
     }
     case 'SLOT_UNAVAILABLE':
       return { kind: 'error', text: 'That time is no longer free. Please choose another time.' };
+    case 'CONFLICT':
+      return {
+        kind: 'error',
+        text: 'The cancellation terms have changed since the page was loaded. Please check them and confirm again.',
+      };
     case 'INVALID_STATE_TRANSITION':
       return { kind: 'error', text: 'This booking can no longer be changed online.' };
     case 'VALIDATION_ERROR':
@@ -234,6 +239,8 @@ export default async function managePages(app: FastifyInstance, opts: { services
         config: services.config,
         bookingId: m.booking.id,
         input: { cancelledBy: 'customer', ...(reason ? { reason } : {}) },
+        // Checked again under the booking's lock: the fee shown is the most that is charged.
+        acceptedFee: quote.fee,
       });
     } catch (err) {
       if (!isAppError(err) || err.status >= 500) throw err;

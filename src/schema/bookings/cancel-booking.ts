@@ -8,6 +8,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/databases.js';
 import type { Booking, CancelledBy, Company, Payment } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
+import { AppError } from '../../errors.js';
 import { assertBeforeCutoff } from '../booking-rules.js';
 import { domainTransaction } from '../db-errors.js';
 import { findBooking } from '../find-records.js';
@@ -71,7 +72,20 @@ export interface CancelResult {
  */
 export async function cancelBooking(
   db: Db,
-  opts: { company: Company; mode: Mode; config: Config; bookingId: string; input?: unknown; now?: Date },
+  opts: {
+    company: Company;
+    mode: Mode;
+    config: Config;
+    bookingId: string;
+    input?: unknown;
+    now?: Date;
+    /**
+     * The most the caller agreed to be charged (a customer who was shown a quote): a fee above it
+     * refuses the cancel with CONFLICT (details.fee), decided under the booking's lock, so the
+     * free period ending between the quote and the cancel never charges a fee nobody saw.
+     */
+    acceptedFee?: number;
+  },
 ): Promise<CancelResult> {
   const input = parseInput(cancelInput, opts.input ?? {});
   const cancelledBy: CancelledBy = input.cancelledBy ?? 'business';
@@ -89,6 +103,12 @@ export async function cancelBooking(
     });
     if (loaded.terms.refusal === 'state') throw invalidTransition(current.status, 'cancelled');
     if (loaded.terms.refusal === 'cutoff') assertBeforeCutoff('cancel', loaded.terms.deadline!, now);
+    if (opts.acceptedFee !== undefined && loaded.terms.fee > opts.acceptedFee)
+      throw new AppError(
+        'CONFLICT',
+        `Cancelling now costs ${loaded.terms.fee}, more than the ${opts.acceptedFee} agreed; quote again`,
+        { details: { fee: loaded.terms.fee, acceptedFee: opts.acceptedFee } },
+      );
     const after = await applyTransition(tx, current, 'cancel', {
       reason: input.reason ?? null,
       now,

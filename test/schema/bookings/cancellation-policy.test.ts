@@ -70,6 +70,41 @@ const eventsOf = async (type: string, key: string, value: string) =>
 const percentPolicy = { freeUntilMinutesBefore: 1440, lateFee: { percent: 50 } };
 
 describe('a full payment', () => {
+  it('a cancel that agreed to a fee (a quote shown) is refused when the free period ended meanwhile', async () => {
+    const { booking, start } = await booked({ price: 10_000, cancellationPolicy: percentPolicy });
+    const payment = await pay(booking._id);
+    const shown = await quote(booking._id, 'customer', new Date(start.getTime() - 1441 * MIN));
+    expect(shown.fee).toBe(0);
+    // The customer confirms a minute after the free period ended: a 50 % fee they never saw.
+    const late = new Date(start.getTime() - 1439 * MIN);
+    const refused = await cancelBooking(db(), {
+      company,
+      mode: 'test',
+      config: t.config,
+      bookingId: booking._id,
+      input: { cancelledBy: 'customer' },
+      now: late,
+      acceptedFee: shown.fee,
+    }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'CONFLICT', details: { fee: 5000, acceptedFee: 0 } });
+    expect(await db().booking.findUniqueOrThrow({ where: { id: booking._id } })).toMatchObject({
+      status: 'confirmed',
+      cancellationFee: null,
+    });
+    expect(await db().payment.findUniqueOrThrow({ where: { id: payment.id } })).toMatchObject({ amountRefunded: 0 });
+    // Agreeing to the fee now shown, it goes through.
+    const { booking: after } = await cancelBooking(db(), {
+      company,
+      mode: 'test',
+      config: t.config,
+      bookingId: booking._id,
+      input: { cancelledBy: 'customer' },
+      now: late,
+      acceptedFee: 5000,
+    });
+    expect(after).toMatchObject({ status: 'cancelled', cancellationFee: 5000 });
+  });
+
   it('exactly at freeUntil a customer cancel is free: the whole payment is refunded', async () => {
     const { booking, start } = await booked({ price: 10_000, cancellationPolicy: percentPolicy });
     const payment = await pay(booking._id);

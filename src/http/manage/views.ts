@@ -26,6 +26,14 @@ export function permitted(m: ManagedBooking): { cancel: boolean; reschedule: boo
   };
 }
 
+/** The customer's answers to the service's questions, labelled as they were asked. */
+function answerRows(answers: unknown): string {
+  const list = Array.isArray(answers) ? (answers as Array<{ label: string; value: unknown }>) : [];
+  const shown = (v: unknown) =>
+    typeof v === 'boolean' ? (v ? 'Yes' : 'No') : Array.isArray(v) ? v.join(', ') : String(v);
+  return list.map((a) => `<dt>${esc(a.label)}</dt><dd>${esc(shown(a.value))}</dd>`).join('');
+}
+
 function summary(m: ManagedBooking): string {
   const b = m.booking;
   const zone = b.company.timezone;
@@ -35,6 +43,7 @@ function summary(m: ManagedBooking): string {
       <dt>When</dt><dd>${esc(formatSlot(b.startTime, b.endTime, zone))}</dd>
       <dt>Status</dt><dd>${esc(STATUS_WORDS[b.status] ?? b.status)}</dd>
       <dt>Business</dt><dd>${esc(b.company.name)}</dd>
+      ${answerRows(b.answers)}
     </dl>
     <p data-local data-start="${b.startTime.toISOString()}" data-end="${b.endTime.toISOString()}" hidden>
       <strong>In your time zone:</strong> <span data-out></span>

@@ -173,6 +173,12 @@ describe("a booking's answers", () => {
     // The events carry them.
     const events = await get(c.auth, '/api/v1/events?type=booking.created');
     expect(events[0].data.answers).toEqual(expected);
+    // The customer's manage page shows them, labelled as asked.
+    const page = await t.app.inject({ method: 'GET', url: new URL(b.manageUrl as string).pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<dt>Any allergies?</dt><dd>None</dd>');
+    expect(page.body).toContain('<dt>Extras</dt><dd>wash, style</dd>');
+    expect(page.body).toContain('<dt>First visit?</dt><dd>No</dd>');
   });
 
   it('GraphQL createBooking takes answers too, and a service without questions takes none', async () => {

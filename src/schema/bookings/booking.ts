@@ -143,8 +143,10 @@ export const BookingType = builder.prismaObject('Booking', {
     }),
     manageUrl: t.string({
       description:
-        "The customer's manage link (BASE_URL/b/<token>): a secret URL where the customer sees the booking and can cancel or reschedule it without signing in, until it starts; it stops working 7 days after the booking ends or when rotated (rotateBookingManageLink). Needs bookings:read",
-      authScopes: { scope: 'bookings:read' },
+        "The customer's manage link (BASE_URL/b/<token>): a secret URL where the customer sees the booking and can cancel or reschedule it without signing in, until it starts; it stops working 7 days after the booking ends or when rotated (rotateBookingManageLink). Needs bookings:read or bookings:write (a booking made or changed with bookings:write answers its link, to send the customer)",
+      // Reached beside other objects (a payment's booking) it needs a bookings scope; a
+      // bookings:write credential gets it in the answer of the booking it wrote.
+      authScopes: (_b, _a, ctx) => ctx.credential?.scopes.has('bookings:write') || { scope: 'bookings:read' },
       select: { id: true, manageLinkVersion: true },
       resolve: (b, _a, ctx) => manageUrl(ctx.config, ctx.credential!.mode, b),
     }),

@@ -27,6 +27,15 @@ beforeAll(async () => {
   t = await createDomainApp();
   w = await createAccountWithKeys(t.dbs);
   c = await blankCompany(t.dbs, w);
+  // The scope tests book up to two years ahead (a fresh slot each): past the 365-day default.
+  ok(
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/me',
+      headers: c.auth,
+      payload: { bookingRules: { maxAdvanceDays: 730 } },
+    }),
+  );
   const o = await blankCompany(t.dbs, w);
   const mine = await salon(t.app, c.auth);
   const theirs = await salon(t.app, o.auth);
@@ -993,6 +1002,10 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
     'availability:read',
     async () => ({ url: `/api/v1/availability?serviceId=${ids.service}&from=${later(70)}&to=${later(71)}` }),
   ],
+  'GET /api/v1/availability/explain': [
+    'availability:read',
+    async () => ({ url: `/api/v1/availability/explain?serviceId=${ids.service}&startTime=${later(70)}` }),
+  ],
   'GET /api/v1/bookings': ['bookings:read', async () => ({ url: '/api/v1/bookings' })],
   'GET /api/v1/reports/bookings': [
     'bookings:read',
@@ -1009,6 +1022,10 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
   'PATCH /api/v1/bookings/{id}': [
     'bookings:write',
     async () => ({ url: `/api/v1/bookings/${await freshBooking()}`, payload: { metadata: { scope: 'yes' } } }),
+  ],
+  'POST /api/v1/bookings/{id}/manage-link/rotate': [
+    'bookings:write',
+    async () => ({ url: `/api/v1/bookings/${await freshBooking()}/manage-link/rotate` }),
   ],
   'GET /api/v1/bookings/{id}/cancellation-quote': [
     'bookings:read',

@@ -111,7 +111,9 @@ describe.skipIf(embedded())('svc --json', () => {
     }
     const row = await t.dbs.live.prisma.apiKey.findUniqueOrThrow({ where: { id: key._id } });
     expect(row.revokedAt?.toISOString()).toBe(revoked.revokedAt);
-  });
+    // Five `svc` processes one after another, each starting Node and loading the TypeScript
+    // through tsx: seconds each when the suite keeps both cores busy.
+  }, 90_000);
 
   it('migrate on an empty database applies every migration to both databases, then nothing', async () => {
     const name = `svc_t_empty_${unique()}`;

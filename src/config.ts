@@ -131,6 +131,11 @@ export const envSchema = z.object({
   WEBHOOK_LIVE_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_SANDBOX_ALLOW_LOOPBACK: bool.default(true),
   WEBHOOK_SANDBOX_ALLOW_PRIVATE: bool.default(false),
+  // External calendars (docs/api.md, External calendars): polled this often, each fetch through
+  // the webhook SSRF policy above, refused beyond this size, given up after this long.
+  EXTERNAL_CALENDAR_POLL_MINUTES: z.coerce.number().min(1).max(1440).default(10),
+  EXTERNAL_CALENDAR_MAX_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(5_000_000),
+  EXTERNAL_CALENDAR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   // Live payments: the processor's secret key, and its API origin (a stand-in in tests).
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_API_URL: url(['http:', 'https:']).optional(),

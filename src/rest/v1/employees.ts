@@ -18,6 +18,35 @@ const WorkingHours = Type.Object(
   },
 );
 
+const ExternalCalendar = Type.Object(
+  {
+    _id: Id,
+    name: Type.String(),
+    url: Type.String({ description: 'Redacted: scheme and host only (the URL is a secret)' }),
+    lastSuccessAt: Nullable(Timestamp),
+    lastError: Nullable(Type.String()),
+    lastErrorAt: Nullable(Timestamp),
+  },
+  { $id: 'ExternalCalendar', title: 'External calendar' },
+);
+const ExternalCalendarEntry = Type.Object(
+  {
+    id: Type.Optional(Id),
+    url: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description: 'The ICS URL: https in live (webcal:// is read as https://); a secret, answered redacted',
+      }),
+    ),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  },
+  {
+    additionalProperties: false,
+    description: '{ url, name } adds a calendar; { id } keeps one of the employee (with url or name to change it)',
+  },
+);
+
 const Employee = Type.Object(
   {
     _id: Id,
@@ -28,6 +57,7 @@ const Employee = Type.Object(
     serviceIds: Type.Array(Id),
     active: Type.Boolean(),
     metadata: Metadata,
+    externalCalendars: Type.Array(ExternalCalendar),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -41,6 +71,10 @@ const EmployeeFields = {
   workingHours: WorkingHours,
   serviceIds: Type.Array(Id, { maxItems: 200, description: 'The services this employee performs' }),
   active: Type.Boolean(),
+  externalCalendars: Type.Array(ExternalCalendarEntry, {
+    maxItems: 5,
+    description: 'Outside calendars whose busy times block availability; on update, replaces the set',
+  }),
 };
 const CreateEmployee = Type.Object(
   {

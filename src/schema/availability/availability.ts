@@ -66,7 +66,8 @@ const ReasonType = builder.objectRef<Reason>('AvailabilityReason').implement({
     code: t.exposeString('code', {
       description:
         'OUTSIDE_WORKING_HOURS, TIME_OFF, DATE_OVERRIDE, CLOSURE, BOOKED, BUFFER, MIN_NOTICE, MAX_ADVANCE, ' +
-        'OFF_INTERVAL, DAILY_LIMIT, NOT_QUALIFIED, SERVICE_INACTIVE, CLASS_FULL, NO_SESSION; an open list',
+        'OFF_INTERVAL, DAILY_LIMIT, NOT_QUALIFIED, SERVICE_INACTIVE, CLASS_FULL, NO_SESSION, EXTERNAL_BUSY; ' +
+        'an open list',
     }),
     message: t.exposeString('message', { description: 'For people; may change' }),
     employeeId: t.exposeID('employeeId', {

@@ -6,7 +6,8 @@
 //
 // An appointment fits when it lies inside working hours (a date override replaces that day's
 // weekly hours; closures are cut out of them), its block (buffers included) is clear of time
-// off, of the classes the employee teaches and of other live bookings' blocks, and the booking
+// off and of the busy times of the employee's outside calendars, of the classes the employee
+// teaches and of other live bookings' blocks, and the booking
 // rules in force allow it (minimum notice, maximum advance, the slot interval, the daily limit),
 // unless a business books with `skipRules`, which waives those four and nothing else.
 import type { BookingRules } from '../booking-rules.js';
@@ -27,7 +28,7 @@ export interface EmployeeSchedule {
   grid: Interval[];
   /** `grid` merged: the hours before closures are cut out. */
   hours: Interval[];
-  /** Sorted and merged: every busy time (the three kinds below together), the fast check. */
+  /** Sorted and merged: every busy time (the kinds below together), the fast check. */
   busy: Interval[];
   /** Sorted and merged, each kind apart (to tell BOOKED, BUFFER and TIME_OFF apart): */
   /** other live bookings' appointments, */
@@ -36,8 +37,10 @@ export interface EmployeeSchedule {
   bookedBlocks: Interval[];
   /** the class sessions the employee teaches, */
   classes: Interval[];
-  /** and their time off. */
+  /** their time off, */
   timeOff: Interval[];
+  /** and the busy times of their outside calendars (EXTERNAL_BUSY). */
+  externalBusy: Interval[];
   /** Sorted and merged: the closures that apply to this employee (cut out of `working`). */
   closures: Interval[];
   /** The spans of the local days whose hours a date override sets. */
@@ -63,7 +66,8 @@ export type ReasonCode =
   | 'NOT_QUALIFIED'
   | 'SERVICE_INACTIVE'
   | 'CLASS_FULL'
-  | 'NO_SESSION';
+  | 'NO_SESSION'
+  | 'EXTERNAL_BUSY';
 
 /** Why a start is not available: for one employee (`employeeId`), or for everyone (none). */
 export interface Reason {
@@ -207,6 +211,12 @@ export function refusals(s: EmployeeSchedule, start: number, t: ServiceTiming, p
     const before = out.length;
     if (overlaps(s.timeOff, bs, be))
       out.push({ code: 'TIME_OFF', message: 'The employee is off at that time', employeeId: id });
+    if (overlaps(s.externalBusy, bs, be))
+      out.push({
+        code: 'EXTERNAL_BUSY',
+        message: 'The employee is busy in one of their external calendars at that time',
+        employeeId: id,
+      });
     if (overlaps(s.booked, start, end) || overlaps(s.classes, start, end))
       out.push({ code: 'BOOKED', message: 'The employee is booked at that time', employeeId: id });
     else if (overlaps(s.bookedBlocks, bs, be) || overlaps(s.classes, bs, be))

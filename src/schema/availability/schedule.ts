@@ -1,8 +1,9 @@
 // When an employee can take an appointment: inside working hours (the appointment itself; a
 // date override replaces that local day's weekly hours, and closures are cut out of them),
-// and with its block (buffers included) clear of time off, of the classes they teach and of
+// and with its block (buffers included) clear of time off, of their outside calendars' busy
+// times, of the classes they teach and of
 // other pending/confirmed bookings' blocks, exactly the rule the `employee_blocks_no_overlap`
-// exclusion constraint enforces (time off aside). Availability lists what this finds free;
+// exclusion constraint enforces (time off and outside calendars' busy times aside). Availability lists what this finds free;
 // booking re-checks the same rule for one instant, and the constraint has the last word under
 // concurrency.
 import type { Db } from '../../db/databases.js';
@@ -54,7 +55,7 @@ export async function loadSchedules(
   const overlapping = { startTime: { lt: hi }, endTime: { gt: lo } };
   const days = localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000);
   const notThis = opts.ignoreBookingId ? { id: { not: opts.ignoreBookingId } } : {};
-  const [bookings, timeOff, sessions, closures, overrides, counted] = await Promise.all([
+  const [bookings, timeOff, external, sessions, closures, overrides, counted] = await Promise.all([
     db.booking.findMany({
       where: {
         companyId: opts.companyId,
@@ -68,6 +69,11 @@ export async function loadSchedules(
       select: { employeeId: true, startTime: true, endTime: true, blockStart: true, blockEnd: true },
     }),
     db.timeOff.findMany({
+      where: { companyId: opts.companyId, employeeId: { in: ids }, ...overlapping },
+      select: { employeeId: true, startTime: true, endTime: true },
+    }),
+    // The busy times of the employees' outside calendars (their last good copies), like time off.
+    db.externalBusy.findMany({
       where: { companyId: opts.companyId, employeeId: { in: ids }, ...overlapping },
       select: { employeeId: true, startTime: true, endTime: true },
     }),
@@ -110,6 +116,7 @@ export async function loadSchedules(
     blocks: [] as Interval[],
     classes: [] as Interval[],
     off: [] as Interval[],
+    external: [] as Interval[],
   });
   const busy = new Map(ids.map((id) => [id, kinds()]));
   for (const b of bookings) {
@@ -118,6 +125,7 @@ export async function loadSchedules(
     k.blocks.push([b.blockStart.getTime(), b.blockEnd.getTime()]);
   }
   for (const t of timeOff) busy.get(t.employeeId)!.off.push([t.startTime.getTime(), t.endTime.getTime()]);
+  for (const t of external) busy.get(t.employeeId)!.external.push([t.startTime.getTime(), t.endTime.getTime()]);
   for (const t of sessions) busy.get(t.employeeId)!.classes.push([t.startTime.getTime(), t.endTime.getTime()]);
   const counts = new Map<string, Map<string, number>>();
   if (counted) {
@@ -153,11 +161,12 @@ export async function loadSchedules(
       working: subtractIntervals(hours, closed),
       grid,
       hours,
-      busy: merge([...k.blocks, ...k.classes, ...k.off]),
+      busy: merge([...k.blocks, ...k.classes, ...k.off, ...k.external]),
       booked: merge(k.booked),
       bookedBlocks: merge(k.blocks),
       classes: merge(k.classes),
       timeOff: merge(k.off),
+      externalBusy: merge(k.external),
       closures: closed,
       overridden,
       days,

@@ -4,6 +4,7 @@ import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Employee, Prisma, TimeOff } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import {
   connectionType,
   NamedListOrderEnum,
@@ -60,8 +61,39 @@ export const EmployeeType = builder.prismaObject('Employee', {
       type: 'Metadata',
       description: 'Your own key/value pairs (docs/api.md, Metadata)',
     }),
+    externalCalendars: t.relation('externalCalendars', {
+      description: 'Their outside calendars, whose busy times block availability (URLs redacted)',
+      query: { orderBy: { slot: 'asc' } },
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When they were added' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When they last changed' }),
+  }),
+});
+
+builder.prismaObject('ExternalCalendar', {
+  description:
+    "An employee's outside calendar (an ICS URL) whose busy times block availability like time off " +
+    '(docs/api.md, External calendars)',
+  fields: (t) => ({
+    _id: t.exposeID('id', { description: 'The external calendar id' }),
+    name: t.exposeString('name', { description: 'Its name' }),
+    url: t.exposeString('urlRedacted', {
+      description: 'The URL redacted: scheme and host only (the URL is a secret, never answered)',
+    }),
+    lastSuccessAt: t.expose('lastSuccessAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was last fetched successfully (a 304 Not Modified counts); null: not yet',
+    }),
+    lastError: t.exposeString('lastError', {
+      nullable: true,
+      description: 'Why the last fetch failed, if it did (the last good copy stays in force); null after a success',
+    }),
+    lastErrorAt: t.expose('lastErrorAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the last fetch failed, if it did',
+    }),
   }),
 });
 
@@ -107,6 +139,16 @@ const WorkingHoursInput = builder.inputType('WorkingHoursInput', {
       ]),
     ),
 });
+const ExternalCalendarInput = builder.inputType('ExternalCalendarInput', {
+  description: 'An outside calendar: { url, name } adds one, { id } keeps one (name or url to change it)',
+  fields: (t) => ({
+    id: t.id({ description: 'An existing external calendar of this employee, to keep' }),
+    url: t.string({
+      description: 'The ICS URL (https in live; webcal:// is read as https://), at most 2048 characters; a secret',
+    }),
+    name: t.string({ description: 'Its name, at most 100 characters' }),
+  }),
+});
 const employeeInputFields = (required: boolean) =>
   builder.inputType(required ? 'CreateEmployeeInput' : 'UpdateEmployeeInput', {
     description: required ? 'A new employee' : 'The fields to change; the rest stay',
@@ -122,6 +164,12 @@ const employeeInputFields = (required: boolean) =>
         description: required
           ? 'Your own key/value pairs, up to 50 string values'
           : 'Keys to set, merged into the stored ones; a key set to null is removed',
+      }),
+      externalCalendars: t.field({
+        type: [ExternalCalendarInput],
+        description: required
+          ? 'Outside calendars (ICS URLs), up to 5'
+          : 'The outside calendars, replacing the set (an entry with id keeps that calendar), up to 5',
       }),
     }),
   });
@@ -139,6 +187,7 @@ const CreateTimeOffInput = builder.inputType('CreateTimeOffInput', {
 const read = { scope: 'employees:read' } as const;
 const write = { scope: 'employees:write' } as const;
 const company = (ctx: { credential: { companyId: string } | null }) => ctx.credential!.companyId;
+const urlRules = (ctx: Context) => ({ mode: ctx.credential!.mode, config: ctx.config });
 
 builder.queryFields((t) => ({
   employees: t.connection(
@@ -276,7 +325,8 @@ builder.mutationFields((t) => ({
     description: 'Adds an employee',
     authScopes: write,
     args: { input: t.arg({ type: CreateEmployeeInput, required: true, description: 'The employee' }) },
-    resolve: (_r, args, ctx) => createEmployee(ctx.db, { companyId: company(ctx), input: args.input }),
+    resolve: (_r, args, ctx) =>
+      createEmployee(ctx.db, { companyId: company(ctx), input: args.input, urls: urlRules(ctx) }),
   }),
   updateEmployee: t.field({
     type: EmployeeType,
@@ -287,7 +337,12 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateEmployeeInput, required: true, description: 'The fields to change' }),
     },
     resolve: (_r, args, ctx) =>
-      updateEmployee(ctx.db, { companyId: company(ctx), employeeId: String(args.id), input: args.input }),
+      updateEmployee(ctx.db, {
+        companyId: company(ctx),
+        employeeId: String(args.id),
+        input: args.input,
+        urls: urlRules(ctx),
+      }),
   }),
   deactivateEmployee: t.field({
     type: EmployeeType,

@@ -8,3 +8,5 @@ export * from './update-employee.js';
 export * from './working-hours.js';
 export * from './date-overrides.js';
 export * from './employee-lock.js';
+export * from './external-calendars.js';
+export * from './external-calendar-sync.js';

@@ -218,6 +218,33 @@ const CASES: Case[] = [
     'VALIDATION_ERROR',
   ],
   [
+    'employee: an ftp:// external calendar',
+    'POST',
+    () => '/api/v1/employees',
+    { name: 'A', externalCalendars: [{ url: 'ftp://example.com/cal.ics', name: 'x' }] },
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'employee: six external calendars',
+    'POST',
+    () => '/api/v1/employees',
+    {
+      name: 'A',
+      externalCalendars: [0, 1, 2, 3, 4, 5].map((i) => ({ url: `https://c${i}.example.com/x.ics`, name: `c${i}` })),
+    },
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'employee: an external calendar with an unknown field',
+    'POST',
+    () => '/api/v1/employees',
+    { name: 'A', externalCalendars: [{ url: 'https://c.example.com/x.ics', name: 'x', secret: 1 }] },
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
     'employee: a service of another company',
     'POST',
     () => '/api/v1/employees',

@@ -62,6 +62,7 @@ describe('employees', () => {
       serviceIds: [],
       active: true,
       metadata: {},
+      externalCalendars: [],
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

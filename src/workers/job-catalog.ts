@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import type { Services } from '../services.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import { expireBookings } from './expire-bookings.js';
+import { fetchExternalCalendar } from './fetch-external-calendar.js';
 import { JOB_PAYLOADS, type JobContext, type JobName } from './job-types.js';
 import { purgeExpiredRecordsJob } from './purge-expired-records.js';
 import { sendEmail } from './send-email.js';
@@ -28,7 +29,7 @@ import { settlePayment } from './settle-payment.js';
 import { topUpSampleClassesJob } from './top-up-sample-classes.js';
 
 export interface JobDefinition<P> {
-  queue: 'webhooks' | 'payments' | 'emails' | 'maintenance';
+  queue: 'webhooks' | 'payments' | 'emails' | 'maintenance' | 'calendars';
   payload: z.ZodType<P>;
   /** The same work always gets the same id, so enqueueing it twice runs it once. */
   jobId(payload: P): string;
@@ -103,6 +104,19 @@ export const JOBS = {
     backoffMs: 60_000,
     timeoutMs: () => 10 * 60_000,
     handler: purgeExpiredRecordsJob,
+  }),
+  // One fetch of an external calendar per due time (its row's nextFetchAt); the row's lease keeps
+  // two jobs from fetching it at once, and a failed fetch is recorded on the row and polled again,
+  // so the job itself is not retried. Its own queue: slow calendars never hold up the maintenance jobs.
+  'fetch-external-calendar': define({
+    queue: 'calendars',
+    payload: JOB_PAYLOADS['fetch-external-calendar'],
+    jobId: (p) => `cal.${p.mode}.${p.calendarId}.${p.due}`,
+    attempts: 1,
+    backoffMs: 0,
+    releaseWhenFinished: true,
+    timeoutMs: (s) => s.config.EXTERNAL_CALENDAR_TIMEOUT_MS + 15_000,
+    handler: fetchExternalCalendar,
   }),
 } satisfies Record<JobName, unknown>;
 

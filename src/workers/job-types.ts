@@ -19,6 +19,8 @@ export const JOB_PAYLOADS = {
   'top-up-sample-classes': z.object({ bucket: z.number().int() }),
   // One run per hour bucket: the retention rules of README "Retention", both databases.
   'purge-expired-records': z.object({ bucket: z.number().int() }),
+  // `due` is the calendar's nextFetchAt: each poll of a calendar is new work.
+  'fetch-external-calendar': z.object({ mode, calendarId: id, due: z.number().int() }),
 };
 
 export type JobName = keyof typeof JOB_PAYLOADS;

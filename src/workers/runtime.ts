@@ -5,6 +5,7 @@
 import type { Database } from '../db/databases.js';
 import { OUTBOX_CHANNEL, parseDueDelivery } from '../schema/events/index.js';
 import type { Services } from '../services.js';
+import { sweepExternalCalendars } from './fetch-external-calendar.js';
 import { relayBatch, sweep } from './outbox-relay.js';
 import { createJobQueue, type JobQueue } from './queue.js';
 
@@ -40,6 +41,8 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
           // keep draining while batches come back full or partly full
         }
         await sweep(services, db, enqueue);
+        // External calendars due for a fetch (a new one is due at once).
+        await sweepExternalCalendars(db, enqueue);
       } catch (err) {
         logger.warn(
           { mode: db.mode, err: { message: (err as Error).message } },

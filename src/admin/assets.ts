@@ -3,9 +3,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { packageFile } from '../package-files.js';
 
 function load(name: string, type: string) {
-  const body = readFileSync(new URL(`./assets/${name}`, import.meta.url));
+  const body = readFileSync(packageFile('src', 'admin', 'assets', name));
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
   return { body, type, path: `/admin/assets/${hash}/${name}` };
 }

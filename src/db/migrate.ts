@@ -4,10 +4,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-files.js';
 import type { SqlSession } from './sql.js';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
+export const MIGRATIONS_DIR = packageFile('prisma', 'migrations');
 
 // The same number `prisma migrate` locks on, so the real CLI and this runner exclude each other.
 const ADVISORY_LOCK = 72707369;

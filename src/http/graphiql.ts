@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { GraphiQLOptions } from 'graphql-yoga';
 import { esc } from '../auth/pages/html.js';
+import { packageFile } from '../package-files.js';
 
 const JS = 'text/javascript; charset=utf-8';
 
@@ -48,9 +49,9 @@ export type GraphiQLRenderer = (options: GraphiQLOptions) => string;
 export async function registerGraphiQL(app: FastifyInstance): Promise<GraphiQLRenderer> {
   const bundle = await import('@graphql-yoga/render-graphiql/graphiql');
   const script = asset('graphiql.js', JS, bundle.js);
-  const overrides = readFileSync(new URL('./assets/graphiql-overrides.css', import.meta.url), 'utf8');
+  const overrides = readFileSync(packageFile('src', 'http', 'assets', 'graphiql-overrides.css'), 'utf8');
   const style = asset('graphiql.css', 'text/css; charset=utf-8', `${bundle.css}\n${overrides}`);
-  const start = asset('graphiql-start.js', JS, readFileSync(new URL('./assets/graphiql-start.js', import.meta.url)));
+  const start = asset('graphiql-start.js', JS, readFileSync(packageFile('src', 'http', 'assets', 'graphiql-start.js')));
   const icon = asset(
     'favicon.ico',
     'image/x-icon',

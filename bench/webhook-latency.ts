@@ -164,11 +164,7 @@ const childEnv = {
   NODE_ENV: 'test',
 };
 const t0 = Date.now();
-kids.push(
-  ...[0, 1].map(() =>
-    spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], { env: childEnv, stdio: 'ignore' }),
-  ),
-);
+kids.push(...[0, 1].map(() => spawn(process.execPath, ['dist/cli.js', 'worker'], { env: childEnv, stdio: 'ignore' })));
 await waitUntil(
   () => arrivals.size >= backlog,
   () => `throughput phase: ${arrivals.size} of ${backlog} deliveries arrived`,

@@ -176,7 +176,7 @@ describe('one cause, one code over REST and GraphQL', () => {
         await proxy.close().catch(() => undefined);
         await db.drop();
       }
-      // A CLI process of its own: Node and tsx start in seconds on a busy machine.
+      // A CLI process of its own, which starts in seconds on a busy machine.
     },
     120_000,
   );

@@ -1,6 +1,7 @@
 // Migrates a template database once per run; each test file then clones its own from it
 // (as trigger.dev does with testcontainers). Embedded runs likewise start every file's PGlite
 // pair from one migrated snapshot.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,9 @@ async function pgliteSnapshot(): Promise<{ file: string; remove(): void }> {
 }
 
 export default async function setup(project: TestProject) {
+  // The server and `svc` run as child processes from their compiled build (dist/, what
+  // `npm start` and the bin run): rebuilt here so they are never older than the sources.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
   const snapshot = await pgliteSnapshot();
   project.provide('pgliteSnapshot', snapshot.file);
   const url = process.env.DATABASE_URL;

@@ -1,5 +1,4 @@
 // The CLI's commands, each calling the same use case as the API and the admin area.
-import type { ParseArgsConfig } from 'node:util';
 import { AppError, ERROR_STATUS, toAppError, type ErrorCode } from '../errors.js';
 import type { Services } from '../services.js';
 import { createAccount, findAccountByEmail } from '../schema/accounts/index.js';
@@ -7,13 +6,11 @@ import { createApiKey, createOAuthClient, revokeApiKey } from '../schema/credent
 import { createCompany, findCompanyInEitherMode } from '../schema/companies/index.js';
 import { restoreSampleCompanies, wipeSandbox } from '../schema/sandbox/index.js';
 import { startWorkers } from '../workers/runtime.js';
+import { CATALOG, type CommandSpec } from './catalog.js';
 
 export type Values = Record<string, string | string[] | boolean | undefined>;
 
-export interface Command {
-  name: string;
-  summary: string;
-  options: NonNullable<ParseArgsConfig['options']>;
+interface Implementation {
   /**
    * The command itself, run by `svc` in its own process or, while the server holds the
    * embedded DATA_DIR, by the server for it (bridge.ts). Returns a JSON value: what is
@@ -22,9 +19,10 @@ export interface Command {
   run(services: Services, values: Values): Promise<unknown>;
   /** Human output; `result` is what `run` returned for this command. */
   format?(result: never): string;
-  /** Set for a command that cannot be sent to a running server: why, and what to do instead. */
-  notThroughServer?: string;
 }
+
+/** A command as the catalog describes it (catalog.ts), with the code that runs it. */
+export type Command = CommandSpec & Implementation;
 
 function required(values: Values, name: string): string {
   const v = values[name];
@@ -39,20 +37,14 @@ function optional(values: Values, name: string): string | undefined {
 
 const accountByEmail = (services: Services, email: string) => findAccountByEmail(services.dbs, email);
 
-export const COMMANDS: Command[] = [
-  {
-    name: 'migrate',
-    summary: 'apply pending database migrations (live and sandbox)',
-    options: {},
+const IMPLEMENTATIONS: Record<string, Implementation> = {
+  migrate: {
     async run(services) {
       const { live, test } = await services.dbs.migrate();
       return { applied: [...new Set([...live, ...test])] };
     },
   },
-  {
-    name: 'account create',
-    summary: 'create an account (with its sample test companies)',
-    options: { email: { type: 'string' }, password: { type: 'string' } },
+  'account create': {
     async run(services, v) {
       const { account, testCompanies } = await createAccount(services.dbs, {
         email: required(v, 'email'),
@@ -61,19 +53,7 @@ export const COMMANDS: Command[] = [
       return { accountId: account.id, testCompanies: testCompanies.map((c) => ({ _id: c.id, name: c.name })) };
     },
   },
-  {
-    name: 'company create',
-    summary: 'create a live or test company for an account',
-    options: {
-      account: { type: 'string' },
-      name: { type: 'string' },
-      mode: { type: 'string' },
-      timezone: { type: 'string' },
-      currency: { type: 'string' },
-      email: { type: 'string' },
-      phone: { type: 'string' },
-      address: { type: 'string' },
-    },
+  'company create': {
     async run(services, v) {
       const account = await accountByEmail(services, required(v, 'account'));
       const mode = required(v, 'mode');
@@ -91,10 +71,7 @@ export const COMMANDS: Command[] = [
       return { _id: company.id, name: company.name, mode: company.mode };
     },
   },
-  {
-    name: 'key create',
-    summary: 'create an API key for a company (shown once)',
-    options: { company: { type: 'string' }, name: { type: 'string' } },
+  'key create': {
     async run(services, v) {
       const companyId = required(v, 'company');
       const company = await findCompanyInEitherMode(services.dbs, companyId);
@@ -105,21 +82,13 @@ export const COMMANDS: Command[] = [
       return { _id: apiKey.id, key, mode: apiKey.mode };
     },
   },
-  {
-    name: 'key revoke',
-    summary: 'revoke an API key at once',
-    options: { 'key-id': { type: 'string' } },
+  'key revoke': {
     async run(services, v) {
       const key = await revokeApiKey(services.dbs, services.credentials, { keyId: required(v, 'key-id') });
       return { _id: key.id, revokedAt: key.revokedAt!.toISOString() };
     },
   },
-  {
-    name: 'worker',
-    summary: 'run the workers alone (webhooks, payments, e-mail) until SIGTERM',
-    options: {},
-    notThroughServer:
-      'it runs the workers itself, and an embedded data directory can be opened by one process at a time. To run workers apart, use PostgreSQL and Redis (DATABASE_URL, REDIS_URL) with RUN_WORKERS=0 on the server.',
+  worker: {
     async run(services) {
       const workers = await startWorkers(services);
       // SIGTERM: stop taking jobs, finish those in flight, then exit (docs/cli.md).
@@ -131,16 +100,7 @@ export const COMMANDS: Command[] = [
       return { stopped: signal };
     },
   },
-  {
-    name: 'oauth-client create',
-    summary: 'register an OAuth client (the secret is shown once)',
-    options: {
-      account: { type: 'string' },
-      name: { type: 'string' },
-      'redirect-uri': { type: 'string', multiple: true },
-      scopes: { type: 'string' },
-      public: { type: 'boolean' },
-    },
+  'oauth-client create': {
     async run(services, v) {
       const account = await accountByEmail(services, required(v, 'account'));
       const uris = v['redirect-uri'];
@@ -155,20 +115,14 @@ export const COMMANDS: Command[] = [
       return clientSecret ? { clientId: client.clientId, clientSecret } : { clientId: client.clientId };
     },
   },
-  {
-    name: 'sandbox wipe',
-    summary: "delete the account's test companies and all their data (sandbox database only)",
-    options: { account: { type: 'string' } },
+  'sandbox wipe': {
     async run(services, v) {
       const account = await accountByEmail(services, required(v, 'account'));
       const { deletedCompanies } = await wipeSandbox(services.dbs, services.credentials, { accountId: account.id });
       return { deletedCompanies };
     },
   },
-  {
-    name: 'sandbox restore',
-    summary: 'recreate the missing sample test companies (--reset: rebuild all three)',
-    options: { account: { type: 'string' }, reset: { type: 'boolean' } },
+  'sandbox restore': {
     async run(services, v) {
       const account = await accountByEmail(services, required(v, 'account'));
       const { testCompanies } = await restoreSampleCompanies(services.dbs, services.credentials, {
@@ -178,7 +132,13 @@ export const COMMANDS: Command[] = [
       return { testCompanies: testCompanies.map((c) => ({ _id: c.id, name: c.name })) };
     },
   },
-];
+};
+
+export const COMMANDS: Command[] = CATALOG.map((spec) => {
+  const implementation = IMPLEMENTATIONS[spec.name];
+  if (!implementation) throw new Error(`svc ${spec.name}: the catalog names a command that has no implementation`);
+  return { ...spec, ...implementation };
+});
 
 export function commandNamed(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);

@@ -1,51 +1,30 @@
-// `svc`: the operator's CLI (docs/cli.md). Reads the same configuration as the server. With
-// --json each command prints one JSON object on stdout and nothing else; errors go to stderr
-// with a non-zero exit.
-import { parseArgs } from 'node:util';
+// Running a command of `svc` once main.ts has parsed it: loaded only then, since it brings the
+// configuration, the database and the domain with it. Reads the same configuration as the
+// server. With --json the command prints one JSON object on stdout and nothing else; errors go
+// to stderr with a non-zero exit.
 import { ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { toAppError } from '../errors.js';
 import { createLogger } from '../logger.js';
 import { createServices, type Services } from '../services.js';
-import { COMMANDS, describeFailure, exitStatus, failureLine, type Command, type CommandFailure } from './commands.js';
+import {
+  commandNamed,
+  describeFailure,
+  exitStatus,
+  failureLine,
+  type CommandFailure,
+  type Values,
+} from './commands.js';
 import { readServerFile, removeServerFile } from './server-file.js';
 import { runThroughServer } from './through-server.js';
 
-function usage(): string {
-  const lines = ['Usage: svc <command> [options] [--json]', '', 'Commands:'];
-  for (const c of COMMANDS) lines.push(`  ${c.name.padEnd(22)} ${c.summary}`);
-  return lines.join('\n');
-}
-
-function findCommand(argv: string[]): { command: Command; rest: string[] } | null {
-  for (const c of COMMANDS) {
-    const words = c.name.split(' ');
-    if (words.every((w, i) => argv[i] === w)) return { command: c, rest: argv.slice(words.length) };
-  }
-  return null;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const found = findCommand(argv);
-  if (!found) {
-    process.stderr.write(`${usage()}\n`);
-    return argv.length === 0 || argv[0] === '--help' ? 0 : 64;
-  }
-  const { command, rest } = found;
-  let values: Record<string, string | string[] | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: { ...command.options, json: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    process.stderr.write(`svc ${command.name}: ${(err as Error).message}\n`);
-    return 64;
-  }
-  const json = values.json === true;
-  delete values.json;
+/**
+ * Runs one command with the options main.ts parsed: in this process, or in the running server
+ * that holds the embedded data directory. Returns the exit status (docs/cli.md).
+ */
+export async function runCommand(name: string, values: Values, json: boolean): Promise<number> {
+  const command = commandNamed(name);
+  if (!command) throw new Error(`svc ${name}: no such command`);
   const print = (result: unknown) =>
     process.stdout.write(
       json
@@ -105,5 +84,3 @@ async function main(argv: string[]): Promise<number> {
     await services?.close();
   }
 }
-
-process.exitCode = await main(process.argv.slice(2));

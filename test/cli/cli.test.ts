@@ -111,8 +111,7 @@ describe.skipIf(embedded())('svc --json', () => {
     }
     const row = await t.dbs.live.prisma.apiKey.findUniqueOrThrow({ where: { id: key._id } });
     expect(row.revokedAt?.toISOString()).toBe(revoked.revokedAt);
-    // Five `svc` processes one after another, each starting Node and loading the TypeScript
-    // through tsx: seconds each when the suite keeps both cores busy.
+    // Five `svc` processes one after another: each starts Node and opens the databases.
   }, 90_000);
 
   it('migrate on an empty database applies every migration to both databases, then nothing', async () => {
@@ -155,7 +154,7 @@ describe.skipIf(embedded())('svc --json', () => {
   });
 
   const failures: Array<[string, string[], RegExp]> = [
-    ['an unknown command', ['frobnicate', '--json'], /Usage: svc/],
+    ['an unknown command', ['frobnicate', '--json'], /unknown command 'frobnicate'/],
     ['an unknown option', ['key', 'create', '--company', 'x', '--name', 'n', '--colour', 'red', '--json'], /--colour/],
     [
       'a missing required option',

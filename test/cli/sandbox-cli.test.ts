@@ -125,7 +125,7 @@ describe('svc sandbox', { timeout: 240_000 }, () => {
   it.each([
     ['an unknown account', ['sandbox', 'wipe', '--account', 'nobody@example.com'], 1, /NOT_FOUND/],
     ['no --account', ['sandbox', 'restore'], 1, /VALIDATION_ERROR: --account is required/],
-    ['an unknown option', ['sandbox', 'wipe', '--account', email, '--everything'], 64, /Unknown option '--everything'/],
+    ['an unknown option', ['sandbox', 'wipe', '--account', email, '--everything'], 64, /unknown option '--everything'/],
     ['a value for the --reset flag', ['sandbox', 'restore', '--account', email, '--reset=yes'], 64, /--reset/],
   ])('%s: stderr and a non-zero exit, nothing on stdout', async (_, args, code, message) => {
     const run = await svc(...args, '--json');

@@ -1,4 +1,4 @@
-// Runs the real server (`node --import tsx src/server.ts`, what `npm start` runs) or the `svc` CLI as a child
+// Runs the real server (`node dist/server.js`, what `npm start` runs) or the `svc` CLI as a child
 // process, with an environment of the test's choosing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -43,7 +43,7 @@ export interface ServerProcess {
 }
 
 export function startServer(env: Record<string, string | undefined>, timeoutMs = 90_000): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/server.js'], {
     cwd: ROOT,
     env: cleanEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,7 +20,7 @@ export function killAllWorkers(): void {
 }
 
 export async function spawnWorker(env: Record<string, string | undefined>): Promise<WorkerProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'worker'], {
+  const proc = spawn(process.execPath, ['--enable-source-maps', 'dist/cli.js', 'worker'], {
     // A clean environment: only what a deployment would set (vitest's own variables, such as
     // Vite's BASE_URL, are not configuration).
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'test', LOG_LEVEL: 'debug', ...env },

@@ -1,4 +1,4 @@
-// The real server as `npm start` runs it (node --import tsx src/server.ts), in child processes:
+// The real server as `npm start` runs it (node dist/server.js), in child processes:
 // - embedded start (issue 2 point 12): nothing configured, a temp DATA_DIR, a free port; the
 //   banner prints the URLs, a demo login, a sandbox key and a curl line that works; a restart
 //   on the same DATA_DIR keeps the data and the key;

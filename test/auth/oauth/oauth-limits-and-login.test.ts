@@ -592,7 +592,7 @@ describe('svc oauth-client create', () => {
   const run = promisify(execFile);
   // A clean environment: vitest puts Vite's BASE_URL="/" into process.env.
   const svc = (args: string[]) =>
-    run('node_modules/.bin/tsx', ['src/cli/main.ts', ...args, '--json'], {
+    run(process.execPath, ['bin/svc.mjs', ...args, '--json'], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: t.db.url },
     });
 

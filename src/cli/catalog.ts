@@ -1,0 +1,136 @@
+// What `svc` offers, as its help shows it: each command's words, summary, options and examples
+// (docs/cli.md). Nothing here imports the domain or the database, so `svc --help`, `svc help
+// <command>` and a mistyped command answer without loading them; commands.ts joins each entry
+// to the code that runs it.
+
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** May be given more than once; the values arrive as a list. */
+  multiple?: boolean;
+  /** Shown in help as `--name <value>`. */
+  value?: string;
+  description: string;
+  /** Marked "(required)" in help; the command itself refuses a missing one (VALIDATION_ERROR, exit 1). */
+  required?: boolean;
+}
+
+export interface CommandSpec {
+  /** One or two words: `migrate`, `key create`. */
+  name: string;
+  summary: string;
+  options: Record<string, OptionSpec>;
+  /** Lines of shell, shown under "Examples" in the command's help. */
+  examples: string[];
+  /** Set for a command that cannot be sent to a running server: why, and what to do instead. */
+  notThroughServer?: string;
+}
+
+/** The first word of two-word commands, as `svc --help` lists it. */
+export const GROUPS: Record<string, string> = {
+  account: 'accounts (the admin login)',
+  company: 'companies, live or test',
+  key: 'API keys',
+  'oauth-client': 'OAuth clients of an account',
+  sandbox: "an account's test companies",
+  bookings: "a company's bookings",
+  webhooks: "a company's webhook endpoints and deliveries",
+  events: "a company's events",
+};
+
+const company: OptionSpec = { type: 'string', value: 'id', description: 'the company (live or test)', required: true };
+const account: OptionSpec = { type: 'string', value: 'email', description: "the account's e-mail", required: true };
+
+export const CATALOG: CommandSpec[] = [
+  {
+    name: 'migrate',
+    summary: 'apply pending database migrations (live and sandbox)',
+    options: {},
+    examples: ['svc migrate --json'],
+  },
+  {
+    name: 'account create',
+    summary: 'create an account (with its sample test companies)',
+    options: {
+      email: { type: 'string', value: 'email', description: 'the login e-mail', required: true },
+      password: { type: 'string', value: 'password', description: 'at least 12 characters', required: true },
+    },
+    examples: ["svc account create --email owner@example.com --password 'correct horse battery' --json"],
+  },
+  {
+    name: 'company create',
+    summary: 'create a live or test company for an account',
+    options: {
+      account,
+      name: { type: 'string', value: 'name', description: "the company's name", required: true },
+      mode: { type: 'string', value: 'live|test', description: 'live or test (sandbox)', required: true },
+      timezone: { type: 'string', value: 'zone', description: 'IANA time zone, e.g. Europe/Berlin' },
+      currency: { type: 'string', value: 'code', description: 'ISO 4217 currency, e.g. EUR' },
+      email: { type: 'string', value: 'email', description: "the company's contact e-mail" },
+      phone: { type: 'string', value: 'phone', description: 'E.164 phone number' },
+      address: { type: 'string', value: 'address', description: 'postal address' },
+    },
+    examples: [
+      "svc company create --account owner@example.com --name 'Salon Nord' --mode live --timezone Europe/Berlin --currency EUR",
+    ],
+  },
+  {
+    name: 'key create',
+    summary: 'create an API key for a company (shown once)',
+    options: { company, name: { type: 'string', value: 'name', description: "the key's name", required: true } },
+    examples: ['svc key create --company 6643a1f0c2b7e81a2d4f9c00 --name backend --json'],
+  },
+  {
+    name: 'key revoke',
+    summary: 'revoke an API key at once',
+    options: { 'key-id': { type: 'string', value: 'id', description: "the key's _id", required: true } },
+    examples: ['svc key revoke --key-id 6643a1f0c2b7e81a2d4f9c01'],
+  },
+  {
+    name: 'worker',
+    summary: 'run the workers alone (webhooks, payments, e-mail) until SIGTERM',
+    options: {},
+    examples: ['DATABASE_URL=postgresql://... REDIS_URL=redis://... svc worker'],
+    notThroughServer:
+      'it runs the workers itself, and an embedded data directory can be opened by one process at a time. To run workers apart, use PostgreSQL and Redis (DATABASE_URL, REDIS_URL) with RUN_WORKERS=0 on the server.',
+  },
+  {
+    name: 'oauth-client create',
+    summary: 'register an OAuth client (the secret is shown once)',
+    options: {
+      account,
+      name: { type: 'string', value: 'name', description: "the app's name, shown on the consent page", required: true },
+      'redirect-uri': {
+        type: 'string',
+        multiple: true,
+        value: 'uri',
+        description: 'an allowed redirect URI (repeat for more)',
+        required: true,
+      },
+      scopes: {
+        type: 'string',
+        value: '"a b"',
+        description: 'the scopes it may ask for, space-separated (default: all)',
+      },
+      public: { type: 'boolean', description: 'a public client: no secret, PKCE required' },
+    },
+    examples: [
+      "svc oauth-client create --account owner@example.com --name 'Reports' --redirect-uri https://app.example.com/cb --scopes 'bookings:read'",
+    ],
+  },
+  {
+    name: 'sandbox wipe',
+    summary: "delete the account's test companies and all their data (sandbox database only)",
+    options: { account },
+    examples: ['svc sandbox wipe --account owner@example.com'],
+  },
+  {
+    name: 'sandbox restore',
+    summary: 'recreate the missing sample test companies (--reset: rebuild all three)',
+    options: { account, reset: { type: 'boolean', description: 'rebuild all three from scratch' } },
+    examples: ['svc sandbox restore --account owner@example.com --reset'],
+  },
+];
+
+export function specNamed(name: string): CommandSpec | undefined {
+  return CATALOG.find((c) => c.name === name);
+}

@@ -19,9 +19,9 @@ describe('svc help', () => {
       expect(res.stdout).toMatch(/^Usage: svc /);
       for (const spec of CATALOG) expect(res.stdout).toContain(`  ${spec.name.split(' ')[0]}`);
     }
-    expect(outputs[1]!.stdout).toBe(outputs[0]!.stdout);
+    expect(outputs[1].stdout).toBe(outputs[0].stdout);
     for (const group of Object.keys(GROUPS).filter((g) => CATALOG.some((c) => c.name.startsWith(`${g} `))))
-      expect(outputs[0]!.stdout).toContain(GROUPS[group]);
+      expect(outputs[0].stdout).toContain(GROUPS[group]);
   });
 
   it('--version prints the package version', async () => {

@@ -6,7 +6,7 @@
 // Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
 // postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
 // BENCH_CONNECTIONS (50; a scenario may set its own), BENCH_WARMUP_SECONDS (10), BENCH_DURATION_SECONDS (15),
-// BENCH_ONLY (comma-separated scenario names; `webhooks` for bench/webhook-latency.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
+// BENCH_ONLY (comma-separated scenario names; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`), BENCH_CPU_PROF=1 (server writes a .cpuprofile
 // into bench/results/profiles), BENCH_LOG_LEVEL (warn).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -168,51 +168,90 @@ async function api(origin: string, key: string, method: string, path: string, bo
   return json.data;
 }
 
+interface CliStartFigures {
+  runs: number;
+  rows: Array<{ what: string; medianMs: number; p90Ms: number }>;
+}
+
+/**
+ * How long `svc --help` takes from exec to exit (issue 20 §7: under 500 ms), next to a bare
+ * `node` and to the same help through the TypeScript sources under tsx, on core 0, in this run.
+ */
+function runCliStart(runs = 15): CliStartFigures {
+  const root = join(here, '..');
+  const time = (args: string[]) => {
+    const ms: number[] = [];
+    for (let i = 0; i < runs + 2; i++) {
+      const [cmd, rest] = onCore(0, [process.execPath, ...args]);
+      const t0 = process.hrtime.bigint();
+      const r = spawnSync(cmd, rest, { cwd: root, stdio: 'ignore', env: { PATH: env.PATH, HOME: env.HOME } });
+      if (r.status !== 0) throw new Error(`${args.join(' ')} exited with ${r.status}`);
+      if (i >= 2) ms.push(Number(process.hrtime.bigint() - t0) / 1e6); // two warm-up runs fill the page cache
+    }
+    ms.sort((a, b) => a - b);
+    return {
+      medianMs: +ms[Math.floor(ms.length / 2)]!.toFixed(1),
+      p90Ms: +ms[Math.floor(ms.length * 0.9)]!.toFixed(1),
+    };
+  };
+  return {
+    runs,
+    rows: [
+      { what: 'node -e 0 (Node itself)', ...time(['-e', '0']) },
+      { what: 'svc --help (bin/svc.mjs, compiled)', ...time(['bin/svc.mjs', '--help']) },
+      { what: 'svc --help through tsx (the sources)', ...time(['--import', 'tsx', 'src/cli/main.ts', '--help']) },
+    ],
+  };
+}
+
 const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg();
   const scenarios = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name));
-  await recreateDatabase(DATABASE_URL);
-  const dbs = await openDatabases({
-    DATABASE_URL,
-    SANDBOX_SCHEMA: 'sandbox',
-    DATABASE_POOL_SIZE: 2,
-    DATA_DIR: '.data',
-  });
-  await dbs.migrate();
-  const { child, port } = await startServer();
-  const origin = `http://127.0.0.1:${port}`;
-  let fixtures: Promise<Fixtures> | undefined;
-  const ctx: BenchContext = {
-    dbs,
-    fixtures: () => (fixtures ??= createAccountWithKeys(dbs)),
-    api: (key, method, path, body) => api(origin, key, method, path, body),
-  };
-  const specs = new Map<string, RequestSpec>();
   const results: ScenarioResult[] = [];
   const checks: Verdict[] = [];
-  try {
-    for (const s of scenarios) specs.set(s.name, await s.setup(ctx));
-    for (const s of scenarios) {
-      const spec = specs.get(s.name)!;
-      await probe(origin, spec);
-      const connections = s.connections ?? CONNECTIONS;
-      process.stderr.write(
-        `bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured, ${connections} connections\n`,
-      );
-      const r = await runLoad({ url: origin, spec, connections, warmupSeconds: WARMUP, durationSeconds: DURATION });
-      const unexpected = Object.entries(r.statusCounts).reduce(
-        (n, [status, count]) => n + (spec.expect.includes(Number(status)) ? 0 : count),
-        0,
-      );
-      results.push({ name: s.name, title: s.title, connections, expect: spec.expect, ...r, unexpected });
-      if (s.verify) checks.push({ scenario: s.name, ...(await s.verify(ctx)) });
+  // The HTTP scenarios need the database and the server; BENCH_ONLY=cli or webhooks alone do not.
+  if (scenarios.length) {
+    await recreateDatabase(DATABASE_URL);
+    const dbs = await openDatabases({
+      DATABASE_URL,
+      SANDBOX_SCHEMA: 'sandbox',
+      DATABASE_POOL_SIZE: 2,
+      DATA_DIR: '.data',
+    });
+    await dbs.migrate();
+    const { child, port } = await startServer();
+    const origin = `http://127.0.0.1:${port}`;
+    let fixtures: Promise<Fixtures> | undefined;
+    const ctx: BenchContext = {
+      dbs,
+      fixtures: () => (fixtures ??= createAccountWithKeys(dbs)),
+      api: (key, method, path, body) => api(origin, key, method, path, body),
+    };
+    const specs = new Map<string, RequestSpec>();
+    try {
+      for (const s of scenarios) specs.set(s.name, await s.setup(ctx));
+      for (const s of scenarios) {
+        const spec = specs.get(s.name)!;
+        await probe(origin, spec);
+        const connections = s.connections ?? CONNECTIONS;
+        process.stderr.write(
+          `bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured, ${connections} connections\n`,
+        );
+        const r = await runLoad({ url: origin, spec, connections, warmupSeconds: WARMUP, durationSeconds: DURATION });
+        const unexpected = Object.entries(r.statusCounts).reduce(
+          (n, [status, count]) => n + (spec.expect.includes(Number(status)) ? 0 : count),
+          0,
+        );
+        results.push({ name: s.name, title: s.title, connections, expect: spec.expect, ...r, unexpected });
+        if (s.verify) checks.push({ scenario: s.name, ...(await s.verify(ctx)) });
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      await dbs.close();
     }
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await dbs.close();
   }
 
   let webhooks: Awaited<ReturnType<typeof runWebhooks>> | undefined;
@@ -229,6 +268,18 @@ async function main(): Promise<void> {
       met: webhooks.figures.p99Ms < 1000,
     });
   }
+  let cliStart: CliStartFigures | undefined;
+  if (!ONLY || ONLY.includes('cli')) {
+    process.stderr.write('bench: cli: svc --help from exec to exit\n');
+    cliStart = runCliStart();
+    const help = cliStart.rows[1]!;
+    checks.push({
+      scenario: 'cli',
+      target: 'svc --help median < 500 ms',
+      measured: `${help.medianMs} ms`,
+      met: help.medianMs < 500,
+    });
+  }
   const verdicts = [...checkTargets(scenarios, results), ...checks];
   // The load average says how much the figures were shared with other work on the machine.
   const machine = `${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, Node ${process.version}, load average (1/5/15 min) ${fmtLoad(loadAtStart)} at the start, ${fmtLoad(loadavg())} at the end`;
@@ -236,7 +287,14 @@ async function main(): Promise<void> {
   const webhookLines = webhooks
     ? ['', 'Webhooks (bench/webhook-latency.ts, not pinned):', ...webhooks.lines.map((l) => `  ${l}`)]
     : [];
-  process.stdout.write(formatReport(results, verdicts, CEILING, header, webhookLines));
+  const cliLines = cliStart
+    ? [
+        '',
+        `Start of svc (${cliStart.runs} runs each, core 0, exec to exit):`,
+        ...cliStart.rows.map((r) => `  ${r.what.padEnd(40)} median ${r.medianMs} ms, p90 ${r.p90Ms} ms`),
+      ]
+    : [];
+  process.stdout.write(formatReport(results, verdicts, CEILING, header, [...webhookLines, ...cliLines]));
   mkdirSync(join(here, 'results'), { recursive: true });
   const json = {
     at: new Date().toISOString(),
@@ -247,6 +305,7 @@ async function main(): Promise<void> {
     machine,
     results,
     webhooks: webhooks?.figures ?? null,
+    cliStart: cliStart ?? null,
     verdicts,
   };
   writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);

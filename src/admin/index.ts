@@ -26,6 +26,7 @@ import { registerCompanyRoutes } from './routes/companies.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
 import { registerSandboxRoutes } from './routes/sandbox.js';
+import { registerStaffRoutes } from './routes/staff.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { companiesOf, layoutFor, modeOfRequest } from './scope.js';
 
@@ -135,6 +136,7 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
   registerSandboxRoutes(app, services);
   registerEmailRoutes(app, services);
   registerWebhookRoutes(app, services);
+  registerStaffRoutes(app, services);
 }
 
 /** The title and sentence of an error page. A client error's own message is safe to show. */

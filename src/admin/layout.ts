@@ -61,6 +61,7 @@ function sideNav(ctx: LayoutContext): string {
     ? `<h2>${esc(c.name)}</h2><ul>
         ${navLink(companyPath(c), 'Company profile', s === 'profile')}
         ${navLink(companyPath(c, '/bookings'), 'Bookings', s === 'bookings')}
+        ${navLink(companyPath(c, '/staff'), 'Staff', s === 'staff')}
         ${navLink(companyPath(c, '/emails'), ctx.mode === 'test' ? 'E-mail log' : 'E-mails', s === 'emails')}
       </ul>
       <h2>Integrations</h2><ul>

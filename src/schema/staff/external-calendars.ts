@@ -1,12 +1,13 @@
 // An employee's outside calendars (docs/api.md, External calendars): `externalCalendars` on the
 // employee's create and update, up to five ICS URLs whose busy times block availability like
-// time off. A URL is a secret (API.md §10.7): sealed with the secret box, answered only
-// redacted (scheme and host), never logged. It must pass the webhook URL rules of its mode
+// time off. A URL is a secret: sealed with the secret box, answered only redacted (scheme and
+// host), never logged. It must pass the webhook URL rules of its mode
 // (src/webhooks/ssrf-guard.ts: https and no internal address in live), checked here when it is
 // saved and again, after DNS, on every fetch. A new or changed URL is due at once: the workers'
 // sweep (src/workers/fetch-external-calendar.ts) fetches it within seconds.
 import { z } from 'zod';
 import type { Config } from '../../config.js';
+import type { Db } from '../../db/databases.js';
 import { secretBox } from '../../crypto/secret-box.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -183,4 +184,12 @@ export async function replaceExternalCalendars(
       },
     });
   }
+}
+
+/** An employee's external calendars in slot order (the admin staff page). */
+export async function listExternalCalendars(db: Db, opts: { companyId: string; employeeId: string }) {
+  return db.externalCalendar.findMany({
+    where: { companyId: opts.companyId, employeeId: opts.employeeId },
+    orderBy: { slot: 'asc' },
+  });
 }

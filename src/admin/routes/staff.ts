@@ -1,0 +1,143 @@
+// Company > Staff (docs/admin.md): the company's employees, and each one's external calendars
+// (docs/api.md, External calendars) with their name, redacted URL, last successful fetch and last
+// error; an operator adds or removes one. Adding and removing run the employee update the API
+// runs (`externalCalendars` replaces the set; the others are kept by id), so the same URL rules
+// and limits apply, and the URL is never shown again after it is saved.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { esc } from '../../auth/pages/html.js';
+import type { Employee } from '../../generated/prisma/client.js';
+import { findEmployee } from '../../schema/find-records.js';
+import { listEmployeesByName, listExternalCalendars, updateEmployee } from '../../schema/staff/index.js';
+import type { Services } from '../../services.js';
+import { doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
+import { adminPage, companyPath, csrfField } from '../layout.js';
+import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+
+const DONE = {
+  added: 'Calendar added: it is fetched within a few seconds; reload to see the result.',
+  removed: 'Calendar removed, with its busy times.',
+};
+const crumbs = 'Staff';
+
+async function listPage(s: CompanyScope, top = ''): Promise<string> {
+  const employees = await listEmployeesByName(s.db, s.company.id);
+  const rows = employees
+    .map(
+      (e) =>
+        `<tr><td><a href="${companyPath(s.company, `/staff/${e.id}`)}">${esc(e.name)}</a></td><td>${e.active ? '<span class="badge enabled">Active</span>' : '<span class="badge disabled">Inactive</span>'}</td><td>${e.email ? esc(e.email) : '<span class="muted">—</span>'}</td></tr>`,
+    )
+    .join('');
+  const body = `<h1>Staff</h1>${top}
+    ${employees.length ? `<table><thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">E-mail</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="empty">No employees yet. Add them with the API (<code>POST /api/v1/employees</code>).</p>'}`;
+  return adminPage(s.ctx, 'Staff', body);
+}
+
+async function employeePage(
+  s: CompanyScope,
+  e: Employee,
+  extra: { top?: string; values?: Record<string, string>; errors?: Record<string, string> | null } = {},
+): Promise<string> {
+  const calendars = await listExternalCalendars(s.db, { companyId: s.company.id, employeeId: e.id });
+  const base = companyPath(s.company, `/staff/${e.id}`);
+  const zone = s.company.timezone;
+  const rows = calendars
+    .map(
+      (c) => `<tr><td>${esc(c.name)}</td><td><code>${esc(c.urlRedacted)}</code></td>
+      <td>${c.lastSuccessAt ? timeTag(c.lastSuccessAt, zone) : '<span class="muted">not yet</span>'}</td>
+      <td>${c.lastError ? `<span class="badge failed">Failing</span> ${esc(c.lastError)}<br><span class="muted">${timeTag(c.lastErrorAt, zone)}</span>` : '<span class="muted">—</span>'}</td>
+      <td class="actions"><form method="post" action="${base}/external-calendars/${c.id}/remove">${csrfField(s.ctx.csrfToken)}<button type="submit" class="danger" aria-label="Remove calendar ${esc(c.name)}">Remove</button></form></td></tr>`,
+    )
+    .join('');
+  const errors = extra.errors ?? null;
+  // An error about the list as a whole (e.g. five already) is the URL field's to show.
+  const urlError = errors?.url ?? errors?.externalCalendars;
+  const full = calendars.length >= 5;
+  const body = `<h1>${esc(e.name)}</h1>${extra.top ?? ''}
+    <h2>External calendars</h2>
+    <p class="muted">Busy times in these calendars block bookings like time off. Fetched every few minutes; a failing calendar keeps its last good copy. URLs are secret and shown only by their host.</p>
+    ${calendars.length ? `<table><thead><tr><th scope="col">Name</th><th scope="col">URL</th><th scope="col">Last fetched</th><th scope="col">Last error</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="empty">No external calendars.</p>'}
+    ${
+      full
+        ? '<p class="muted">An employee can have at most 5 external calendars.</p>'
+        : `<form method="post" action="${base}/external-calendars" class="stack panel">
+      <h2>Add a calendar</h2>
+      ${formError(errors, ['url', 'name', 'externalCalendars'])}
+      ${csrfField(s.ctx.csrfToken)}
+      ${field({ name: 'name', label: 'Name', value: extra.values?.name, required: true, maxlength: 100, error: errors?.name })}
+      ${field({ name: 'url', label: 'ICS URL', type: 'url', value: '', required: true, maxlength: 2048, hint: s.mode === 'live' ? "https, public address (e.g. Google Calendar's secret address in iCal format)" : 'https, or http for local testing', error: urlError })}
+      <button type="submit" class="primary">Add calendar</button>
+    </form>`
+    }`;
+  return adminPage(s.ctx, e.name, body, { crumbs });
+}
+
+export function registerStaffRoutes(app: FastifyInstance, services: Services): void {
+  const base = '/:mode/companies/:companyId/staff';
+  const employeeOf = (s: CompanyScope, req: FastifyRequest) =>
+    findEmployee(s.db, s.company.id, paramsOf(req).employeeId ?? '');
+  const kept = async (s: CompanyScope, employeeId: string) =>
+    (await listExternalCalendars(s.db, { companyId: s.company.id, employeeId })).map((c) => ({ id: c.id }));
+  const urls = (s: CompanyScope) => ({ mode: s.mode, config: services.config });
+
+  app.get(base, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'staff');
+    return sendAdmin(reply, 200, await listPage(s));
+  });
+
+  app.get(`${base}/:employeeId`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'staff');
+    const e = await employeeOf(s, req);
+    return sendAdmin(reply, 200, await employeePage(s, e, { top: doneNotice(queryOf(req).done, DONE) }));
+  });
+
+  app.post(`${base}/:employeeId/external-calendars`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'staff');
+    const e = await employeeOf(s, req);
+    const form = formOf(req);
+    try {
+      await updateEmployee(s.db, {
+        companyId: s.company.id,
+        employeeId: e.id,
+        urls: urls(s),
+        input: {
+          externalCalendars: [
+            ...(await kept(s, e.id)),
+            { url: (form.url ?? '').trim(), name: (form.name ?? '').trim() },
+          ],
+        },
+      });
+    } catch (err) {
+      const found = fieldErrors(err);
+      if (!found) throw err;
+      // The use case names the entry's field (externalCalendars.N.url): the form's is its last part.
+      const errors: Record<string, string> = {};
+      const details = ((err as { details?: unknown }).details ?? []) as Array<{ path?: string; message?: string }>;
+      for (const d of details) {
+        const key = /\.(url|name)$/.exec(d.path ?? '')?.[1] ?? 'externalCalendars';
+        errors[key] ??= d.message ?? 'is invalid';
+      }
+      return sendAdmin(reply, 400, await employeePage(s, e, { values: { name: form.name ?? '' }, errors }));
+    }
+    req.log.info({ companyId: s.company.id, employeeId: e.id }, 'admin added an external calendar');
+    return reply.redirect(companyPath(s.company, `/staff/${e.id}?done=added`), 303);
+  });
+
+  app.post(
+    `${base}/:employeeId/external-calendars/:calendarId/remove`,
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const s = await companyScope(services, req, 'staff');
+      const e = await employeeOf(s, req);
+      const calendarId = paramsOf(req).calendarId ?? '';
+      const list = await kept(s, e.id);
+      if (!list.some((c) => c.id === calendarId)) return reply.callNotFound();
+      await updateEmployee(s.db, {
+        companyId: s.company.id,
+        employeeId: e.id,
+        urls: urls(s),
+        input: { externalCalendars: list.filter((c) => c.id !== calendarId) },
+      });
+      return reply.redirect(companyPath(s.company, `/staff/${e.id}?done=removed`), 303);
+    },
+  );
+}

@@ -1,0 +1,141 @@
+// The admin area's staff pages (src/admin/routes/staff.ts): each employee's external calendars
+// with name, redacted URL, last success and last error (escaped); adding one through the form
+// (the employee update the API runs: same URL rules, a refused URL is a 400 page naming it, and
+// nothing written) and removing one. The URL is never on a page after it is saved.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../helpers/app.js';
+import { createTestApp } from '../helpers/app.js';
+import { bearer, createAccountWithKeys } from '../helpers/factories.js';
+import { ok, salon } from '../helpers/domain.js';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+beforeAll(async () => {
+  t = await createTestApp({
+    env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000' },
+  });
+  w = await createAccountWithKeys(t.dbs);
+});
+afterAll(async () => t?.close());
+
+async function signIn(): Promise<string> {
+  const login = await t.app.inject({ method: 'GET', url: '/admin/login' });
+  const loginCsrf = login.cookies.find((c) => c.name === 'svc_login_csrf')!.value;
+  const token = /name="csrf_token" value="([^"]+)"/.exec(login.body)![1]!;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/oauth/login',
+    cookies: { svc_login_csrf: loginCsrf },
+    payload: new URLSearchParams({
+      csrf_token: token,
+      email: w.email,
+      password: w.password,
+      next: '/admin',
+    }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(res.statusCode).toBe(303);
+  return res.cookies.find((c) => c.name === 'svc_session')!.value;
+}
+
+describe('admin staff page', () => {
+  it('shows external calendars redacted with their last success and error; adds and removes one', async () => {
+    const auth = bearer(w.testKey.key);
+    const { employee } = await salon(t.app, auth);
+    const secret = 'https://calendar.example.com/calendar/ical/private-abc123SECRET/basic.ics';
+    const set = ok(
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/employees/${employee._id}`,
+        headers: auth,
+        payload: { externalCalendars: [{ url: secret, name: 'Private <cal>' }] },
+      }),
+    );
+    const calendarId = set.externalCalendars[0]._id as string;
+    await t.dbs.test.prisma.externalCalendar.update({
+      where: { id: calendarId },
+      data: {
+        lastSuccessAt: new Date('2026-11-20T10:00:00Z'),
+        lastError: 'HTTP 500 <oops>',
+        lastErrorAt: new Date('2026-11-21T10:00:00Z'),
+      },
+    });
+
+    const cookie = await signIn();
+    const base = `/admin/test/companies/${w.test.id}/staff`;
+    const list = await t.app.inject({ method: 'GET', url: base, cookies: { svc_session: cookie } });
+    expect(list.statusCode).toBe(200);
+    expect(list.body).toContain(`href="${base}/${employee._id}"`);
+
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `${base}/${employee._id}`,
+      cookies: { svc_session: cookie },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Private &lt;cal&gt;');
+    expect(page.body).toContain('<code>https://calendar.example.com/…</code>');
+    expect(page.body).toContain('HTTP 500 &lt;oops&gt;');
+    expect(page.body).toContain('2026-11-20');
+    expect(page.body).not.toContain('SECRET');
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!;
+    const form = (fields: Record<string, string>) => ({
+      cookies: { svc_session: cookie },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ csrf_token: csrf, ...fields }).toString(),
+    });
+
+    // A refused URL: 400, the page names the URL field, nothing written.
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${employee._id}/external-calendars`,
+      ...form({ name: 'Work', url: 'ftp://example.com/x.ics' }),
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('id="f-url-error"');
+    expect(await t.dbs.test.prisma.externalCalendar.count({ where: { employeeId: employee._id } })).toBe(1);
+
+    // Added beside the kept one (which keeps its id and history).
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${employee._id}/external-calendars`,
+      ...form({ name: 'Work', url: 'https://outlook.example.com/owa/calendar/OTHERSECRET/reachcalendar.ics' }),
+    });
+    expect(added.statusCode).toBe(303);
+    const after = await t.dbs.test.prisma.externalCalendar.findMany({
+      where: { employeeId: employee._id },
+      orderBy: { slot: 'asc' },
+    });
+    expect(after.map((c) => [c.name, c.urlRedacted])).toEqual([
+      ['Private <cal>', 'https://calendar.example.com/…'],
+      ['Work', 'https://outlook.example.com/…'],
+    ]);
+    expect(after[0]!.id).toBe(calendarId);
+    expect(after[0]!.lastError).toBe('HTTP 500 <oops>');
+    const shown = await t.app.inject({
+      method: 'GET',
+      url: added.headers.location as string,
+      cookies: { svc_session: cookie },
+    });
+    expect(shown.body).toContain('https://outlook.example.com/…');
+    expect(shown.body).not.toContain('OTHERSECRET');
+
+    // Removed: gone, the other kept.
+    const removed = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${employee._id}/external-calendars/${calendarId}/remove`,
+      ...form({}),
+    });
+    expect(removed.statusCode).toBe(303);
+    expect(
+      (await t.dbs.test.prisma.externalCalendar.findMany({ where: { employeeId: employee._id } })).map((c) => c.name),
+    ).toEqual(['Work']);
+    // Another employee's calendar, or none: 404.
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${employee._id}/external-calendars/${calendarId}/remove`,
+      ...form({}),
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+});

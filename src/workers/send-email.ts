@@ -26,6 +26,27 @@ function transportFor(config: Config) {
   return t;
 }
 
+interface StoredAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
+/** The stored attachments as nodemailer takes them: the first calendar as its icalEvent. */
+function mimeParts(stored: unknown) {
+  const all = (Array.isArray(stored) ? stored : []) as StoredAttachment[];
+  const calendar = all.find((a) => /^text\/calendar\b/i.test(a.contentType));
+  const method = calendar && /;\s*method=([A-Za-z-]+)/i.exec(calendar.contentType)?.[1];
+  return {
+    icalEvent: calendar
+      ? { method: method ?? 'PUBLISH', filename: calendar.filename, content: calendar.content }
+      : null,
+    attachments: all
+      .filter((a) => a !== calendar)
+      .map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })),
+  };
+}
+
 export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; emailId: string }): Promise<void> {
   const { config } = ctx.services;
   if (p.mode === 'test') return;
@@ -47,6 +68,7 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
   if (!claimed.length) return;
   const email = await db.email.findUniqueOrThrow({ where: { id: p.emailId } });
   const headers = email.headers as Record<string, string>;
+  const { icalEvent, attachments } = mimeParts(email.attachments);
   try {
     await transportFor(config).sendMail({
       from: email.from,
@@ -56,6 +78,10 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
       subject: email.subject,
       text: email.text,
       html: email.html,
+      // The invitation goes as calendar clients expect it (docs/calendars.md): a text/calendar;
+      // method=… alternative beside the text and HTML, and the same file as invite.ics.
+      ...(icalEvent ? { icalEvent } : {}),
+      ...(attachments.length ? { attachments } : {}),
       messageId: headers['Message-ID'],
       date: headers.Date ? new Date(headers.Date) : undefined,
       headers: {

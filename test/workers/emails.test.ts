@@ -144,6 +144,14 @@ describe('sandbox e-mail log', () => {
       text: email.text,
       html: email.html,
       headers: email.headers,
+      // The booking's invitation (test/workers/email/calendar-invitations.test.ts reads it).
+      attachments: [
+        {
+          filename: 'invite.ics',
+          contentType: 'text/calendar; charset=utf-8; method=REQUEST',
+          content: expect.any(String),
+        },
+      ],
       kind: 'booking_confirmed',
       createdAt: email.createdAt.toISOString(),
     });

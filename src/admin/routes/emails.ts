@@ -8,7 +8,7 @@ import { esc } from '../../auth/pages/html.js';
 import { findEmail } from '../../schema/find-records.js';
 import { listEmails } from '../../schema/emails/index.js';
 import type { Services } from '../../services.js';
-import { ADMIN_CSP, sendAdmin, timeTag } from '../http.js';
+import { ADMIN_CSP, AdminNotFound, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 
@@ -39,6 +39,35 @@ function headerRows(headers: unknown): string {
         `<tr><th scope="row"><code>${esc(k)}</code></th><td><code>${esc(typeof v === 'string' ? v : JSON.stringify(v))}</code></td></tr>`,
     )
     .join('');
+}
+
+interface StoredAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
+const attachmentsOf = (e: { attachments: unknown }) =>
+  (Array.isArray(e.attachments) ? e.attachments : []) as StoredAttachment[];
+
+/** The e-mail's files (its calendar invitation), each with a download link and its text. */
+function attachmentsSection(
+  company: { mode: 'live' | 'test'; id: string },
+  emailId: string,
+  files: StoredAttachment[],
+) {
+  if (!files.length) return '';
+  const items = files
+    .map(
+      (
+        a,
+        i,
+      ) => `<li><a href="${companyPath(company, `/emails/${emailId}/attachments/${i}`)}" download="${esc(a.filename)}">${esc(a.filename)}</a>
+        <span class="muted">${esc(a.contentType)}, ${Buffer.byteLength(a.content, 'utf8')} bytes</span>
+        <pre class="text-body attachment-body">${esc(a.content)}</pre></li>`,
+    )
+    .join('');
+  return `<h2>Attachments</h2><ul class="attachments">${items}</ul>`;
 }
 
 export function registerEmailRoutes(app: FastifyInstance, services: Services): void {
@@ -83,6 +112,7 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
         <dt>Time</dt><dd>${timeTag(email.createdAt, s.company.timezone)}</dd>
         <dt>Status</dt><dd id="email-status">${statusOf(email)}${email.sentAt ? ` sent ${timeTag(email.sentAt)}` : ''}</dd>
       </dl></div>
+      ${attachmentsSection(s.company, email.id, attachmentsOf(email))}
       <h2>Headers</h2>
       <table aria-label="Headers"><tbody>${headerRows(email.headers)}</tbody></table>
       <h2>HTML body</h2>
@@ -93,4 +123,25 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
       csp: EMAIL_PAGE_CSP,
     });
   });
+
+  // One attachment as a file (the .ics a calendar app opens), never rendered by the browser.
+  app.get(
+    '/:mode/companies/:companyId/emails/:emailId/attachments/:index',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const s = await companyScope(services, req, 'emails');
+      const params = paramsOf(req);
+      const email = await findEmail(s.db, s.company.id, params.emailId);
+      const index = /^\d{1,3}$/.test(params.index ?? '') ? Number(params.index) : -1;
+      const file = attachmentsOf(email)[index];
+      if (!file) throw new AdminNotFound('attachment');
+      const safeName = file.filename.replace(/[^A-Za-z0-9._-]/g, '_') || 'attachment';
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Disposition', `attachment; filename="${safeName}"`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Cache-Control', 'no-store')
+        .send(file.content);
+    },
+  );
 }

@@ -84,6 +84,14 @@ const Email = Type.Object(
     text: Type.String(),
     html: Type.String(),
     headers: Type.Record(Type.String(), Type.String()),
+    attachments: Type.Array(
+      Type.Object({
+        filename: Type.String({ description: 'e.g. invite.ics' }),
+        contentType: Type.String({ description: 'e.g. text/calendar; charset=utf-8; method=REQUEST' }),
+        content: Type.String({ description: 'The file as text' }),
+      }),
+      { description: "Files it carries: a booking e-mail's calendar invitation (docs/calendars.md)" },
+    ),
     kind: Nullable(Type.String()),
     createdAt: Timestamp,
   },

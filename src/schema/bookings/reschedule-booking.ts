@@ -98,6 +98,8 @@ export async function rescheduleBooking(
             endTime: new Date(end),
             blockStart: new Date(start - service.bufferBeforeMinutes * 60_000),
             blockEnd: new Date(end + service.bufferAfterMinutes * 60_000),
+            // The invitation's SEQUENCE (RFC 5546 §2.1.4): a moved event is a new revision.
+            calendarSequence: { increment: 1 },
           },
         });
         if (changed.count === 0) {
@@ -110,6 +112,9 @@ export async function rescheduleBooking(
           previousEndTime: booking.endTime.toISOString(),
           ...(booking.employeeId !== employeeId ? { previousEmployeeId: booking.employeeId } : {}),
           rescheduledBy,
+          // The revision this move's invitation carries, kept with the event: its e-mail is
+          // composed later and the booking may have moved again by then.
+          calendarSequence: after.calendarSequence,
         });
         return after;
       });

@@ -158,12 +158,21 @@ export async function updateClassSession(
         for (const b of live) {
           const after = await tx.booking.update({
             where: { id: b.id },
-            data: { startTime, endTime, blockStart: startTime, blockEnd: endTime, employeeId },
+            // A moved session is a new revision of each booking's invitation (docs/calendars.md).
+            data: {
+              startTime,
+              endTime,
+              blockStart: startTime,
+              blockEnd: endTime,
+              employeeId,
+              calendarSequence: { increment: 1 },
+            },
           });
           await recordBookingEvent(tx, after, 'booking.rescheduled', {
             previousStartTime: b.startTime.toISOString(),
             previousEndTime: b.endTime.toISOString(),
             ...(b.employeeId !== employeeId ? { previousEmployeeId: b.employeeId } : {}),
+            calendarSequence: after.calendarSequence,
           });
         }
       }

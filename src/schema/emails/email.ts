@@ -9,6 +9,26 @@ import type { Context } from '../context.js';
 import { connectionType, ListOrderEnum, resolveConnection } from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 
+interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
+const EmailAttachmentType = builder.objectRef<EmailAttachment>('EmailAttachment').implement({
+  description: "A file an e-mail carries, such as a booking's calendar invitation (invite.ics)",
+  fields: (t) => ({
+    filename: t.exposeString('filename', { description: 'The file name, e.g. invite.ics' }),
+    contentType: t.exposeString('contentType', {
+      description: 'The MIME type, e.g. text/calendar; charset=utf-8; method=REQUEST',
+    }),
+    content: t.exposeString('content', { description: 'The file, as text (an iCalendar file for an invitation)' }),
+  }),
+});
+
+const attachmentsOf = (e: Email): EmailAttachment[] =>
+  Array.isArray(e.attachments) ? (e.attachments as unknown as EmailAttachment[]) : [];
+
 export const EmailType = builder.objectRef<Email>('Email').implement({
   description: 'An e-mail to a customer, logged in the sandbox instead of sent',
   fields: (t) => ({
@@ -19,6 +39,11 @@ export const EmailType = builder.objectRef<Email>('Email').implement({
     text: t.exposeString('text', { description: 'The plain-text body' }),
     html: t.exposeString('html', { description: 'The HTML body' }),
     headers: t.field({ type: 'JSON', description: 'Every header, by name', resolve: (e) => e.headers }),
+    attachments: t.field({
+      type: [EmailAttachmentType],
+      description: "Files it carries: a booking e-mail's calendar invitation (docs/calendars.md)",
+      resolve: attachmentsOf,
+    }),
     kind: t.exposeString('kind', {
       nullable: true,
       description: 'What it is about: booking_confirmed, payment_receipt, ... (an open list)',

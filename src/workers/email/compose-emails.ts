@@ -6,7 +6,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
 import type { Config } from '../../config.js';
-import { manageUrl } from '../../schema/bookings/index.js';
+import { manageUrl, publicOrigin } from '../../schema/bookings/index.js';
+import { renderInvitation, uidHostOf, type InvitationMethod } from '../../schema/calendars/index.js';
 import type { Tx } from '../../schema/events/index.js';
 import { displayName, formatMailbox } from './mailbox.js';
 import { renderEmail, type EmailKind } from './templates.js';
@@ -39,6 +40,36 @@ function kindFor(e: EventRow): EmailKind | null {
 
 const asDate = (v: unknown) => (typeof v === 'string' ? new Date(v) : undefined);
 
+/** What an e-mail carries: a booking's invitation is text, kept as written (docs/calendars.md). */
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
+const INVITATION_METHOD: Partial<Record<EmailKind, InvitationMethod>> = {
+  booking_confirmed: 'REQUEST',
+  booking_rescheduled: 'REQUEST',
+  booking_cancelled: 'CANCEL',
+};
+
+/** The bare address of a mailbox header value (`Name <a@b>` or `a@b`). */
+const addressOf = (mailbox: string) => /<([^>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox.trim();
+
+/**
+ * The SEQUENCE of the invitation an event's e-mail carries (RFC 5546 §2.1.4). A confirmation
+ * comes before any move: 0. A reschedule: the revision its event recorded (the booking may
+ * have moved again before this e-mail is composed). A cancel: one more than the last revision,
+ * because the STATUS changes, which RFC 5546 counts as a revision; every client takes a CANCEL
+ * whose SEQUENCE is higher than the one it holds, and some (Outlook) ignore one that is not.
+ */
+function sequenceFor(kind: EmailKind, data: Record<string, unknown>, booking: { calendarSequence: number }): number {
+  if (kind === 'booking_rescheduled')
+    return typeof data.calendarSequence === 'number' ? data.calendarSequence : booking.calendarSequence;
+  if (kind === 'booking_cancelled') return booking.calendarSequence + 1;
+  return 0;
+}
+
 export async function composeEmails(
   tx: Tx,
   o: { mode: Mode; events: EventRow[]; from: string; config: Config },
@@ -69,6 +100,9 @@ export async function composeEmails(
     if (!booking || booking.companyId !== e.companyId || (kind === 'payment_receipt' && !payment)) continue;
     const prevStart = asDate(data.previousStartTime);
     const prevEnd = asDate(data.previousEndTime);
+    const url = manageUrl(o.config, o.mode, booking);
+    const startTime = asDate(data.startTime) ?? booking.startTime;
+    const endTime = asDate(data.endTime) ?? booking.endTime;
     const rendered = renderEmail({
       kind,
       company: booking.company,
@@ -77,15 +111,38 @@ export async function composeEmails(
       employee: booking.employee,
       booking: {
         id: booking.id,
-        startTime: asDate(data.startTime) ?? booking.startTime,
-        endTime: asDate(data.endTime) ?? booking.endTime,
+        startTime,
+        endTime,
         cancelReason: (data.reason as string | undefined) ?? booking.cancelReason,
+        customerTimeZone: booking.customerTimeZone,
       },
       previous: prevStart && prevEnd ? { startTime: prevStart, endTime: prevEnd } : undefined,
       payment: payment ?? undefined,
       // The link as it is now (a rotated link's e-mails carry the new one).
-      manageUrl: manageUrl(o.config, o.mode, booking),
+      manageUrl: url,
     });
+    const method = INVITATION_METHOD[kind];
+    const attachments: EmailAttachment[] = method
+      ? [
+          {
+            filename: 'invite.ics',
+            contentType: `text/calendar; charset=utf-8; method=${method}`,
+            content: renderInvitation({
+              method,
+              uidHost: uidHostOf(publicOrigin(o.config)),
+              company: booking.company,
+              organizerEmail: booking.company.email ?? addressOf(o.from),
+              customer: booking.customer,
+              service: booking.service,
+              employee: booking.employee,
+              booking: { id: booking.id, startTime, endTime },
+              sequence: sequenceFor(kind, data, booking),
+              manageUrl: method === 'REQUEST' ? url : undefined,
+              stamp: new Date(),
+            }),
+          },
+        ]
+      : [];
     const id = newId();
     const domain = /@([^>\s]+)>?\s*$/.exec(o.from)?.[1] ?? 'bookings.localhost';
     const recipient = { name: displayName(booking.customer.name), address: booking.customer.email };
@@ -97,7 +154,9 @@ export async function composeEmails(
       Date: new Date().toUTCString(),
       'Message-ID': `<${id}.${randomBytes(4).toString('hex')}@${domain}>`,
       'MIME-Version': '1.0',
-      'Content-Type': 'multipart/alternative',
+      // With an invitation, SMTP sends multipart/mixed: the text, HTML and text/calendar
+      // alternatives, and the same calendar as an invite.ics attachment.
+      'Content-Type': attachments.length ? 'multipart/mixed' : 'multipart/alternative',
       'X-Booking-Id': booking.id,
       'X-Event-Id': e.id,
       'Auto-Submitted': 'auto-generated',
@@ -112,6 +171,7 @@ export async function composeEmails(
       text: rendered.text,
       html: rendered.html,
       headers,
+      attachments: attachments as unknown as Prisma.InputJsonValue,
       kind,
       eventId: e.id,
       // Sandbox: kept in the e-mail log, not sent (docs/sandbox.md).

@@ -1,5 +1,6 @@
 // The customer e-mails of docs/sandbox.md (booking confirmed, rescheduled, cancelled; payment
-// receipt), as text and HTML, with times in the company's time zone (Luxon, DST-correct).
+// receipt), as text and HTML, with times in the customer's time zone when the booking records
+// one (customerTimeZone), else the company's, the zone always named (Luxon, DST-correct).
 import { DateTime } from 'luxon';
 
 export type EmailKind = 'booking_confirmed' | 'booking_rescheduled' | 'booking_cancelled' | 'payment_receipt';
@@ -10,7 +11,14 @@ export interface EmailFacts {
   customer: { name: string };
   service: { name: string };
   employee: { name: string };
-  booking: { id: string; startTime: Date; endTime: Date; cancelReason?: string | null };
+  booking: {
+    id: string;
+    startTime: Date;
+    endTime: Date;
+    cancelReason?: string | null;
+    /** The customer's IANA zone, when the booking was made with one: e-mails show times in it. */
+    customerTimeZone?: string | null;
+  };
   previous?: { startTime: Date; endTime: Date };
   /** The customer's manage link (docs/manage-links.md), in confirmations and reschedules. */
   manageUrl?: string;
@@ -33,7 +41,7 @@ export interface RenderedEmail {
 const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** "Monday 30 March 2026, 10:00–11:00 CEST" in the company's zone. */
+/** "Monday 30 March 2026, 10:00–11:00 GMT+2 (Europe/Berlin)" in the given zone. */
 export function formatSlot(start: Date, end: Date, zone: string): string {
   const s = DateTime.fromJSDate(start, { zone });
   const e = DateTime.fromJSDate(end, { zone });
@@ -48,7 +56,8 @@ export function formatMoney(amount: number, currency: string): string {
 }
 
 export function renderEmail(f: EmailFacts): RenderedEmail {
-  const zone = f.company.timezone;
+  // docs/calendars.md: the customer's zone when the booking has one, else the company's, named.
+  const zone = f.booking.customerTimeZone || f.company.timezone;
   const when = formatSlot(f.booking.startTime, f.booking.endTime, zone);
   const lines: string[] = [];
   let subject: string;

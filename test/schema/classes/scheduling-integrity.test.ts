@@ -269,6 +269,8 @@ describe('class sessions never double-book their instructor', () => {
         previousStartTime: start,
         previousEndTime: at(start, 60),
         previousEmployeeId: ann._id,
+        // Each booking's invitation is re-sent as its next revision (docs/calendars.md).
+        calendarSequence: 1,
       })),
     );
     // Ann's time is free again, Bob's is taken.
@@ -286,6 +288,7 @@ describe('class sessions never double-book their instructor', () => {
     expect(moved.map((e: any) => e.data.previousEmployeeId)).toEqual([undefined, undefined]);
     expect(moved.map((e: any) => e.data.startTime)).toEqual([at(start, 60), at(start, 60)]);
     expect(moved.map((e: any) => e.data.previousStartTime)).toEqual([start, start]);
+    expect(moved.map((e: any) => e.data.calendarSequence)).toEqual([2, 2]);
   });
 
   it('PATCH: a session cannot be moved into the past', async () => {

@@ -12,6 +12,7 @@ import './customers/customer.js';
 import './staff/employee.js';
 import './staff/date-override.js';
 import './events/event.js';
+import './notifications/notification.js';
 import './services/service.js';
 import './reports/booking-stats.js';
 

@@ -9,6 +9,29 @@ const Status = Type.Union(
   ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired'].map((s) => Type.Literal(s)),
 );
 
+const Notification = Type.Object(
+  {
+    _id: Id,
+    bookingId: Id,
+    channel: Type.Union([Type.Literal('email'), Type.Literal('webhook')]),
+    offsetMinutes: Type.Integer({ description: 'Minutes before the start it was planned for' }),
+    dueAt: { ...Timestamp, description: 'startTime − offsetMinutes' },
+    status: Type.Union(
+      ['scheduled', 'sent', 'failed', 'cancelled', 'skipped'].map((s) => Type.Literal(s)),
+      { description: 'An open list: new states may be added' },
+    ),
+    sentAt: Nullable(Timestamp),
+    reason: Nullable(
+      Type.String({
+        description:
+          'Why it was skipped, cancelled or failed: due_time_passed, appointment_started, booking_cancelled, booking_rescheduled, booking_expired, booking_completed, booking_no_show, send_failed (an open list)',
+      }),
+    ),
+    createdAt: Timestamp,
+  },
+  { $id: 'Notification', title: 'Notification (a planned reminder)' },
+);
+
 const Actor = (description: string) =>
   Type.Union([Type.Literal('business'), Type.Literal('customer')], { description });
 
@@ -205,6 +228,18 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     response: Booking,
     query: 'booking',
     variables: (req) => req.params,
+  });
+  graphqlRoute(app, deps, {
+    method: 'GET',
+    url: '/bookings/:id/notifications',
+    summary: "List a booking's planned reminders (scheduled, sent, failed, cancelled, skipped), newest first",
+    tags,
+    scope: 'bookings:read',
+    list: true,
+    request: { params: ById, querystring: Type.Object(PageQuery, { additionalProperties: false }) },
+    response: Notification,
+    query: 'bookingNotifications',
+    variables: (req) => ({ ...req.query, bookingId: req.params.id }),
   });
   const simple: Array<[string, string, string]> = [
     ['confirm', 'confirmBooking', 'pending → confirmed'],

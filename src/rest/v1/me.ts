@@ -72,6 +72,29 @@ export const ServiceBookingRules = Type.Object(
   { title: "A service's booking rules (null inherits the company's)" },
 );
 
+const Channel = Type.Union([Type.Literal('email'), Type.Literal('webhook')], {
+  description: 'email: an e-mail to the customer; webhook: a booking.reminder_due event',
+});
+
+/** One reminder (docs/api.md, Reminders). */
+export const Reminder = Type.Object(
+  {
+    offsetMinutes: Type.Integer({
+      minimum: 5,
+      maximum: 20_160,
+      description: 'Minutes before the start, 5 up to 20160 (14 days)',
+    }),
+    channel: Channel,
+  },
+  { additionalProperties: false, title: 'Reminder' },
+);
+
+/** A list of reminders as given: the whole list replaces the stored one. */
+export const RemindersInput = Type.Array(Reminder, {
+  maxItems: 5,
+  description: 'Up to 5 reminders, no two alike; the list replaces the stored one',
+});
+
 const CompanyProfile = Type.Object(
   {
     _id: Id,
@@ -83,6 +106,9 @@ const CompanyProfile = Type.Object(
     currency: Type.String({ description: 'ISO 4217 code' }),
     mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
     bookingRules: BookingRules,
+    reminders: Type.Array(Reminder, {
+      description: 'The reminders every booking gets, earliest first, unless its service has its own',
+    }),
     metadata: Metadata,
     createdAt: Timestamp,
   },
@@ -98,6 +124,8 @@ const UpdateCompany = Type.Object(
     timezone: Type.String({ maxLength: 64 }),
     currency: Type.String({ minLength: 3, maxLength: 3 }),
     bookingRules: BookingRulesPatch,
+    // [] for none; null restores the default (one e-mail 24 hours before).
+    reminders: Nullable(RemindersInput),
     metadata: MetadataPatch,
   },
   { additionalProperties: false },

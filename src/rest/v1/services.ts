@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Metadata, MetadataPatch, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
-import { BookingRulesPatch, ServiceBookingRules } from './me.js';
+import { BookingRulesPatch, Reminder, RemindersInput, ServiceBookingRules } from './me.js';
 
 const Money = (description: string) => Type.Integer({ minimum: 0, maximum: 100_000_000, description });
 
@@ -94,6 +94,9 @@ const Service = Type.Object(
     ),
     cancellationPolicy: Nullable(CancellationPolicy),
     bookingRules: ServiceBookingRules,
+    reminders: Nullable(
+      Type.Array(Reminder, { description: "The service's own reminders; null: it inherits the company's" }),
+    ),
     questions: Type.Array(Question, { description: 'Asked when it is booked, in this order' }),
     active: Type.Boolean(),
     metadata: Metadata,
@@ -116,6 +119,8 @@ const Fields = {
   depositAmount: Nullable(Type.Integer({ description: 'Minor units, 1 up to the price; null removes it' })),
   cancellationPolicy: Nullable(CancellationPolicyInput),
   bookingRules: BookingRulesPatch,
+  // The service's own reminders ([] for none); null inherits the company's.
+  reminders: Nullable(RemindersInput),
   questions: Type.Array(QuestionInput, {
     description: 'At most 20 questions (ids unique); a PATCH replaces the list',
   }),

@@ -16,6 +16,7 @@ import type { Booking, Company, Prisma } from '../../generated/prisma/client.js'
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from './booking-events.js';
+import { planReminders } from '../notifications/plan-reminders.js';
 import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { reasonFor, type Policy, type Reason, type ServiceTiming } from '../availability/refusals.js';
@@ -179,6 +180,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
           },
         });
         await recordBookingEvent(tx, booking, 'booking.created');
+        await planReminders(tx, booking, { now });
         return booking;
       });
     } catch (err) {
@@ -230,6 +232,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
           },
         });
         await recordBookingEvent(tx, booking, 'booking.created');
+        await planReminders(tx, booking, { now });
         return booking;
       });
     } catch (err) {

@@ -8,6 +8,7 @@ import type { Db } from '../../db/databases.js';
 import type { Booking, Company } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { recordBookingEvent } from './booking-events.js';
+import { replanReminders } from '../notifications/plan-reminders.js';
 import { domainTransaction, isExclusionViolation } from '../db-errors.js';
 import { assertBeforeCutoff, cutoffDeadline, effectiveBookingRules } from '../booking-rules.js';
 import { boundedInstant, id } from '../domain-validation.js';
@@ -116,6 +117,8 @@ export async function rescheduleBooking(
           // composed later and the booking may have moved again by then.
           calendarSequence: after.calendarSequence,
         });
+        // The reminders of the old time withdrawn, those of the new one planned, in this transaction.
+        await replanReminders(tx, after, { now });
         return after;
       });
     } catch (err) {

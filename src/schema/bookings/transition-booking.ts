@@ -10,6 +10,7 @@ import type { Db } from '../../db/databases.js';
 import type { Booking, BookingStatus, CancelledBy, Prisma } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { recordBookingEvent } from './booking-events.js';
+import { cancelReminders, type WithdrawReason } from '../notifications/plan-reminders.js';
 import { domainTransaction } from '../db-errors.js';
 import type { OutboxEventType } from '../events/events.js';
 import { parseInput, text } from '../validation.js';
@@ -25,6 +26,13 @@ export const TRANSITIONS: Record<BookingAction, { from: BookingStatus[]; to: Boo
     no_show: { from: ['confirmed'], to: 'no_show', event: 'booking.no_show' },
     expire: { from: ['pending'], to: 'expired', event: 'booking.expired' },
   };
+
+const WITHDRAWN_BY: Record<Exclude<BookingAction, 'confirm'>, WithdrawReason> = {
+  cancel: 'booking_cancelled',
+  complete: 'booking_completed',
+  no_show: 'booking_no_show',
+  expire: 'booking_expired',
+};
 
 export function invalidTransition(from: BookingStatus, to: BookingStatus, why?: string): AppError {
   return new AppError('INVALID_STATE_TRANSITION', why ?? `A ${from} booking cannot become ${to}`, {
@@ -108,6 +116,8 @@ export async function applyTransition(
     throw invalidTransition(now.status, rule.to);
   }
   if (action === 'cancel' || action === 'expire') await releasePlace(tx, booking);
+  // A booking that no longer holds a place is not reminded: its scheduled reminders withdrawn.
+  if (action !== 'confirm') await cancelReminders(tx, booking.id, WITHDRAWN_BY[action]);
   const after = await tx.booking.findUniqueOrThrow({ where: { id: booking.id } });
   await recordBookingEvent(
     tx,

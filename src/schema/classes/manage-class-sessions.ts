@@ -16,6 +16,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from '../bookings/booking-events.js';
+import { cancelReminders, replanReminders } from '../notifications/plan-reminders.js';
 import { domainTransaction, isCheckViolation, isExclusionViolation } from '../db-errors.js';
 import { boundedInstant, checkRange, id } from '../domain-validation.js';
 import { recordEvent } from '../events/events.js';
@@ -139,7 +140,8 @@ export async function updateClassSession(
   const moved = startTime.getTime() !== session.startTime.getTime() || endTime.getTime() !== session.endTime.getTime();
   const employeeId = patch.employeeId ?? session.employeeId;
   const newInstructor = employeeId !== session.employeeId;
-  if (moved && startTime.getTime() <= (opts.now ?? new Date()).getTime()) {
+  const now = opts.now ?? new Date();
+  if (moved && startTime.getTime() <= now.getTime()) {
     throw AppError.validation([
       { path: patch.startTime ? 'startTime' : 'endTime', message: 'must leave the session starting in the future' },
     ]);
@@ -174,6 +176,7 @@ export async function updateClassSession(
             ...(b.employeeId !== employeeId ? { previousEmployeeId: b.employeeId } : {}),
             calendarSequence: after.calendarSequence,
           });
+          if (after.startTime.getTime() !== b.startTime.getTime()) await replanReminders(tx, after, { now });
         }
       }
       return tx.classSession.findUniqueOrThrow({ where: { id: session.id } });
@@ -218,6 +221,7 @@ export async function cancelClassSession(db: Db, opts: { companyId: string; clas
         data: { status: 'cancelled', cancelReason: why, holdExpiresAt: null },
       });
       await recordBookingEvent(tx, after, 'booking.cancelled', { reason: why });
+      await cancelReminders(tx, b.id, 'booking_cancelled');
     }
     const cancelled = await tx.classSession.findUniqueOrThrow({ where: { id: session.id } });
     await recordEvent(tx, {

@@ -4,6 +4,8 @@ import { updateCompany } from './update-company.js';
 import { builder } from '../builder.js';
 import { companyBookingRules } from '../booking-rules.js';
 import { BookingRulesInput, BookingRulesType } from '../booking-rules-type.js';
+import { companyReminders } from '../notifications/reminders.js';
+import { ReminderInput, ReminderType } from '../notifications/reminder-type.js';
 
 export const CompanyModeEnum = builder.enumType('CompanyMode', {
   description: "A company's mode: which database holds it and whether its payments and e-mail are real",
@@ -30,6 +32,12 @@ export const CompanyType = builder.prismaObject('Company', {
       type: BookingRulesType,
       description: "The company's booking rules (each service may override them)",
       resolve: (c) => companyBookingRules(c.bookingRules),
+    }),
+    reminders: t.field({
+      type: [ReminderType],
+      description:
+        'The reminders every booking gets, earliest first, unless its service has its own (default: one e-mail 24 hours before)',
+      resolve: (c) => companyReminders(c.reminders),
     }),
     metadata: t.expose('metadata', {
       type: 'Metadata',
@@ -94,6 +102,12 @@ const UpdateCompanyInput = builder.inputType('UpdateCompanyInput', {
       type: BookingRulesInput,
       required: false,
       description: 'Rules to change; the others stay',
+    }),
+    reminders: t.field({
+      type: [ReminderInput],
+      required: false,
+      description:
+        'The reminders every booking gets (the whole list, replacing the stored one): up to 5, 5 minutes to 14 days before; [] for none, null for the default',
     }),
     metadata: t.field({
       type: 'Metadata',

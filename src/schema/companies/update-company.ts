@@ -3,6 +3,7 @@ import type { Db } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
 import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
 import { mergeMetadata, metadataPatch } from '../metadata.js';
+import { DEFAULT_REMINDERS, remindersInput } from '../notifications/reminders.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 
 export const updateCompanyInput = z
@@ -14,6 +15,8 @@ export const updateCompanyInput = z
     timezone,
     currency,
     bookingRules: bookingRulesPatch,
+    /** The whole list, replacing the stored one; null restores the default. */
+    reminders: remindersInput.nullable(),
     metadata: metadataPatch,
   })
   .partial()
@@ -23,7 +26,8 @@ export type UpdateCompanyInput = z.input<typeof updateCompanyInput>;
 
 /** Changes a company's profile (PATCH /me, updateMe). Absent fields stay; null clears. */
 export async function updateCompany(db: Db, opts: { companyId: string; input: unknown }): Promise<Company> {
-  const { bookingRules, metadata, ...patch } = parseInput(updateCompanyInput, opts.input);
+  const { bookingRules, metadata, reminders, ...fields } = parseInput(updateCompanyInput, opts.input);
+  const patch = { ...fields, ...(reminders !== undefined ? { reminders: reminders ?? DEFAULT_REMINDERS } : {}) };
   if (!bookingRules && !metadata) return db.company.update({ where: { id: opts.companyId }, data: patch });
   // The stored rules and metadata merged with the patch under the row's lock, so two patches of
   // different rules or keys both stay.

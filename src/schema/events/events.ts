@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'booking.no_show',
   'booking.expired',
   'booking.updated',
+  'booking.reminder_due',
   'payment.succeeded',
   'payment.failed',
   'payment.refunded',

@@ -9,6 +9,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { isCheckViolation } from '../db-errors.js';
 import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
+import { remindersInput } from '../notifications/reminders.js';
 import { cancellationPolicySchema, depositAmountSchema, moneyFieldErrors } from './cancellation-policy.js';
 import { id, minutes } from '../domain-validation.js';
 import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
@@ -31,6 +32,8 @@ const fields = {
   depositAmount: depositAmountSchema.nullable(),
   cancellationPolicy: cancellationPolicySchema.nullable(),
   bookingRules: bookingRulesPatch,
+  /** The service's own reminders, replacing the company's; null inherits them. */
+  reminders: remindersInput.nullable(),
   questions: questionsSchema,
   active: z.boolean(),
   employeeIds: z
@@ -51,6 +54,7 @@ const createInput = z
     depositAmount: true,
     cancellationPolicy: true,
     bookingRules: true,
+    reminders: true,
     questions: true,
     active: true,
     employeeIds: true,
@@ -72,7 +76,11 @@ async function requireEmployees(db: Db, companyId: string, ids: string[] | undef
 
 /** JSON columns: a policy or Prisma's database null; booking rules merged into what is stored. */
 function jsonFields(
-  input: { cancellationPolicy?: unknown; bookingRules?: z.output<typeof bookingRulesPatch> },
+  input: {
+    cancellationPolicy?: unknown;
+    bookingRules?: z.output<typeof bookingRulesPatch>;
+    reminders?: z.output<typeof remindersInput> | null;
+  },
   storedRules: unknown,
 ) {
   return {
@@ -83,6 +91,7 @@ function jsonFields(
         }
       : {}),
     ...(input.bookingRules ? { bookingRules: patchBookingRules(storedRules, input.bookingRules) } : {}),
+    ...(input.reminders !== undefined ? { reminders: input.reminders === null ? Prisma.DbNull : input.reminders } : {}),
   };
 }
 
@@ -92,7 +101,7 @@ function checkMoneyFields(s: Parameters<typeof moneyFieldErrors>[0]) {
 }
 
 export async function createService(db: Db, opts: { companyId: string; input: unknown }) {
-  const { employeeIds, cancellationPolicy, bookingRules, ...data } = parseInput(createInput, opts.input);
+  const { employeeIds, cancellationPolicy, bookingRules, reminders, ...data } = parseInput(createInput, opts.input);
   checkMoneyFields({
     price: data.price ?? 0,
     depositAmount: data.depositAmount ?? null,
@@ -104,7 +113,7 @@ export async function createService(db: Db, opts: { companyId: string; input: un
       id: newId(),
       companyId: opts.companyId,
       ...data,
-      ...jsonFields({ cancellationPolicy, bookingRules }, {}),
+      ...jsonFields({ cancellationPolicy, bookingRules, reminders }, {}),
       employees: { create: (employeeIds ?? []).map((employeeId) => ({ employeeId })) },
     },
     include: serviceInclude,
@@ -113,7 +122,10 @@ export async function createService(db: Db, opts: { companyId: string; input: un
 
 export async function updateService(db: Db, opts: { companyId: string; serviceId: string; input: unknown }) {
   const existing = await findService(db, opts.companyId, opts.serviceId);
-  const { employeeIds, cancellationPolicy, bookingRules, metadata, ...patch } = parseInput(updateInput, opts.input);
+  const { employeeIds, cancellationPolicy, bookingRules, reminders, metadata, ...patch } = parseInput(
+    updateInput,
+    opts.input,
+  );
   checkMoneyFields({
     price: patch.price ?? existing.price,
     depositAmount: patch.depositAmount !== undefined ? patch.depositAmount : existing.depositAmount,
@@ -132,7 +144,7 @@ export async function updateService(db: Db, opts: { companyId: string; serviceId
       }
       return tx.service.update({
         where: { id: existing.id },
-        data: { ...patch, ...jsonFields({ cancellationPolicy, bookingRules }, existing.bookingRules) },
+        data: { ...patch, ...jsonFields({ cancellationPolicy, bookingRules, reminders }, existing.bookingRules) },
         include: serviceInclude,
       });
     })

@@ -6,6 +6,8 @@ import { builder } from '../builder.js';
 import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
 import { serviceBookingRules } from '../booking-rules.js';
 import { BookingRulesInput, ServiceBookingRulesType } from '../booking-rules-type.js';
+import { serviceReminders } from '../notifications/reminders.js';
+import { ReminderInput, ReminderType } from '../notifications/reminder-type.js';
 import { storedCancellationPolicy, type CancellationPolicy } from './cancellation-policy.js';
 import { MoneyType } from '../money.js';
 import { legacyPageArgs } from '../pagination.js';
@@ -112,6 +114,12 @@ export const ServiceType = builder.prismaObject('Service', {
       description: "Overrides of the company's booking rules (null fields inherit)",
       resolve: (s) => serviceBookingRules(s.bookingRules),
     }),
+    reminders: t.field({
+      type: [ReminderType],
+      nullable: true,
+      description: "The service's own reminders, replacing the company's; null inherits the company's",
+      resolve: (s) => serviceReminders(s.reminders),
+    }),
     questions: t.field({
       type: [ServiceQuestionType],
       description: 'The questions a booking of it answers (answers on Booking), in the order asked',
@@ -164,6 +172,11 @@ const serviceInput = (create: boolean) =>
         description: 'What a customer cancellation costs; null removes it',
       }),
       bookingRules: t.field({ type: BookingRulesInput, description: "Overrides of the company's booking rules" }),
+      reminders: t.field({
+        type: [ReminderInput],
+        description:
+          "The service's own reminders (the whole list, replacing the company's): up to 5; [] for none, null to inherit the company's",
+      }),
       questions: t.field({
         type: [ServiceQuestionInput],
         description: 'Up to 20 questions asked when it is booked; on update the list replaces the stored one',

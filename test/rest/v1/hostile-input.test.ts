@@ -808,6 +808,30 @@ const CASES: Case[] = [
     404,
     'NOT_FOUND',
   ],
+  [
+    'booking: notifications of another company',
+    'GET',
+    () => `/api/v1/bookings/${ids.otherBooking}/notifications`,
+    undefined,
+    404,
+    'NOT_FOUND',
+  ],
+  [
+    'service: reminders with a bad channel',
+    'POST',
+    () => '/api/v1/services',
+    { name: 'S', durationMinutes: 60, reminders: [{ offsetMinutes: 60, channel: 'sms' }] },
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'service: a reminder 30000 minutes before',
+    'POST',
+    () => '/api/v1/services',
+    { name: 'S', durationMinutes: 60, reminders: [{ offsetMinutes: 30_000, channel: 'email' }] },
+    400,
+    'VALIDATION_ERROR',
+  ],
   // availability and lists
   [
     'availability: ten years',
@@ -1053,6 +1077,10 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
   'POST /api/v1/bookings/{id}/manage-link/rotate': [
     'bookings:write',
     async () => ({ url: `/api/v1/bookings/${await freshBooking()}/manage-link/rotate` }),
+  ],
+  'GET /api/v1/bookings/{id}/notifications': [
+    'bookings:read',
+    async () => ({ url: `/api/v1/bookings/${ids.booking}/notifications` }),
   ],
   'GET /api/v1/bookings/{id}/cancellation-quote': [
     'bookings:read',

@@ -63,6 +63,7 @@ describe('GET /api/v1/me', () => {
           slotIntervalMinutes: null,
           dailyLimitPerEmployee: null,
         },
+        reminders: [{ offsetMinutes: 1440, channel: 'email' }],
         metadata: {},
         createdAt: w.live.createdAt.toISOString(),
       },

@@ -1,0 +1,113 @@
+// Sending a due reminder, the domain's half (the workers' send-reminder job calls it inside one
+// short transaction, and writes the e-mail in the same transaction when the claim says so).
+//
+// The claim is a version check in the database, never a lock held while anything is sent: one
+// UPDATE takes the row from scheduled (at the version the job was made for) to sent, and only
+// the transaction that did it goes on. Whatever it goes on to write (the reminder e-mail, with
+// its unique notification_id, or the booking.reminder_due event) commits with the claim or not
+// at all, so each reminder is recorded as sent once. A reschedule or cancel withdrawing the row
+// meanwhile either committed first (the UPDATE finds it cancelled: nothing is sent) or waits on
+// the row's lock until this commits (the reminder was for the time as it was until then).
+//
+// The booking is read after the claim, as it is committed: one that no longer holds a place or
+// has moved (a path that did not withdraw its reminders) is not reminded, and one whose
+// appointment has already started (the workers were down when it fell due) is recorded skipped
+// rather than reminded late.
+import type { Booking, Company, Customer, Employee, Notification, Service } from '../../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { recordBookingEvent } from '../bookings/booking-events.js';
+import { holdsPlace } from './plan-reminders.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** After this many failed sends a reminder is recorded failed (the sweep stops retrying it). */
+export const MAX_REMINDER_ATTEMPTS = 5;
+
+export type ReminderBooking = Booking & { company: Company; customer: Customer; service: Service; employee: Employee };
+
+export type ReminderClaim =
+  /** Not scheduled at that version (sent, withdrawn, or retried under a newer version), or not due yet. */
+  | { outcome: 'none' }
+  /** Claimed but not sent: recorded skipped or cancelled with the reason. */
+  | { outcome: 'skipped' | 'cancelled'; reason: string }
+  /** Claimed as sent: the caller writes the e-mail in the same transaction. */
+  | { outcome: 'email'; notification: Notification; booking: ReminderBooking }
+  /** Claimed as sent: the booking.reminder_due event is written. */
+  | { outcome: 'webhook'; notification: Notification; eventId: string };
+
+export async function claimDueReminder(
+  tx: Tx,
+  opts: { notificationId: string; version: number; now: Date },
+): Promise<ReminderClaim> {
+  const claimed = await tx.$queryRaw<Array<{ id: string }>>`
+    UPDATE notifications
+    SET status = 'sent', sent_at = ${opts.now}, version = version + 1, attempts = attempts + 1
+    WHERE id = ${opts.notificationId} AND version = ${opts.version} AND status = 'scheduled'
+      AND due_at <= ${opts.now}
+    RETURNING id`;
+  if (!claimed.length) return { outcome: 'none' };
+  const notification = await tx.notification.findUniqueOrThrow({ where: { id: opts.notificationId } });
+  const booking = await tx.booking.findUniqueOrThrow({
+    where: { id: notification.bookingId },
+    include: { company: true, customer: true, service: true, employee: true },
+  });
+  const plannedStart = notification.dueAt.getTime() + notification.offsetMinutes * 60_000;
+  const notSent = async (status: 'skipped' | 'cancelled', reason: string): Promise<ReminderClaim> => {
+    await tx.notification.update({ where: { id: notification.id }, data: { status, reason, sentAt: null } });
+    return { outcome: status, reason };
+  };
+  if (!holdsPlace(booking)) return notSent('cancelled', `booking_${booking.status}`);
+  if (booking.startTime.getTime() !== plannedStart) return notSent('cancelled', 'booking_rescheduled');
+  if (booking.startTime.getTime() <= opts.now.getTime()) return notSent('skipped', 'appointment_started');
+  if (notification.channel === 'webhook') {
+    const event = await recordBookingEvent(tx, booking, 'booking.reminder_due', {
+      reminderOffsetMinutes: notification.offsetMinutes,
+      notificationId: notification.id,
+    });
+    return { outcome: 'webhook', notification, eventId: event.id };
+  }
+  return { outcome: 'email', notification, booking };
+}
+
+/**
+ * A send that failed (its transaction rolled back, so nothing of it exists): counted, with its
+ * error, under a new version so the sweep makes a new job for it; after MAX_REMINDER_ATTEMPTS
+ * it is recorded failed.
+ */
+export async function recordReminderFailure(
+  tx: Tx,
+  opts: { notificationId: string; version: number; error: string },
+): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE notifications
+    SET attempts = attempts + 1, last_error = ${opts.error.slice(0, 1000)}, version = version + 1,
+        status = CASE WHEN attempts + 1 >= ${MAX_REMINDER_ATTEMPTS} THEN 'failed'::"NotificationStatus" ELSE status END,
+        reason = CASE WHEN attempts + 1 >= ${MAX_REMINDER_ATTEMPTS} THEN 'send_failed' ELSE reason END
+    WHERE id = ${opts.notificationId} AND version = ${opts.version} AND status = 'scheduled'`;
+}
+
+/** Scheduled reminders due by `now` (the sweep), oldest due first. */
+export async function dueReminders(
+  tx: Tx,
+  opts: { now: Date; olderThanMs?: number; limit: number },
+): Promise<Array<{ id: string; version: number; dueAt: Date }>> {
+  const before = new Date(opts.now.getTime() - (opts.olderThanMs ?? 0));
+  return tx.notification.findMany({
+    where: { status: 'scheduled', dueAt: { lte: before } },
+    select: { id: true, version: true, dueAt: true },
+    orderBy: { dueAt: 'asc' },
+    take: opts.limit,
+  });
+}
+
+/** The scheduled reminders of some bookings (the relay enqueues each as a delayed job). */
+export async function scheduledRemindersOf(
+  tx: Tx,
+  bookingIds: string[],
+): Promise<Array<{ id: string; version: number; dueAt: Date }>> {
+  if (!bookingIds.length) return [];
+  return tx.notification.findMany({
+    where: { bookingId: { in: bookingIds }, status: 'scheduled' },
+    select: { id: true, version: true, dueAt: true },
+  });
+}

@@ -1,0 +1,6 @@
+// Notifications: the reminders planned for each booking, and their sending.
+// The public face of this subject: transports import it from here, never a file inside.
+// Its GraphQL type (notification.ts) is registered by src/schema/index.ts.
+export * from './claim-reminder.js';
+export * from './plan-reminders.js';
+export * from './reminders.js';

@@ -1,0 +1,65 @@
+// Planning and withdrawing a booking's reminders (docs/api.md, Reminders). Both run inside the
+// transaction that changes the booking, called by every use case that creates a booking, moves
+// it, or ends its hold on a place (create, reschedule, class session moved or cancelled, cancel,
+// expire, complete, no-show): the rows exist if and only if the change does.
+//
+// A reminder whose due time has already passed when it is planned is recorded as `skipped`
+// (reason due_time_passed), never sent late. Withdrawing only touches `scheduled` rows with one
+// UPDATE: a send that claimed a row first (send-reminder.ts holds that row's lock until it
+// commits) makes this UPDATE wait and then leave the row as sent; a withdrawal first makes the
+// send's claim find nothing to send. So a reminder and the change that withdraws it never both win.
+import type { Booking, Prisma } from '../../generated/prisma/client.js';
+import { newId } from '../../ids.js';
+import { effectiveReminders } from './reminders.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** A booking holds a place while pending or confirmed (API.md §10.3): only then is it reminded. */
+export const holdsPlace = (b: Pick<Booking, 'status'>) => b.status === 'pending' || b.status === 'confirmed';
+
+/** Why reminders stop being scheduled (an open list; docs/api.md, Reminders). */
+export type WithdrawReason =
+  'booking_cancelled' | 'booking_rescheduled' | 'booking_expired' | 'booking_completed' | 'booking_no_show';
+
+/**
+ * Plans the booking's reminders (the service's own, else the company's): one row each, due
+ * offsetMinutes before the start; one whose due time is not after `now` is recorded skipped.
+ */
+export async function planReminders(tx: Tx, booking: Booking, opts: { now: Date }): Promise<number> {
+  if (!holdsPlace(booking)) return 0;
+  const service = await tx.service.findUniqueOrThrow({
+    where: { id: booking.serviceId },
+    select: { reminders: true, company: { select: { reminders: true } } },
+  });
+  const reminders = effectiveReminders(service.company.reminders, service.reminders);
+  if (!reminders.length) return 0;
+  const rows: Prisma.NotificationCreateManyInput[] = reminders.map((r) => {
+    const dueAt = new Date(booking.startTime.getTime() - r.offsetMinutes * 60_000);
+    const late = dueAt.getTime() <= opts.now.getTime();
+    return {
+      id: newId(),
+      companyId: booking.companyId,
+      bookingId: booking.id,
+      channel: r.channel,
+      offsetMinutes: r.offsetMinutes,
+      dueAt,
+      status: late ? 'skipped' : 'scheduled',
+      reason: late ? 'due_time_passed' : null,
+    };
+  });
+  await tx.notification.createMany({ data: rows });
+  return rows.length;
+}
+
+/** Withdraws the booking's scheduled reminders (status cancelled, with the reason). */
+export async function cancelReminders(tx: Tx, bookingId: string, reason: WithdrawReason): Promise<number> {
+  return tx.$executeRaw`
+    UPDATE notifications SET status = 'cancelled', reason = ${reason}, version = version + 1
+    WHERE booking_id = ${bookingId} AND status = 'scheduled'`;
+}
+
+/** A moved booking: its scheduled reminders withdrawn and new ones planned for its new start. */
+export async function replanReminders(tx: Tx, booking: Booking, opts: { now: Date }): Promise<void> {
+  await cancelReminders(tx, booking.id, 'booking_rescheduled');
+  await planReminders(tx, booking, opts);
+}

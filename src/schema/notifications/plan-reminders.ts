@@ -14,7 +14,7 @@ import { effectiveReminders } from './reminders.js';
 
 type Tx = Prisma.TransactionClient;
 
-/** A booking holds a place while pending or confirmed (API.md §10.3): only then is it reminded. */
+/** A booking holds a place while pending or confirmed (docs/api.md, Booking states): only then is it reminded. */
 export const holdsPlace = (b: Pick<Booking, 'status'>) => b.status === 'pending' || b.status === 'confirmed';
 
 /** Why reminders stop being scheduled (an open list; docs/api.md, Reminders). */

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
+import { claimExternalCalendar } from '../../src/schema/staff/index.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { blankCompany, expectError, ok, salon, type World } from '../helpers/domain.js';
@@ -256,8 +257,8 @@ describe('external calendars', () => {
       'SLOT_UNAVAILABLE',
     );
     expect(refused.error.details.reasons).toEqual(explained.reasons);
-    // A free time books.
-    ok(
+    // A free time books; rescheduling it into a busy time is refused alike.
+    const booked = ok(
       await t.app.inject({
         method: 'POST',
         url: '/api/v1/bookings',
@@ -270,6 +271,17 @@ describe('external calendars', () => {
         },
       }),
     );
+    const moved = expectError(
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/bookings/${booked._id}/reschedule`,
+        headers: c.auth,
+        payload: { startTime: '2027-04-01T08:00:00.000Z' },
+      }),
+      409,
+      'SLOT_UNAVAILABLE',
+    );
+    expect(moved.error.details.reasons).toEqual(explained.reasons);
 
     // The URL is answered redacted (REST and GraphQL) and never logged.
     const shown = (await getEmployee(c.auth, c.employee._id)).externalCalendars;
@@ -356,6 +368,42 @@ END:VEVENT`),
     ok(await patch(c.auth, c.employee._id, { externalCalendars: [] }));
     expect(await t.dbs.test.prisma.externalBusy.count({ where: { employeeId: c.employee._id } })).toBe(0);
     expect(await free(c.auth, c.service._id, '2027-04-01T08:00:00.000Z')).toBe(true);
+  });
+
+  it('two workers claiming one due calendar at once: exactly one fetches it (the lease)', async () => {
+    const path = `/cal/race-${Date.now()}.ics`;
+    const c = await withCalendar(path, { status: 200, body: ics(WEEKLY) });
+    // Due again, and claimed by eight concurrent claimers (as several workers holding a duplicate job would).
+    await t.dbs.test.prisma.externalCalendar.update({
+      where: { id: c.calendarId },
+      data: { nextFetchAt: new Date(0) },
+    });
+    const claims = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        claimExternalCalendar(t.dbs.test.prisma, {
+          calendarId: c.calendarId,
+          leaseMs: 60_000,
+          config: t.config,
+          pollMinutes: 10,
+        }),
+      ),
+    );
+    const won = claims.filter((x) => x !== null);
+    expect(won).toHaveLength(1);
+    // The secret comes back only to the claimer, in clear, for the fetch.
+    expect(won[0]!.url).toBe(`${srv.base}${path}`);
+    // A lease that ran out (its worker died) is claimable again.
+    await t.dbs.test.prisma.externalCalendar.update({
+      where: { id: c.calendarId },
+      data: { leaseUntil: new Date(Date.now() - 1000) },
+    });
+    const again = await claimExternalCalendar(t.dbs.test.prisma, {
+      calendarId: c.calendarId,
+      leaseMs: 60_000,
+      config: t.config,
+      pollMinutes: 10,
+    });
+    expect(again?.id).toBe(c.calendarId);
   });
 
   it('refuses hostile calendars with a 400 naming the field, writing nothing', async () => {

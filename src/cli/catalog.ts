@@ -23,6 +23,12 @@ export interface CommandSpec {
   examples: string[];
   /** Set for a command that cannot be sent to a running server: why, and what to do instead. */
   notThroughServer?: string;
+  /**
+   * A command that lists events in position order and may follow them (`--follow`): run.ts
+   * runs it again every second with `--after` the last position printed, directly or through
+   * the server, and prints one line per item.
+   */
+  follows?: boolean;
 }
 
 /** The first word of two-word commands, as `svc --help` lists it. */
@@ -38,6 +44,7 @@ export const GROUPS: Record<string, string> = {
 };
 
 const company: OptionSpec = { type: 'string', value: 'id', description: 'the company (live or test)', required: true };
+const booking: OptionSpec = { type: 'string', value: 'id', description: "the booking's _id", required: true };
 const account: OptionSpec = { type: 'string', value: 'email', description: "the account's e-mail", required: true };
 
 export const CATALOG: CommandSpec[] = [
@@ -128,6 +135,86 @@ export const CATALOG: CommandSpec[] = [
     summary: 'recreate the missing sample test companies (--reset: rebuild all three)',
     options: { account, reset: { type: 'boolean', description: 'rebuild all three from scratch' } },
     examples: ['svc sandbox restore --account owner@example.com --reset'],
+  },
+  {
+    name: 'bookings list',
+    summary: "list a company's bookings starting in a window, in start order",
+    options: {
+      company,
+      from: { type: 'string', value: 'time', description: 'ISO 8601 instant or date; default: now' },
+      to: { type: 'string', value: 'time', description: 'ISO 8601 instant or date; default: 7 days after --from' },
+      status: {
+        type: 'string',
+        multiple: true,
+        value: 'status',
+        description: 'only bookings in this status (repeat for more)',
+      },
+      employee: { type: 'string', value: 'id', description: "only this employee's bookings" },
+      limit: { type: 'string', value: 'n', description: 'at most this many, 1-500; default 100' },
+    },
+    examples: ['svc bookings list --company 6643a1f0c2b7e81a2d4f9c00 --from 2026-12-01 --status confirmed'],
+  },
+  {
+    name: 'bookings show',
+    summary: 'show one booking with its customer, service, employee, payments and events',
+    options: { company, booking },
+    examples: ['svc bookings show --company 6643a1f0c2b7e81a2d4f9c00 --booking 6643a1f0c2b7e81a2d4f9c10 --json'],
+  },
+  {
+    name: 'bookings cancel',
+    summary: 'cancel a booking as the business (full refund), as POST /bookings/:id/cancel does',
+    options: {
+      company,
+      booking,
+      reason: { type: 'string', value: 'text', description: 'why, kept on the booking and in its event' },
+    },
+    examples: [
+      "svc bookings cancel --company 6643a1f0c2b7e81a2d4f9c00 --booking 6643a1f0c2b7e81a2d4f9c10 --reason 'staff ill'",
+    ],
+  },
+  {
+    name: 'webhooks list',
+    summary: "list a company's webhook endpoints with their latest deliveries",
+    options: {
+      company,
+      deliveries: { type: 'string', value: 'n', description: 'latest deliveries shown per endpoint, 0-50; default 5' },
+    },
+    examples: ['svc webhooks list --company 6643a1f0c2b7e81a2d4f9c00'],
+  },
+  {
+    name: 'webhooks test',
+    summary: 'send a signed ping event to one endpoint',
+    options: { company, endpoint: { type: 'string', value: 'id', description: "the endpoint's _id", required: true } },
+    examples: ['svc webhooks test --company 6643a1f0c2b7e81a2d4f9c00 --endpoint 6643a1f0c2b7e81a2d4f9c20'],
+  },
+  {
+    name: 'webhooks retry',
+    summary: 'make a delivery due now (same event id, so the receiver can deduplicate)',
+    options: { company, delivery: { type: 'string', value: 'id', description: "the delivery's _id", required: true } },
+    examples: ['svc webhooks retry --company 6643a1f0c2b7e81a2d4f9c00 --delivery 6643a1f0c2b7e81a2d4f9c30'],
+  },
+  {
+    name: 'events tail',
+    summary: "print a company's latest events in position order; --follow keeps printing new ones",
+    options: {
+      company,
+      after: {
+        type: 'string',
+        value: 'position',
+        description: 'start after this position (default: the latest --limit)',
+      },
+      type: { type: 'string', multiple: true, value: 'type', description: 'only this event type (repeat for more)' },
+      limit: { type: 'string', value: 'n', description: 'at most this many a page, 1-500; default 20' },
+      follow: {
+        type: 'boolean',
+        description: 'keep running, printing new events as they are dispatched, until Ctrl-C',
+      },
+    },
+    examples: [
+      'svc events tail --company 6643a1f0c2b7e81a2d4f9c00 --follow',
+      'svc events tail --company 6643a1f0c2b7e81a2d4f9c00 --after 1200 --type booking.created --json',
+    ],
+    follows: true,
   },
 ];
 

@@ -7,37 +7,17 @@ import { createCompany, findCompanyInEitherMode } from '../schema/companies/inde
 import { restoreSampleCompanies, wipeSandbox } from '../schema/sandbox/index.js';
 import { startWorkers } from '../workers/runtime.js';
 import { CATALOG, type CommandSpec } from './catalog.js';
-
-export type Values = Record<string, string | string[] | boolean | undefined>;
-
-interface Implementation {
-  /**
-   * The command itself, run by `svc` in its own process or, while the server holds the
-   * embedded DATA_DIR, by the server for it (bridge.ts). Returns a JSON value: what is
-   * printed, and what the server sends back.
-   */
-  run(services: Services, values: Values): Promise<unknown>;
-  /** Human output; `result` is what `run` returned for this command. */
-  format?(result: never): string;
-}
+import { optional, required, type Implementation, type Values } from './command-kit.js';
+import { COMPANY_COMMANDS } from './company-commands.js';
 
 /** A command as the catalog describes it (catalog.ts), with the code that runs it. */
 export type Command = CommandSpec & Implementation;
-
-function required(values: Values, name: string): string {
-  const v = values[name];
-  if (typeof v !== 'string' || v === '') throw new AppError('VALIDATION_ERROR', `--${name} is required`);
-  return v;
-}
-
-function optional(values: Values, name: string): string | undefined {
-  const v = values[name];
-  return typeof v === 'string' ? v : undefined;
-}
+export type { Values };
 
 const accountByEmail = (services: Services, email: string) => findAccountByEmail(services.dbs, email);
 
 const IMPLEMENTATIONS: Record<string, Implementation> = {
+  ...COMPANY_COMMANDS,
   migrate: {
     async run(services) {
       const { live, test } = await services.dbs.migrate();

@@ -18,6 +18,15 @@ import {
 import { readServerFile, removeServerFile } from './server-file.js';
 import { runThroughServer } from './through-server.js';
 
+const FOLLOW_POLL_MS = 1000;
+
+/** A command's refusal as the server reported it, printed like one made here. */
+class CommandFailed extends Error {
+  constructor(readonly failure: CommandFailure) {
+    super(failure.message);
+  }
+}
+
 /**
  * Runs one command with the options main.ts parsed: in this process, or in the running server
  * that holds the embedded data directory. Returns the exit status (docs/cli.md).
@@ -32,6 +41,36 @@ export async function runCommand(name: string, values: Values, json: boolean): P
         : `${command.format ? command.format(result as never) : JSON.stringify(result, null, 2)}\n`,
     );
   const printFailure = (failure: CommandFailure) => process.stderr.write(`${failureLine(command, failure)}\n`);
+  // `--follow` (events tail): the command again every second from the last position printed,
+  // one line per item (with --json, one JSON object per line), until SIGINT or SIGTERM.
+  const following = command.follows === true && values.follow === true;
+  const follow = async (once: (vals: Values) => Promise<unknown>): Promise<number> => {
+    const stop = new AbortController();
+    const onSignal = () => stop.abort();
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      const { follow: _, ...rest } = values;
+      let after = rest.after;
+      while (!stop.signal.aborted) {
+        const { data } = (await once(after === undefined ? rest : { ...rest, after })) as {
+          data: Array<{ position: string }>;
+        };
+        for (const item of data) {
+          process.stdout.write(`${json ? JSON.stringify(item) : command.format!({ data: [item] } as never)}\n`);
+          after = item.position;
+        }
+        await new Promise((resolve) => {
+          const timer = setTimeout(resolve, FOLLOW_POLL_MS);
+          stop.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
+        });
+      }
+      return 0;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  };
   let services: Services | undefined;
   let logger: ReturnType<typeof createLogger> | undefined;
   try {
@@ -46,12 +85,13 @@ export async function runCommand(name: string, values: Values, json: boolean): P
         });
         return 1;
       }
-      const outcome = await runThroughServer(server, command, values);
-      if (!outcome.ok) {
-        printFailure(outcome.failure);
-        return exitStatus(outcome.failure);
-      }
-      print(outcome.result);
+      const viaServer = async (vals: Values) => {
+        const outcome = await runThroughServer(server, command, vals);
+        if (!outcome.ok) throw new CommandFailed(outcome.failure);
+        return outcome.result;
+      };
+      if (following) return await follow(viaServer);
+      print(await viaServer(values));
       return 0;
     }
     // CLI logs go to stderr so that stdout carries only the command's output.
@@ -65,9 +105,15 @@ export async function runCommand(name: string, values: Values, json: boolean): P
     });
     // This process holds the directory now, so a server.json left there by a killed server is stale.
     if (services.dbs.kind === 'pglite' && !config.DATA_DIR.startsWith('memory://')) removeServerFile(config.DATA_DIR);
-    print(await command.run(services, values));
+    const direct = (vals: Values) => command.run(services!, vals);
+    if (following) return await follow(direct);
+    print(await direct(values));
     return 0;
   } catch (err) {
+    if (err instanceof CommandFailed) {
+      printFailure(err.failure);
+      return exitStatus(err.failure);
+    }
     if (err instanceof ConfigError || err instanceof DataDirLockedError) {
       process.stderr.write(`${err.message}\n`);
       return err instanceof DataDirLockedError ? 75 : 1;

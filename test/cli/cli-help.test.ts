@@ -42,7 +42,7 @@ describe('svc help', () => {
       expect(viaHelp.code, spec.name).toBe(0);
       expect(viaHelp.stdout, spec.name).toBe(viaFlag.stdout);
       expect(viaHelp.stdout).toMatch(new RegExp(`^Usage: svc ${spec.name} `));
-      expect(viaHelp.stdout).toContain(spec.summary);
+      expect(viaHelp.stdout.replace(/\s+/g, ' ')).toContain(spec.summary);
       // Help wraps long descriptions at the terminal's width.
       const flat = viaHelp.stdout.replace(/\s+/g, ' ');
       for (const [name, o] of Object.entries(spec.options)) {

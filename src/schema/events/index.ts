@@ -6,3 +6,4 @@ export * from './outbox.js';
 export * from './positions.js';
 export * from './live-events.js';
 export { lastDeliveredPosition } from './event.js';
+export * from './list-events.js';

@@ -1,0 +1,32 @@
+import type { Db } from '../../db/databases.js';
+import { EVENT_RECORD_SELECT, type EventRecord } from './live-events.js';
+
+/**
+ * A company's dispatched events in position order (API.md §10.9), for a reader that follows
+ * them (`svc events tail`): with `after`, those after that position, oldest first; without
+ * it, the latest `limit`, oldest first. Events not dispatched yet have no position and come later.
+ */
+export async function listEventsByPosition(
+  db: Db,
+  opts: { companyId: string; after?: bigint | null; limit: number; types?: readonly string[] },
+): Promise<EventRecord[]> {
+  const where = {
+    companyId: opts.companyId,
+    ...(opts.types?.length ? { type: { in: [...opts.types] } } : {}),
+  };
+  if (opts.after != null) {
+    return db.event.findMany({
+      where: { ...where, position: { gt: opts.after } },
+      orderBy: { position: 'asc' },
+      take: opts.limit,
+      select: EVENT_RECORD_SELECT,
+    });
+  }
+  const latest = await db.event.findMany({
+    where: { ...where, position: { not: null } },
+    orderBy: { position: 'desc' },
+    take: opts.limit,
+    select: EVENT_RECORD_SELECT,
+  });
+  return latest.reverse();
+}

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { claimExternalCalendar } from '../../src/schema/staff/index.js';
+import { claimExternalCalendar, dueExternalCalendars } from '../../src/schema/staff/index.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { blankCompany, expectError, ok, salon, type World } from '../helpers/domain.js';
@@ -370,40 +370,46 @@ END:VEVENT`),
     expect(await free(c.auth, c.service._id, '2027-04-01T08:00:00.000Z')).toBe(true);
   });
 
-  it('two workers claiming one due calendar at once: exactly one fetches it (the lease)', async () => {
+  it('two workers claiming one due calendar at once: exactly one fetches it (the lease); a deactivated employee is not polled', async () => {
     const path = `/cal/race-${Date.now()}.ics`;
     const c = await withCalendar(path, { status: 200, body: ics(WEEKLY) });
-    // Due again, and claimed by eight concurrent claimers (as several workers holding a duplicate job would).
+    const fetched = (await row(c.calendarId)).lastSuccessAt!;
+    // Deactivated, the employee's calendars are not polled, so the running workers leave it to
+    // the claimers below.
+    ok(await t.app.inject({ method: 'DELETE', url: `/api/v1/employees/${c.employee._id}`, headers: c.auth }));
     await t.dbs.test.prisma.externalCalendar.update({
       where: { id: c.calendarId },
-      data: { nextFetchAt: new Date(0) },
+      data: { nextFetchAt: new Date(0), leaseUntil: null },
     });
-    const claims = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        claimExternalCalendar(t.dbs.test.prisma, {
-          calendarId: c.calendarId,
-          leaseMs: 60_000,
-          config: t.config,
-          pollMinutes: 10,
-        }),
-      ),
-    );
+    expect((await dueExternalCalendars(t.dbs.test.prisma, 1000)).map((x) => x.id)).not.toContain(c.calendarId);
+    // Eight concurrent claims (as several workers holding a duplicate job would make).
+    const claim = () =>
+      claimExternalCalendar(t.dbs.test.prisma, {
+        calendarId: c.calendarId,
+        leaseMs: 60_000,
+        config: t.config,
+        pollMinutes: 10,
+      });
+    const claims = await Promise.all(Array.from({ length: 8 }, claim));
     const won = claims.filter((x) => x !== null);
     expect(won).toHaveLength(1);
-    // The secret comes back only to the claimer, in clear, for the fetch.
+    // The URL comes back in clear only to the claimer, for the fetch.
     expect(won[0]!.url).toBe(`${srv.base}${path}`);
+    expect(await claim()).toBeNull();
     // A lease that ran out (its worker died) is claimable again.
     await t.dbs.test.prisma.externalCalendar.update({
       where: { id: c.calendarId },
       data: { leaseUntil: new Date(Date.now() - 1000) },
     });
-    const again = await claimExternalCalendar(t.dbs.test.prisma, {
-      calendarId: c.calendarId,
-      leaseMs: 60_000,
-      config: t.config,
-      pollMinutes: 10,
+    expect((await claim())?.id).toBe(c.calendarId);
+    // Reactivated, the employee's due calendar is fetched at once.
+    await t.dbs.test.prisma.externalCalendar.update({ where: { id: c.calendarId }, data: { leaseUntil: null } });
+    ok(await patch(c.auth, c.employee._id, { active: true }));
+    workers.kick();
+    await waitFor(async () => ((await row(c.calendarId)).lastSuccessAt! > fetched ? true : null), {
+      what: 'the fetch after reactivation',
+      timeoutMs: 15_000,
     });
-    expect(again?.id).toBe(c.calendarId);
   });
 
   it('refuses hostile calendars with a 400 naming the field, writing nothing', async () => {
@@ -448,11 +454,11 @@ END:VEVENT`),
     }
     const created = ok(
       await patch(live, liveEmployee._id, {
-        externalCalendars: [{ url: 'webcal://calendar.example.com/secret-abc/basic.ics', name: 'Google' }],
+        externalCalendars: [{ url: 'webcal://calendar.example.invalid/secret-abc/basic.ics', name: 'Google' }],
       }),
     );
     expect(created.externalCalendars).toEqual([
-      expect.objectContaining({ name: 'Google', url: 'https://calendar.example.com/…' }),
+      expect.objectContaining({ name: 'Google', url: 'https://calendar.example.invalid/…' }),
     ]);
     // Five is the most; an entry { id } keeps a calendar (renamed here) beside new ones.
     const kept = created.externalCalendars[0]._id;
@@ -460,7 +466,7 @@ END:VEVENT`),
       await patch(live, liveEmployee._id, {
         externalCalendars: [
           { id: kept, name: 'Renamed' },
-          ...[1, 2, 3, 4].map((i) => ({ url: `https://c${i}.example.com/x.ics`, name: `c${i}` })),
+          ...[1, 2, 3, 4].map((i) => ({ url: `https://c${i}.example.invalid/x.ics`, name: `c${i}` })),
         ],
       }),
     );

@@ -15,12 +15,15 @@ import { busyIntervals, IcsError } from './ics-busy.js';
 export const BUSY_DAYS_AHEAD = 180;
 const DAY = 86_400_000;
 
-/** The calendars due for a fetch (not leased), oldest due first. */
+/**
+ * The calendars due for a fetch (not leased), oldest due first. A deactivated employee's are not
+ * polled (nobody can book them); reactivated, they are due at once.
+ */
 export async function dueExternalCalendars(db: Db, limit = 100): Promise<Array<{ id: string; due: Date }>> {
   const rows = await db.$queryRaw<Array<{ id: string; due: Date }>>`
-    SELECT id, next_fetch_at AS due FROM external_calendars
-    WHERE next_fetch_at <= now() AND (lease_until IS NULL OR lease_until <= now())
-    ORDER BY next_fetch_at LIMIT ${limit}`;
+    SELECT c.id, c.next_fetch_at AS due FROM external_calendars c JOIN employees e ON e.id = c.employee_id
+    WHERE c.next_fetch_at <= now() AND (c.lease_until IS NULL OR c.lease_until <= now()) AND e.active
+    ORDER BY c.next_fetch_at LIMIT ${limit}`;
   return rows.map((r) => ({ id: r.id, due: new Date(r.due) }));
 }
 

@@ -13,6 +13,7 @@ import { createGraphQLServer } from './http/graphql.js';
 import { registerHealth } from './http/health.js';
 import { registerHome } from './http/home.js';
 import managePages from './http/manage/index.js';
+import calendarFeeds from './http/calendar-feeds.js';
 import { registerMetrics } from './http/metrics.js';
 import { clientErrorHandler } from './rest/client-error.js';
 import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './rest/error-handler.js';
@@ -28,8 +29,9 @@ import type { Services } from './services.js';
 import type { Config } from './config.js';
 
 const AUTHENTICATED = /^\/(api\/|graphql(\/|\?|$))/;
-// The customer's manage links (/b/<token>) carry their secret in the path: HTTPS only too.
-const HTTPS_ONLY = /^\/(api\/|graphql|oauth\/|admin(\/|\?|$)|b\/)/;
+// The customer's manage links (/b/<token>) and calendar feeds (/calendar/<token>.ics) carry
+// their secret in the path: HTTPS only too.
+const HTTPS_ONLY = /^\/(api\/|graphql|oauth\/|admin(\/|\?|$)|b\/|calendar\/)/;
 
 // The client's address: req.ip follows X-Forwarded-For only through the hops TRUST_PROXY
 // trusts (a hop count or the proxies' addresses, never every hop: see config.ts), so a client
@@ -123,6 +125,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   await app.register(oauthServer, { services });
   await app.register(adminArea, { prefix: '/admin', services });
   await app.register(managePages, { prefix: '/b', services });
+  await app.register(calendarFeeds, { prefix: '/calendar', services });
 
   // GraphiQL in development only (docs/graphql.md): production serves no in-browser query tool.
   const renderGraphiQL = config.NODE_ENV === 'development' ? await registerGraphiQL(app) : undefined;

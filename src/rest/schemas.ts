@@ -92,3 +92,23 @@ export const MetadataPatch = Type.Record(Type.String(), Nullable(Type.String()),
   title: 'Metadata patch',
   description: `Keys to set, merged into the stored ones; a key set to null is removed. The result: ${METADATA_RULE}`,
 });
+
+/** POST …/calendar-feed/rotate (docs/calendars.md). */
+export const RotateCalendarFeed = Type.Object(
+  {
+    includeNotes: Type.Optional(
+      Type.Boolean({ description: "Show bookings' notes in the feed (default false: notes stay out)" }),
+    ),
+  },
+  { additionalProperties: false, title: 'Calendar feed options' },
+);
+
+export const CalendarFeedUrl = Type.Object(
+  {
+    url: Type.String({
+      description: 'BASE_URL/calendar/<token>.ics: the feed to subscribe to; the old URL stopped working',
+    }),
+    includeNotes: Type.Boolean({ description: "Whether the feed shows bookings' notes" }),
+  },
+  { title: 'Calendar feed' },
+);

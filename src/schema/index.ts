@@ -15,5 +15,6 @@ import './events/event.js';
 import './notifications/notification.js';
 import './services/service.js';
 import './reports/booking-stats.js';
+import './calendars/calendar-feed-url.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -2,7 +2,17 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Metadata, MetadataPatch, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
+import {
+  CalendarFeedUrl,
+  Id,
+  Metadata,
+  MetadataPatch,
+  Nullable,
+  PageQuery,
+  PathId,
+  RotateCalendarFeed,
+  Timestamp,
+} from '../schemas.js';
 
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const LocalTime = Type.String({
@@ -214,6 +224,19 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
     response: TimeOff,
     query: 'employeeTimeOff',
     variables: (req) => ({ ...req.query, employeeId: req.params.id }),
+  });
+  graphqlRoute(app, deps, {
+    method: 'POST',
+    url: '/employees/:id/calendar-feed/rotate',
+    summary:
+      "Create the employee's calendar feed or give it a new secret URL (the old one stops at once); includeNotes puts bookings' notes in it",
+    tags,
+    scope: 'employees:write',
+    request: { params: ById, body: RotateCalendarFeed },
+    optionalBody: true,
+    response: CalendarFeedUrl,
+    mutation: 'rotateEmployeeCalendarFeed',
+    variables: (req) => ({ employeeId: req.params.id, input: req.body }),
   });
   graphqlRoute(app, deps, {
     method: 'POST',

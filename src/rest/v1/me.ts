@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { Id, Metadata, MetadataPatch, Nullable, Timestamp } from '../schemas.js';
+import { CalendarFeedUrl, Id, Metadata, MetadataPatch, Nullable, RotateCalendarFeed, Timestamp } from '../schemas.js';
 
 const CutoffMinutes = (what: string) =>
   Type.Integer({
@@ -154,6 +154,19 @@ export default async function meRoutes(app: FastifyInstance, deps: V1Deps): Prom
     request: { body: UpdateCompanyBody },
     response: CompanyProfile,
     mutation: 'updateMe',
+    variables: (req) => ({ input: req.body }),
+  });
+  graphqlRoute(app, deps, {
+    method: 'POST',
+    url: '/me/calendar-feed/rotate',
+    summary:
+      "Create the whole company's calendar feed or give it a new secret URL (the old one stops at once); scope employees:write",
+    tags: ['Company'],
+    scope: 'employees:write',
+    request: { body: RotateCalendarFeed },
+    optionalBody: true,
+    response: CalendarFeedUrl,
+    mutation: 'rotateCompanyCalendarFeed',
     variables: (req) => ({ input: req.body }),
   });
 }

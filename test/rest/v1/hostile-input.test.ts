@@ -139,6 +139,8 @@ async function counts() {
     p.timeOff.count(),
     p.closure.count(),
     p.dateOverride.findMany({ select: { date: true, intervals: true } }),
+    // A rotation changes the hash in place: the hashes, not a count, show it.
+    p.calendarFeed.findMany({ select: { tokenHash: true }, orderBy: { id: 'asc' } }),
     p.service.count(),
     p.classSession.count(),
     p.customer.count(),
@@ -980,6 +982,14 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
     'employees:read',
     async () => ({ url: `/api/v1/employees/${ids.employee}/time-off` }),
   ],
+  'POST /api/v1/employees/{id}/calendar-feed/rotate': [
+    'employees:write',
+    async () => ({
+      url: `/api/v1/employees/${await made('/api/v1/employees', { name: 'F' })}/calendar-feed/rotate`,
+      payload: { includeNotes: true },
+    }),
+  ],
+  'POST /api/v1/me/calendar-feed/rotate': ['employees:write', async () => ({ url: '/api/v1/me/calendar-feed/rotate' })],
   'POST /api/v1/employees/{id}/time-off': [
     'employees:write',
     async () => ({

@@ -1,0 +1,139 @@
+// BASE_URL/calendar/<token>.ics (docs/calendars.md): a secret-URL iCalendar feed of one
+// employee's or the whole company's place-holding bookings (pending and confirmed) from 30 days
+// back to 180 days ahead, each with the customer's name and the service, and the class sessions
+// they teach. Notes only when the feed was made with includeNotes. The same UID as the
+// booking's invitations, so a calendar holding both shows one entry. DTSTAMP is the row's last
+// change, not the time of the request: the same bookings give the same bytes, so the ETag holds
+// until something changes.
+import { createHash } from 'node:crypto';
+import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import type { Config } from '../../config.js';
+import { feedTokenHash, feedTokenMode } from '../../crypto/calendar-feed-token.js';
+import type { Databases } from '../../db/databases.js';
+import { publicOrigin } from '../bookings/index.js';
+import { bookingUid, PRODUCT_ID, uidHostOf } from './booking-invitation.js';
+
+const DAY_MS = 86_400_000;
+export const FEED_DAYS_BACK = 30;
+export const FEED_DAYS_AHEAD = 180;
+
+export interface RenderedFeed {
+  ics: string;
+  /** A strong validator of exactly these bytes, quoted as an ETag header wants it. */
+  etag: string;
+  events: number;
+}
+
+/**
+ * The feed a token opens, rendered; null for a token that is malformed, of the other mode,
+ * rotated away, or never issued (the caller answers all of these with the same 404).
+ */
+export async function openCalendarFeed(
+  dbs: Databases,
+  config: Config,
+  token: string,
+  now: Date = new Date(),
+): Promise<RenderedFeed | null> {
+  const mode = feedTokenMode(token);
+  if (!mode) return null;
+  const db = dbs.forMode(mode);
+  const feed = await db.calendarFeed.findUnique({
+    where: { tokenHash: feedTokenHash(token) },
+    include: { company: true, employee: true },
+  });
+  if (!feed) return null;
+  const from = new Date(now.getTime() - FEED_DAYS_BACK * DAY_MS);
+  const to = new Date(now.getTime() + FEED_DAYS_AHEAD * DAY_MS);
+  const whose = feed.employeeId ? { employeeId: feed.employeeId } : {};
+  const window = { endTime: { gt: from }, startTime: { lt: to } };
+  const [bookings, sessions] = await Promise.all([
+    db.booking.findMany({
+      where: {
+        companyId: feed.companyId,
+        ...whose,
+        ...window,
+        // Place-holding bookings only; a class booking is shown by its session.
+        status: { in: ['pending', 'confirmed'] },
+        classSessionId: null,
+      },
+      orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
+      select: {
+        id: true,
+        startTime: true,
+        endTime: true,
+        status: true,
+        notes: true,
+        calendarSequence: true,
+        updatedAt: true,
+        customer: { select: { name: true } },
+        service: { select: { name: true } },
+        employee: { select: { name: true } },
+      },
+    }),
+    db.classSession.findMany({
+      where: { companyId: feed.companyId, ...whose, ...window, status: 'scheduled' },
+      orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
+      select: {
+        id: true,
+        startTime: true,
+        endTime: true,
+        capacity: true,
+        bookedCount: true,
+        updatedAt: true,
+        service: { select: { name: true } },
+        employee: { select: { name: true } },
+      },
+    }),
+  ]);
+  const company = feed.company;
+  const host = uidHostOf(publicOrigin(config));
+  const cal = ical({
+    prodId: PRODUCT_ID,
+    method: ICalCalendarMethod.PUBLISH,
+    name: feed.employee ? `${feed.employee.name} · ${company.name}` : company.name,
+    timezone: null,
+    // REFRESH-INTERVAL and X-PUBLISHED-TTL: how often a subscribed client should look again.
+    ttl: 15 * 60,
+  });
+  const location = company.address || null;
+  for (const b of bookings) {
+    const withWhom = feed.employee ? '' : ` (${b.employee.name})`;
+    const lines = [
+      `Customer: ${b.customer.name}`,
+      `Service: ${b.service.name}`,
+      `Staff: ${b.employee.name}`,
+      ...(b.status === 'pending' ? ['Awaiting payment'] : []),
+      ...(feed.includeNotes && b.notes ? ['', `Notes: ${b.notes}`] : []),
+      '',
+      `Booking reference: ${b.id}`,
+    ];
+    cal.createEvent({
+      id: bookingUid(b.id, host),
+      sequence: b.calendarSequence,
+      stamp: b.updatedAt,
+      lastModified: b.updatedAt,
+      start: b.startTime,
+      end: b.endTime,
+      summary: `${b.customer.name} – ${b.service.name}${withWhom}`,
+      description: lines.join('\n'),
+      location,
+      status: b.status === 'pending' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
+    });
+  }
+  for (const s of sessions) {
+    cal.createEvent({
+      id: `class-${s.id}@${host}`,
+      stamp: s.updatedAt,
+      lastModified: s.updatedAt,
+      start: s.startTime,
+      end: s.endTime,
+      summary: `${s.service.name} (class, ${s.bookedCount}/${s.capacity} booked)${feed.employee ? '' : ` (${s.employee.name})`}`,
+      description: `Class: ${s.service.name}\nInstructor: ${s.employee.name}\nBooked: ${s.bookedCount} of ${s.capacity}\n\nSession reference: ${s.id}`,
+      location,
+      status: ICalEventStatus.CONFIRMED,
+    });
+  }
+  const ics = cal.toString();
+  const etag = `"${createHash('sha256').update(ics).digest('base64url').slice(0, 32)}"`;
+  return { ics, etag, events: bookings.length + sessions.length };
+}

@@ -989,7 +989,6 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
       payload: { includeNotes: true },
     }),
   ],
-  'POST /api/v1/me/calendar-feed/rotate': ['employees:write', async () => ({ url: '/api/v1/me/calendar-feed/rotate' })],
   'POST /api/v1/employees/{id}/time-off': [
     'employees:write',
     async () => ({

@@ -4,6 +4,21 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { API_VERSIONS } from '../schema/companies/index.js';
+
+// Every /api/v1 operation takes API-Version (docs/api.md, Versions); the hook that reads it is
+// one for the prefix (src/rest/api-version.ts), so the reference adds it to each operation here.
+const API_VERSION_HEADER = {
+  type: 'object',
+  properties: {
+    'API-Version': {
+      type: 'string',
+      enum: [...API_VERSIONS],
+      description:
+        "The API version to answer in (date-named); without it, the company's pinned version. The answer echoes it in an API-Version header",
+    },
+  },
+} as const;
 
 export async function registerDocs(app: FastifyInstance, baseUrl: string | undefined): Promise<void> {
   await app.register(swagger, {
@@ -29,6 +44,10 @@ export async function registerDocs(app: FastifyInstance, baseUrl: string | undef
       },
       security: [{ bearer: [] }],
     },
+    transform: ({ schema, url }) =>
+      url.startsWith('/api/v1/') && schema && !schema.hide
+        ? { schema: { ...schema, headers: API_VERSION_HEADER }, url }
+        : { schema, url },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },

@@ -18,6 +18,7 @@ import type { Scope } from '../auth/scopes.js';
 import { insufficientScope } from '../schema/builder.js';
 import { createContext } from '../schema/context.js';
 import type { Services } from '../services.js';
+import { announceDeprecation, answerFor, type Deprecation } from './api-version.js';
 import { success, type Pagination } from './envelope.js';
 import type { OptionalBodyConfig } from './json-body.js';
 import { compileOperation } from './operation.js';
@@ -78,6 +79,11 @@ export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
   list?: boolean;
   /** POST actions whose body may be left out entirely (treated as `{}`). */
   optionalBody?: boolean;
+  /**
+   * The route, or (with `when`) a way of calling it, is deprecated: such a request is answered
+   * with `Deprecation` and `Sunset` headers (api-version.ts), and the reference marks it.
+   */
+  deprecation?: Deprecation & { when?: (req: RouteRequest<S>) => boolean };
 };
 
 // Before validation an absent body of a POST action that may leave it out becomes `{}`, so it
@@ -121,7 +127,12 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
       ...(opts.request ?? ({} as S)),
       ...(noBody ? { body: NoBody } : {}),
       summary: opts.summary,
-      description: `Requires the \`${opts.scope}\` scope.`,
+      description:
+        `Requires the \`${opts.scope}\` scope.` +
+        (opts.deprecation
+          ? ` **Deprecated** since ${opts.deprecation.since}, ends ${opts.deprecation.sunset}: ${opts.deprecation.what}.`
+          : ''),
+      ...(opts.deprecation && !opts.deprecation.when ? { deprecated: true } : {}),
       tags: opts.tags,
       // 409: conflicts and Idempotency-Key answers of writes; 413: bodies over the limit.
       response: {
@@ -137,7 +148,9 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
         if (req.credential && !req.credential.scopes.has(opts.scope as Scope)) throw insufficientScope(opts.scope);
       },
     ],
-    handler: async (req) => {
+    handler: async (req, reply) => {
+      const deprecation = opts.deprecation;
+      if (deprecation && (!deprecation.when || deprecation.when(req))) announceDeprecation(reply, deprecation);
       const ctx = createContext({ credential: req.credential, services: deps.services, requestId: String(req.id) });
       const run = narrowed && !req.credential?.scopes.has(narrowed.scope) ? narrowed.op : op;
       const data = await run.run(ctx, opts.variables?.(req));
@@ -145,9 +158,12 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
       if (opts.list) {
         // The operation selected `data` and `pagination` of the page type (selection.ts).
         const page = value as { data: unknown[]; pagination: Pagination };
-        return success(page.data, String(req.id), page.pagination);
+        return success(answerFor(route, req.apiVersion, page.data), String(req.id), page.pagination);
       }
-      return success(opts.select ? opts.select(value as TValue) : value, String(req.id));
+      return success(
+        answerFor(route, req.apiVersion, opts.select ? opts.select(value as TValue) : value),
+        String(req.id),
+      );
     },
   });
 }

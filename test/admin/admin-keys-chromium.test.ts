@@ -109,13 +109,20 @@ describe('the admin area in Chromium', () => {
     expect((await t.dbs.live.prisma.company.findUnique({ where: { id: w.live.id } }))!.name).toBe(w.live.name);
     await page.getByLabel('Phone', { exact: true }).fill('+4930555000');
     await page.getByLabel('Time zone').selectOption('Europe/Paris');
+    // The API version its requests get without API-Version (docs/api.md, Versions).
+    expect(await page.getByLabel('API version').inputValue()).toBe('2026-11-24');
+    await page.getByLabel('API version').selectOption('2026-11-23');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Profile saved.');
     expect(await t.dbs.live.prisma.company.findUnique({ where: { id: w.live.id } })).toMatchObject({
       name: 'Acme Barbers',
       phone: '+4930555000',
       timezone: 'Europe/Paris',
+      apiVersion: '2026-11-23',
     });
+    // The key's next request gets the pinned version: the edit dropped the cached credential.
+    const me = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.liveKey.key) });
+    expect(me.headers['api-version']).toBe('2026-11-23');
   });
 
   it('the live/test switch shows the sandbox companies, and the picker opens one', async () => {

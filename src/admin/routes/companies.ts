@@ -7,14 +7,14 @@ import type { Company } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { isId } from '../../ids.js';
 import { SAMPLE_ORDER, SAMPLE_TEMPLATES } from '../../schema/sandbox/index.js';
-import { createCompany, updateCompany } from '../../schema/companies/index.js';
+import { API_VERSIONS, createCompany, LATEST_API_VERSION, updateCompany } from '../../schema/companies/index.js';
 import type { Services } from '../../services.js';
 import { doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField, type LayoutContext } from '../layout.js';
 import { activeSession, companiesOf, companyScope, formOf, layoutFor, paramsOf, parseMode, queryOf } from '../scope.js';
 
 const TIMEZONES = Intl.supportedValuesOf('timeZone');
-const PROFILE_FIELDS = ['name', 'email', 'phone', 'address', 'timezone', 'currency'] as const;
+const PROFILE_FIELDS = ['name', 'email', 'phone', 'address', 'timezone', 'currency', 'apiVersion'] as const;
 
 function timezoneSelect(value: string, error?: string, defaultLabel?: string): string {
   const options = TIMEZONES.map((z) => `<option${z === value ? ' selected' : ''}>${esc(z)}</option>`).join('');
@@ -23,6 +23,21 @@ function timezoneSelect(value: string, error?: string, defaultLabel?: string): s
   return `<label for="f-timezone">Time zone</label>
       <select id="f-timezone" name="timezone"${error ? ' aria-invalid="true" aria-describedby="f-timezone-error"' : ''}>${first}${unknown}${options}</select>
       ${error ? `<p class="field-error" id="f-timezone-error">${esc(error)}</p>` : ''}`;
+}
+
+/** The API version requests without an API-Version header get (docs/api.md, Versions). */
+function apiVersionSelect(value: string, error?: string): string {
+  const options = [...API_VERSIONS]
+    .reverse()
+    .map(
+      (v) =>
+        `<option value="${esc(v)}"${v === value ? ' selected' : ''}>${esc(v)}${v === LATEST_API_VERSION ? ' (latest)' : ''}</option>`,
+    )
+    .join('');
+  return `<label for="f-apiVersion">API version</label>
+      <select id="f-apiVersion" name="apiVersion" aria-describedby="f-apiVersion-hint${error ? ' f-apiVersion-error' : ''}"${error ? ' aria-invalid="true"' : ''}>${options}</select>
+      <span class="hint" id="f-apiVersion-hint">What API requests without an API-Version header get; docs/changelog.md lists what each version changed.</span>
+      ${error ? `<p class="field-error" id="f-apiVersion-error">${esc(error)}</p>` : ''}`;
 }
 
 export const TEMPLATE_LABELS: Record<string, string> = {
@@ -72,7 +87,7 @@ function profileView(c: Company): string {
     `<dt>${esc(label)}</dt><dd>${value ? esc(value) : '<span class="muted">—</span>'}</dd>`;
   return `<dl class="fields">
       ${row('Name', c.name)}${row('E-mail', c.email)}${row('Phone', c.phone)}${row('Address', c.address)}
-      ${row('Time zone', c.timezone)}${row('Currency', c.currency)}${row('Mode', c.mode)}
+      ${row('Time zone', c.timezone)}${row('Currency', c.currency)}${row('Mode', c.mode)}${row('API version', c.apiVersion)}
       <dt>Company id</dt><dd><code>${esc(c.id)}</code></dd>
       <dt>Created</dt><dd>${timeTag(c.createdAt)}</dd>
     </dl>`;
@@ -93,6 +108,7 @@ function editForm(
       ${field({ name: 'address', label: 'Address', value: values.address, maxlength: 500, error: errors?.address })}
       ${timezoneSelect(values.timezone ?? 'UTC', errors?.timezone)}
       ${field({ name: 'currency', label: 'Currency', value: values.currency, maxlength: 3, error: errors?.currency })}
+      ${apiVersionSelect(values.apiVersion ?? '', errors?.apiVersion)}
       <button type="submit" class="primary">Save</button> <a class="button" href="${companyPath(c)}">Cancel</a>
     </form>`;
 }

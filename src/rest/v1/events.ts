@@ -53,6 +53,14 @@ export default async function eventRoutes(app: FastifyInstance, deps: V1Deps): P
     },
     response: Event,
     query: 'events',
+    // Resuming by an event's _id stands for that event's position; positions are the cursor
+    // (docs/api.md, Events), so an _id here is deprecated and will be refused.
+    deprecation: {
+      since: '2026-11-24',
+      sunset: '2027-05-24',
+      what: 'an event _id as `after`; send the position of the last event read (`position`)',
+      when: (req) => req.query.after !== undefined && !/^[0-9]+$/.test(req.query.after),
+    },
     // REST's `after` is GraphQL's `afterPosition` (GraphQL's `after` is the connection's cursor).
     variables: ({ query: { after, ...rest } }) => ({
       ...rest,

@@ -1,6 +1,7 @@
 // The /api/v1 prefix: one hook authenticates it all (an encapsulated plugin, as in the Fastify Plugins Guide).
 import type { FastifyInstance } from 'fastify';
 import { requireCredential } from '../../auth/authenticate.js';
+import { registerApiVersion } from '../api-version.js';
 import { registerIdempotency } from '../idempotency.js';
 import type { V1Deps } from '../route.js';
 import availabilityRoutes from './availability.js';
@@ -21,6 +22,8 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   app.addHook('preValidation', async (req) => {
     requireCredential(req);
   });
+  // Then the API version it is answered in (API-Version, or the company's pin).
+  registerApiVersion(app);
   const { services, schema } = deps;
   // Every POST below honours Idempotency-Key (docs/api.md).
   registerIdempotency(app, services);

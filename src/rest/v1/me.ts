@@ -110,6 +110,13 @@ const CompanyProfile = Type.Object(
       description: 'The reminders every booking gets, earliest first, unless its service has its own',
     }),
     metadata: Metadata,
+    apiVersion: Type.Optional(
+      Type.String({
+        description:
+          'The API version requests without an API-Version header get (the admin area changes it). Since 2026-11-24; absent in answers of 2026-11-23',
+        examples: ['2026-11-24'],
+      }),
+    ),
     createdAt: Timestamp,
   },
   { $id: 'CompanyProfile', title: 'Company profile' },

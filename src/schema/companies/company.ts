@@ -27,6 +27,10 @@ export const CompanyType = builder.prismaObject('Company', {
       description: 'IANA time zone: working hours, slots and local days are in it',
     }),
     currency: t.exposeString('currency', { description: 'ISO 4217 code of every price' }),
+    apiVersion: t.exposeString('apiVersion', {
+      description:
+        'The REST API version (date-named) requests of this company get without an API-Version header; the latest when the company was created',
+    }),
     mode: t.expose('mode', { type: CompanyModeEnum, description: 'Live, or test for the sandbox' }),
     bookingRules: t.field({
       type: BookingRulesType,

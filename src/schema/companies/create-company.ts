@@ -5,6 +5,7 @@ import { newId } from '../../ids.js';
 import type { Tx } from '../events/events.js';
 import { SAMPLE_ORDER, SAMPLE_TEMPLATES, type SampleTemplate } from '../sandbox/samples.js';
 import { metadataInput } from '../metadata.js';
+import { LATEST_API_VERSION } from './api-versions.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 import { seedSampleCompany } from '../sandbox/seed-sample-company.js';
 
@@ -51,7 +52,7 @@ export function parseCompanyInput(input: CreateCompanyInput): ParsedCompanyInput
 
 /** Writes a validated company and its template's sample data inside the caller's transaction. */
 export async function insertCompany(tx: Tx, data: ParsedCompanyInput, opts: { now?: Date } = {}): Promise<Company> {
-  const company = await tx.company.create({ data: { id: newId(), ...data } });
+  const company = await tx.company.create({ data: { id: newId(), apiVersion: LATEST_API_VERSION, ...data } });
   if (data.template)
     await seedSampleCompany(tx, {
       companyId: company.id,
@@ -75,7 +76,7 @@ export async function createCompany(
 ): Promise<Company> {
   const data = parseCompanyInput(input);
   const db = dbs.forMode(data.mode);
-  if (!data.template) return db.company.create({ data: { id: newId(), ...data } });
+  if (!data.template) return db.company.create({ data: { id: newId(), apiVersion: LATEST_API_VERSION, ...data } });
   return db.$transaction((tx) => insertCompany(tx, data, opts), SEED_TRANSACTION);
 }
 

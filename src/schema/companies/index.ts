@@ -4,3 +4,4 @@
 export * from './create-company.js';
 export * from './list-companies.js';
 export * from './update-company.js';
+export * from './api-versions.js';

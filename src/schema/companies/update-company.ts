@@ -4,6 +4,7 @@ import type { Company } from '../../generated/prisma/client.js';
 import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
 import { mergeMetadata, metadataPatch } from '../metadata.js';
 import { DEFAULT_REMINDERS, remindersInput } from '../notifications/reminders.js';
+import { apiVersionInput } from './api-versions.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 
 export const updateCompanyInput = z
@@ -18,6 +19,8 @@ export const updateCompanyInput = z
     /** The whole list, replacing the stored one; null restores the default. */
     reminders: remindersInput.nullable(),
     metadata: metadataPatch,
+    /** The API version requests without an API-Version header get (the admin area sets it). */
+    apiVersion: apiVersionInput,
   })
   .partial()
   .strict();

@@ -2,7 +2,7 @@ import type { Db } from '../../db/databases.js';
 import { EVENT_RECORD_SELECT, type EventRecord } from './live-events.js';
 
 /**
- * A company's dispatched events in position order (API.md §10.9), for a reader that follows
+ * A company's dispatched events in position order (docs/api.md, Events), for a reader that follows
  * them (`svc events tail`): with `after`, those after that position, oldest first; without
  * it, the latest `limit`, oldest first. Events not dispatched yet have no position and come later.
  */

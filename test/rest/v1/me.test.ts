@@ -65,6 +65,7 @@ describe('GET /api/v1/me', () => {
         },
         reminders: [{ offsetMinutes: 1440, channel: 'email' }],
         metadata: {},
+        apiVersion: '2026-11-24',
         createdAt: w.live.createdAt.toISOString(),
       },
       meta: { timestamp: expect.any(Number), version: 'v1', requestId: expect.stringMatching(REQUEST_ID) },

@@ -11,15 +11,17 @@ import { listEmployeesByName, listExternalCalendars, updateEmployee } from '../.
 import type { Services } from '../../services.js';
 import { doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
+import { feedPanel, registerCalendarFeedRoutes } from './calendar-feeds.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
 const DONE = {
   added: 'Calendar added: it is fetched within a few seconds; reload to see the result.',
   removed: 'Calendar removed, with its busy times.',
+  feed: 'Calendar feed ready: subscribe to the URL below. Any earlier URL no longer works.',
 };
 const crumbs = 'Staff';
 
-async function listPage(s: CompanyScope, top = ''): Promise<string> {
+async function listPage(s: CompanyScope, top = '', feed = ''): Promise<string> {
   const employees = await listEmployeesByName(s.db, s.company.id);
   const rows = employees
     .map(
@@ -29,13 +31,19 @@ async function listPage(s: CompanyScope, top = ''): Promise<string> {
     .join('');
   const body = `<h1>Staff</h1>${top}
     ${employees.length ? `<table><thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">E-mail</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="empty">No employees yet. Add them with the API (<code>POST /api/v1/employees</code>).</p>'}`;
-  return adminPage(s.ctx, 'Staff', body);
+  return adminPage(s.ctx, 'Staff', body + feed);
 }
 
 async function employeePage(
   s: CompanyScope,
   e: Employee,
-  extra: { top?: string; values?: Record<string, string>; errors?: Record<string, string> | null } = {},
+  extra: {
+    top?: string;
+    values?: Record<string, string>;
+    errors?: Record<string, string> | null;
+    /** The employee's calendar feed section (calendar-feeds.ts). */
+    feed?: string;
+  } = {},
 ): Promise<string> {
   const calendars = await listExternalCalendars(s.db, { companyId: s.company.id, employeeId: e.id });
   const base = companyPath(s.company, `/staff/${e.id}`);
@@ -67,11 +75,12 @@ async function employeePage(
       ${field({ name: 'url', label: 'ICS URL', type: 'url', value: '', required: true, maxlength: 2048, hint: s.mode === 'live' ? "https, public address (e.g. Google Calendar's secret address in iCal format)" : 'https, or http for local testing', error: urlError })}
       <button type="submit" class="primary">Add calendar</button>
     </form>`
-    }`;
+    }${extra.feed ?? ''}`;
   return adminPage(s.ctx, e.name, body, { crumbs });
 }
 
 export function registerStaffRoutes(app: FastifyInstance, services: Services): void {
+  registerCalendarFeedRoutes(app, services);
   const base = '/:mode/companies/:companyId/staff';
   const employeeOf = (s: CompanyScope, req: FastifyRequest) =>
     findEmployee(s.db, s.company.id, paramsOf(req).employeeId ?? '');
@@ -81,13 +90,15 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
 
   app.get(base, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'staff');
-    return sendAdmin(reply, 200, await listPage(s));
+    const feed = await feedPanel(s, services, null);
+    return sendAdmin(reply, 200, await listPage(s, doneNotice(queryOf(req).done, DONE), feed));
   });
 
   app.get(`${base}/:employeeId`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'staff');
     const e = await employeeOf(s, req);
-    return sendAdmin(reply, 200, await employeePage(s, e, { top: doneNotice(queryOf(req).done, DONE) }));
+    const feed = await feedPanel(s, services, e.id);
+    return sendAdmin(reply, 200, await employeePage(s, e, { top: doneNotice(queryOf(req).done, DONE), feed }));
   });
 
   app.post(`${base}/:employeeId/external-calendars`, { schema: { hide: true } }, async (req, reply) => {

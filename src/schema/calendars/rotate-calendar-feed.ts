@@ -55,14 +55,18 @@ export async function rotateCalendarFeed(
   return { url: feedUrl(opts.config, token), includeNotes };
 }
 
-/** The company's feeds with their URLs, for the admin area: company first, then by employee. */
-export async function listCalendarFeeds(db: Db, opts: { config: Config; companyId: string }) {
-  const rows = await db.calendarFeed.findMany({ where: { companyId: opts.companyId }, orderBy: { id: 'asc' } });
-  const box = secretBox(opts.config);
-  return rows.map((r) => ({
-    employeeId: r.employeeId,
-    includeNotes: r.includeNotes,
-    rotatedAt: r.rotatedAt,
-    url: feedUrl(opts.config, box.open(r.tokenSealed)),
-  }));
+/** An employee's feed (or, with employeeId null, the company's) with its URL, for the admin area. */
+export async function findCalendarFeed(
+  db: Db,
+  opts: { config: Config; companyId: string; employeeId: string | null },
+): Promise<(RotatedFeed & { rotatedAt: Date }) | null> {
+  const row = await db.calendarFeed.findUnique({
+    where: { companyId_scope: { companyId: opts.companyId, scope: opts.employeeId ?? COMPANY_FEED_SCOPE } },
+  });
+  if (!row) return null;
+  return {
+    url: feedUrl(opts.config, secretBox(opts.config).open(row.tokenSealed)),
+    includeNotes: row.includeNotes,
+    rotatedAt: row.rotatedAt,
+  };
 }

@@ -25,11 +25,12 @@ import { fetchExternalCalendar } from './fetch-external-calendar.js';
 import { JOB_PAYLOADS, type JobContext, type JobName } from './job-types.js';
 import { purgeExpiredRecordsJob } from './purge-expired-records.js';
 import { sendEmail } from './send-email.js';
+import { sendReminder } from './send-reminder.js';
 import { settlePayment } from './settle-payment.js';
 import { topUpSampleClassesJob } from './top-up-sample-classes.js';
 
 export interface JobDefinition<P> {
-  queue: 'webhooks' | 'payments' | 'emails' | 'maintenance' | 'calendars';
+  queue: 'webhooks' | 'payments' | 'emails' | 'reminders' | 'maintenance' | 'calendars';
   payload: z.ZodType<P>;
   /** The same work always gets the same id, so enqueueing it twice runs it once. */
   jobId(payload: P): string;
@@ -77,6 +78,21 @@ export const JOBS = {
     releaseWhenFinished: true,
     timeoutMs: () => 60_000,
     handler: sendEmail,
+  }),
+  // A reminder's job names the notification's version: a withdrawn or retried reminder is new
+  // work, and a job for an old version finds nothing to claim. Delayed until dueAt when the
+  // relay enqueues it; `sweep` marks a job re-made for an overdue reminder whose job may be held
+  // by a worker that died. The claim is the guard, so a duplicate sends nothing.
+  'send-reminder': define({
+    queue: 'reminders',
+    payload: JOB_PAYLOADS['send-reminder'],
+    jobId: (p) => `rem.${p.mode}.${p.notificationId}.${p.version}${p.sweep === undefined ? '' : `.s${p.sweep}`}`,
+    // A failed send is recorded on the row under a new version; the sweep makes its next job.
+    attempts: 1,
+    backoffMs: 0,
+    releaseWhenFinished: true,
+    timeoutMs: () => 30_000,
+    handler: sendReminder,
   }),
   'expire-bookings': define({
     queue: 'maintenance',

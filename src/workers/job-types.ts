@@ -13,6 +13,13 @@ export const JOB_PAYLOADS = {
   'deliver-webhook': z.object({ mode, deliveryId: id, due: z.number().int(), sweep: z.number().int().optional() }),
   'settle-payment': z.object({ mode, paymentId: id }),
   'send-email': z.object({ mode, emailId: id }),
+  // `version` is the notification's version the job was made for: the claim's guard.
+  'send-reminder': z.object({
+    mode,
+    notificationId: id,
+    version: z.number().int().min(0),
+    sweep: z.number().int().optional(),
+  }),
   // One run per minute bucket, however many workers schedule it.
   'expire-bookings': z.object({ bucket: z.number().int() }),
   // One run per hour bucket: the sample timetables stay scheduled SAMPLE_SCHEDULE_DAYS ahead.

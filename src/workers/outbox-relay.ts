@@ -19,6 +19,7 @@ import { assignPositions, publishDispatched, type EventRecord, type Tx } from '.
 import type { Services } from '../services.js';
 import { composeEmails } from './email/compose-emails.js';
 import type { Enqueue } from './job-types.js';
+import { enqueuePlannedReminders, sweepDueReminders } from './reminder-sweep.js';
 
 const BATCH = 200;
 const SWEEP_BUCKET_MS = 5_000;
@@ -191,6 +192,13 @@ export async function relayBatch(services: Services, db: Database, enqueue: Enqu
   ]).catch((err: Error) =>
     services.logger.warn({ mode, err: { message: err.message } }, 'enqueue failed; the sweep will retry'),
   );
+  // A booking made or moved: its reminders as delayed jobs (the sweep is the backstop).
+  const planned = claimed.dispatched
+    .filter((e) => e.type === 'booking.created' || e.type === 'booking.rescheduled')
+    .map((e) => String((e.data as Record<string, unknown>).bookingId));
+  await enqueuePlannedReminders(db, enqueue, planned).catch((err: Error) =>
+    services.logger.warn({ mode, err: { message: err.message } }, 'reminder enqueue failed; the sweep will retry'),
+  );
   return claimed.handled;
 }
 
@@ -231,5 +239,6 @@ export async function sweep(services: Services, db: Database, enqueue: Enqueue):
     }),
     ...payments.map((p) => enqueue('settle-payment', { mode, paymentId: p.id })),
     ...emails.map((m) => enqueue('send-email', { mode, emailId: m.id })),
+    sweepDueReminders(services, db, enqueue),
   ]);
 }

@@ -8,6 +8,7 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
+import { reminderWithdrawnReason } from '../schema/notifications/index.js';
 import type { JobContext } from './job-types.js';
 
 const transports = new WeakMap<Config, ReturnType<typeof nodemailer.createTransport>>();
@@ -67,6 +68,17 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
     RETURNING id`;
   if (!claimed.length) return;
   const email = await db.email.findUniqueOrThrow({ where: { id: p.emailId } });
+  // A reminder whose booking was cancelled or moved while its e-mail waited is not sent.
+  const withdrawn = email.notificationId
+    ? await reminderWithdrawnReason(db, { notificationId: email.notificationId, now: new Date() })
+    : null;
+  if (withdrawn) {
+    await db.email.update({
+      where: { id: email.id },
+      data: { status: 'failed', leaseUntil: null, lastError: `reminder withdrawn before sending: ${withdrawn}` },
+    });
+    return;
+  }
   const headers = email.headers as Record<string, string>;
   const { icalEvent, attachments } = mimeParts(email.attachments);
   try {
@@ -87,6 +99,7 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
       headers: {
         'X-Booking-Id': headers['X-Booking-Id'] ?? '',
         'X-Event-Id': headers['X-Event-Id'] ?? '',
+        ...(headers['X-Notification-Id'] ? { 'X-Notification-Id': headers['X-Notification-Id'] } : {}),
         'Auto-Submitted': 'auto-generated',
       },
     });

@@ -111,3 +111,21 @@ export async function scheduledRemindersOf(
     select: { id: true, version: true, dueAt: true },
   });
 }
+
+/**
+ * Why a live reminder e-mail, queued when its reminder was claimed, should no longer go out over
+ * SMTP (its booking was cancelled or moved since, or its appointment has started), or null. The
+ * e-mail's sender asks just before it talks to the SMTP server, so a cancel that commits while
+ * the e-mail waits for its turn withdraws it too.
+ */
+export async function reminderWithdrawnReason(tx: Tx, opts: { notificationId: string; now: Date }) {
+  const n = await tx.notification.findUnique({
+    where: { id: opts.notificationId },
+    include: { booking: { select: { status: true, startTime: true } } },
+  });
+  if (!n) return 'reminder_gone';
+  if (!holdsPlace(n.booking)) return `booking_${n.booking.status}`;
+  if (n.booking.startTime.getTime() !== n.dueAt.getTime() + n.offsetMinutes * 60_000) return 'booking_rescheduled';
+  if (n.booking.startTime.getTime() <= opts.now.getTime()) return 'appointment_started';
+  return null;
+}

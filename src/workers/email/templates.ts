@@ -3,7 +3,8 @@
 // one (customerTimeZone), else the company's, the zone always named (Luxon, DST-correct).
 import { DateTime } from 'luxon';
 
-export type EmailKind = 'booking_confirmed' | 'booking_rescheduled' | 'booking_cancelled' | 'payment_receipt';
+export type EmailKind =
+  'booking_confirmed' | 'booking_rescheduled' | 'booking_cancelled' | 'booking_reminder' | 'payment_receipt';
 
 export interface EmailFacts {
   kind: EmailKind;
@@ -71,6 +72,12 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
       lines.push(`Your ${f.service.name} with ${f.employee.name} has been rescheduled.`, '', `New time: ${when}`);
       if (f.previous) lines.push(`Was: ${formatSlot(f.previous.startTime, f.previous.endTime, zone)}`);
       break;
+    case 'booking_reminder':
+      // A reminder (docs/api.md, Reminders), sent offsetMinutes before the start.
+      subject = `Reminder: your booking at ${f.company.name}`;
+      lines.push(`This is a reminder of your ${f.service.name} with ${f.employee.name}.`, '', `When: ${when}`);
+      if (f.company.address) lines.push(`Where: ${f.company.address}`);
+      break;
     case 'booking_cancelled':
       subject = `Your booking at ${f.company.name} is cancelled`;
       lines.push(`Your ${f.service.name} with ${f.employee.name} on ${when} has been cancelled.`);
@@ -91,7 +98,9 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
       break;
     }
   }
-  const manage = f.manageUrl && (f.kind === 'booking_confirmed' || f.kind === 'booking_rescheduled');
+  const manage =
+    f.manageUrl &&
+    (f.kind === 'booking_confirmed' || f.kind === 'booking_rescheduled' || f.kind === 'booking_reminder');
   const manageLine = 'To cancel or reschedule, use your booking link (keep it private):';
   if (manage) lines.push('', manageLine, f.manageUrl!);
   lines.push('', `Booking reference: ${f.booking.id}`);

@@ -72,4 +72,27 @@ describe('admin booking page', () => {
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).not.toContain('<i>key</i>');
   });
+
+  it("shows the booking's reminders: due time, channel, status and the reason of a withdrawn one", async () => {
+    const auth = bearer(w.testKey.key);
+    const { service } = await salon(t.app, auth);
+    const booking = await post(t.app, '/api/v1/bookings', auth, {
+      serviceId: service._id,
+      startTime: futureHour(7),
+      customer: { name: 'Bo', email: 'bo-admin@example.com' },
+    });
+    await post(t.app, `/api/v1/bookings/${booking._id}/reschedule`, auth, { startTime: futureHour(8) });
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/admin/test/companies/${w.test.id}/bookings/${booking._id}`,
+      cookies: { svc_session: await signIn() },
+    });
+    expect(page.statusCode).toBe(200);
+    const section = page.body.slice(page.body.indexOf('<h2>Reminders</h2>'), page.body.indexOf('<h2>Events</h2>'));
+    const rows = [...section.matchAll(/<tr><td>.*?<\/tr>/g)].map((m) => m[0]);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain('<td>24 h</td><td>E-mail</td><td><span class="badge cancelled">cancelled</span>');
+    expect(rows[0]).toContain('<code>booking_rescheduled</code>');
+    expect(rows[1]).toContain('<td>24 h</td><td>E-mail</td><td><span class="badge scheduled">scheduled</span>');
+  });
 });

@@ -7,6 +7,7 @@ import { esc } from '../../auth/pages/html.js';
 import { isId } from '../../ids.js';
 import { findBookingWithDetails } from '../../schema/find-records.js';
 import { listBookingEvents, listBookingsStarting } from '../../schema/bookings/index.js';
+import { listBookingNotifications } from '../../schema/notifications/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { formatTime, money, sendAdmin, timeTag } from '../http.js';
@@ -22,6 +23,13 @@ const STATUS_LABELS: Record<string, string> = {
   no_show: 'No-show',
   expired: 'Expired',
 };
+
+/** "24 h", "1 h 30 min", "45 min": how long before the start a reminder is due. */
+function beforeStart(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return [h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean).join(' ');
+}
 
 function weekStart(param: unknown, zone: string): DateTime {
   const given =
@@ -112,6 +120,7 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
     const id = paramsOf(req).bookingId;
     const b = await findBookingWithDetails(s.db, s.company.id, id);
     const events = await listBookingEvents(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
+    const reminders = await listBookingNotifications(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
     const zone = s.company.timezone;
     const row = (label: string, value: string) => `<dt>${esc(label)}</dt><dd>${value}</dd>`;
     const week = DateTime.fromJSDate(b.startTime).setZone(zone).toISODate();
@@ -139,6 +148,13 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
           ? `<h2>Payments</h2><table><thead><tr><th scope="col">Amount</th><th scope="col">Kind</th><th scope="col">Refunded</th><th scope="col">Status</th><th scope="col">Card</th><th scope="col">Created</th></tr></thead><tbody>
         ${b.payments.map((p) => `<tr><td>${money(p.amount, p.currency)}</td><td>${esc(p.kind)}</td><td>${p.amountRefunded ? money(p.amountRefunded, p.currency) : '—'}</td><td><span class="badge ${esc(p.status)}">${esc(p.status.replace('_', ' '))}</span></td><td>${p.brand ? `${esc(p.brand)} …${esc(p.last4)}` : '—'}</td><td>${timeTag(p.createdAt)}</td></tr>`).join('')}</tbody></table>`
           : ''
+      }
+      <h2>Reminders</h2>
+      ${
+        reminders.length === 0
+          ? '<p class="empty">No reminders planned.</p>'
+          : `<table><thead><tr><th scope="col">Due</th><th scope="col">Before the start</th><th scope="col">Channel</th><th scope="col">Status</th><th scope="col">Sent</th><th scope="col">Reason</th></tr></thead><tbody>
+        ${reminders.map((n) => `<tr><td>${timeTag(n.dueAt)}</td><td>${esc(beforeStart(n.offsetMinutes))}</td><td>${esc(n.channel === 'email' ? 'E-mail' : 'Webhook')}</td><td><span class="badge ${esc(n.status)}">${esc(n.status)}</span></td><td>${n.sentAt ? timeTag(n.sentAt) : '—'}</td><td>${n.reason ? `<code>${esc(n.reason)}</code>` : '—'}</td></tr>`).join('')}</tbody></table>`
       }
       <h2>Events</h2>
       ${

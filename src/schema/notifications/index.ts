@@ -4,3 +4,4 @@
 export * from './claim-reminder.js';
 export * from './plan-reminders.js';
 export * from './reminders.js';
+export * from './list-notifications.js';

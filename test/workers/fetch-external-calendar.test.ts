@@ -11,7 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { claimExternalCalendar, dueExternalCalendars } from '../../src/schema/staff/index.js';
+import {
+  claimExternalCalendar,
+  dueExternalCalendars,
+  recordExternalCalendarFetch,
+} from '../../src/schema/staff/index.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { blankCompany, expectError, ok, salon, type World } from '../helpers/domain.js';
@@ -410,6 +414,75 @@ END:VEVENT`),
       what: 'the fetch after reactivation',
       timeoutMs: 15_000,
     });
+  });
+
+  it('a fetch that outlived its lease records nothing over the copy of the worker that claimed it since', async () => {
+    const path = `/cal/lapsed-${Date.now()}.ics`;
+    const c = await withCalendar(path, { status: 200, body: ics(WEEKLY) });
+    // Deactivated, so the running workers leave the calendar to the claims below.
+    ok(await t.app.inject({ method: 'DELETE', url: `/api/v1/employees/${c.employee._id}`, headers: c.auth }));
+    await t.dbs.test.prisma.externalCalendar.update({
+      where: { id: c.calendarId },
+      data: { nextFetchAt: new Date(0), leaseUntil: null },
+    });
+    const claim = (leaseMs: number) =>
+      claimExternalCalendar(t.dbs.test.prisma, {
+        calendarId: c.calendarId,
+        leaseMs,
+        config: t.config,
+        pollMinutes: 10,
+      });
+    const slow = (await claim(200))!;
+    expect(slow).not.toBeNull();
+    // The slow fetch's lease runs out; another claims the calendar and records its copy.
+    const fresh = await waitFor(() => claim(60_000), { what: 'the claim after the lease ran out', timeoutMs: 10_000 });
+    const event = (uid: string, start: string) => ({
+      kind: 'fetched' as const,
+      etag: `"${uid}"`,
+      lastModified: null,
+      body: ics(
+        `BEGIN:VEVENT\nUID:${uid}@test\nDTSTAMP:20261101T000000Z\nDTSTART:${start}\nDTEND:${start.replace('T08', 'T09')}\nEND:VEVENT`,
+      ),
+    });
+    const recorded = await recordExternalCalendarFetch(t.dbs.test.prisma, {
+      claim: fresh,
+      outcome: event('new', '20270401T080000Z'),
+      pollMinutes: 10,
+    });
+    expect(recorded.stored).toBe(1);
+    // The slow fetch ends now with an older copy, and then with an error: neither is recorded.
+    const late = await recordExternalCalendarFetch(t.dbs.test.prisma, {
+      claim: slow,
+      outcome: event('old', '20270402T080000Z'),
+      pollMinutes: 10,
+    });
+    expect(late).toEqual({ stored: null, error: null });
+    const lateError = await recordExternalCalendarFetch(t.dbs.test.prisma, {
+      claim: slow,
+      outcome: { kind: 'failed', error: 'HTTP 500' },
+      pollMinutes: 10,
+    });
+    expect(lateError).toEqual({ stored: null, error: null });
+    const r = await row(c.calendarId);
+    expect(r.etag).toBe('"new"');
+    expect(r.lastError).toBeNull();
+    expect((await busyRows(c.calendarId)).map((b) => b.startTime.toISOString())).toEqual(['2027-04-01T08:00:00.000Z']);
+  });
+
+  it("a document ical.js cannot read is recorded as a fixed error that quotes none of the calendar's text", async () => {
+    const path = `/cal/private-${Date.now()}.ics`;
+    const secret = 'SECRETBOARDMEETING';
+    const c = await withCalendar(path, {
+      status: 200,
+      body: ics(
+        `BEGIN:VEVENT\nUID:x@test\nDTSTAMP:20261101T000000Z\nDTSTART:20270401T080000Z\nRRULE:FREQ=${secret}\nEND:VEVENT`,
+      ),
+    });
+    const r = await row(c.calendarId);
+    expect(r.lastError).toBe('not a valid iCalendar document');
+    const shown = (await getEmployee(c.auth, c.employee._id)).externalCalendars[0];
+    expect(JSON.stringify(shown)).not.toContain(secret);
+    expect(logLines.join('')).not.toContain(secret);
   });
 
   it('refuses hostile calendars with a 400 naming the field, writing nothing', async () => {

@@ -4,12 +4,13 @@
 // its outcome is recorded here. A good copy replaces the calendar's busy times whole, under the
 // employee's lock like every availability write; a 304 keeps them and counts as a success; a
 // failure keeps them too (the last good copy stays in force) and records the error. A fetch
-// whose calendar changed URL meanwhile (`version`) or was removed records nothing.
+// whose calendar changed URL meanwhile (`version`), was removed, or whose lease ran out and was
+// taken by another fetch (`lease_until`) records nothing.
 import type { Config } from '../../config.js';
 import { secretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/databases.js';
 import { lockEmployees } from './employee-lock.js';
-import { busyIntervals, IcsError } from './ics-busy.js';
+import { busyIntervals, IcsError, NOT_ICALENDAR } from './ics-busy.js';
 
 /** How far ahead busy times are kept, and how far back (an appointment under way). */
 export const BUSY_DAYS_AHEAD = 180;
@@ -32,6 +33,11 @@ export interface CalendarClaim {
   companyId: string;
   employeeId: string;
   version: number;
+  /**
+   * The lease this claim holds: its record matches it, so a fetch that outlived its lease
+   * (another worker claimed the calendar since) records nothing over the newer copy.
+   */
+  leaseUntil: Date;
   /** The URL in clear: for the fetch only, never to be logged or answered. */
   url: string;
   etag: string | null;
@@ -53,6 +59,7 @@ export async function claimExternalCalendar(
       company_id: string;
       employee_id: string;
       version: number;
+      lease_until: Date;
       url_enc: string;
       etag: string | null;
       last_modified: string | null;
@@ -60,7 +67,7 @@ export async function claimExternalCalendar(
   >`
     UPDATE external_calendars SET lease_until = now() + make_interval(secs => ${opts.leaseMs / 1000})
     WHERE id = ${opts.calendarId} AND next_fetch_at <= now() AND (lease_until IS NULL OR lease_until <= now())
-    RETURNING id, company_id, employee_id, version, url_enc, etag, last_modified`;
+    RETURNING id, company_id, employee_id, version, lease_until, url_enc, etag, last_modified`;
   const row = rows[0];
   if (!row) return null;
   const company = await db.company.findUnique({ where: { id: row.company_id }, select: { timezone: true } });
@@ -69,6 +76,8 @@ export async function claimExternalCalendar(
     companyId: row.company_id,
     employeeId: row.employee_id,
     version: row.version,
+    // The column keeps milliseconds (timestamptz(3)), so this Date matches it exactly.
+    leaseUntil: new Date(row.lease_until),
     url: '',
     etag: row.etag,
     lastModified: row.last_modified,
@@ -112,14 +121,14 @@ export async function recordExternalCalendarFetch(
         zone: claim.zone,
       });
     } catch (err) {
-      outcome = {
-        kind: 'failed',
-        error: err instanceof IcsError ? err.message : `the calendar could not be read (${(err as Error).message})`,
-      };
+      // Our own IcsError messages quote nothing of the document; ical.js's (a bad RRULE or date
+      // deeper in) quote its private text, so they are recorded as a fixed message only.
+      outcome = { kind: 'failed', error: err instanceof IcsError ? err.message : NOT_ICALENDAR };
     }
   }
   const next = new Date(now + opts.pollMinutes * 60_000);
-  const mine = { id: claim.id, version: claim.version };
+  // Only the current lease holder records: same URL (version) and the very lease it claimed.
+  const mine = { id: claim.id, version: claim.version, leaseUntil: claim.leaseUntil };
   return db.$transaction(async (tx) => {
     if (outcome.kind === 'failed') {
       const error = outcome.error.slice(0, 500);

@@ -17,13 +17,20 @@ export interface BusyWindow {
 
 /** Bounds on one document's work: a hostile feed cannot keep a worker busy for long. */
 export const ICS_LIMITS = {
-  /** Occurrences stepped through per recurring event (from its first, not from `from`). */
-  stepsPerEvent: 50_000,
+  /**
+   * Occurrences stepped through in the whole document (every recurring event counts from its
+   * first occurrence, not from `from`). A document that needs more is refused whole: skipping
+   * the rest would show the employee free when they are not.
+   */
+  steps: 200_000,
   /** Busy intervals kept per calendar (after merging). */
   intervals: 10_000,
   /** VEVENTs read per document. */
   events: 20_000,
 };
+
+/** The recorded error of a document that does not parse (no line of it is quoted: it is private). */
+export const NOT_ICALENDAR = 'not a valid iCalendar document';
 
 export class IcsError extends Error {
   override name = 'IcsError';
@@ -84,8 +91,9 @@ export function busyIntervals(ics: string, w: BusyWindow): Interval[] {
   let root: ICAL.Component;
   try {
     root = new ICAL.Component(ICAL.parse(ics) as unknown[]);
-  } catch (err) {
-    throw new IcsError(`not a valid iCalendar document (${String((err as Error).message).slice(0, 200)})`);
+  } catch {
+    // ical.js's message quotes the offending line, the calendar's private text: never recorded.
+    throw new IcsError(NOT_ICALENDAR);
   }
   if (root.name !== 'vcalendar') throw new IcsError('not a valid iCalendar document (no VCALENDAR)');
   const events = root.getAllSubcomponents('vevent');
@@ -111,6 +119,7 @@ export function busyIntervals(ics: string, w: BusyWindow): Interval[] {
   for (const [uid, list] of overrides) if (!masters.has(uid)) loose.push(...list);
 
   const out: Interval[] = [];
+  const tooMany = () => new IcsError(`more than ${ICS_LIMITS.intervals} busy times in the next 180 days`);
   const add = (start: Time, end: Time, zone: string) => {
     const a = toMs(start, zone);
     let b = toMs(end, zone);
@@ -121,6 +130,8 @@ export function busyIntervals(ics: string, w: BusyWindow): Interval[] {
       b = DateTime.fromMillis(a, { zone }).plus({ days: 1 }).toMillis();
     }
     if (b > w.from && a < w.to) out.push([Math.max(a, w.from), Math.min(b, w.to)]);
+    // Far more than can be kept even after merging: refused now, not after expanding the rest.
+    if (out.length > ICS_LIMITS.intervals * 4) throw tooMany();
   };
 
   const single = (c: ICAL.Component) => {
@@ -133,6 +144,9 @@ export function busyIntervals(ics: string, w: BusyWindow): Interval[] {
   };
 
   for (const c of loose) single(c);
+  // One budget for the whole document: a cap hit before the window's end refuses the document
+  // (the last good copy stays in force), never a silent cut that would show the employee free.
+  let steps = 0;
   for (const [uid, c] of masters) {
     const ev = new ICAL.Event(c, { exceptions: overrides.get(uid) ?? [] });
     if (!ev.startDate) continue;
@@ -142,8 +156,8 @@ export function busyIntervals(ics: string, w: BusyWindow): Interval[] {
     }
     const zone = zoneOf(c.getFirstProperty('dtstart'), w.zone);
     const it = ev.iterator();
-    for (let steps = 0; ; steps++) {
-      if (steps >= ICS_LIMITS.stepsPerEvent) break;
+    for (;;) {
+      if (++steps > ICS_LIMITS.steps) throw new IcsError(`too many occurrences (more than ${ICS_LIMITS.steps})`);
       const next = it.next();
       if (!next) break;
       if (toMs(next, zone) >= w.to) break;
@@ -159,10 +173,8 @@ export function busyIntervals(ics: string, w: BusyWindow): Interval[] {
       if (!rid || toMs(rid, zone) < w.to) continue;
       single(x);
     }
-    if (out.length > ICS_LIMITS.intervals * 4) break;
   }
   const merged = merge(out);
-  if (merged.length > ICS_LIMITS.intervals)
-    throw new IcsError(`more than ${ICS_LIMITS.intervals} busy times in the next 180 days`);
+  if (merged.length > ICS_LIMITS.intervals) throw tooMany();
   return merged;
 }

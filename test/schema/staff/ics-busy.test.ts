@@ -100,4 +100,41 @@ END:VEVENT`);
     expect(() => busyIntervals(minutely, window)).toThrow(/more than 10000 busy times/);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it('many fast rules share one step budget: refused whole as an IcsError, never cut short to look free', () => {
+    // Ten minutely/secondly events that began years before the window: each needs far more
+    // steps to reach it than the budget allows. Cut per event, the employee looked free.
+    const events = Array.from(
+      { length: 10 },
+      (_, i) => `BEGIN:VEVENT
+UID:fast${i}@test
+DTSTAMP:20261001T000000Z
+DTSTART:2020010${(i % 9) + 1}T000000Z
+DTEND:2020010${(i % 9) + 1}T000030Z
+RRULE:FREQ=${i % 2 ? 'SECONDLY' : 'MINUTELY'}
+END:VEVENT`,
+    ).join('\n');
+    let caught: unknown;
+    try {
+      busyIntervals(cal(events), window);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(IcsError);
+    expect((caught as Error).message).toMatch(/too many occurrences/);
+  });
+
+  it('a document that does not parse is recorded as a fixed message, never a line of its private text', () => {
+    const secret = 'SECRET-MEETING-with-acquisition-target-7f3a';
+    const doc = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\n${secret}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+    let caught: unknown;
+    try {
+      busyIntervals(doc, window);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(IcsError);
+    expect((caught as Error).message).toBe('not a valid iCalendar document');
+    expect((caught as Error).message).not.toContain('SECRET');
+  });
 });

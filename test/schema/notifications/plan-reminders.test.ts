@@ -1,6 +1,6 @@
 // Reminders planned in the booking's own transaction (docs/api.md, Reminders): settings on the
 // company (PATCH /me) and per service (null inherits), rows planned on create, withdrawn and
-// re-planned on reschedule, withdrawn on cancel, expiry, complete and class cancellation, and a
+// re-planned on reschedule, withdrawn on cancel, expiry and class cancellation, and a
 // reminder already due at booking time recorded skipped. GET /bookings/:id/notifications and
 // Booking.notifications show them. Hostile settings are refused naming the field, nothing written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -237,7 +237,7 @@ describe('planning', () => {
     ]);
   });
 
-  it('an expired pending booking and a completed one withdraw their reminders', async () => {
+  it('an expired pending booking withdraws its reminders', async () => {
     const company = await t.dbs.test.prisma.company.findUniqueOrThrow({ where: { id: c.company.id } });
     const pending = await bookThroughUseCase(t.dbs.test.prisma, company, {
       requiresPayment: true,

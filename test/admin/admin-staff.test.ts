@@ -138,4 +138,59 @@ describe('admin staff page', () => {
     });
     expect(missing.statusCode).toBe(404);
   });
+
+  it('adds and a remove sent at once: every added calendar is kept (the list is extended under the lock)', async () => {
+    const auth = bearer(w.testKey.key);
+    const { employee } = await salon(t.app, auth);
+    const set = ok(
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/employees/${employee._id}`,
+        headers: auth,
+        payload: { externalCalendars: [{ url: 'https://calendar.example.com/gone.ics', name: 'Gone' }] },
+      }),
+    );
+    const goneId = set.externalCalendars[0]._id as string;
+    const cookie = await signIn();
+    const base = `/admin/test/companies/${w.test.id}/staff/${employee._id}`;
+    const page = await t.app.inject({ method: 'GET', url: base, cookies: { svc_session: cookie } });
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!;
+    const post = (url: string, fields: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        cookies: { svc_session: cookie },
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ csrf_token: csrf, ...fields }).toString(),
+      });
+    const answers = await Promise.all([
+      ...[1, 2, 3, 4].map((i) =>
+        post(`${base}/external-calendars`, { name: `Cal ${i}`, url: `https://calendar.example.com/c${i}.ics` }),
+      ),
+      post(`${base}/external-calendars/${goneId}/remove`, {}),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([303, 303, 303, 303, 303]);
+    const after = await t.dbs.test.prisma.externalCalendar.findMany({ where: { employeeId: employee._id } });
+    expect(after.map((c) => c.name).sort()).toEqual(['Cal 1', 'Cal 2', 'Cal 3', 'Cal 4']);
+    // A sixth would pass the limit: a 400 naming the list, nothing written.
+    ok(
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/employees/${employee._id}`,
+        headers: auth,
+        payload: {
+          externalCalendars: [
+            ...after.map((c) => ({ id: c.id })),
+            { url: 'https://calendar.example.com/c5.ics', name: 'Cal 5' },
+          ],
+        },
+      }),
+    );
+    const full = await post(`${base}/external-calendars`, {
+      name: 'Cal 6',
+      url: 'https://calendar.example.com/c6.ics',
+    });
+    expect(full.statusCode).toBe(400);
+    expect(await t.dbs.test.prisma.externalCalendar.count({ where: { employeeId: employee._id } })).toBe(5);
+  });
 });

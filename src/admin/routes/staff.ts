@@ -1,13 +1,19 @@
 // Company > Staff (docs/admin.md): the company's employees, and each one's external calendars
 // (docs/api.md, External calendars) with their name, redacted URL, last successful fetch and last
-// error; an operator adds or removes one. Adding and removing run the employee update the API
-// runs (`externalCalendars` replaces the set; the others are kept by id), so the same URL rules
-// and limits apply, and the URL is never shown again after it is saved.
+// error; an operator adds or removes one. Adding appends to the set and removing deletes one,
+// each under the employee's lock (addExternalCalendar, removeExternalCalendar: two at once
+// keep each other's work), with the URL rules and limits of the API's employee update, and the
+// URL is never shown again after it is saved.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { esc } from '../../auth/pages/html.js';
 import type { Employee } from '../../generated/prisma/client.js';
 import { findEmployee } from '../../schema/find-records.js';
-import { listEmployeesByName, listExternalCalendars, updateEmployee } from '../../schema/staff/index.js';
+import {
+  addExternalCalendar,
+  listEmployeesByName,
+  listExternalCalendars,
+  removeExternalCalendar,
+} from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { doneNotice, field, fieldErrors, formError, sendAdmin, timeTag } from '../http.js';
 import { adminPage, companyPath, csrfField } from '../layout.js';
@@ -84,8 +90,6 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
   const base = '/:mode/companies/:companyId/staff';
   const employeeOf = (s: CompanyScope, req: FastifyRequest) =>
     findEmployee(s.db, s.company.id, paramsOf(req).employeeId ?? '');
-  const kept = async (s: CompanyScope, employeeId: string) =>
-    (await listExternalCalendars(s.db, { companyId: s.company.id, employeeId })).map((c) => ({ id: c.id }));
   const urls = (s: CompanyScope) => ({ mode: s.mode, config: services.config });
 
   app.get(base, { schema: { hide: true } }, async (req, reply) => {
@@ -106,16 +110,13 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
     const e = await employeeOf(s, req);
     const form = formOf(req);
     try {
-      await updateEmployee(s.db, {
+      // Appended under the employee's lock: two adds at once keep both.
+      await addExternalCalendar(s.db, {
         companyId: s.company.id,
         employeeId: e.id,
         urls: urls(s),
-        input: {
-          externalCalendars: [
-            ...(await kept(s, e.id)),
-            { url: (form.url ?? '').trim(), name: (form.name ?? '').trim() },
-          ],
-        },
+        url: (form.url ?? '').trim(),
+        name: (form.name ?? '').trim(),
       });
     } catch (err) {
       const found = fieldErrors(err);
@@ -140,14 +141,8 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
       const s = await companyScope(services, req, 'staff');
       const e = await employeeOf(s, req);
       const calendarId = paramsOf(req).calendarId ?? '';
-      const list = await kept(s, e.id);
-      if (!list.some((c) => c.id === calendarId)) return reply.callNotFound();
-      await updateEmployee(s.db, {
-        companyId: s.company.id,
-        employeeId: e.id,
-        urls: urls(s),
-        input: { externalCalendars: list.filter((c) => c.id !== calendarId) },
-      });
+      const removed = await removeExternalCalendar(s.db, { companyId: s.company.id, employeeId: e.id, calendarId });
+      if (!removed) return reply.callNotFound();
       return reply.redirect(companyPath(s.company, `/staff/${e.id}?done=removed`), 303);
     },
   );

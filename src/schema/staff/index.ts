@@ -10,3 +10,5 @@ export * from './date-overrides.js';
 export * from './employee-lock.js';
 export * from './external-calendars.js';
 export * from './external-calendar-sync.js';
+export * from './add-external-calendar.js';
+export * from './remove-external-calendar.js';

@@ -1,9 +1,10 @@
 // Reminders planned in the booking's own transaction (docs/api.md, Reminders): settings on the
 // company (PATCH /me) and per service (null inherits), rows planned on create, withdrawn and
-// re-planned on reschedule, withdrawn on cancel, expiry and class cancellation, and a
+// re-planned on reschedule, withdrawn on cancel, expiry, complete, no-show and class cancellation, and a
 // reminder already due at booking time recorded skipped. GET /bookings/:id/notifications and
 // Booking.notifications show them. Hostile settings are refused naming the field, nothing written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBooking } from '../../../src/schema/bookings/create-booking.js';
 import { expirePendingBookings } from '../../../src/schema/bookings/expire-pending-bookings.js';
 import { bookThroughUseCase, minutesAgo } from '../../helpers/bookings.js';
 import { blankCompany, createDomainApp, expectError, futureHour, ok, post, salon } from '../../helpers/domain.js';
@@ -248,6 +249,38 @@ describe('planning', () => {
     expect((await notificationsOf(pending.booking.id)).map((n) => [n.status, n.reason])).toEqual([
       ['cancelled', 'booking_expired'],
       ['cancelled', 'booking_expired'],
+    ]);
+  });
+
+  it('a completed booking and a no-show withdraw the reminders still scheduled', async () => {
+    const fresh = await blankCompany(t.dbs, w);
+    ok(await patch('/api/v1/me', { reminders: [{ offsetMinutes: 5, channel: 'webhook' }] }, fresh.auth));
+    const { service, employee } = await salon(t.app, fresh.auth);
+    const company = await t.dbs.test.prisma.company.findUniqueOrThrow({ where: { id: fresh.company.id } });
+    const ids: string[] = [];
+    for (const minutesAgo of [60, 120]) {
+      // Made (by the use case's clock) three hours ago for a start that has now passed; no worker
+      // ran, so its reminder is still scheduled.
+      const b = await createBooking(t.dbs.test.prisma, {
+        company,
+        input: {
+          serviceId: service._id,
+          employeeId: employee._id,
+          startTime: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - minutesAgo * 60_000).toISOString(),
+          customer: { name: 'Ed', email: 'ed@example.com' },
+        },
+        now: new Date(Date.now() - 4 * 3_600_000),
+      });
+      expect((await notificationsOf(b.id)).map((n) => n.status)).toEqual(['scheduled']);
+      ids.push(b.id);
+    }
+    ok(await t.app.inject({ method: 'POST', url: `/api/v1/bookings/${ids[0]}/complete`, headers: fresh.auth }));
+    ok(await t.app.inject({ method: 'POST', url: `/api/v1/bookings/${ids[1]}/no-show`, headers: fresh.auth }));
+    expect((await notificationsOf(ids[0]!)).map((n) => [n.status, n.reason])).toEqual([
+      ['cancelled', 'booking_completed'],
+    ]);
+    expect((await notificationsOf(ids[1]!)).map((n) => [n.status, n.reason])).toEqual([
+      ['cancelled', 'booking_no_show'],
     ]);
   });
 

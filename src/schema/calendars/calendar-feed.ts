@@ -17,6 +17,43 @@ const DAY_MS = 86_400_000;
 export const FEED_DAYS_BACK = 30;
 export const FEED_DAYS_AHEAD = 180;
 
+/**
+ * RFC 5545 §3.1 line folding: a line longer than 75 octets goes on in continuation lines that
+ * start with a space, never splitting a UTF-8 character. ical-generator folds the whole
+ * calendar in Calendar.toString() with a TextEncoder made per character, which takes over a
+ * second for 5 000 events; each event's lines are folded here instead, by the same rule
+ * (74 octets to a segment), and whole lines of plain ASCII are passed through untouched.
+ */
+export function foldLines(text: string): string {
+  const lines = text.split('\r\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const bytes = Buffer.byteLength(line);
+    if (bytes <= 74) continue;
+    if (bytes === line.length) {
+      // Plain ASCII: one octet a character, so 74-character pieces.
+      const pieces: string[] = [];
+      for (let at = 0; at < line.length; at += 74) pieces.push(line.slice(at, at + 74));
+      lines[i] = pieces.join('\r\n ');
+      continue;
+    }
+    let out = '';
+    let octets = 0;
+    for (const ch of line) {
+      const cp = ch.codePointAt(0)!;
+      const size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      octets += size;
+      if (octets > 74) {
+        out += '\r\n ';
+        octets = size;
+      }
+      out += ch;
+    }
+    lines[i] = out;
+  }
+  return lines.join('\r\n');
+}
+
 export interface RenderedFeed {
   ics: string;
   /** A strong validator of exactly these bytes, quoted as an ETag header wants it. */
@@ -95,6 +132,10 @@ export async function openCalendarFeed(
     // REFRESH-INTERVAL and X-PUBLISHED-TTL: how often a subscribed client should look again.
     ttl: 15 * 60,
   });
+  // The calendar's own lines first, without events (see foldLines below for why).
+  const shell = cal.toString();
+  const head = shell.slice(0, shell.lastIndexOf('END:VCALENDAR'));
+  const parts: string[] = [head];
   const location = company.address || null;
   for (const b of bookings) {
     const withWhom = feed.employee ? '' : ` (${b.employee.name})`;
@@ -107,7 +148,7 @@ export async function openCalendarFeed(
       '',
       `Booking reference: ${b.id}`,
     ];
-    cal.createEvent({
+    const event = cal.createEvent({
       id: bookingUid(b.id, host),
       sequence: b.calendarSequence,
       stamp: b.updatedAt,
@@ -119,9 +160,10 @@ export async function openCalendarFeed(
       location,
       status: b.status === 'pending' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
     });
+    parts.push(foldLines(event.toString()));
   }
   for (const s of sessions) {
-    cal.createEvent({
+    const event = cal.createEvent({
       id: `class-${s.id}@${host}`,
       stamp: s.updatedAt,
       lastModified: s.updatedAt,
@@ -132,8 +174,10 @@ export async function openCalendarFeed(
       location,
       status: ICalEventStatus.CONFIRMED,
     });
+    parts.push(foldLines(event.toString()));
   }
-  const ics = cal.toString();
+  parts.push('END:VCALENDAR');
+  const ics = parts.join('');
   const etag = `"${createHash('sha256').update(ics).digest('base64url').slice(0, 32)}"`;
   return { ics, etag, events: bookings.length + sessions.length };
 }

@@ -467,6 +467,19 @@ END:VEVENT`),
     expect(r.etag).toBe('"new"');
     expect(r.lastError).toBeNull();
     expect((await busyRows(c.calendarId)).map((b) => b.startTime.toISOString())).toEqual(['2027-04-01T08:00:00.000Z']);
+    // The database ties a busy time to its calendar's employee: another employee's is refused.
+    const other = await salon(t.app, c.auth);
+    await expect(
+      t.dbs.test.prisma.externalBusy.create({
+        data: {
+          companyId: c.company.id,
+          employeeId: other.employee._id,
+          calendarId: c.calendarId,
+          startTime: new Date('2027-04-03T08:00:00Z'),
+          endTime: new Date('2027-04-03T09:00:00Z'),
+        },
+      }),
+    ).rejects.toThrow(/external_busy_calendar_id_employee_id_fkey|Foreign key constraint/);
   });
 
   it("a document ical.js cannot read is recorded as a fixed error that quotes none of the calendar's text", async () => {

@@ -57,9 +57,10 @@ const INVITATION_METHOD: Partial<Record<EmailKind, InvitationMethod>> = {
 const addressOf = (mailbox: string) => /<([^>]+)>\s*$/.exec(mailbox)?.[1] ?? mailbox.trim();
 
 /**
- * The SEQUENCE of the invitation an event's e-mail carries (RFC 5546 §2.1.4). A confirmation
- * comes before any move: 0. A reschedule: the revision its event recorded (the booking may
- * have moved again before this e-mail is composed). A cancel: one more than the last revision,
+ * The SEQUENCE of the invitation an event's e-mail carries (RFC 5546 §2.1.4). A confirmation:
+ * the booking's revision, since a pending booking may have moved before it was confirmed (a
+ * calendar ignores a REQUEST older than the one it holds). A reschedule: the revision its event
+ * recorded (the booking may have moved again before this e-mail is composed). A cancel: one more than the last revision,
  * because the STATUS changes, which RFC 5546 counts as a revision; every client takes a CANCEL
  * whose SEQUENCE is higher than the one it holds, and some (Outlook) ignore one that is not.
  */
@@ -67,7 +68,7 @@ function sequenceFor(kind: EmailKind, data: Record<string, unknown>, booking: { 
   if (kind === 'booking_rescheduled')
     return typeof data.calendarSequence === 'number' ? data.calendarSequence : booking.calendarSequence;
   if (kind === 'booking_cancelled') return booking.calendarSequence + 1;
-  return 0;
+  return booking.calendarSequence;
 }
 
 export async function composeEmails(

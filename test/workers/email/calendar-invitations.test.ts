@@ -298,4 +298,45 @@ describe('invitations over SMTP', () => {
     const ev = parseCalendar(sent).events[0]!;
     expect(ev).toMatchObject({ uid: `${id}@book.example.com`, sequence: 0, status: 'CONFIRMED' });
   });
+
+  it('a pending class booking whose session moved before it is confirmed: the confirmation carries the moved revision', async () => {
+    const { employee, company } = await staffed('test');
+    const spin = await createService(t.dbs.test.prisma, {
+      companyId: company.id,
+      input: {
+        name: 'Paid spin',
+        kind: 'class',
+        durationMinutes: 45,
+        price: 1200,
+        requiresPayment: true,
+        employeeIds: [employee.id],
+      },
+    });
+    const session = await post(w.testKey.key, '/classes', {
+      serviceId: spin.id,
+      employeeId: employee.id,
+      startTime: summer.plus({ days: 3 }).toISO(),
+      capacity: 5,
+    });
+    expect(session.statusCode, session.body).toBe(200);
+    const classId = session.json().data._id as string;
+    const created = await post(w.testKey.key, '/bookings', {
+      serviceId: spin.id,
+      classId,
+      customer: { name: 'Pat Pending', email: `pat-${unique()}@example.com` },
+    });
+    expect(created.json().data.status).toBe('pending');
+    const id = created.json().data._id as string;
+    const moved = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/classes/${classId}`,
+      headers: bearer(w.testKey.key),
+      payload: { startTime: summer.plus({ days: 4 }).toISO(), endTime: summer.plus({ days: 4, minutes: 45 }).toISO() },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await post(w.testKey.key, `/bookings/${id}/confirm`, {})).statusCode).toBe(200);
+    const confirmation = icsOf(await emailOf('test', id, 'booking.confirmed')).cal.events[0]!;
+    expect(confirmation).toMatchObject({ uid: `${id}@book.example.com`, sequence: 1, status: 'CONFIRMED' });
+    expect(confirmation.start).toBe(summer.plus({ days: 4 }).toJSDate().toISOString());
+  });
 });

@@ -6,7 +6,7 @@
 // Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
 // postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
 // BENCH_CONNECTIONS (50; a scenario may set its own), BENCH_WARMUP_SECONDS (10), BENCH_DURATION_SECONDS (15),
-// BENCH_ONLY (comma-separated scenario names; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`), BENCH_CPU_PROF=1 (server writes a .cpuprofile
+// BENCH_ONLY (comma-separated scenario names; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
 // into bench/results/profiles), BENCH_LOG_LEVEL (warn).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -168,6 +168,43 @@ async function api(origin: string, key: string, method: string, path: string, bo
   return json.data;
 }
 
+interface ReminderFigures {
+  reminders: number;
+  sent: number;
+  lastSentAfterFirstDueSeconds: number;
+  lagP50Ms: number;
+  lagP99Ms: number;
+  lagMaxMs: number;
+  laterThan2Minutes: number;
+  emails: number;
+}
+
+/**
+ * Issue 18's reminder burst (bench/reminder-burst.ts, its own database and two worker
+ * processes): 50 000 e-mail reminders due in one minute. Not pinned, like the webhooks.
+ */
+function runReminders(): Promise<{ line: string; figures: ReminderFigures }> {
+  const u = new URL(DATABASE_URL);
+  u.pathname = `${u.pathname}_reminders`;
+  const child = spawn(process.execPath, node('reminder-burst.ts').slice(1), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...env, BENCH_DATABASE_URL: u.toString(), REDIS_URL },
+  });
+  let line = '';
+  let figures: ReminderFigures | undefined;
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    if (l.startsWith('{"reminders":')) figures = (JSON.parse(l) as { reminders: ReminderFigures }).reminders;
+    else if (!l.startsWith('{')) line = l;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) =>
+      code === 0 && figures
+        ? resolve({ line, figures })
+        : reject(new Error(`bench/reminder-burst.ts exited with ${code}`)),
+    );
+  });
+}
+
 interface CliStartFigures {
   runs: number;
   rows: Array<{ what: string; medianMs: number; p90Ms: number }>;
@@ -268,6 +305,20 @@ async function main(): Promise<void> {
       met: webhooks.figures.p99Ms < 1000,
     });
   }
+  let reminders: Awaited<ReturnType<typeof runReminders>> | undefined;
+  if (!ONLY || ONLY.includes('reminders')) {
+    process.stderr.write(
+      'bench: reminders: bench/reminder-burst.ts (50 000 e-mail reminders due in one minute, two workers)\n',
+    );
+    reminders = await runReminders();
+    // Issue 18: every reminder out within 2 minutes of its due time.
+    checks.push({
+      scenario: 'reminders',
+      target: 'every reminder sent within 120 s of its due time',
+      measured: `max lag ${(reminders.figures.lagMaxMs / 1000).toFixed(1)} s`,
+      met: reminders.figures.laterThan2Minutes === 0 && reminders.figures.sent === reminders.figures.reminders,
+    });
+  }
   let cliStart: CliStartFigures | undefined;
   if (!ONLY || ONLY.includes('cli')) {
     process.stderr.write('bench: cli: svc --help from exec to exit\n');
@@ -294,7 +345,12 @@ async function main(): Promise<void> {
         ...cliStart.rows.map((r) => `  ${r.what.padEnd(40)} median ${r.medianMs} ms, p90 ${r.p90Ms} ms`),
       ]
     : [];
-  process.stdout.write(formatReport(results, verdicts, CEILING, header, [...webhookLines, ...cliLines]));
+  const reminderLines = reminders
+    ? ['', 'Reminders (bench/reminder-burst.ts, not pinned):', `  ${reminders.line}`]
+    : [];
+  process.stdout.write(
+    formatReport(results, verdicts, CEILING, header, [...webhookLines, ...reminderLines, ...cliLines]),
+  );
   mkdirSync(join(here, 'results'), { recursive: true });
   const json = {
     at: new Date().toISOString(),
@@ -305,6 +361,7 @@ async function main(): Promise<void> {
     machine,
     results,
     webhooks: webhooks?.figures ?? null,
+    reminders: reminders?.figures ?? null,
     cliStart: cliStart ?? null,
     verdicts,
   };

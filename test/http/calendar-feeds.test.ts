@@ -202,6 +202,29 @@ describe('an employee feed', () => {
     expect(changed.headers.etag).not.toBe(etag);
     expect(parseCalendar(changed.body).events).toHaveLength(2);
   });
+
+  it('a rendered feed is kept only while nothing it shows changes: names, times, status, notes, company', async () => {
+    const { company, ann, book } = await team('test');
+    const db = t.dbs.test.prisma;
+    const b = await book({ employeeId: ann.id, start: hour(4), customer: 'Erin', notes: 'First note' });
+    const { url } = ok(
+      await rotate(w.testKey.key, `/employees/${ann.id}/calendar-feed/rotate`, { includeNotes: true }),
+    );
+    const read = async () => parseCalendar((await feed(url)).body).events.find((e) => e.uid.startsWith(b.id))!;
+    expect((await read()).summary).toMatch(/^Erin – Cut/);
+    expect((await feed(url)).body).toBe((await feed(url)).body);
+    // Each change below is made behind the API's back, in the database, and must still show.
+    await db.customer.update({ where: { id: b.customerId }, data: { name: 'Erin Renamed' } });
+    expect((await read()).summary).toMatch(/^Erin Renamed – Cut/);
+    await db.service.update({ where: { id: b.serviceId }, data: { name: 'Cut and dry' } });
+    expect((await read()).summary).toMatch(/^Erin Renamed – Cut and dry/);
+    await db.$executeRaw`UPDATE bookings SET notes = 'Second note' WHERE id = ${b.id}`;
+    expect((await read()).description).toContain('Notes: Second note');
+    await db.company.update({ where: { id: company.id }, data: { address: 'Neue Straße 2, Berlin' } });
+    expect((await read()).location).toBe('Neue Straße 2, Berlin');
+    await db.$executeRaw`UPDATE bookings SET status = 'cancelled' WHERE id = ${b.id}`;
+    expect(parseCalendar((await feed(url)).body).events.map((e) => e.uid)).not.toContain(`${b.id}@book.example.com`);
+  });
 });
 
 describe('the company feed', () => {

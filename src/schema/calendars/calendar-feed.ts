@@ -14,6 +14,34 @@ import { publicOrigin } from '../bookings/index.js';
 import { bookingUid, PRODUCT_ID, uidHostOf } from './booking-invitation.js';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Rendered feeds, each under the digest of everything its bytes are made of (the rows in its
+ * window and the names they show; `feedDigest`). The digest is computed by the database on
+ * every request, so an entry can never be stale, on this instance or any other: a change to
+ * any row the feed shows, or a row entering or leaving its window, gives a new digest and a
+ * new render. Only the render is saved (most of a 5 000-event feed's cost). Bounded by bytes.
+ */
+const CACHE_BYTES = 64 * 1024 * 1024;
+const rendered = new Map<string, { digest: string; feed: RenderedFeed }>();
+let cachedBytes = 0;
+
+function remember(key: string, digest: string, feed: RenderedFeed): void {
+  const old = rendered.get(key);
+  if (old) {
+    cachedBytes -= old.feed.ics.length;
+    rendered.delete(key);
+  }
+  if (feed.ics.length > CACHE_BYTES / 4) return;
+  rendered.set(key, { digest, feed });
+  cachedBytes += feed.ics.length;
+  // Oldest first out (a Map keeps insertion order; a hit re-inserts).
+  for (const [id, entry] of rendered) {
+    if (cachedBytes <= CACHE_BYTES) break;
+    rendered.delete(id);
+    cachedBytes -= entry.feed.ics.length;
+  }
+}
 export const FEED_DAYS_BACK = 30;
 export const FEED_DAYS_AHEAD = 180;
 
@@ -81,6 +109,50 @@ export async function openCalendarFeed(
   if (!feed) return null;
   const from = new Date(now.getTime() - FEED_DAYS_BACK * DAY_MS);
   const to = new Date(now.getTime() + FEED_DAYS_AHEAD * DAY_MS);
+  // The digest of every input of the bytes below: the feed's own settings, the company's name
+  // and address, and, in the database, each booking and session in the window with the fields
+  // and names its event shows.
+  const [rows] = await db.$queryRaw<Array<{ bookings: string | null; sessions: string | null }>>`
+    SELECT
+      (SELECT md5(string_agg(concat_ws('|', b.id, b.start_time, b.end_time, b.status, b.notes, b.calendar_sequence,
+                                       b.updated_at, c.name, s.name, e.name), ',' ORDER BY b.id))
+         FROM bookings b
+         JOIN customers c ON c.id = b.customer_id
+         JOIN services s ON s.id = b.service_id
+         JOIN employees e ON e.id = b.employee_id
+        WHERE b.company_id = ${feed.companyId}
+          AND (${feed.employeeId}::text IS NULL OR b.employee_id = ${feed.employeeId})
+          AND b.end_time > ${from} AND b.start_time < ${to}
+          AND b.status IN ('pending', 'confirmed') AND b.class_session_id IS NULL) AS bookings,
+      (SELECT md5(string_agg(concat_ws('|', cs.id, cs.start_time, cs.end_time, cs.capacity, cs.booked_count,
+                                       cs.updated_at, s.name, e.name), ',' ORDER BY cs.id))
+         FROM class_sessions cs
+         JOIN services s ON s.id = cs.service_id
+         JOIN employees e ON e.id = cs.employee_id
+        WHERE cs.company_id = ${feed.companyId}
+          AND (${feed.employeeId}::text IS NULL OR cs.employee_id = ${feed.employeeId})
+          AND cs.end_time > ${from} AND cs.start_time < ${to}
+          AND cs.status = 'scheduled') AS sessions`;
+  const digest = createHash('sha256')
+    .update(
+      JSON.stringify([
+        rows?.bookings,
+        rows?.sessions,
+        feed.includeNotes,
+        feed.employee?.name ?? null,
+        feed.company.name,
+        feed.company.address,
+        publicOrigin(config),
+      ]),
+    )
+    .digest('base64url');
+  const key = `${mode}:${feed.id}`;
+  const hit = rendered.get(key);
+  if (hit && hit.digest === digest) {
+    rendered.delete(key);
+    rendered.set(key, hit);
+    return hit.feed;
+  }
   const whose = feed.employeeId ? { employeeId: feed.employeeId } : {};
   const window = { endTime: { gt: from }, startTime: { lt: to } };
   const [bookings, sessions] = await Promise.all([
@@ -179,5 +251,7 @@ export async function openCalendarFeed(
   parts.push('END:VCALENDAR');
   const ics = parts.join('');
   const etag = `"${createHash('sha256').update(ics).digest('base64url').slice(0, 32)}"`;
-  return { ics, etag, events: bookings.length + sessions.length };
+  const result = { ics, etag, events: bookings.length + sessions.length };
+  remember(key, digest, result);
+  return result;
 }

@@ -3,11 +3,11 @@ import { AppError, ERROR_STATUS, toAppError, type ErrorCode } from '../errors.js
 import type { Services } from '../services.js';
 import { createAccount, findAccountByEmail } from '../schema/accounts/index.js';
 import { createApiKey, createOAuthClient, revokeApiKey } from '../schema/credentials/index.js';
-import { createCompany, findCompanyInEitherMode } from '../schema/companies/index.js';
+import { createCompany } from '../schema/companies/index.js';
 import { restoreSampleCompanies, wipeSandbox } from '../schema/sandbox/index.js';
 import { startWorkers } from '../workers/runtime.js';
 import { CATALOG, type CommandSpec } from './catalog.js';
-import { optional, required, type Implementation, type Values } from './command-kit.js';
+import { companyOption, optional, required, type Implementation, type Values } from './command-kit.js';
 import { COMPANY_COMMANDS } from './company-commands.js';
 
 /** A command as the catalog describes it (catalog.ts), with the code that runs it. */
@@ -53,9 +53,8 @@ const IMPLEMENTATIONS: Record<string, Implementation> = {
   },
   'key create': {
     async run(services, v) {
-      const companyId = required(v, 'company');
-      const company = await findCompanyInEitherMode(services.dbs, companyId);
-      const { apiKey, key } = await createApiKey(services.dbs.forMode(company.mode), {
+      const { company, db } = await companyOption(services, v);
+      const { apiKey, key } = await createApiKey(db, {
         companyId: company.id,
         name: required(v, 'name'),
       });

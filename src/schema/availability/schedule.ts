@@ -175,16 +175,7 @@ export async function loadSchedules(
   });
 }
 
-function merge(list: Interval[]): Interval[] {
-  list.sort((a, b) => a[0] - b[0]);
-  const out: Interval[] = [];
-  for (const [a, b] of list) {
-    const prev = out[out.length - 1];
-    if (prev && a <= prev[1]) prev[1] = Math.max(prev[1], b);
-    else out.push([a, b]);
-  }
-  return out;
-}
+const merge = (list: Interval[]): Interval[] => mergeIntervals(list.sort((a, b) => a[0] - b[0]));
 
 export interface Slot {
   startTime: Date;

@@ -6,7 +6,7 @@
 // of that name); floating times and all-day dates are read in the company's zone.
 import ICAL from 'ical.js';
 import { DateTime, IANAZone } from 'luxon';
-import type { Interval } from './working-hours.js';
+import { mergeIntervals, type Interval } from './working-hours.js';
 
 export interface BusyWindow {
   from: number;
@@ -72,16 +72,7 @@ function busy(c: ICAL.Component): boolean {
   return status !== 'CANCELLED' && transp !== 'TRANSPARENT';
 }
 
-function merge(list: Interval[]): Interval[] {
-  list.sort((a, b) => a[0] - b[0]);
-  const out: Interval[] = [];
-  for (const [a, b] of list) {
-    const prev = out[out.length - 1];
-    if (prev && a <= prev[1]) prev[1] = Math.max(prev[1], b);
-    else out.push([a, b]);
-  }
-  return out;
-}
+const merge = (list: Interval[]): Interval[] => mergeIntervals(list.sort((a, b) => a[0] - b[0]));
 
 /**
  * The merged busy intervals of `ics` overlapping [from, to). Throws IcsError when the text is

@@ -12,6 +12,7 @@ import { findClosureOver } from '../closures/closure-over.js';
 import { parseInput } from '../validation.js';
 import { assessStart, reasonFor, type Assessment, type Policy, type Reason, type ServiceTiming } from './refusals.js';
 import { loadSchedules } from './schedule.js';
+import { domainNow } from '../domain-time.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -84,7 +85,7 @@ export async function explainAvailability(
 ): Promise<Explanation> {
   const data = parseInput(input, opts.input);
   const companyId = opts.company.id;
-  const now = (opts.now ?? new Date()).getTime();
+  const now = (opts.now ?? (await domainNow(db, opts.company.id))).getTime();
   const start = data.startTime.getTime();
   const service = await findService(db, companyId, data.serviceId);
   // An employee of another company is not found, as on /availability.

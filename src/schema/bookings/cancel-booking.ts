@@ -16,6 +16,7 @@ import { REFUNDABLE, refundCharge, type RefundOutcome } from '../payments/refund
 import { parseInput, text } from '../validation.js';
 import { loadCancellationTerms, type CancellationTerms } from './cancellation-terms.js';
 import { applyTransition, invalidTransition } from './transition-booking.js';
+import { domainNow } from '../domain-time.js';
 
 const party = z.enum(['business', 'customer'], { error: 'must be business or customer' });
 
@@ -51,7 +52,7 @@ export async function quoteCancellation(
     company: opts.company,
     booking,
     cancelledBy: cancelledBy ?? 'business',
-    now: opts.now ?? new Date(),
+    now: opts.now ?? (await domainNow(db, opts.company.id)),
   });
   return quoteOf(terms);
 }
@@ -89,7 +90,7 @@ export async function cancelBooking(
 ): Promise<CancelResult> {
   const input = parseInput(cancelInput, opts.input ?? {});
   const cancelledBy: CancelledBy = input.cancelledBy ?? 'business';
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await domainNow(db, opts.company.id));
   const found = await findBooking(db, opts.company.id, opts.bookingId);
   const { booking, terms, payments } = await domainTransaction(db, async (tx) => {
     await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${found.id} FOR UPDATE`;

@@ -28,6 +28,7 @@ import { answersInput, judgeAnswers, storedQuestions } from '../services/questio
 import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
+import { domainNow } from '../domain-time.js';
 
 /** How long an unpaid pending booking holds its slot (docs/api.md: expired after 15 minutes). */
 export const HOLD_MINUTES = 15;
@@ -105,7 +106,7 @@ async function customerFor(tx: Prisma.TransactionClient, companyId: string, data
 export async function createBooking(db: Db, opts: { company: Company; input: unknown; now?: Date }): Promise<Booking> {
   const data = parseInput(input, opts.input);
   const companyId = opts.company.id;
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await domainNow(db, opts.company.id));
   const service = await findService(db, companyId, data.serviceId);
   if (!service.active) throw AppError.validation([{ path: 'serviceId', message: 'is deactivated' }]);
   const answers = judgeAnswers(storedQuestions(service.questions), data.answers);

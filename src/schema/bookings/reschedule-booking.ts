@@ -18,6 +18,7 @@ import type { Reason } from '../availability/refusals.js';
 import { policyFor } from '../availability/explain-availability.js';
 import { findBooking, findService } from '../find-records.js';
 import { invalidTransition } from './transition-booking.js';
+import { domainNow } from '../domain-time.js';
 
 const input = z
   .object({
@@ -54,7 +55,7 @@ export async function rescheduleBooking(
       details: [{ path: 'startTime', message: 'cannot be changed for a class booking' }],
     });
   }
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await domainNow(db, opts.company.id));
   const rescheduledBy = data.rescheduledBy ?? 'business';
   const service = await findService(db, opts.company.id, booking.serviceId);
   // A customer moves a booking only until the reschedule cut-off before its current start

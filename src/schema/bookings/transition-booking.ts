@@ -15,6 +15,7 @@ import { domainTransaction } from '../db-errors.js';
 import type { OutboxEventType } from '../events/events.js';
 import { parseInput, text } from '../validation.js';
 import { findBooking } from '../find-records.js';
+import { domainNow } from '../domain-time.js';
 
 export type BookingAction = 'confirm' | 'cancel' | 'complete' | 'no_show' | 'expire';
 
@@ -141,7 +142,7 @@ export async function transitionBooking(
 ): Promise<Booking> {
   const booking = await findBooking(db, opts.companyId, opts.bookingId);
   const { reason } = opts.action === 'cancel' ? parseInput(cancelInput, opts.input ?? {}) : { reason: null };
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await domainNow(db, opts.companyId));
   if (opts.action === 'confirm' && holdHasPassed(booking, now)) {
     // Its hold is over, so it is expired (docs/api.md) even if the workers' sweep has not got to
     // it yet: expire it now (booking.expired, the slot given back) and refuse the confirmation.

@@ -24,6 +24,7 @@ import { parseInput, text } from '../validation.js';
 import { findClassSession, findEmployee, findService } from '../find-records.js';
 import { findClosureOver } from '../closures/closure-over.js';
 import { lockEmployees } from '../staff/employee-lock.js';
+import { domainNow } from '../domain-time.js';
 
 const capacity = z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000');
 const createInput = z
@@ -95,7 +96,7 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
   checkRange(data.startTime, endTime, { fromPath: 'startTime', toPath: 'endTime' });
   if (endTime.getTime() - data.startTime.getTime() > MAX_SESSION_MS)
     throw AppError.validation([{ path: 'endTime', message: 'must be at most 24 hours after startTime' }]);
-  if (data.startTime.getTime() <= (opts.now ?? new Date()).getTime())
+  if (data.startTime.getTime() <= (opts.now ?? (await domainNow(db, opts.companyId))).getTime())
     throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
   try {
     return await domainTransaction(db, async (tx) => {
@@ -140,7 +141,7 @@ export async function updateClassSession(
   const moved = startTime.getTime() !== session.startTime.getTime() || endTime.getTime() !== session.endTime.getTime();
   const employeeId = patch.employeeId ?? session.employeeId;
   const newInstructor = employeeId !== session.employeeId;
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await domainNow(db, opts.companyId));
   if (moved && startTime.getTime() <= now.getTime()) {
     throw AppError.validation([
       { path: patch.startTime ? 'startTime' : 'endTime', message: 'must leave the session starting in the future' },

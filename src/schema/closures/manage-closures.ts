@@ -28,6 +28,7 @@ import { lockEmployees } from '../staff/employee-lock.js';
 import { applyTransition } from '../bookings/transition-booking.js';
 import { REFUNDABLE } from '../payments/refund-payment.js';
 import { refundCancelled } from '../bookings/cancel-booking.js';
+import { domainNow } from '../domain-time.js';
 
 /** A closure is at most this long (as a time off is). */
 export const MAX_CLOSURE_DAYS = 366;
@@ -51,7 +52,7 @@ export async function createClosure(
   const data = parseInput(createInput, opts.input);
   checkRange(data.startTime, data.endTime, { fromPath: 'startTime', toPath: 'endTime', maxDays: MAX_CLOSURE_DAYS });
   const companyId = opts.company.id;
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await domainNow(db, opts.company.id));
   const named = data.employeeIds ? [...new Set(data.employeeIds)].sort() : null;
   if (named) {
     const found = await db.employee.count({ where: { companyId, id: { in: named } } });

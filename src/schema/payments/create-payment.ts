@@ -14,6 +14,7 @@ import { isPaymentMethodToken, looksLikeCardNumber } from '../../payments/paymen
 import { wakeWorkers } from '../events/outbox.js';
 import { metadataInput } from '../metadata.js';
 import { parseInput } from '../validation.js';
+import { domainNow } from '../domain-time.js';
 
 const bookingId = z.string().refine(isId, 'must be a booking id (24 hex characters)');
 const card = z
@@ -117,7 +118,7 @@ export async function createPayment(
       headers: { 'retry-after': '3600' },
     });
   }
-  const now = opts.now ?? new Date();
+  const now = opts.now ?? (await domainNow(db, opts.companyId));
   const found = await db.booking.findFirst({ where: { id: input.bookingId, companyId: opts.companyId } });
   if (!found) throw AppError.notFound('booking');
   assertPayable(found, now);

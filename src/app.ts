@@ -118,7 +118,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   registerNotFoundHandler(app, app.rateLimit());
   // After the rate limiter: its routes get RateLimit-* like every other (docs/api.md).
   registerMetrics(app);
-  await registerDocs(app, config.BASE_URL);
+  await registerDocs(app, config);
   registerHealth(app, services);
 
   await app.register(apiV1, { prefix: '/api/v1', services, schema });

@@ -57,10 +57,21 @@ type Field = { query: string; mutation?: never } | { mutation: string; query?: n
 export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
   method: HTTPMethods;
   url: string;
+  /**
+   * The operation's stable name in the OpenAPI document and the SDK: camelCase verb-noun
+   * (`listBookings`, `cancelBooking`), unique across /api/v1 (docs/api.md, "OpenAPI").
+   */
+  operationId: string;
+  /** One line for the reference's list of operations. */
   summary: string;
+  /** More about the operation, before the scope it needs (which is added). */
+  description?: string;
   tags: string[];
-  /** The scope the operation needs, for the reference (GraphQL enforces it). */
-  scope: string;
+  /**
+   * The scope the operation needs: checked before validation (and by GraphQL on the field), and
+   * published as the operation's OAuth 2 scope in the reference.
+   */
+  scope: Scope;
   /** The body, query string and path parameters the route accepts. */
   request?: S;
   /** The response's `data` (of a list: one item). Its properties are the GraphQL selection. */
@@ -126,14 +137,18 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
       // Absent, the request takes nothing: S is then its default, the empty object.
       ...(opts.request ?? ({} as S)),
       ...(noBody ? { body: NoBody } : {}),
+      operationId: opts.operationId,
       summary: opts.summary,
       description:
+        (opts.description ? `${opts.description}\n\n` : '') +
         `Requires the \`${opts.scope}\` scope.` +
         (opts.deprecation
           ? ` **Deprecated** since ${opts.deprecation.since}, ends ${opts.deprecation.sunset}: ${opts.deprecation.what}.`
           : ''),
       ...(opts.deprecation && !opts.deprecation.when ? { deprecated: true } : {}),
       tags: opts.tags,
+      // An API key carries every scope; an OAuth token needs this one (src/http/docs.ts names both schemes).
+      security: [{ bearer: [] }, { oauth2: [opts.scope] }],
       // 409: conflicts and Idempotency-Key answers of writes; 413: bodies over the limit.
       response: {
         200: opts.list ? ListEnvelope(opts.response) : Envelope(opts.response),
@@ -145,7 +160,7 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
       // The scope is checked before the body is judged (GraphQL checks it again on the field),
       // so a token without it learns nothing about the route's validation.
       async (req) => {
-        if (req.credential && !req.credential.scopes.has(opts.scope as Scope)) throw insufficientScope(opts.scope);
+        if (req.credential && !req.credential.scopes.has(opts.scope)) throw insufficientScope(opts.scope);
       },
     ],
     handler: async (req, reply) => {

@@ -54,6 +54,7 @@ export default async function availabilityRoutes(app: FastifyInstance, deps: V1D
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/availability',
+    operationId: 'getAvailability',
     summary:
       'Free slots of an appointment service (15-minute steps), or the sessions of a class service; at most 31 days',
     tags: ['Availability'],
@@ -73,6 +74,7 @@ export default async function availabilityRoutes(app: FastifyInstance, deps: V1D
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/availability/explain',
+    operationId: 'explainAvailability',
     summary:
       'Whether a service can be booked at one start (by one employee, if named), with whom, and every reason why not',
     tags: ['Availability'],

@@ -154,6 +154,7 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/bookings',
+    operationId: 'listBookings',
     summary: 'List bookings, newest first; from/to filter on startTime',
     tags,
     scope: 'bookings:read',
@@ -199,6 +200,7 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/bookings',
+    operationId: 'createBooking',
     summary: 'Book a slot (picks a free qualified employee when none is named) or a class place',
     tags,
     scope: 'bookings:write',
@@ -210,6 +212,7 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/bookings/:id',
+    operationId: 'updateBooking',
     summary: "Change a booking's notes and metadata (merged; a key set to null is removed); writes booking.updated",
     tags,
     scope: 'bookings:write',
@@ -221,6 +224,7 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/bookings/:id',
+    operationId: 'getBooking',
     summary: 'Get a booking',
     tags,
     scope: 'bookings:read',
@@ -232,6 +236,7 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/bookings/:id/notifications',
+    operationId: 'listBookingNotifications',
     summary: "List a booking's planned reminders (scheduled, sent, failed, cancelled, skipped), newest first",
     tags,
     scope: 'bookings:read',
@@ -241,16 +246,19 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
     query: 'bookingNotifications',
     variables: (req) => ({ ...req.query, bookingId: req.params.id }),
   });
-  const simple: Array<[string, string, string]> = [
-    ['confirm', 'confirmBooking', 'pending → confirmed'],
-    ['complete', 'completeBooking', 'confirmed → completed (once startTime has passed)'],
-    ['no-show', 'markBookingNoShow', 'confirmed → no_show (once startTime has passed)'],
+  // [path, GraphQL field (also the operationId), summary, description]
+  const simple: Array<[string, string, string, string]> = [
+    ['confirm', 'confirmBooking', 'Confirm a booking', 'pending → confirmed'],
+    ['complete', 'completeBooking', 'Complete a booking', 'confirmed → completed (once startTime has passed)'],
+    ['no-show', 'markBookingNoShow', 'Mark a booking as a no-show', 'confirmed → no_show (once startTime has passed)'],
   ];
-  for (const [path, field, summary] of simple) {
+  for (const [path, field, summary, description] of simple) {
     graphqlRoute(app, deps, {
       method: 'POST',
       url: `/bookings/:id/${path}`,
+      operationId: field,
       summary,
+      description,
       tags,
       scope: 'bookings:write',
       request: { params: ById },
@@ -262,7 +270,9 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/bookings/:id/cancel',
-    summary: 'pending or confirmed → cancelled',
+    operationId: 'cancelBooking',
+    summary: 'Cancel a booking',
+    description: 'pending or confirmed → cancelled',
     tags,
     scope: 'bookings:write',
     request: {
@@ -293,6 +303,7 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/bookings/:id/cancellation-quote',
+    operationId: 'getBookingCancellationQuote',
     summary: 'What cancelling the booking would cost now (fee, refund); changes nothing',
     tags,
     scope: 'bookings:read',
@@ -310,6 +321,7 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/bookings/:id/manage-link/rotate',
+    operationId: 'rotateBookingManageLink',
     summary:
       "Revoke the booking's manage link: earlier manageUrls stop working; returns the booking with its new manageUrl",
     tags,
@@ -322,7 +334,9 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/bookings/:id/reschedule',
-    summary: 'confirmed → confirmed at new times (same booking)',
+    operationId: 'rescheduleBooking',
+    summary: 'Reschedule a booking',
+    description: 'confirmed → confirmed at new times (same booking)',
     tags,
     scope: 'bookings:write',
     request: {

@@ -41,6 +41,7 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/classes',
+    operationId: 'listClasses',
     summary: 'List class sessions, newest first; from/to filter on startTime',
     tags,
     scope: 'services:read',
@@ -65,6 +66,7 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/classes',
+    operationId: 'createClass',
     summary: 'Schedule a session of a class service',
     tags,
     scope: 'services:write',
@@ -76,6 +78,7 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/classes/:id',
+    operationId: 'getClass',
     summary: 'Get a class session',
     tags,
     scope: 'services:read',
@@ -87,6 +90,7 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
   graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/classes/:id',
+    operationId: 'updateClass',
     summary: 'Change a scheduled session; new times move its bookings',
     tags,
     scope: 'services:write',
@@ -98,6 +102,7 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/classes/:id/cancel',
+    operationId: 'cancelClass',
     summary: 'Cancel a session and all its bookings',
     tags,
     scope: 'services:write',

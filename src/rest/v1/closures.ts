@@ -41,6 +41,7 @@ export default async function closureRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/closures',
+    operationId: 'listClosures',
     summary: 'List closures, newest first; from/to keep those overlapping that time',
     tags,
     scope: 'company:read',
@@ -58,6 +59,7 @@ export default async function closureRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/closures',
+    operationId: 'createClosure',
     summary:
       'Close the company (or some employees) for a time; over active bookings 409 CONFLICT with details.bookingIds unless cancelBookings',
     tags,
@@ -70,6 +72,7 @@ export default async function closureRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'DELETE',
     url: '/closures/:id',
+    operationId: 'deleteClosure',
     summary: 'Delete a closure; returns what was deleted',
     tags,
     scope: 'company:write',

@@ -46,6 +46,7 @@ export default async function customerRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/customers',
+    operationId: 'listCustomers',
     summary: 'List customers, newest first',
     tags,
     scope: 'customers:read',
@@ -63,6 +64,7 @@ export default async function customerRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/customers',
+    operationId: 'createCustomer',
     summary: 'Create a customer',
     tags,
     scope: 'customers:write',
@@ -74,6 +76,7 @@ export default async function customerRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/customers/:id',
+    operationId: 'getCustomer',
     summary: 'Get a customer',
     tags,
     scope: 'customers:read',
@@ -85,6 +88,7 @@ export default async function customerRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/customers/:id',
+    operationId: 'updateCustomer',
     summary: 'Change a customer',
     tags,
     scope: 'customers:write',
@@ -96,6 +100,7 @@ export default async function customerRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'DELETE',
     url: '/customers/:id',
+    operationId: 'deleteCustomer',
     summary: 'Delete a customer who has no bookings; returns the deleted record',
     tags,
     scope: 'customers:write',

@@ -155,6 +155,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/employees',
+    operationId: 'listEmployees',
     summary: 'List employees, newest first',
     tags,
     scope: 'employees:read',
@@ -172,6 +173,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/employees',
+    operationId: 'createEmployee',
     summary: 'Create an employee',
     tags,
     scope: 'employees:write',
@@ -183,6 +185,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/employees/:id',
+    operationId: 'getEmployee',
     summary: 'Get an employee',
     tags,
     scope: 'employees:read',
@@ -194,6 +197,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/employees/:id',
+    operationId: 'updateEmployee',
     summary: 'Change an employee; serviceIds replaces the set',
     tags,
     scope: 'employees:write',
@@ -205,6 +209,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'DELETE',
     url: '/employees/:id',
+    operationId: 'deleteEmployee',
     summary: 'Deactivate an employee (kept with their history, no longer bookable)',
     tags,
     scope: 'employees:write',
@@ -216,6 +221,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/employees/:id/time-off',
+    operationId: 'listEmployeeTimeOff',
     summary: "List an employee's time off, newest first",
     tags,
     scope: 'employees:read',
@@ -228,6 +234,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/employees/:id/calendar-feed/rotate',
+    operationId: 'rotateEmployeeCalendarFeed',
     summary:
       "Create the employee's calendar feed or give it a new secret URL (the old one stops at once); includeNotes puts bookings' notes in it",
     tags,
@@ -241,6 +248,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/employees/:id/time-off',
+    operationId: 'createEmployeeTimeOff',
     summary: 'Add time off for an employee',
     tags,
     scope: 'employees:write',
@@ -252,6 +260,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'DELETE',
     url: '/employees/:id/time-off/:timeOffId',
+    operationId: 'deleteEmployeeTimeOff',
     summary: 'Remove time off; returns what was removed',
     tags,
     scope: 'employees:write',
@@ -263,6 +272,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/employees/:id/date-overrides',
+    operationId: 'listEmployeeDateOverrides',
     summary: "List an employee's date overrides, newest first; from/to bound their dates (inclusive)",
     tags,
     scope: 'employees:read',
@@ -281,6 +291,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'PUT',
     url: '/employees/:id/date-overrides/:date',
+    operationId: 'setEmployeeDateOverride',
     summary:
       "Set one local day's working hours (replacing the weekly ones); 409 CONFLICT if active bookings would fall outside them",
     tags,
@@ -293,6 +304,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
   graphqlRoute(app, deps, {
     method: 'DELETE',
     url: '/employees/:id/date-overrides/:date',
+    operationId: 'deleteEmployeeDateOverride',
     summary: 'Remove a date override (the weekly hours apply again); returns what was removed',
     tags,
     scope: 'employees:write',

@@ -29,6 +29,7 @@ export default async function eventRoutes(app: FastifyInstance, deps: V1Deps): P
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/events',
+    operationId: 'listEvents',
     summary: 'List events, newest first; or, with after, those dispatched after a position, oldest first',
     tags,
     scope: 'events:read',
@@ -70,6 +71,7 @@ export default async function eventRoutes(app: FastifyInstance, deps: V1Deps): P
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/events/:id',
+    operationId: 'getEvent',
     summary: 'Get an event',
     tags,
     scope: 'events:read',

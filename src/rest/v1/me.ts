@@ -146,6 +146,7 @@ export default async function meRoutes(app: FastifyInstance, deps: V1Deps): Prom
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/me',
+    operationId: 'getMe',
     summary: 'The profile of the company the credential belongs to',
     tags: ['Company'],
     scope: 'company:read',
@@ -155,6 +156,7 @@ export default async function meRoutes(app: FastifyInstance, deps: V1Deps): Prom
   graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/me',
+    operationId: 'updateMe',
     summary: "Change the company's profile; absent fields stay, null clears an optional one",
     tags: ['Company'],
     scope: 'company:write',
@@ -166,6 +168,7 @@ export default async function meRoutes(app: FastifyInstance, deps: V1Deps): Prom
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/me/calendar-feed/rotate',
+    operationId: 'rotateCompanyCalendarFeed',
     summary:
       "Create the whole company's calendar feed or give it a new secret URL (the old one stops at once); scope employees:write",
     tags: ['Company'],

@@ -119,6 +119,7 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/payments',
+    operationId: 'listPayments',
     summary: 'Payments, newest first',
     tags: ['Payments'],
     scope: 'payments:read',
@@ -131,6 +132,7 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/payments',
+    operationId: 'createPayment',
     summary: 'Pay for a booking; the payment is processing until the payments worker settles it',
     tags: ['Payments'],
     scope: 'payments:write',
@@ -142,6 +144,7 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/payments/:id',
+    operationId: 'getPayment',
     summary: 'One payment',
     tags: ['Payments'],
     scope: 'payments:read',
@@ -153,6 +156,7 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/payments/:id',
+    operationId: 'updatePayment',
     summary: "Change a payment's metadata (merged; a key set to null is removed); writes payment.updated",
     tags: ['Payments'],
     scope: 'payments:write',
@@ -164,6 +168,7 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/payments/:id/refund',
+    operationId: 'refundPayment',
     summary: 'Refund all that is left of a payment, or `amount` of it (a partial refund)',
     tags: ['Payments'],
     scope: 'payments:write',
@@ -179,6 +184,7 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/emails',
+    operationId: 'listEmails',
     summary: 'The sandbox e-mail log, newest first (test companies only)',
     tags: ['E-mail'],
     scope: 'emails:read',
@@ -191,6 +197,7 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/emails/:id',
+    operationId: 'getEmail',
     summary: 'One logged e-mail with recipient, headers, text and HTML',
     tags: ['E-mail'],
     scope: 'emails:read',

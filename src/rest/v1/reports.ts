@@ -76,6 +76,7 @@ export default async function reportRoutes(app: FastifyInstance, deps: V1Deps): 
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/reports/bookings',
+    operationId: 'getBookingReport',
     summary:
       "Counts by status, revenue, no-show rate and utilisation of the bookings starting in [from, to), by the company's local day, employee or service; at most 366 days. Revenue also needs payments:read",
     tags: ['Reports'],

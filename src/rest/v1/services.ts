@@ -153,6 +153,7 @@ export default async function serviceRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/services',
+    operationId: 'listServices',
     summary: 'List services, newest first',
     tags,
     scope: 'services:read',
@@ -170,6 +171,7 @@ export default async function serviceRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/services',
+    operationId: 'createService',
     summary: 'Create a service',
     tags,
     scope: 'services:write',
@@ -181,6 +183,7 @@ export default async function serviceRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/services/:id',
+    operationId: 'getService',
     summary: 'Get a service',
     tags,
     scope: 'services:read',
@@ -192,6 +195,7 @@ export default async function serviceRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/services/:id',
+    operationId: 'updateService',
     summary: 'Change a service; employeeIds replaces the set',
     tags,
     scope: 'services:write',
@@ -203,6 +207,7 @@ export default async function serviceRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'DELETE',
     url: '/services/:id',
+    operationId: 'deleteService',
     summary: 'Deactivate a service (kept with its history, no longer bookable)',
     tags,
     scope: 'services:write',

@@ -85,6 +85,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/webhook-endpoints',
+    operationId: 'listWebhookEndpoints',
     summary: "The company's webhook endpoints, newest first",
     tags,
     scope: 'webhooks:read',
@@ -97,6 +98,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/webhook-endpoints',
+    operationId: 'createWebhookEndpoint',
     summary: 'Create an endpoint; the response carries its secret and token, shown this once',
     tags,
     scope: 'webhooks:write',
@@ -108,6 +110,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/webhook-endpoints/:id',
+    operationId: 'getWebhookEndpoint',
     summary: 'One endpoint',
     tags,
     scope: 'webhooks:read',
@@ -119,6 +122,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'PATCH',
     url: '/webhook-endpoints/:id',
+    operationId: 'updateWebhookEndpoint',
     summary: 'Change an endpoint; enabling it again clears disabledReason',
     tags,
     scope: 'webhooks:write',
@@ -130,6 +134,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'DELETE',
     url: '/webhook-endpoints/:id',
+    operationId: 'deleteWebhookEndpoint',
     summary: 'Delete an endpoint and its delivery log',
     tags,
     scope: 'webhooks:write',
@@ -141,6 +146,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/webhook-endpoints/:id/rotate-secret',
+    operationId: 'rotateWebhookEndpointSecret',
     summary: 'New signing secret; the old one keeps signing alongside for 24 h',
     tags,
     scope: 'webhooks:write',
@@ -152,6 +158,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/webhook-endpoints/:id/test',
+    operationId: 'testWebhookEndpoint',
     summary: 'Send a signed `ping` event to this endpoint',
     tags,
     scope: 'webhooks:write',
@@ -163,6 +170,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'GET',
     url: '/webhook-endpoints/:id/deliveries',
+    operationId: 'listWebhookDeliveries',
     summary: "An endpoint's deliveries, newest first, with every attempt",
     tags,
     scope: 'webhooks:read',
@@ -175,6 +183,7 @@ export default async function webhookRoutes(app: FastifyInstance, deps: V1Deps):
   graphqlRoute(app, deps, {
     method: 'POST',
     url: '/webhook-deliveries/:id/retry',
+    operationId: 'retryWebhookDelivery',
     summary: 'Deliver again now, with the same X-Webhook-Id',
     tags,
     scope: 'webhooks:write',

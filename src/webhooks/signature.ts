@@ -33,6 +33,25 @@ export interface SignOptions {
   secrets: string[];
 }
 
+/** The body of a delivery: exactly { event, timestamp, data } (docs/webhooks.md, A delivery). */
+export function webhookBody(event: { type: string; createdAt: Date; data: unknown }): string {
+  return JSON.stringify({ event: event.type, timestamp: event.createdAt.getTime(), data: event.data });
+}
+
+/**
+ * Every header of one delivery attempt: both signature sets, the verification token and the
+ * event's id and type. The workers' deliveries and `svc listen`'s forwards are signed by this
+ * one function, so a receiver tested against one accepts the other.
+ */
+export function deliveryHeaders(o: SignOptions & { eventType: string; token: string }): Record<string, string> {
+  return {
+    ...signatureHeaders(o),
+    'x-webhook-token': o.token,
+    'x-webhook-id': o.eventId,
+    'x-webhook-event': o.eventType,
+  };
+}
+
 export function signatureHeaders(o: SignOptions): Record<string, string> {
   const hex = o.secrets.map((s) =>
     createHmac('sha256', secretBytes(s)).update(`${o.timestamp}.${o.body}`).digest('hex'),

@@ -7,15 +7,10 @@
 import { secretBox } from '../crypto/secret-box.js';
 import type { Prisma, WebhookEndpoint } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
-import { signatureHeaders } from '../webhooks/signature.js';
+import { deliveryHeaders, webhookBody } from '../webhooks/signature.js';
 import { policyFor } from '../webhooks/ssrf-guard.js';
 import type { JobContext } from './job-types.js';
 import { sendWebhook, type SendResult } from './webhook-sender.js';
-
-/** The body: exactly { event, timestamp, data } (docs/webhooks.md, A delivery). */
-export function webhookBody(event: { type: string; createdAt: Date; data: Prisma.JsonValue }): string {
-  return JSON.stringify({ event: event.type, timestamp: event.createdAt.getTime(), data: event.data });
-}
 
 /**
  * When to try again after failed attempt number `attempt` (1-based), or null when the
@@ -60,12 +55,14 @@ function signedHeaders(
     ] as const) {
       if (sealed && expiresAt && expiresAt.getTime() > now) secrets.push(box.open(sealed));
     }
-    const headers = {
-      ...signatureHeaders({ eventId: event.id, body, timestamp: Math.floor(Date.now() / 1000), secrets }),
-      'x-webhook-token': box.open(endpoint.tokenEnc),
-      'x-webhook-id': event.id,
-      'x-webhook-event': event.type,
-    };
+    const headers = deliveryHeaders({
+      eventId: event.id,
+      eventType: event.type,
+      body,
+      timestamp: Math.floor(Date.now() / 1000),
+      secrets,
+      token: box.open(endpoint.tokenEnc),
+    });
     return { headers };
   } catch (err) {
     ctx.services.logger.error(

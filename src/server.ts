@@ -89,7 +89,10 @@ async function main(): Promise<void> {
   if (services.dbs.kind === 'pglite' && !config.DATA_DIR.startsWith('memory://')) {
     const credential = newCredential();
     bridge = await startCliBridge(services, credential.hash);
-    removeServerFile = writeServerFile(config.DATA_DIR, bridge.url, credential);
+    // The API as this machine reaches it: a wildcard address is reached over loopback.
+    const local = ['0.0.0.0', '::'].includes(config.HOST) ? '127.0.0.1' : config.HOST;
+    const apiUrl = `${config.TLS_CERT ? 'https' : 'http'}://${local.includes(':') ? `[${local}]` : local}:${port}`;
+    removeServerFile = writeServerFile(config.DATA_DIR, bridge.url, credential, apiUrl);
   }
   // The banner goes to stderr so stdout stays pure JSON logs.
   process.stderr.write(banner(origin, config, demo));

@@ -29,7 +29,39 @@ export interface CommandSpec {
    * the server, and prints one line per item.
    */
   follows?: boolean;
+  /**
+   * A command of an integrator's laptop (`listen`, `trigger`): it talks to a server's public
+   * API with an API key, as any client does, and never opens the database (api-run.ts).
+   */
+  apiClient?: boolean;
+  /** A word after the command, `svc trigger <event>`: shown in help, passed as the option of its name. */
+  argument?: { name: string; description: string };
 }
+
+/**
+ * The event types of a company's stream (every type but `ping`, which only an endpoint's test
+ * sends): what `svc listen --events` takes and `svc trigger` causes. A test holds it to the
+ * domain's list.
+ */
+export const STREAM_EVENTS = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.rescheduled',
+  'booking.cancelled',
+  'booking.completed',
+  'booking.no_show',
+  'booking.expired',
+  'booking.updated',
+  'booking.reminder_due',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.refunded',
+  'payment.updated',
+  'customer.created',
+  'customer.updated',
+  'class.cancelled',
+] as const;
+export type StreamEvent = (typeof STREAM_EVENTS)[number];
 
 /** The first word of two-word commands, as `svc --help` lists it. */
 export const GROUPS: Record<string, string> = {
@@ -41,6 +73,21 @@ export const GROUPS: Record<string, string> = {
   bookings: "a company's bookings",
   webhooks: "a company's webhook endpoints and deliveries",
   events: "a company's events",
+};
+
+/** The options of every API client command: which server, and as whom. */
+const apiClientOptions: Record<string, OptionSpec> = {
+  'api-key': {
+    type: 'string',
+    value: 'key',
+    description: 'a sandbox API key (svc_sk_test_...) or OAuth access token; default: $SVC_API_KEY',
+  },
+  'base-url': {
+    type: 'string',
+    value: 'url',
+    description:
+      "the server's origin; default: the server running on this machine's DATA_DIR, else $BASE_URL, else http://localhost:$PORT",
+  },
 };
 
 const company: OptionSpec = { type: 'string', value: 'id', description: 'the company (live or test)', required: true };
@@ -215,6 +262,50 @@ export const CATALOG: CommandSpec[] = [
       'svc events tail --company 6643a1f0c2b7e81a2d4f9c00 --after 1200 --type booking.created --json',
     ],
     follows: true,
+  },
+  {
+    name: 'listen',
+    summary: "forward a test company's events to a local URL, signed exactly as webhook deliveries are",
+    apiClient: true,
+    options: {
+      'forward-to': {
+        type: 'string',
+        value: 'url',
+        description: 'where each event is POSTed, e.g. http://localhost:4242/hooks',
+        required: true,
+      },
+      events: {
+        type: 'string',
+        value: 'types',
+        description: 'only these event types, comma-separated (default: every type)',
+      },
+      secret: {
+        type: 'string',
+        value: 'whsec_secret',
+        description: 'sign with this secret (default: a new one, printed at start)',
+      },
+      after: {
+        type: 'string',
+        value: 'position',
+        description: 'first forward the events after this position (default: only new ones)',
+      },
+      ...apiClientOptions,
+    },
+    examples: [
+      'svc listen --forward-to http://localhost:4242/hooks --api-key svc_sk_test_...',
+      'svc listen --forward-to http://localhost:4242/hooks --events booking.created,booking.cancelled --json',
+    ],
+  },
+  {
+    name: 'trigger',
+    summary: 'cause one event in a test company by creating the real objects through the API',
+    apiClient: true,
+    argument: {
+      name: 'event',
+      description: `the event type, one of: ${STREAM_EVENTS.join(', ')}`,
+    },
+    options: { ...apiClientOptions },
+    examples: ['svc trigger booking.created --api-key svc_sk_test_...', 'svc trigger payment.refunded --json'],
   },
 ];
 

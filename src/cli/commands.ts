@@ -1,5 +1,5 @@
 // The CLI's commands, each calling the same use case as the API and the admin area.
-import { AppError, ERROR_STATUS, toAppError, type ErrorCode } from '../errors.js';
+import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { createAccount, findAccountByEmail } from '../schema/accounts/index.js';
 import { createApiKey, createOAuthClient, revokeApiKey } from '../schema/credentials/index.js';
@@ -113,7 +113,8 @@ const IMPLEMENTATIONS: Record<string, Implementation> = {
   },
 };
 
-export const COMMANDS: Command[] = CATALOG.map((spec) => {
+// The API client commands (`listen`, `trigger`) run from api-run.ts, never here or in the server.
+export const COMMANDS: Command[] = CATALOG.filter((spec) => !spec.apiClient).map((spec) => {
   const implementation = IMPLEMENTATIONS[spec.name];
   if (!implementation) throw new Error(`svc ${spec.name}: the catalog names a command that has no implementation`);
   return { ...spec, ...implementation };
@@ -123,31 +124,4 @@ export function commandNamed(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
 }
 
-/** How a failed command is reported, the same whether it ran here or in the server. */
-export interface CommandFailure {
-  code?: string;
-  message: string;
-  details?: unknown;
-}
-
-/** The code and message every other surface gives for this cause (src/errors.ts). */
-export function describeFailure(err: unknown): CommandFailure {
-  const e = toAppError(err);
-  return { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) };
-}
-
-/**
- * The exit status of a failed command, from its code's HTTP status in the error table: a
- * refusal (4xx) or a failure without a code is 1; an outage is EX_TEMPFAIL (75, sysexits(3)),
- * worth retrying as it is; anything else is our fault, EX_SOFTWARE (70).
- */
-export function exitStatus(f: CommandFailure): number {
-  if (f.code === 'SERVICE_UNAVAILABLE') return 75;
-  const status = f.code && f.code in ERROR_STATUS ? ERROR_STATUS[f.code as ErrorCode] : 0;
-  return status >= 500 ? 70 : 1;
-}
-
-export function failureLine(command: Command, f: CommandFailure): string {
-  const details = f.details ? ` ${JSON.stringify(f.details)}` : '';
-  return `svc ${command.name}: ${f.code ? `${f.code}: ` : ''}${f.message}${details}`;
-}
+export { describeFailure, exitStatus, failureLine, type CommandFailure } from './failure.js';

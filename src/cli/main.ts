@@ -75,14 +75,17 @@ export function buildProgram(run: (spec: CommandSpec, values: Values, json: bool
       .exitOverride()
       .showSuggestionAfterError(true)
       .addHelpText('after', examples(spec))
-      .action(async (opts: Record<string, unknown>) => {
-        const values: Values = {};
+      .action(async (...args: unknown[]) => {
+        // With an argument (`svc trigger <event>`), commander passes it first, then the options.
+        const opts = args[spec.argument ? 1 : 0] as Record<string, unknown>;
+        const values: Values = spec.argument ? { [spec.argument.name]: args[0] as string } : {};
         for (const name of Object.keys(spec.options)) {
           const v = opts[keyOf(name)];
           if (v !== undefined) values[name] = v as Values[string];
         }
         exitCode = await run(spec, values, opts.json === true);
       });
+    if (spec.argument) cmd.argument(`<${spec.argument.name}>`, spec.argument.description);
     addOptions(cmd, spec);
     leaves.set(spec.name, cmd);
   }
@@ -105,6 +108,11 @@ function helpArgs(program: Program, words: string[]): string[] {
 
 export async function main(argv: string[]): Promise<number> {
   const { program, exitCode } = buildProgram(async (spec, values, json) => {
+    // A command of an integrator's machine talks to the API, and needs neither database nor domain.
+    if (spec.apiClient) {
+      const { runApiCommand } = await import('./api-run.js');
+      return runApiCommand(spec, values, json);
+    }
     const { runCommand } = await import('./run.js');
     return runCommand(spec.name, values, json);
   });

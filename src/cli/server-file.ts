@@ -18,6 +18,8 @@ export interface ServerFile extends ProcessIdentity {
   url: string;
   /** Bearer credential for the bridge. */
   credential: string;
+  /** The server's own API origin on this machine (what `svc listen` and `svc trigger` talk to). */
+  apiUrl?: string;
   since: string;
 }
 
@@ -37,9 +39,9 @@ export function newCredential(): LocalCredential {
 const fileIn = (dataDir: string) => join(resolve(dataDir), SERVER_FILE);
 
 /** Writes server.json (atomically, 0600 from the start); returns its remover. */
-export function writeServerFile(dataDir: string, url: string, credential: LocalCredential): () => void {
+export function writeServerFile(dataDir: string, url: string, credential: LocalCredential, apiUrl: string): () => void {
   const path = fileIn(dataDir);
-  const body = `${JSON.stringify({ ...currentProcess(), url, credential: credential.secret, since: new Date().toISOString() } satisfies ServerFile)}\n`;
+  const body = `${JSON.stringify({ ...currentProcess(), url, credential: credential.secret, apiUrl, since: new Date().toISOString() } satisfies ServerFile)}\n`;
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   writeFileSync(tmp, body, { flag: 'wx', mode: 0o600 });
   renameSync(tmp, path);

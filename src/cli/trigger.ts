@@ -1,0 +1,268 @@
+// `svc trigger <event>` (docs/cli.md, Sandbox events on your machine): causes one event in a
+// test company by doing through the API what a client would do to cause it, so the real event
+// flows through the real outbox to webhooks, the events stream and `svc listen`; no payload is
+// made up. The objects it books on are its own, found again by their metadata
+// (`svcTrigger`): an employee who works around the clock, an appointment service, a paid one
+// and a class service, created on first use. Each run books a customer of its own on the next
+// free slot, so runs never collide.
+import { randomBytes } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { ApiClient, Company } from './api-client.js';
+import { STREAM_EVENTS, type StreamEvent } from './catalog.js';
+import { optional, type Values } from './values.js';
+
+const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const AROUND_THE_CLOCK = Object.fromEntries(WEEK.map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+const SUCCEEDS = { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' };
+const DECLINED = { number: '4000000000000002', expMonth: 12, expYear: 2099, cvc: '123' };
+
+interface Record_ {
+  _id: string;
+  metadata?: Record<string, unknown>;
+}
+interface Service extends Record_ {
+  employeeIds: string[];
+}
+interface Booking extends Record_ {
+  status: string;
+  startTime: string;
+}
+interface Payment extends Record_ {
+  status: string;
+}
+
+type Fixture = 'employee' | 'appointment' | 'paid' | 'class';
+
+/** What a run made, by name: shown to the user, so they can look the objects up. */
+type Made = Record<string, string>;
+
+class Fixtures {
+  private employee: Promise<string> | null = null;
+  private readonly services = new Map<Fixture, Promise<string>>();
+  readonly made: Made = {};
+  private readonly run = randomBytes(4).toString('hex');
+
+  constructor(readonly api: ApiClient) {}
+
+  /** The first record of a list whose metadata marks it as this fixture. */
+  private async find<T extends Record_>(path: string, fixture: Fixture): Promise<T | null> {
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 50; pages++) {
+      const page: { data: T[]; nextCursor: string | null } = await this.api.page<T>(
+        `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      const found = page.data.find((r) => r.metadata?.svcTrigger === fixture);
+      if (found) return found;
+      cursor = page.nextCursor;
+      if (!cursor) return null;
+    }
+    return null;
+  }
+
+  employeeId(): Promise<string> {
+    this.employee ??= (async () => {
+      const found = await this.find<Record_>('/employees', 'employee');
+      if (found) return found._id;
+      const created = await this.api.request<Record_>('POST', '/employees', {
+        name: 'svc trigger',
+        workingHours: AROUND_THE_CLOCK,
+        metadata: { svcTrigger: 'employee' },
+      });
+      return created._id;
+    })();
+    return this.employee;
+  }
+
+  serviceId(fixture: Exclude<Fixture, 'employee'>): Promise<string> {
+    let id = this.services.get(fixture);
+    if (!id) {
+      id = (async () => {
+        const employeeId = await this.employeeId();
+        const found = await this.find<Service>('/services', fixture);
+        if (found) {
+          // The employee was deleted and made again, or the service was edited: qualify them.
+          if (!found.employeeIds.includes(employeeId))
+            await this.api.request('PATCH', `/services/${found._id}`, {
+              employeeIds: [...found.employeeIds, employeeId],
+            });
+          return found._id;
+        }
+        const created = await this.api.request<Record_>('POST', '/services', {
+          name: `svc trigger: ${fixture === 'paid' ? 'paid appointment' : fixture}`,
+          durationMinutes: 30,
+          price: 2500,
+          kind: fixture === 'class' ? 'class' : 'appointment',
+          requiresPayment: fixture === 'paid',
+          employeeIds: [employeeId],
+          metadata: { svcTrigger: fixture },
+        });
+        return created._id;
+      })();
+      this.services.set(fixture, id);
+    }
+    return id;
+  }
+
+  /** The next free start of the appointment service on the fixture employee, after `after`. */
+  async nextSlot(after?: string): Promise<string> {
+    const [serviceId, employeeId] = await Promise.all([this.serviceId('appointment'), this.employeeId()]);
+    const from = after ? new Date(Date.parse(after) + 60_000) : new Date();
+    for (let week = 0; week < 8; week++) {
+      const start = new Date(from.getTime() + week * 7 * 86_400_000);
+      const to = new Date(start.getTime() + 7 * 86_400_000);
+      const q = new URLSearchParams({
+        serviceId,
+        employeeId,
+        from: start.toISOString(),
+        to: to.toISOString(),
+      });
+      const { slots } = await this.api.request<{ slots: Array<{ startTime: string }> }>('GET', `/availability?${q}`);
+      const slot = slots.find((s) => !after || Date.parse(s.startTime) > Date.parse(after));
+      if (slot) return slot.startTime;
+    }
+    throw new AppError(
+      'SLOT_UNAVAILABLE',
+      'the svc trigger employee has no free slot in the next 8 weeks: check its working hours, time off and closures',
+    );
+  }
+
+  async book(fixture: 'appointment' | 'paid'): Promise<Booking> {
+    const [serviceId, employeeId, startTime] = await Promise.all([
+      this.serviceId(fixture),
+      this.employeeId(),
+      this.nextSlot(),
+    ]);
+    const booking = await this.api.request<Booking>('POST', '/bookings', {
+      serviceId,
+      employeeId,
+      startTime,
+      customer: { name: 'svc trigger', email: `trigger+${this.run}@example.com` },
+      notes: 'made by svc trigger',
+      metadata: { svcTrigger: 'booking' },
+    });
+    this.made.booking = booking._id;
+    return booking;
+  }
+
+  async pay(card: typeof SUCCEEDS): Promise<Payment> {
+    const booking = await this.book('paid');
+    const payment = await this.api.request<Payment>('POST', '/payments', { bookingId: booking._id, card });
+    this.made.payment = payment._id;
+    return payment;
+  }
+
+  /** Payments settle in the workers: waits for this one to leave `processing`. */
+  async settled(payment: Payment, signal: AbortSignal): Promise<Payment> {
+    for (let p = payment; ;) {
+      if (p.status !== 'processing') return p;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      if (signal.aborted)
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          `payment ${payment._id} is still processing: are the workers running?`,
+        );
+      p = await this.api.request<Payment>('GET', `/payments/${payment._id}`);
+    }
+  }
+}
+
+type Recipe = (f: Fixtures, signal: AbortSignal) => Promise<void>;
+
+const RECIPES: Record<StreamEvent, Recipe | { needs: string }> = {
+  'booking.created': async (f) => {
+    await f.book('appointment');
+  },
+  'booking.confirmed': async (f) => {
+    const b = await f.book('paid');
+    await f.api.request('POST', `/bookings/${b._id}/confirm`);
+  },
+  'booking.rescheduled': async (f) => {
+    const b = await f.book('appointment');
+    await f.api.request('POST', `/bookings/${b._id}/reschedule`, { startTime: await f.nextSlot(b.startTime) });
+  },
+  'booking.cancelled': async (f) => {
+    const b = await f.book('appointment');
+    await f.api.request('POST', `/bookings/${b._id}/cancel`, { reason: 'svc trigger' });
+  },
+  'booking.updated': async (f) => {
+    const b = await f.book('appointment');
+    await f.api.request('PATCH', `/bookings/${b._id}`, { notes: 'changed by svc trigger' });
+  },
+  'booking.completed': { needs: 'a booking whose start has passed' },
+  'booking.no_show': { needs: 'a booking whose start has passed' },
+  'booking.expired': { needs: 'an unpaid booking whose 15-minute hold has passed' },
+  'booking.reminder_due': { needs: "a reminder's due time to pass" },
+  'payment.succeeded': async (f, signal) => {
+    await f.settled(await f.pay(SUCCEEDS), signal);
+  },
+  'payment.failed': async (f, signal) => {
+    await f.settled(await f.pay(DECLINED), signal);
+  },
+  'payment.refunded': async (f, signal) => {
+    const p = await f.settled(await f.pay(SUCCEEDS), signal);
+    await f.api.request('POST', `/payments/${p._id}/refund`, {});
+  },
+  'payment.updated': async (f) => {
+    const p = await f.pay(SUCCEEDS);
+    await f.api.request('PATCH', `/payments/${p._id}`, { metadata: { svcTrigger: 'updated' } });
+  },
+  'customer.created': async (f) => {
+    const c = await f.api.request<Record_>('POST', '/customers', {
+      name: 'svc trigger',
+      email: `trigger+${randomBytes(4).toString('hex')}@example.com`,
+    });
+    f.made.customer = c._id;
+  },
+  'customer.updated': async (f) => {
+    const c = await f.api.request<Record_>('POST', '/customers', {
+      name: 'svc trigger',
+      email: `trigger+${randomBytes(4).toString('hex')}@example.com`,
+    });
+    f.made.customer = c._id;
+    await f.api.request('PATCH', `/customers/${c._id}`, { notes: 'changed by svc trigger' });
+  },
+  'class.cancelled': async (f) => {
+    const [serviceId, employeeId, startTime] = await Promise.all([f.serviceId('class'), f.employeeId(), f.nextSlot()]);
+    const session = await f.api.request<Record_>('POST', '/classes', {
+      serviceId,
+      employeeId,
+      startTime,
+      capacity: 5,
+    });
+    f.made.class = session._id;
+    await f.api.request('POST', `/classes/${session._id}/cancel`, { reason: 'svc trigger' });
+  },
+};
+
+/** Waiting for a payment to settle gives up after this long. */
+const SETTLE_TIMEOUT_MS = 30_000;
+
+/** The event named, checked before anything is sent. */
+export function triggerEvent(values: Values): StreamEvent {
+  const event = optional(values, 'event');
+  if (!event || !(STREAM_EVENTS as readonly string[]).includes(event))
+    throw AppError.validation([
+      {
+        path: 'event',
+        message: `${event ? `${event} is not an event svc trigger causes` : 'is required'}; one of ${STREAM_EVENTS.join(', ')}`,
+      },
+    ]);
+  return event as StreamEvent;
+}
+
+export async function trigger(
+  api: ApiClient,
+  company: Company,
+  event: StreamEvent,
+): Promise<{ event: StreamEvent; companyId: string; made: Made }> {
+  const recipe = RECIPES[event];
+  if (typeof recipe !== 'function')
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `svc trigger cannot cause ${event} yet: it needs ${recipe.needs}, and the sandbox has no test clocks yet`,
+      { details: [{ path: 'event', message: 'not triggerable yet' }] },
+    );
+  const fixtures = new Fixtures(api);
+  await recipe(fixtures, AbortSignal.timeout(SETTLE_TIMEOUT_MS));
+  return { event, companyId: company._id, made: fixtures.made };
+}

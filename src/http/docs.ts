@@ -38,6 +38,7 @@ const TAGS: OpenAPIV3_1.TagObject[] = [
   { name: 'Events', description: 'The event history every webhook delivery comes from' },
   { name: 'Reports', description: 'Booking statistics' },
   { name: 'E-mail', description: 'The sandbox e-mail log' },
+  { name: 'Test clocks', description: "A sandbox company's own now, moved forward on request (docs/sandbox.md)" },
 ];
 
 /**

@@ -16,5 +16,6 @@ import './notifications/notification.js';
 import './services/service.js';
 import './reports/booking-stats.js';
 import './calendars/calendar-feed-url.js';
+import './test-clocks/test-clock.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -85,7 +85,7 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
     await transportFor(config).sendMail({
       from: email.from,
       // The stored recipient, structured: nodemailer must not parse a name that may hold
-      // `<`, `,` or `@` (see email/mailbox.ts). The To header it writes encodes the name.
+      // `<`, `,` or `@` (see src/schema/emails/mailbox.ts). The To header it writes encodes the name.
       to: { name: email.toName ?? '', address: email.to },
       subject: email.subject,
       text: email.text,

@@ -1,4 +1,4 @@
-// Sends one due reminder (docs/api.md, Reminders): the domain's claim (a version check, status
+// Sends one due reminder (docs/api.md, Reminders): the domain's sendDueReminder, the claim (a version check, status
 // scheduled → sent) and what the reminder is (its e-mail row, or the booking.reminder_due event
 // the outbox relay delivers to webhook endpoints) in ONE short transaction, so a reminder is
 // recorded as sent exactly once and nothing is held while a message travels. A sandbox e-mail
@@ -7,8 +7,7 @@
 // notification). A worker killed before the commit leaves the reminder scheduled for the sweep;
 // one killed after it has nothing left to do for it.
 import type { Services } from '../services.js';
-import { claimDueReminder, recordReminderFailure } from '../schema/notifications/index.js';
-import { composeReminderEmail } from './email/compose-reminder.js';
+import { recordReminderFailure, sendDueReminder } from '../schema/notifications/index.js';
 import type { JobContext } from './job-types.js';
 
 export async function sendReminder(
@@ -17,25 +16,20 @@ export async function sendReminder(
 ): Promise<void> {
   const { services } = ctx;
   const db = services.dbs.forMode(p.mode);
-  const now = new Date();
-  let emailToSend: string | null = null;
+  let emailToSend: string | null;
   try {
-    const outcome = await db.$transaction(async (tx) => {
-      const claim = await claimDueReminder(tx, { notificationId: p.notificationId, version: p.version, now });
-      if (claim.outcome === 'email') {
-        const email = composeReminderEmail({
-          mode: p.mode,
-          from: services.config.EMAIL_FROM,
-          config: services.config,
-          notification: claim.notification,
-          booking: claim.booking,
-          now,
-        });
-        await tx.email.create({ data: email });
-        if (email.status === 'queued') emailToSend = email.id!;
-      }
-      return claim.outcome;
-    });
+    // Judged at the company's domain time: a sandbox company on a test clock gets its
+    // reminders when the clock passes them (docs/sandbox.md, Test clocks), not by the wall clock.
+    const sent = await db.$transaction((tx) =>
+      sendDueReminder(tx, {
+        notificationId: p.notificationId,
+        version: p.version,
+        mode: p.mode,
+        config: services.config,
+      }),
+    );
+    emailToSend = sent.emailToSend;
+    const outcome = sent.outcome;
     if (outcome !== 'none')
       services.logger.debug({ mode: p.mode, notificationId: p.notificationId, outcome }, 'reminder handled');
   } catch (err) {

@@ -16,6 +16,7 @@ import webhookRoutes from './webhook-endpoints.js';
 import paymentRoutes from './payments.js';
 import reportRoutes from './reports.js';
 import serviceRoutes from './services.js';
+import testClockRoutes from './test-clocks.js';
 
 export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise<void> {
   // preValidation: an unauthenticated request is a 401 before its body is judged.
@@ -39,4 +40,5 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(bookingRoutes, { services, schema });
   await app.register(eventRoutes, { services, schema });
   await app.register(reportRoutes, { services, schema });
+  await app.register(testClockRoutes, { services, schema });
 }

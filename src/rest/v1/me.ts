@@ -117,6 +117,11 @@ const CompanyProfile = Type.Object(
         examples: ['2026-11-24'],
       }),
     ),
+    testClockId: Nullable({
+      ...Id,
+      description:
+        "The test clock whose time is the company's domain time (docs/sandbox.md, Test clocks); null: the real time, always for live companies",
+    }),
     createdAt: Timestamp,
   },
   { $id: 'CompanyProfile', title: 'Company profile' },
@@ -134,6 +139,8 @@ const UpdateCompany = Type.Object(
     // [] for none; null restores the default (one e-mail 24 hours before).
     reminders: Nullable(RemindersInput),
     metadata: MetadataPatch,
+    // Sandbox only (403 FORBIDDEN for live companies); null detaches.
+    testClockId: Nullable({ ...Id, description: 'Attach to one of its test clocks (sandbox only); null detaches' }),
   },
   { additionalProperties: false },
 );

@@ -47,6 +47,11 @@ export const CompanyType = builder.prismaObject('Company', {
       type: 'Metadata',
       description: 'Your own key/value pairs (docs/api.md, Metadata)',
     }),
+    testClockId: t.exposeID('testClockId', {
+      nullable: true,
+      description:
+        "The test clock whose time is the company's domain time (docs/sandbox.md, Test clocks); null: the real time. Always null for live companies",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
   }),
 });
@@ -117,6 +122,11 @@ const UpdateCompanyInput = builder.inputType('UpdateCompanyInput', {
       type: 'Metadata',
       description: 'Keys to set, merged into the stored ones; a key set to null is removed',
     }),
+    testClockId: t.id({
+      required: false,
+      description:
+        'Attach the company to one of its test clocks (sandbox only; FORBIDDEN for live companies); null detaches it',
+    }),
   }),
 });
 
@@ -127,7 +137,11 @@ builder.mutationField('updateMe', (t) =>
     authScopes: { scope: 'company:write' },
     args: { input: t.arg({ type: UpdateCompanyInput, required: true, description: 'The fields to change' }) },
     resolve: async (_root, { input }, ctx) => {
-      const company = await updateCompany(ctx.db, { companyId: ctx.credential!.companyId, input });
+      const company = await updateCompany(ctx.db, {
+        companyId: ctx.credential!.companyId,
+        mode: ctx.credential!.mode,
+        input,
+      });
       await ctx.services.credentials.invalidateCompany(company.id);
       return company;
     },

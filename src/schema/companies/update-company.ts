@@ -5,6 +5,9 @@ import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
 import { mergeMetadata, metadataPatch } from '../metadata.js';
 import { DEFAULT_REMINDERS, remindersInput } from '../notifications/reminders.js';
 import { apiVersionInput } from './api-versions.js';
+import { id } from '../domain-validation.js';
+import { attachableTestClock } from '../test-clocks/manage-test-clocks.js';
+import type { Mode } from '../../generated/prisma/enums.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 
 export const updateCompanyInput = z
@@ -21,6 +24,8 @@ export const updateCompanyInput = z
     metadata: metadataPatch,
     /** The API version requests without an API-Version header get (the admin area sets it). */
     apiVersion: apiVersionInput,
+    /** The test clock to attach to (sandbox only); null detaches. */
+    testClockId: id.nullable(),
   })
   .partial()
   .strict();
@@ -28,9 +33,25 @@ export const updateCompanyInput = z
 export type UpdateCompanyInput = z.input<typeof updateCompanyInput>;
 
 /** Changes a company's profile (PATCH /me, updateMe). Absent fields stay; null clears. */
-export async function updateCompany(db: Db, opts: { companyId: string; input: unknown }): Promise<Company> {
-  const { bookingRules, metadata, reminders, ...fields } = parseInput(updateCompanyInput, opts.input);
-  const patch = { ...fields, ...(reminders !== undefined ? { reminders: reminders ?? DEFAULT_REMINDERS } : {}) };
+export async function updateCompany(
+  db: Db,
+  opts: { companyId: string; input: unknown; /** The credential's; without it testClockId is refused. */ mode?: Mode },
+): Promise<Company> {
+  const { bookingRules, metadata, reminders, testClockId, ...fields } = parseInput(updateCompanyInput, opts.input);
+  const patch = {
+    ...fields,
+    ...(reminders !== undefined ? { reminders: reminders ?? DEFAULT_REMINDERS } : {}),
+    // A test clock of this sandbox company only (docs/sandbox.md, Test clocks).
+    ...(testClockId !== undefined
+      ? {
+          testClockId: await attachableTestClock(db, {
+            companyId: opts.companyId,
+            mode: opts.mode ?? 'live',
+            testClockId,
+          }),
+        }
+      : {}),
+  };
   if (!bookingRules && !metadata) return db.company.update({ where: { id: opts.companyId }, data: patch });
   // The stored rules and metadata merged with the patch under the row's lock, so two patches of
   // different rules or keys both stay.

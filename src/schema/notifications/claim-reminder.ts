@@ -86,18 +86,30 @@ export async function recordReminderFailure(
     WHERE id = ${opts.notificationId} AND version = ${opts.version} AND status = 'scheduled'`;
 }
 
-/** Scheduled reminders due by `now` (the sweep), oldest due first. */
+/**
+ * Scheduled reminders due by `now` (the sweep), oldest due first. Due by the company's domain
+ * time (docs/sandbox.md, Test clocks): `now` for companies on the real time, the clock's time for
+ * a sandbox company attached to a test clock. Two halves, each on its own index.
+ */
 export async function dueReminders(
   tx: Tx,
   opts: { now: Date; olderThanMs?: number; limit: number },
 ): Promise<Array<{ id: string; version: number; dueAt: Date }>> {
-  const before = new Date(opts.now.getTime() - (opts.olderThanMs ?? 0));
-  return tx.notification.findMany({
-    where: { status: 'scheduled', dueAt: { lte: before } },
-    select: { id: true, version: true, dueAt: true },
-    orderBy: { dueAt: 'asc' },
-    take: opts.limit,
-  });
+  const olderThan = opts.olderThanMs ?? 0;
+  const before = new Date(opts.now.getTime() - olderThan);
+  return tx.$queryRaw<Array<{ id: string; version: number; dueAt: Date }>>`
+    SELECT id, version, due_at AS "dueAt" FROM (
+      (SELECT n.id, n.version, n.due_at
+       FROM notifications n JOIN companies c ON c.id = n.company_id
+       WHERE n.status = 'scheduled' AND n.due_at <= ${before} AND c.test_clock_id IS NULL
+       ORDER BY n.due_at LIMIT ${opts.limit})
+      UNION ALL
+      (SELECT n.id, n.version, n.due_at
+       FROM test_clocks tc JOIN companies c ON c.test_clock_id = tc.id JOIN notifications n ON n.company_id = c.id
+       WHERE n.status = 'scheduled' AND n.due_at <= tc.frozen_time - make_interval(secs => ${olderThan / 1000}::double precision)
+       ORDER BY n.due_at LIMIT ${opts.limit})
+    ) d
+    ORDER BY due_at LIMIT ${opts.limit}`;
 }
 
 /** The scheduled reminders of some bookings (the relay enqueues each as a delayed job). */

@@ -5,3 +5,4 @@ export * from './claim-reminder.js';
 export * from './plan-reminders.js';
 export * from './reminders.js';
 export * from './list-notifications.js';
+export * from './send-due-reminder.js';

@@ -9,8 +9,7 @@ import type { Config } from '../../config.js';
 import { manageUrl, publicOrigin } from '../../schema/bookings/index.js';
 import { renderInvitation, uidHostOf, type InvitationMethod } from '../../schema/calendars/index.js';
 import type { Tx } from '../../schema/events/index.js';
-import { displayName, formatMailbox } from './mailbox.js';
-import { renderEmail, type EmailKind } from './templates.js';
+import { displayName, formatMailbox, renderEmail, type EmailKind } from '../../schema/emails/index.js';
 
 interface EventRow {
   id: string;

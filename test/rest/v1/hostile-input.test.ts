@@ -147,6 +147,7 @@ async function counts() {
     p.booking.count(),
     p.event.count(),
     p.idempotencyRecord.count(),
+    p.testClock.findMany({ select: { id: true, frozenTime: true }, orderBy: { id: 'asc' } }),
     l.booking.count(),
     l.customer.count(),
     p.classSession.findMany({ select: { bookedCount: true, capacity: true, status: true, startTime: true } }),
@@ -168,6 +169,57 @@ const WEEK = { monday: [], tuesday: [], wednesday: [], thursday: [], friday: [],
 
 const CASES: Case[] = [
   // employees
+  // test clocks
+  ['test clock: no frozenTime', 'POST', () => '/api/v1/test-clocks', {}, 400, 'VALIDATION_ERROR'],
+  [
+    'test clock: frozenTime not a time',
+    'POST',
+    () => '/api/v1/test-clocks',
+    { frozenTime: 'soon' },
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'test clock: frozenTime in 1900',
+    'POST',
+    () => '/api/v1/test-clocks',
+    { frozenTime: '1900-01-01T00:00:00Z' },
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'test clock: unknown field',
+    'POST',
+    () => '/api/v1/test-clocks',
+    { frozenTime: '2030-01-01T00:00:00Z', speed: 2 },
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'test clock: advance an unknown clock',
+    'POST',
+    () => `/api/v1/test-clocks/${'f'.repeat(24)}/advance`,
+    { to: '2030-01-01T00:00:00Z' },
+    404,
+    'NOT_FOUND',
+  ],
+  [
+    'test clock: advance without to',
+    'POST',
+    () => `/api/v1/test-clocks/${'f'.repeat(24)}/advance`,
+    {},
+    400,
+    'VALIDATION_ERROR',
+  ],
+  ['me: testClockId not an id', 'PATCH', () => '/api/v1/me', { testClockId: 'x' }, 400, 'VALIDATION_ERROR'],
+  [
+    'me: testClockId of no clock',
+    'PATCH',
+    () => '/api/v1/me',
+    { testClockId: 'f'.repeat(24) },
+    400,
+    'VALIDATION_ERROR',
+  ],
   ['employee: name of the wrong type', 'POST', () => '/api/v1/employees', { name: 42 }, 400, 'VALIDATION_ERROR'],
   ['employee: unknown field', 'POST', () => '/api/v1/employees', { name: 'A', salary: 1 }, 400, 'VALIDATION_ERROR'],
   [
@@ -1173,6 +1225,30 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
     'company:write',
     async () => ({
       url: `/api/v1/closures/${await made('/api/v1/closures', { startTime: later(400 + slotSeq), endTime: later(401 + slotSeq++), reason: 'D', employeeIds: [await made('/api/v1/employees', { name: 'CD' })] })}`,
+    }),
+  ],
+  'GET /api/v1/test-clocks': ['company:read', async () => ({ url: '/api/v1/test-clocks' })],
+  'POST /api/v1/test-clocks': [
+    'company:write',
+    async () => ({ url: '/api/v1/test-clocks', payload: { frozenTime: '2030-01-01T00:00:00Z' } }),
+  ],
+  'GET /api/v1/test-clocks/{id}': [
+    'company:read',
+    async () => ({
+      url: `/api/v1/test-clocks/${await made('/api/v1/test-clocks', { frozenTime: '2030-01-01T00:00:00Z' })}`,
+    }),
+  ],
+  'POST /api/v1/test-clocks/{id}/advance': [
+    'company:write',
+    async () => ({
+      url: `/api/v1/test-clocks/${await made('/api/v1/test-clocks', { frozenTime: '2030-01-01T00:00:00Z' })}/advance`,
+      payload: { to: '2030-01-02T00:00:00Z' },
+    }),
+  ],
+  'DELETE /api/v1/test-clocks/{id}': [
+    'company:write',
+    async () => ({
+      url: `/api/v1/test-clocks/${await made('/api/v1/test-clocks', { frozenTime: '2030-01-01T00:00:00Z' })}`,
     }),
   ],
   'GET /api/v1/events': ['events:read', async () => ({ url: '/api/v1/events' })],

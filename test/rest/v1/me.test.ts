@@ -66,6 +66,7 @@ describe('GET /api/v1/me', () => {
         reminders: [{ offsetMinutes: 1440, channel: 'email' }],
         metadata: {},
         apiVersion: '2026-11-24',
+        testClockId: null,
         createdAt: w.live.createdAt.toISOString(),
       },
       meta: { timestamp: expect.any(Number), version: 'v1', requestId: expect.stringMatching(REQUEST_ID) },

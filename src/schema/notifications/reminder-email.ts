@@ -1,5 +1,5 @@
 // A reminder's e-mail (docs/api.md, Reminders), composed inside the transaction that claims the
-// reminder (send-reminder.ts), so it exists exactly once: emails.notification_id is unique.
+// reminder (send-due-reminder.ts), so it exists exactly once: emails.notification_id is unique.
 // Its Message-ID is derived from the notification, so a live e-mail sent again after a worker
 // died mid-send (at-least-once over SMTP) carries the same Message-ID and a receiving system
 // can tell it is the same message.
@@ -7,10 +7,10 @@ import type { Config } from '../../config.js';
 import type { Notification, Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
-import { manageUrl } from '../../schema/bookings/index.js';
-import type { ReminderBooking } from '../../schema/notifications/index.js';
-import { displayName, formatMailbox } from './mailbox.js';
-import { renderEmail } from './templates.js';
+import { manageUrl } from '../bookings/manage-link.js';
+import type { ReminderBooking } from './claim-reminder.js';
+import { displayName, formatMailbox } from '../emails/mailbox.js';
+import { renderEmail } from '../emails/templates.js';
 
 /** `<rem.<notification id>@<domain of the From address>>`: the same for every send of this reminder. */
 export function reminderMessageId(notificationId: string, from: string): string {

@@ -1,0 +1,306 @@
+// Test clocks (docs/sandbox.md, Test clocks): a sandbox company attached to a clock lives in the
+// clock's time. A pending booking's hold and a reminder's due time pass when the clock passes
+// them (advancing runs them, in order, with their events) and not when the wall clock does
+// (the workers' sweeps judge the company by its clock); availability is computed from the
+// clock's time. Clocks move forward only, at most 90 days a call, refuse live credentials, are
+// deleted by a sandbox wipe, and two advances of one clock run one after the other.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dueReminders } from '../../../src/schema/notifications/index.js';
+import { wipeSandbox } from '../../../src/schema/sandbox/index.js';
+import { JOBS } from '../../../src/workers/job-catalog.js';
+import type { TestApp } from '../../helpers/app.js';
+import { ALL_DAY, blankCompany, createDomainApp, expectError, ok, post, type World } from '../../helpers/domain.js';
+import { bearer, createAccountWithKeys, unique } from '../../helpers/factories.js';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+let t: TestApp;
+let w: World;
+
+beforeAll(async () => {
+  t = await createDomainApp();
+  w = await createAccountWithKeys(t.dbs);
+});
+afterAll(() => t?.close());
+
+/** A whole minute, so every instant the test names is one the API accepts as given. */
+const minute = (ms: number) => new Date(Math.floor(ms / MIN) * MIN);
+const iso = (d: Date | number) => new Date(d).toISOString();
+
+/** A blank sandbox company with an all-day employee, a service, its reminders, on a new clock at `frozen`. */
+async function clockWorld(frozen: Date, opts: { requiresPayment?: boolean; reminders?: unknown[] } = {}) {
+  const { company, auth } = await blankCompany(t.dbs, w, { timezone: 'UTC' });
+  const employee = await post(t.app, '/api/v1/employees', auth, { name: 'Ana', workingHours: ALL_DAY });
+  const service = await post(t.app, '/api/v1/services', auth, {
+    name: 'Cut',
+    durationMinutes: 60,
+    price: 4500,
+    requiresPayment: opts.requiresPayment ?? false,
+    employeeIds: [employee._id],
+  });
+  ok(
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/me',
+      headers: auth,
+      payload: { reminders: opts.reminders ?? [] },
+    }),
+  );
+  const clock = await post(t.app, '/api/v1/test-clocks', auth, { frozenTime: iso(frozen) });
+  expect(clock).toEqual({ _id: clock._id, frozenTime: iso(frozen), attached: false, createdAt: clock.createdAt });
+  const me = ok(
+    await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: auth, payload: { testClockId: clock._id } }),
+  );
+  expect(me.testClockId).toBe(clock._id);
+  const book = (startTime: Date) =>
+    post(t.app, '/api/v1/bookings', auth, {
+      serviceId: service._id,
+      employeeId: employee._id,
+      startTime: iso(startTime),
+      customer: { name: 'Dana Customer', email: `dana-${unique()}@example.com` },
+    });
+  const advance = (to: Date) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/v1/test-clocks/${clock._id}/advance`,
+      headers: auth,
+      payload: { to: iso(to) },
+    });
+  return { company, auth, clock, employee, service, book, advance };
+}
+
+const events = (companyId: string, type: string) =>
+  t.dbs.test.prisma.event.findMany({ where: { companyId, type }, orderBy: { createdAt: 'asc' } });
+
+/** The workers' own handlers, called as a worker calls them. */
+const jobContext = () => ({
+  services: t.services,
+  enqueue: async () => undefined,
+  signal: new AbortController().signal,
+});
+
+describe('a pending booking on a test clock', () => {
+  it('expires when the clock passes its hold, not before, and not by the wall clock', async () => {
+    // The clock stands an hour behind the wall clock, so the hold (15 minutes) is in the wall
+    // clock's past from the start.
+    const t0 = minute(Date.now() - HOUR);
+    const c = await clockWorld(t0, { requiresPayment: true });
+    const booking = await c.book(new Date(t0.getTime() + 2 * DAY));
+    expect(booking.status).toBe('pending');
+    expect(booking.holdExpiresAt).toBe(iso(t0.getTime() + 15 * MIN));
+    const startedAt = Date.now();
+
+    // The workers' expiry sweep runs by the wall clock: this company's hold is not over.
+    await JOBS['expire-bookings'].handler(jobContext(), { bucket: 0 });
+    const status = async () =>
+      (await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: booking._id } })).status;
+    expect(await status()).toBe('pending');
+
+    expect(ok(await c.advance(new Date(t0.getTime() + 14 * MIN))).frozenTime).toBe(iso(t0.getTime() + 14 * MIN));
+    expect(await status()).toBe('pending');
+    expect(await events(c.company.id, 'booking.expired')).toEqual([]);
+
+    const after = ok(await c.advance(new Date(t0.getTime() + 16 * MIN)));
+    expect(after).toEqual({ ...c.clock, frozenTime: iso(t0.getTime() + 16 * MIN), attached: true });
+    expect(await status()).toBe('expired');
+    const expired = await events(c.company.id, 'booking.expired');
+    expect(expired).toHaveLength(1);
+    // Events keep the real time.
+    expect(expired[0]!.createdAt.getTime()).toBeGreaterThanOrEqual(startedAt - 1000);
+  });
+});
+
+describe('reminders on a test clock', () => {
+  it('fire when the clock passes their due time, in order, and not before (the wall clock long past them)', async () => {
+    // Ten hours behind the wall clock: the appointment and its reminders are all in the wall
+    // clock's past, in the clock's future.
+    const t0 = minute(Date.now() - 10 * HOUR);
+    const c = await clockWorld(t0, {
+      reminders: [
+        { offsetMinutes: 60, channel: 'webhook' },
+        { offsetMinutes: 30, channel: 'email' },
+      ],
+    });
+    const start = new Date(t0.getTime() + 3 * HOUR);
+    const booking = await c.book(start);
+    const rows = await t.dbs.test.prisma.notification.findMany({
+      where: { bookingId: booking._id },
+      orderBy: { dueAt: 'asc' },
+    });
+    expect(rows.map((r) => [r.channel, r.status])).toEqual([
+      ['webhook', 'scheduled'],
+      ['email', 'scheduled'],
+    ]);
+    const ids = rows.map((r) => r.id);
+
+    // The sweep finds nothing due for this company, and a job sent for it finds nothing to send.
+    const due = await dueReminders(t.dbs.test.prisma, { now: new Date(), limit: 1000 });
+    expect(due.filter((d) => ids.includes(d.id))).toEqual([]);
+    for (const r of rows)
+      await JOBS['send-reminder'].handler(jobContext(), { mode: 'test', notificationId: r.id, version: r.version });
+    const statuses = async () =>
+      (await t.dbs.test.prisma.notification.findMany({ where: { id: { in: ids } }, orderBy: { dueAt: 'asc' } })).map(
+        (r) => r.status,
+      );
+    expect(await statuses()).toEqual(['scheduled', 'scheduled']);
+
+    ok(await c.advance(new Date(start.getTime() - 61 * MIN)));
+    expect(await statuses()).toEqual(['scheduled', 'scheduled']);
+    expect(await events(c.company.id, 'booking.reminder_due')).toEqual([]);
+
+    ok(await c.advance(new Date(start.getTime() - 45 * MIN)));
+    expect(await statuses()).toEqual(['sent', 'scheduled']);
+    expect(await events(c.company.id, 'booking.reminder_due')).toHaveLength(1);
+    expect(await t.dbs.test.prisma.email.count({ where: { notificationId: ids[1] } })).toBe(0);
+
+    ok(await c.advance(new Date(start.getTime() - 10 * MIN)));
+    expect(await statuses()).toEqual(['sent', 'sent']);
+    const sent = await t.dbs.test.prisma.notification.findMany({
+      where: { id: { in: ids } },
+      orderBy: { dueAt: 'asc' },
+    });
+    // Each sent at the clock time it fell due.
+    expect(sent.map((n) => n.sentAt?.toISOString())).toEqual(sent.map((n) => n.dueAt.toISOString()));
+    const email = await t.dbs.test.prisma.email.findFirstOrThrow({ where: { notificationId: ids[1] } });
+    expect(email.kind).toBe('booking_reminder');
+    expect(email.status).toBe('logged');
+  });
+});
+
+describe('availability on a test clock', () => {
+  it('is computed from the clock: a start in the wall clock past but the clock future is offered', async () => {
+    const t0 = new Date(Math.floor((Date.now() - 10 * DAY) / HOUR) * HOUR);
+    const c = await clockWorld(t0);
+    const from = new Date(t0.getTime() + DAY);
+    const to = new Date(from.getTime() + 4 * HOUR);
+    const found = ok(
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/availability?serviceId=${c.service._id}&from=${iso(from)}&to=${iso(to)}`,
+        headers: c.auth,
+      }),
+    );
+    expect(found.slots.length).toBeGreaterThan(0);
+    expect(found.slots[0].startTime).toBe(iso(from));
+    // And it can be booked.
+    expect((await c.book(from)).status).toBe('confirmed');
+
+    // Detached, the company is back on the real time: that start is in the past.
+    ok(await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: c.auth, payload: { testClockId: null } }));
+    const real = ok(
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/availability?serviceId=${c.service._id}&from=${iso(from)}&to=${iso(to)}`,
+        headers: c.auth,
+      }),
+    );
+    expect(real.slots).toEqual([]);
+  });
+});
+
+describe('refusals', () => {
+  it('a live credential is FORBIDDEN, for the clocks and for attaching one', async () => {
+    const live = bearer(w.liveKey.key);
+    expectError(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/test-clocks',
+        headers: live,
+        payload: { frozenTime: iso(Date.now()) },
+      }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(await t.app.inject({ method: 'GET', url: '/api/v1/test-clocks', headers: live }), 403, 'FORBIDDEN');
+    expectError(
+      await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: live, payload: { testClockId: null } }),
+      403,
+      'FORBIDDEN',
+    );
+    expect(await t.dbs.live.prisma.company.count({ where: { testClockId: { not: null } } })).toBe(0);
+  });
+
+  it('backwards and over 90 days are refused naming `to`, and the clock stays', async () => {
+    const t0 = minute(Date.now());
+    const c = await clockWorld(t0);
+    const back = expectError(await c.advance(new Date(t0.getTime() - MIN)), 400, 'VALIDATION_ERROR');
+    expect(back.error.details.map((d: { path: string }) => d.path)).toEqual(['to']);
+    const far = expectError(await c.advance(new Date(t0.getTime() + 90 * DAY + MIN)), 400, 'VALIDATION_ERROR');
+    expect(far.error.details.map((d: { path: string }) => d.path)).toEqual(['to']);
+    const got = ok(await t.app.inject({ method: 'GET', url: `/api/v1/test-clocks/${c.clock._id}`, headers: c.auth }));
+    expect(got.frozenTime).toBe(iso(t0));
+    // Exactly 90 days is allowed.
+    expect(ok(await c.advance(new Date(t0.getTime() + 90 * DAY))).frozenTime).toBe(iso(t0.getTime() + 90 * DAY));
+  });
+
+  it("another company's clock cannot be attached, read or advanced", async () => {
+    const a = await clockWorld(minute(Date.now()));
+    const b = await blankCompany(t.dbs, w, { timezone: 'UTC' });
+    const attach = expectError(
+      await t.app.inject({
+        method: 'PATCH',
+        url: '/api/v1/me',
+        headers: b.auth,
+        payload: { testClockId: a.clock._id },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(attach.error.details.map((d: { path: string }) => d.path)).toEqual(['testClockId']);
+    expectError(
+      await t.app.inject({ method: 'GET', url: `/api/v1/test-clocks/${a.clock._id}`, headers: b.auth }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/test-clocks/${a.clock._id}/advance`,
+        headers: b.auth,
+        payload: { to: iso(Date.now() + DAY) },
+      }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+});
+
+describe('lifecycle', () => {
+  it('lists and deletes clocks; deleting detaches the company', async () => {
+    const c = await clockWorld(minute(Date.now()));
+    const list = ok(await t.app.inject({ method: 'GET', url: '/api/v1/test-clocks', headers: c.auth }));
+    expect(list.map((x: { _id: string }) => x._id)).toEqual([c.clock._id]);
+    const gone = ok(
+      await t.app.inject({ method: 'DELETE', url: `/api/v1/test-clocks/${c.clock._id}`, headers: c.auth }),
+    );
+    expect(gone._id).toBe(c.clock._id);
+    const me = ok(await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: c.auth }));
+    expect(me.testClockId).toBeNull();
+  });
+
+  it('a sandbox wipe deletes the clocks', async () => {
+    const owner = await createAccountWithKeys(t.dbs);
+    const { auth } = await blankCompany(t.dbs, owner, { timezone: 'UTC' });
+    const clock = await post(t.app, '/api/v1/test-clocks', auth, { frozenTime: iso(minute(Date.now())) });
+    await wipeSandbox(t.dbs, t.services.credentials, { accountId: owner.account.id });
+    expect(await t.dbs.test.prisma.testClock.count({ where: { id: clock._id } })).toBe(0);
+  });
+
+  it('two advances of one clock at once run one after the other: the clock never moves back', async () => {
+    const t0 = minute(Date.now() - HOUR);
+    const c = await clockWorld(t0, { requiresPayment: true });
+    await c.book(new Date(t0.getTime() + 2 * DAY));
+    const [far, near] = await Promise.all([
+      c.advance(new Date(t0.getTime() + 2 * HOUR)),
+      c.advance(new Date(t0.getTime() + HOUR)),
+    ]);
+    expect(far.statusCode).toBe(200);
+    // The nearer one either ran first or, run second, found the clock past its `to`.
+    if (near.statusCode !== 200) expect(expectError(near, 400, 'VALIDATION_ERROR').error.details[0].path).toBe('to');
+    const got = ok(await t.app.inject({ method: 'GET', url: `/api/v1/test-clocks/${c.clock._id}`, headers: c.auth }));
+    expect(got.frozenTime).toBe(iso(t0.getTime() + 2 * HOUR));
+    expect(await events(c.company.id, 'booking.expired')).toHaveLength(1);
+  });
+});

@@ -15,6 +15,7 @@ import { registerHome } from './http/home.js';
 import managePages from './http/manage/index.js';
 import calendarFeeds from './http/calendar-feeds.js';
 import { registerMetrics } from './http/metrics.js';
+import { registerRequestLogs } from './http/request-logs.js';
 import { clientErrorHandler } from './rest/client-error.js';
 import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './rest/error-handler.js';
 import { BODY_LIMIT, registerJsonParser } from './rest/json-body.js';
@@ -114,6 +115,9 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
     if (AUTHENTICATED.test(req.url)) await authenticateRequest(req, services);
   });
 
+  // Every /api/v1 and /graphql request of a company, written in batches (docs/api.md, Request logs).
+  registerRequestLogs(app, services);
+
   await registerRateLimit(app, services);
   registerNotFoundHandler(app, app.rateLimit());
   // After the rate limiter: its routes get RateLimit-* like every other (docs/api.md).
@@ -144,7 +148,10 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
       // The one HTML answer is GraphiQL's page, which needs a page's headers.
       if (response.headers.get('content-type')?.startsWith('text/html')) reply.headers(GRAPHIQL_PAGE_HEADERS);
       reply.status(response.status);
-      reply.send(response.body);
+      // A JSON answer is sent as text, so the request log can see its errors (http/request-logs.ts);
+      // streams (subscriptions over SSE, incremental delivery) go as they are.
+      if (/json/.test(response.headers.get('content-type') ?? '')) reply.send(await response.text());
+      else reply.send(response.body);
       return reply;
     },
   });

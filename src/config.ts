@@ -108,6 +108,13 @@ export const envSchema = z.object({
   // The longest (seconds) a resolved credential is served from memory without a re-check;
   // revocations reach every instance at once over Redis pub/sub, this is only the backstop.
   CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  // Request logs (docs/api.md, Request logs): on unless `off`; buffered in memory and written
+  // every REQUEST_LOG_FLUSH_MS or once REQUEST_LOG_BATCH_ROWS wait; beyond
+  // REQUEST_LOG_BUFFER_ROWS waiting rows (the database is slow or down) new rows are dropped.
+  REQUEST_LOGS: z.enum(['on', 'off']).default('on'),
+  REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  REQUEST_LOG_BATCH_ROWS: z.coerce.number().int().min(1).max(10_000).default(1000),
+  REQUEST_LOG_BUFFER_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
   // Run the workers inside the API process (the default), or not (scale-out: `svc worker`).
   RUN_WORKERS: bool.default(true),
   // Create the demo account and print a test key at start-up when the database is empty.

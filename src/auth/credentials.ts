@@ -20,6 +20,8 @@ export interface Credential {
   kind: 'api_key' | 'oauth_token';
   /** The ApiKey or OAuthToken record id. */
   id: string;
+  /** What people call it: the API key's name, or the OAuth application's name for a token. */
+  name: string;
   hash: string;
   mode: Mode;
   companyId: string;
@@ -213,6 +215,7 @@ export class CredentialResolver {
       return {
         kind,
         id: key.id,
+        name: key.name,
         hash,
         mode,
         companyId: key.companyId,
@@ -227,11 +230,15 @@ export class CredentialResolver {
     // OAuth records are the control plane (live database); the company lives in its mode's.
     const token = await this.dbs.live.prisma.oAuthToken.findUnique({ where: { tokenHash: hash } });
     if (!token || token.kind !== 'access' || token.revokedAt || token.mode !== mode) return null;
-    const company = await this.dbs.forMode(mode).company.findUnique({ where: { id: token.companyId } });
+    const [company, client] = await Promise.all([
+      this.dbs.forMode(mode).company.findUnique({ where: { id: token.companyId } }),
+      this.dbs.live.prisma.oAuthClient.findUnique({ where: { clientId: token.clientId }, select: { name: true } }),
+    ]);
     if (!company || company.mode !== mode) return null;
     return {
       kind,
       id: token.id,
+      name: client?.name ?? token.clientId,
       hash,
       mode,
       companyId: company.id,

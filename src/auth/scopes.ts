@@ -17,6 +17,7 @@ export const SCOPES = [
   'webhooks:write',
   'events:read',
   'emails:read',
+  'logs:read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
@@ -26,6 +27,12 @@ const known = new Set<string>(SCOPES);
 export function isScope(s: string): s is Scope {
   return known.has(s);
 }
+
+/**
+ * Scopes a person must tick on the consent page to grant: never preselected (docs/oauth.md).
+ * The request logs hold what the company's integrations sent and got back.
+ */
+export const OPT_IN_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['logs:read']);
 
 export const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
 

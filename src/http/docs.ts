@@ -39,6 +39,7 @@ const TAGS: OpenAPIV3_1.TagObject[] = [
   { name: 'Reports', description: 'Booking statistics' },
   { name: 'E-mail', description: 'The sandbox e-mail log' },
   { name: 'Test clocks', description: "A sandbox company's own now, moved forward on request (docs/sandbox.md)" },
+  { name: 'Request logs', description: "The company's API requests of the last 30 days (docs/api.md)" },
 ];
 
 /**

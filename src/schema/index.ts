@@ -17,5 +17,6 @@ import './services/service.js';
 import './reports/booking-stats.js';
 import './calendars/calendar-feed-url.js';
 import './test-clocks/test-clock.js';
+import './request-logs/request-log.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,6 +1,7 @@
 // Retention (README "Retention", issue 14 point 6): every table that grows with traffic loses
 // exactly its stale rows, in both databases, batch after batch; events, live e-mails, spent
-// refresh tokens still within their lifetime and pending webhook deliveries stay. The second
+// refresh tokens still within their lifetime and pending webhook deliveries stay; request logs go
+// after 30 days. The second
 // test runs it the way production does: the workers schedule the hourly purge job themselves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/databases.js';
@@ -26,6 +27,7 @@ type Table =
   | 'webhook_attempts'
   | 'webhook_deliveries'
   | 'emails'
+  | 'request_logs'
   | 'events';
 
 interface Seeded {
@@ -56,6 +58,7 @@ async function seed(db: Database, companyId: string): Promise<Seeded> {
     'webhook_attempts',
     'webhook_deliveries',
     'emails',
+    'request_logs',
     'events',
   ];
   const s: Seeded = { stale: {} as Seeded['stale'], fresh: {} as Seeded['fresh'] };
@@ -256,6 +259,34 @@ async function seed(db: Database, companyId: string): Promise<Seeded> {
     await email(false, 'sent', ago(90 * DAY));
     await email(false, 'failed', ago(31 * DAY));
   }
+
+  // Request logs, live and sandbox alike: 30 days after the request. Three stale, past a batch.
+  const requestLog = async (stale: boolean, createdAt: Date) => {
+    const id = newId();
+    await p.requestLog.create({
+      data: {
+        id,
+        companyId,
+        createdAt,
+        method: 'GET',
+        route: '/api/v1/me',
+        path: '/api/v1/me',
+        status: 200,
+        durationMs: 1.5,
+        requestId: `req_${id}`,
+        credentialId: newId(),
+        credentialName: 'key',
+        credentialPrefix: 'svc_sk_test_…abcd',
+        ip: '127.0.0.1',
+      },
+    });
+    note(stale, 'request_logs', id);
+  };
+  await requestLog(true, ago(31 * DAY));
+  await requestLog(true, ago(30 * DAY + MIN));
+  await requestLog(true, ago(365 * DAY));
+  await requestLog(false, ago(29 * DAY));
+  await requestLog(false, ago(MIN));
   return s;
 }
 
@@ -274,6 +305,7 @@ async function remaining(db: Database, s: Seeded): Promise<Record<Table, string[
     webhook_attempts: pick(await p.webhookAttempt.findMany(where('webhook_attempts'))),
     webhook_deliveries: pick(await p.webhookDelivery.findMany(where('webhook_deliveries'))),
     emails: pick(await p.email.findMany(where('emails'))),
+    request_logs: pick(await p.requestLog.findMany(where('request_logs'))),
     events: pick(await p.event.findMany(where('events'))),
   };
 }
@@ -289,6 +321,7 @@ describe('retention', () => {
       'oauth_codes',
       'oauth_grants',
       'oauth_tokens',
+      'request_logs',
       'sessions',
       'webhook_attempts',
       'webhook_deliveries',

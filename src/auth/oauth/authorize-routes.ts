@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { listAccountCompanies } from '../../schema/companies/index.js';
 import { fieldsOf } from '../pages/request-fields.js';
 import type { Services } from '../../services.js';
-import { consentPage, type CompanyChoice } from '../pages/consent-page.js';
+import { consentPage, OPT_IN_FIELD, type CompanyChoice } from '../pages/consent-page.js';
 import { errorPage, sendPage } from '../pages/html.js';
 import { loginPage } from '../pages/login-page.js';
 import {
@@ -24,6 +24,7 @@ import {
 import { AUTHORIZE_PARAMS, checkAuthorizeRequest, CONTROL_CHARS, type AuthorizeCheck } from './authorize-request.js';
 import { issueCode } from './grants.js';
 import { issuerOf } from './metadata.js';
+import { OPT_IN_SCOPES } from '../scopes.js';
 import { buildRedirect } from './redirect-uri.js';
 
 type Form = Record<string, unknown>;
@@ -160,6 +161,11 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
     }
     if (form.decision !== 'approve')
       return sendPage(reply, 400, errorPage('Invalid request', 'Choose Approve or Deny.'));
+    // Opt-in scopes are granted only when their box was ticked (never preselected, docs/oauth.md).
+    const ticked = new Set(([] as unknown[]).concat(form[OPT_IN_FIELD] ?? []));
+    const granted = check.scopes.filter((s) => !OPT_IN_SCOPES.has(s) || ticked.has(s));
+    if (granted.length === 0)
+      return sendPage(reply, 400, errorPage('Invalid request', 'Tick at least one permission, or choose Deny.'));
     const choice = (await companiesOf(services, active.account.id)).find((c) => c.value === form.company);
     if (!choice) return sendPage(reply, 400, errorPage('Invalid request', 'Choose one of your companies.'));
     const code = await issueCode(services, {
@@ -167,7 +173,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
       accountId: active.account.id,
       companyId: choice.company.id,
       mode: choice.company.mode,
-      scope: check.scopes.join(' '),
+      scope: granted.join(' '),
       redirectUri: check.redirectUri,
       redirectUriGiven: check.redirectUriGiven,
       codeChallenge: check.codeChallenge,

@@ -1,7 +1,8 @@
 // The consent page (docs/oauth.md): names the client and lists the scopes it asks for, a select
 // labelled Company when the user has several, and the buttons Approve and Deny. The request's
 // parameters travel in hidden fields and are validated again when the form comes back.
-import type { Scope } from '../scopes.js';
+// Opt-in scopes (logs:read) are a checkbox that is never preselected: granted only when ticked.
+import { OPT_IN_SCOPES, type Scope } from '../scopes.js';
 import { esc, hiddenInputs, page } from './html.js';
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
@@ -22,6 +23,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'webhooks:write': 'Change webhook endpoints',
   'events:read': 'See the event history',
   'emails:read': 'See the sandbox e-mail log',
+  'logs:read': 'See the request logs: what the company\u2019s integrations sent and were answered',
 };
 
 export interface CompanyChoice {
@@ -38,6 +40,16 @@ export interface ConsentPageOptions {
   companies: CompanyChoice[];
   csrfToken: string;
   params: Record<string, string | undefined>;
+}
+
+/** The form field that carries the opt-in scopes a person ticked. */
+export const OPT_IN_FIELD = 'grant_scope';
+
+function scopeItem(s: Scope): string {
+  const label = `${esc(SCOPE_DESCRIPTIONS[s])} (<code>${esc(s)}</code>)`;
+  if (!OPT_IN_SCOPES.has(s)) return `<li>${label}</li>`;
+  const id = `grant-${s.replace(/[^a-z]/g, '-')}`;
+  return `<li><input type="checkbox" id="${id}" name="${OPT_IN_FIELD}" value="${esc(s)}"> <label for="${id}">${label}, only if you tick it</label></li>`;
 }
 
 export function consentPage(o: ConsentPageOptions): string {
@@ -57,7 +69,7 @@ export function consentPage(o: ConsentPageOptions): string {
       ${hiddenInputs({ ...o.params, csrf_token: o.csrfToken })}
       <p id="scopes-heading">It will be able to:</p>
       <ul class="scopes" aria-labelledby="scopes-heading">
-        ${o.scopes.map((s) => `<li>${esc(SCOPE_DESCRIPTIONS[s])} (<code>${esc(s)}</code>)</li>`).join('\n        ')}
+        ${o.scopes.map(scopeItem).join('\n        ')}
       </ul>
       ${company}
       <p>You will be sent back to <strong>${esc(o.redirectHost)}</strong>.</p>

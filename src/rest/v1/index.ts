@@ -15,6 +15,7 @@ import meRoutes from './me.js';
 import webhookRoutes from './webhook-endpoints.js';
 import paymentRoutes from './payments.js';
 import reportRoutes from './reports.js';
+import requestLogRoutes from './request-logs.js';
 import serviceRoutes from './services.js';
 import testClockRoutes from './test-clocks.js';
 
@@ -41,4 +42,5 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(eventRoutes, { services, schema });
   await app.register(reportRoutes, { services, schema });
   await app.register(testClockRoutes, { services, schema });
+  await app.register(requestLogRoutes, { services, schema });
 }

@@ -56,6 +56,8 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     keepMs: 30 * DAY,
     stale: "status = 'logged' AND created_at < $1 AND company_id IN (SELECT id FROM companies WHERE mode = 'test')",
   },
+  // Request logs (docs/api.md, Request logs), live and sandbox alike: 30 days after the request.
+  { table: 'request_logs', keepMs: 30 * DAY, stale: 'created_at < $1' },
 ];
 
 export const PURGE_BATCH_SIZE = 1000;

@@ -106,7 +106,7 @@ export class Browser {
   async authorize(
     query: Record<string, string | undefined>,
     who: { email: string; password: string },
-    decide: { decision?: 'approve' | 'deny'; company?: string } = {},
+    decide: { decision?: 'approve' | 'deny'; company?: string; grantScopes?: string[] } = {},
   ) {
     const url = `/oauth/authorize?${form(query)}`;
     let page = await this.request('GET', url);
@@ -115,7 +115,9 @@ export class Browser {
       page = await this.request('GET', url);
     }
     if (page.statusCode !== 200) return page;
-    const fields: Record<string, string | undefined> = { csrf_token: hiddenValue(page.body, 'csrf_token') };
+    const fields: Record<string, string | string[] | undefined> = {
+      csrf_token: hiddenValue(page.body, 'csrf_token'),
+    };
     for (const k of [
       'response_type',
       'client_id',
@@ -130,6 +132,8 @@ export class Browser {
     const firstCompany = /<option value="([^"]+)"/.exec(page.body)?.[1];
     fields.company = decide.company ?? firstCompany ?? hiddenValue(page.body, 'company');
     fields.decision = decide.decision ?? 'approve';
+    // The boxes of opt-in scopes (logs:read) a person ticked; none unless told.
+    if (decide.grantScopes) fields.grant_scope = decide.grantScopes;
     return this.request('POST', '/oauth/authorize', fields);
   }
 }

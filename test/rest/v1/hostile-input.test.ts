@@ -1252,6 +1252,16 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
     }),
   ],
   'GET /api/v1/events': ['events:read', async () => ({ url: '/api/v1/events' })],
+  'GET /api/v1/request-logs': ['logs:read', async () => ({ url: '/api/v1/request-logs' })],
+  'GET /api/v1/request-logs/{id}': [
+    'logs:read',
+    async () => {
+      // The requests above are in the writer's buffer until it flushes.
+      await t.app.requestLogs!.flush();
+      const row = await t.dbs.test.prisma.requestLog.findFirstOrThrow({ where: { companyId: c.company.id } });
+      return { url: `/api/v1/request-logs/${row.id}` };
+    },
+  ],
   'GET /api/v1/events/{id}': [
     'events:read',
     async () => ({
@@ -1261,7 +1271,7 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
 };
 
 const ALL_SCOPES =
-  'company:read company:write bookings:read bookings:write customers:read customers:write employees:read employees:write services:read services:write availability:read payments:read payments:write webhooks:read webhooks:write events:read emails:read'.split(
+  'company:read company:write bookings:read bookings:write customers:read customers:write employees:read employees:write services:read services:write availability:read payments:read payments:write webhooks:read webhooks:write events:read emails:read logs:read'.split(
     ' ',
   );
 const tokenFor = async (scope: string) =>

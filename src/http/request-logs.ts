@@ -1,0 +1,134 @@
+// Records every /api/v1 and /graphql request of a company (docs/api.md, Request logs). The
+// hooks only gather the row and hand it to the writer's in-memory buffer
+// (src/schema/request-logs/request-log-writer.ts), which writes batches off the request path:
+// a request never waits on, or fails because of, its log.
+//
+// A request that carried no valid credential belongs to no company and is not recorded (its
+// 401 is in the process log): a request log is shown to its company, and there is none.
+// Bodies are kept for 4xx and 5xx answers only (and for a /graphql 200 that carries errors),
+// redacted as src/logger.ts redacts plus card security codes, capped at 16 KiB each.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Credential } from '../auth/credentials.js';
+import { tokenPrefix } from '../auth/tokens.js';
+import { newId } from '../ids.js';
+import { scrubText } from '../logger.js';
+import { bodyForLog, RequestLogWriter, type RequestLogEntry } from '../schema/request-logs/index.js';
+import type { Services } from '../services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The request-log writer; null when REQUEST_LOGS=off. */
+    requestLogs: RequestLogWriter | null;
+  }
+  interface FastifyRequest {
+    /** The response body of an answer whose bodies are logged, as onSend saw it. */
+    loggedResponse: string | null;
+  }
+}
+
+const LOGGED = /^\/(api\/v1(\/|\?|$)|graphql(\/|\?|$))/;
+const GRAPHQL = /^\/graphql/;
+const OPERATION_NAME = /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
+const MAX_TEXT = 2000;
+
+const cut = (s: string, max = MAX_TEXT) => (s.length > max ? s.slice(0, max) : s);
+
+/** A /graphql answer with errors beside (or instead of) its data keeps its bodies too. */
+function hasGraphQLErrors(payload: string): boolean {
+  return payload.startsWith('{"errors"') || payload.includes('"errors":[');
+}
+
+function graphqlParams(req: FastifyRequest): Record<string, unknown> {
+  const part = req.method === 'GET' ? req.query : req.body;
+  return part !== null && typeof part === 'object' ? (part as Record<string, unknown>) : {};
+}
+
+function operationNameOf(params: Record<string, unknown>): string | null {
+  if (typeof params.operationName === 'string' && params.operationName) return cut(params.operationName, 200);
+  if (typeof params.query !== 'string') return null;
+  return OPERATION_NAME.exec(params.query.slice(0, MAX_TEXT))?.[1] ?? null;
+}
+
+/** svc_sk_test_…AbCd: the credential's kind and mode and its last four characters, never more. */
+function credentialPrefix(req: FastifyRequest, credential: Credential): string {
+  const header = (req.headers.authorization ?? '').trim();
+  const last4 = header.slice(-4);
+  return `${tokenPrefix(credential.kind === 'api_key' ? 'sk' : 'at', credential.mode)}…${last4}`;
+}
+
+function entryOf(req: FastifyRequest, reply: FastifyReply, credential: Credential): RequestLogEntry {
+  const durationMs = reply.elapsedTime;
+  const graphql = GRAPHQL.test(req.url);
+  const params = graphql ? graphqlParams(req) : null;
+  const status = reply.statusCode;
+  const withBodies = req.loggedResponse !== null;
+  let requestBody: string | null = null;
+  if (withBodies) {
+    requestBody = params
+      ? bodyForLog({ query: params.query, operationName: params.operationName, variables: params.variables })
+      : bodyForLog(req.body);
+  }
+  const idempotencyKey = req.headers['idempotency-key'];
+  return {
+    id: newId(),
+    mode: credential.mode,
+    companyId: credential.companyId,
+    createdAt: new Date(Date.now() - durationMs),
+    method: req.method,
+    route: graphql ? null : (req.routeOptions.url ?? null),
+    path: scrubText(cut(req.url.split('?', 1)[0] ?? '')),
+    operationName: params ? operationNameOf(params) : null,
+    status,
+    durationMs: Math.round(durationMs * 1000) / 1000,
+    requestId: String(req.id),
+    credentialId: credential.id,
+    credentialName: credential.name,
+    credentialPrefix: credentialPrefix(req, credential),
+    ip: req.ip ?? '',
+    idempotencyKey: typeof idempotencyKey === 'string' ? cut(idempotencyKey, 255) : null,
+    requestBody,
+    responseBody: withBodies ? bodyForLog(req.loggedResponse) : null,
+  };
+}
+
+/** Registers the hooks on the root instance, and the writer as `app.requestLogs`. */
+export function registerRequestLogs(app: FastifyInstance, services: Services): void {
+  const { config } = services;
+  const writer =
+    config.REQUEST_LOGS === 'off'
+      ? null
+      : new RequestLogWriter((mode) => services.dbs.forMode(mode), {
+          flushMs: config.REQUEST_LOG_FLUSH_MS,
+          batchRows: config.REQUEST_LOG_BATCH_ROWS,
+          maxBuffered: config.REQUEST_LOG_BUFFER_ROWS,
+          logger: services.logger,
+        });
+  app.decorate('requestLogs', writer);
+  app.decorateRequest('loggedResponse', null);
+  if (!writer) return;
+  writer.start();
+  // After the server stopped taking requests and finished those in flight: write what is left.
+  app.addHook('onClose', async () => {
+    await writer.close();
+  });
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.credential && LOGGED.test(req.url)) {
+      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+      if (reply.statusCode >= 400) req.loggedResponse = text ?? '';
+      else if (text !== null && GRAPHQL.test(req.url) && hasGraphQLErrors(text)) req.loggedResponse = text;
+    }
+    done(null, payload);
+  });
+  app.addHook('onResponse', (req, reply, done) => {
+    const credential = req.credential;
+    if (credential && LOGGED.test(req.url)) {
+      try {
+        writer.record(entryOf(req, reply, credential));
+      } catch (err) {
+        // Never the request's problem: it has been answered already.
+        req.log.warn({ err: { message: (err as Error).message } }, 'could not record the request log');
+      }
+    }
+    done();
+  });
+}

@@ -1,0 +1,174 @@
+// Writes request logs in batches off the request path (docs/api.md, Request logs): a request
+// only appends its row to an in-process buffer; every `flushMs`, or as soon as `batchRows` rows
+// wait, the buffer is written with one multi-row INSERT per mode's database (live, sandbox).
+// The buffer is bounded: when `maxBuffered` rows wait (the database is slow or down), further
+// rows are dropped and counted, never queued without limit. A failed write is logged and its
+// rows counted as lost: logging never fails or slows a request. close() writes what is left.
+import type { Db } from '../../db/databases.js';
+import type { Mode } from '../../generated/prisma/enums.js';
+
+export interface RequestLogEntry {
+  id: string;
+  mode: Mode;
+  companyId: string;
+  createdAt: Date;
+  method: string;
+  route: string | null;
+  path: string;
+  operationName: string | null;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  credentialId: string;
+  credentialName: string;
+  credentialPrefix: string;
+  ip: string;
+  idempotencyKey: string | null;
+  requestBody: string | null;
+  responseBody: string | null;
+}
+
+export interface RequestLogWriterOptions {
+  flushMs: number;
+  batchRows: number;
+  maxBuffered: number;
+  logger?: { warn(obj: object, msg: string): void };
+}
+
+/** What one flush did: rows written (per INSERT statement) and rows lost to a failed write. */
+export interface FlushResult {
+  statements: number;
+  written: number;
+  failed: number;
+}
+
+const COLUMNS =
+  'id, company_id, created_at, method, route, path, operation_name, status, duration_ms, request_id, ' +
+  'credential_id, credential_name, credential_prefix, ip, idempotency_key, request_body, response_body';
+
+// One statement for any number of rows: the columns travel as arrays and unnest() turns them
+// back into rows. A row of a company deleted since (a sandbox wipe) is left out rather than
+// failing the whole batch on the foreign key.
+const INSERT =
+  `INSERT INTO request_logs (${COLUMNS}) ` +
+  `SELECT ${COLUMNS} FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], ` +
+  `$7::text[], $8::int[], $9::float8[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], ` +
+  `$15::text[], $16::text[], $17::text[]) AS u(${COLUMNS}) ` +
+  `WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = u.company_id)`;
+
+/** Inserts rows of one mode with one statement; returns how many were written. */
+export async function insertRequestLogs(db: Db, rows: readonly RequestLogEntry[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const col = <K extends keyof RequestLogEntry>(k: K) => rows.map((r) => r[k]);
+  return db.$executeRawUnsafe(
+    INSERT,
+    col('id'),
+    col('companyId'),
+    col('createdAt'),
+    col('method'),
+    col('route'),
+    col('path'),
+    col('operationName'),
+    col('status'),
+    col('durationMs'),
+    col('requestId'),
+    col('credentialId'),
+    col('credentialName'),
+    col('credentialPrefix'),
+    col('ip'),
+    col('idempotencyKey'),
+    col('requestBody'),
+    col('responseBody'),
+  );
+}
+
+export class RequestLogWriter {
+  private buffer: RequestLogEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<FlushResult> | null = null;
+  private waiters: Array<(r: FlushResult) => void> = [];
+  private closed = false;
+  /** Rows dropped because the buffer was full, since the start. */
+  dropped = 0;
+  /** Rows lost to failed writes, since the start. */
+  failed = 0;
+  /** Rows written, since the start. */
+  written = 0;
+
+  constructor(
+    private readonly forMode: (mode: Mode) => Db,
+    private readonly opts: RequestLogWriterOptions,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.flush(), this.opts.flushMs);
+    this.timer.unref();
+  }
+
+  /** How many rows wait for the next flush. */
+  get pending(): number {
+    return this.buffer.length;
+  }
+
+  /** Appends a row; never throws, never waits. */
+  record(entry: RequestLogEntry): void {
+    if (this.closed || this.buffer.length >= this.opts.maxBuffered) {
+      this.dropped++;
+      return;
+    }
+    this.buffer.push(entry);
+    if (this.buffer.length >= this.opts.batchRows && !this.running) void this.flush();
+  }
+
+  /** Resolves when the next flush that writes something has finished (for tests and shutdown). */
+  nextFlush(): Promise<FlushResult> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Writes everything buffered now; flushes never overlap (a second call waits for the first). */
+  async flush(): Promise<FlushResult> {
+    while (this.running) await this.running;
+    if (this.buffer.length === 0) return { statements: 0, written: 0, failed: 0 };
+    this.running = this.write(this.buffer.splice(0));
+    try {
+      return await this.running;
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async write(rows: RequestLogEntry[]): Promise<FlushResult> {
+    const result: FlushResult = { statements: 0, written: 0, failed: 0 };
+    for (const mode of ['live', 'test'] as const) {
+      const ofMode = rows.filter((r) => r.mode === mode);
+      for (let i = 0; i < ofMode.length; i += this.opts.batchRows) {
+        const batch = ofMode.slice(i, i + this.opts.batchRows);
+        try {
+          result.written += await insertRequestLogs(this.forMode(mode), batch);
+          result.statements++;
+        } catch (err) {
+          result.failed += batch.length;
+          this.opts.logger?.warn(
+            { err: { message: (err as Error).message }, rows: batch.length, mode },
+            'could not write request logs; these rows are lost',
+          );
+        }
+      }
+    }
+    this.written += result.written;
+    this.failed += result.failed;
+    const waiters = this.waiters.splice(0);
+    for (const w of waiters) w(result);
+    return result;
+  }
+
+  /** Stops the timer and writes what is buffered (shutdown); later rows are dropped. */
+  async close(): Promise<FlushResult> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    const result = await this.flush();
+    this.closed = true;
+    return result;
+  }
+}

@@ -1,0 +1,142 @@
+// The request-log subject on its own: what a body keeps after redaction and the cap, the
+// writer's bound on memory, and scrubbing an erased customer's data from stored bodies.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../../src/ids.js';
+import {
+  bodyForLog,
+  ERASED_BODY,
+  MAX_BODY_CHARS,
+  RequestLogWriter,
+  scrubCustomerFromRequestLogs,
+  TRUNCATED,
+  type RequestLogEntry,
+} from '../../../src/schema/request-logs/index.js';
+import { createTestDatabases, type TestDatabases } from '../../helpers/db.js';
+import { createAccountWithKeys } from '../../helpers/factories.js';
+
+let db: TestDatabases;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+
+beforeAll(async () => {
+  db = await createTestDatabases();
+  w = await createAccountWithKeys(db.dbs);
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+const entry = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+  id: newId(),
+  mode: 'test',
+  companyId: w.test.id,
+  createdAt: new Date(),
+  method: 'POST',
+  route: '/api/v1/customers',
+  path: '/api/v1/customers',
+  operationName: null,
+  status: 400,
+  durationMs: 2,
+  requestId: `req_${newId()}`,
+  credentialId: w.testKey.apiKey.id,
+  credentialName: 'test key',
+  credentialPrefix: 'svc_sk_test_…abcd',
+  ip: '127.0.0.1',
+  idempotencyKey: null,
+  requestBody: null,
+  responseBody: null,
+  ...over,
+});
+
+describe('bodyForLog', () => {
+  it('redacts secret-named keys, card numbers (text or number) and CVCs, and keeps the rest', () => {
+    const stored = bodyForLog({
+      name: 'Dana',
+      apiKey: 'svc_sk_live_whatever',
+      nested: [{ token: 'abc', pan: '4242424242424242', amount: 1200 }],
+      note: 'card 5555-5555-5555-4444 exp 12/30 CVV: 123, order 12345678',
+      raw: 4111111111111111,
+      security_code: '999',
+      cardCvc: '321',
+    })!;
+    expect(JSON.parse(stored)).toEqual({
+      name: 'Dana',
+      apiKey: '[REDACTED]',
+      nested: [{ token: '[REDACTED]', pan: '[REDACTED]', amount: 1200 }],
+      note: 'card [REDACTED] exp 12/30 CVV: [REDACTED], order 12345678',
+      raw: '[REDACTED]',
+      security_code: '[REDACTED]',
+      cardCvc: '[REDACTED]',
+    });
+  });
+
+  it('reads JSON text as JSON, other text as text, and caps both', () => {
+    expect(bodyForLog('{"password":"p"}')).toBe('{"password":"[REDACTED]"}');
+    expect(bodyForLog('not json, Bearer abc.def')).toBe('not json, Bearer[REDACTED]');
+    expect(bodyForLog('')).toBeNull();
+    expect(bodyForLog(undefined)).toBeNull();
+    const long = bodyForLog({ text: 'x'.repeat(MAX_BODY_CHARS * 2) })!;
+    expect(long).toHaveLength(MAX_BODY_CHARS);
+    expect(long.endsWith(TRUNCATED)).toBe(true);
+  });
+});
+
+describe('RequestLogWriter', () => {
+  it('drops and counts rows beyond its buffer, and writes the rest in one INSERT per mode', async () => {
+    const writer = new RequestLogWriter((m) => db.dbs.forMode(m), { flushMs: 60_000, batchRows: 100, maxBuffered: 3 });
+    const rows = [entry({ mode: 'live', companyId: w.live.id }), entry(), entry(), entry(), entry()];
+    for (const r of rows) writer.record(r);
+    expect([writer.pending, writer.dropped]).toEqual([3, 2]);
+    expect(await writer.flush()).toEqual({ statements: 2, written: 3, failed: 0 });
+    expect(await db.dbs.live.prisma.requestLog.count({ where: { id: rows[0]!.id } })).toBe(1);
+    expect(await db.dbs.test.prisma.requestLog.count({ where: { id: { in: rows.map((r) => r.id) } } })).toBe(2);
+    await writer.close();
+  });
+
+  it("leaves out a deleted company's rows instead of failing the batch", async () => {
+    const writer = new RequestLogWriter((m) => db.dbs.forMode(m), { flushMs: 60_000, batchRows: 100, maxBuffered: 10 });
+    writer.record(entry({ companyId: newId() }));
+    writer.record(entry());
+    expect(await writer.close()).toEqual({ statements: 1, written: 1, failed: 0 });
+    // Closed: later rows are dropped, not buffered for ever.
+    writer.record(entry());
+    expect([writer.pending, writer.dropped]).toEqual([0, 1]);
+  });
+});
+
+describe('scrubCustomerFromRequestLogs', () => {
+  it("replaces the bodies that mention the customer's id, e-mail, phone or name, in their company only", async () => {
+    const customer = { id: newId(), name: 'Zoë Müller', email: 'zoe@example.com', phone: '+4915112345678' };
+    const p = db.dbs.test.prisma;
+    const mention = [
+      { requestBody: JSON.stringify({ email: 'ZOE@example.com' }), responseBody: '{"error":{}}' },
+      { requestBody: JSON.stringify({ name: 'Zoë Müller' }), responseBody: null },
+      { requestBody: null, responseBody: JSON.stringify({ data: { _id: customer.id } }) },
+      { requestBody: JSON.stringify({ phone: '+4915112345678' }), responseBody: '{}' },
+    ].map((b) => entry(b));
+    const unrelated = entry({ requestBody: '{"name":"Someone Else"}', responseBody: '{}' });
+    // The account's second sample company: same database, another company.
+    const otherCompany = entry({ companyId: w.testCompanies[1]!.id, requestBody: '{"email":"zoe@example.com"}' });
+    const writer = new RequestLogWriter((m) => db.dbs.forMode(m), {
+      flushMs: 60_000,
+      batchRows: 100,
+      maxBuffered: 100,
+    });
+    for (const r of [...mention, unrelated, otherCompany]) writer.record(r);
+    await writer.close();
+
+    expect(await scrubCustomerFromRequestLogs(p, { companyId: w.test.id, customer })).toBe(mention.length);
+    const rows = await p.requestLog.findMany({
+      where: { id: { in: mention.map((r) => r.id) } },
+      orderBy: { id: 'asc' },
+    });
+    expect(rows.map((r) => [r.requestBody, r.responseBody])).toEqual(
+      mention.map((m) => [m.requestBody && ERASED_BODY, m.responseBody && ERASED_BODY]),
+    );
+    expect((await p.requestLog.findUnique({ where: { id: unrelated.id } }))!.requestBody).toBe(
+      '{"name":"Someone Else"}',
+    );
+    expect((await p.requestLog.findUnique({ where: { id: otherCompany.id } }))!.requestBody).toContain('zoe@');
+    // Done once: a second run changes nothing.
+    expect(await scrubCustomerFromRequestLogs(p, { companyId: w.test.id, customer })).toBe(0);
+  });
+});

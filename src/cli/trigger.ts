@@ -4,7 +4,10 @@
 // made up. The objects it books on are its own, found again by their metadata
 // (`svcTrigger`): an employee who works around the clock, an appointment service, a paid one
 // and a class service, created on first use. Each run books a customer of its own on the next
-// free slot, so runs never collide.
+// free slot, so runs never collide. The four events that need time to pass (a start, a
+// payment hold, a reminder's due time) are caused with a test clock (docs/sandbox.md): the
+// company's own clock when it is attached to one, which is advanced; else a clock made for
+// the run, attached, advanced, then detached and deleted, so the company is back in real time.
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { ApiClient, Company } from './api-client.js';
@@ -13,6 +16,8 @@ import { optional, type Values } from './values.js';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const AROUND_THE_CLOCK = Object.fromEntries(WEEK.map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+/** booking.reminder_due: the fixture service's webhook reminder, this long before the start. */
+const REMINDER_MINUTES = 5;
 const SUCCEEDS = { number: '4242424242424242', expMonth: 12, expYear: 2099, cvc: '123' };
 const DECLINED = { number: '4000000000000002', expMonth: 12, expYear: 2099, cvc: '123' };
 
@@ -26,12 +31,18 @@ interface Service extends Record_ {
 interface Booking extends Record_ {
   status: string;
   startTime: string;
+  holdExpiresAt: string | null;
 }
 interface Payment extends Record_ {
   status: string;
 }
 
-type Fixture = 'employee' | 'appointment' | 'paid' | 'class';
+type Fixture = 'employee' | 'appointment' | 'paid' | 'class' | 'reminder';
+
+interface Clock {
+  _id: string;
+  frozenTime: string;
+}
 
 /** What a run made, by name: shown to the user, so they can look the objects up. */
 type Made = Record<string, string>;
@@ -88,12 +99,14 @@ class Fixtures {
           return found._id;
         }
         const created = await this.api.request<Record_>('POST', '/services', {
-          name: `svc trigger: ${fixture === 'paid' ? 'paid appointment' : fixture}`,
+          name: `svc trigger: ${fixture === 'paid' ? 'paid appointment' : fixture === 'reminder' ? 'appointment with a webhook reminder' : fixture}`,
           durationMinutes: 30,
           price: 2500,
           kind: fixture === 'class' ? 'class' : 'appointment',
           requiresPayment: fixture === 'paid',
           employeeIds: [employeeId],
+          // booking.reminder_due is the webhook channel's reminder.
+          ...(fixture === 'reminder' ? { reminders: [{ offsetMinutes: REMINDER_MINUTES, channel: 'webhook' }] } : {}),
           metadata: { svcTrigger: fixture },
         });
         return created._id;
@@ -103,10 +116,13 @@ class Fixtures {
     return id;
   }
 
-  /** The next free start of the appointment service on the fixture employee, after `after`. */
+  /**
+   * The next free start of the appointment service on the fixture employee, after `after`
+   * (default: the company's now, its test clock's time when it has one).
+   */
   async nextSlot(after?: string): Promise<string> {
     const [serviceId, employeeId] = await Promise.all([this.serviceId('appointment'), this.employeeId()]);
-    const from = after ? new Date(Date.parse(after) + 60_000) : new Date();
+    const from = after ? new Date(Date.parse(after) + 60_000) : (this.clockTime ?? new Date());
     for (let week = 0; week < 8; week++) {
       const start = new Date(from.getTime() + week * 7 * 86_400_000);
       const to = new Date(start.getTime() + 7 * 86_400_000);
@@ -126,11 +142,11 @@ class Fixtures {
     );
   }
 
-  async book(fixture: 'appointment' | 'paid'): Promise<Booking> {
+  async book(fixture: 'appointment' | 'paid' | 'reminder', after?: string): Promise<Booking> {
     const [serviceId, employeeId, startTime] = await Promise.all([
       this.serviceId(fixture),
       this.employeeId(),
-      this.nextSlot(),
+      this.nextSlot(after),
     ]);
     const booking = await this.api.request<Booking>('POST', '/bookings', {
       serviceId,
@@ -142,6 +158,43 @@ class Fixtures {
     });
     this.made.booking = booking._id;
     return booking;
+  }
+
+  /** The company's test clock time while `withClock` runs. */
+  clockTime: Date | null = null;
+
+  /**
+   * Runs `work` with the company on a test clock: its own, or one made for the run and
+   * removed after (the company returns to real time), whatever `work` does.
+   */
+  async withClock(work: (advance: (to: Date) => Promise<void>) => Promise<void>): Promise<void> {
+    const me = await this.api.request<{ testClockId: string | null }>('GET', '/me');
+    let clock: Clock;
+    let own = false;
+    if (me.testClockId) {
+      clock = await this.api.request<Clock>('GET', `/test-clocks/${me.testClockId}`);
+    } else {
+      clock = await this.api.request<Clock>('POST', '/test-clocks', { frozenTime: new Date().toISOString() });
+      own = true;
+      await this.api.request('PATCH', '/me', { testClockId: clock._id });
+    }
+    this.made.testClock = clock._id;
+    this.clockTime = new Date(clock.frozenTime);
+    try {
+      await work(async (to) => {
+        const moved = await this.api.request<Clock>('POST', `/test-clocks/${clock._id}/advance`, {
+          to: to.toISOString(),
+        });
+        this.clockTime = new Date(moved.frozenTime);
+      });
+    } finally {
+      this.clockTime = null;
+      if (own) {
+        await this.api.request('PATCH', '/me', { testClockId: null });
+        await this.api.request('DELETE', `/test-clocks/${clock._id}`);
+        delete this.made.testClock;
+      }
+    }
   }
 
   async pay(card: typeof SUCCEEDS): Promise<Payment> {
@@ -168,7 +221,7 @@ class Fixtures {
 
 type Recipe = (f: Fixtures, signal: AbortSignal) => Promise<void>;
 
-const RECIPES: Record<StreamEvent, Recipe | { needs: string }> = {
+const RECIPES: Record<StreamEvent, Recipe> = {
   'booking.created': async (f) => {
     await f.book('appointment');
   },
@@ -188,10 +241,35 @@ const RECIPES: Record<StreamEvent, Recipe | { needs: string }> = {
     const b = await f.book('appointment');
     await f.api.request('PATCH', `/bookings/${b._id}`, { notes: 'changed by svc trigger' });
   },
-  'booking.completed': { needs: 'a booking whose start has passed' },
-  'booking.no_show': { needs: 'a booking whose start has passed' },
-  'booking.expired': { needs: 'an unpaid booking whose 15-minute hold has passed' },
-  'booking.reminder_due': { needs: "a reminder's due time to pass" },
+  // A booking whose start has passed by the clock.
+  'booking.completed': (f) =>
+    f.withClock(async (advance) => {
+      const b = await f.book('appointment');
+      await advance(new Date(Date.parse(b.startTime) + 60_000));
+      await f.api.request('POST', `/bookings/${b._id}/complete`);
+    }),
+  'booking.no_show': (f) =>
+    f.withClock(async (advance) => {
+      const b = await f.book('appointment');
+      await advance(new Date(Date.parse(b.startTime) + 60_000));
+      await f.api.request('POST', `/bookings/${b._id}/no-show`);
+    }),
+  // An unpaid booking whose hold the clock passes: the advance expires it.
+  'booking.expired': (f) =>
+    f.withClock(async (advance) => {
+      const b = await f.book('paid');
+      await advance(new Date(Date.parse(b.holdExpiresAt!) + 1000));
+    }),
+  // A webhook reminder whose due time the clock passes: the advance sends it. Booked far
+  // enough ahead that the reminder is still due when the booking is made.
+  'booking.reminder_due': (f) =>
+    f.withClock(async (advance) => {
+      const b = await f.book(
+        'reminder',
+        new Date(f.clockTime!.getTime() + (REMINDER_MINUTES + 5) * 60_000).toISOString(),
+      );
+      await advance(new Date(Date.parse(b.startTime) - REMINDER_MINUTES * 60_000 + 1000));
+    }),
   'payment.succeeded': async (f, signal) => {
     await f.settled(await f.pay(SUCCEEDS), signal);
   },
@@ -256,12 +334,6 @@ export async function trigger(
   event: StreamEvent,
 ): Promise<{ event: StreamEvent; companyId: string; made: Made }> {
   const recipe = RECIPES[event];
-  if (typeof recipe !== 'function')
-    throw new AppError(
-      'VALIDATION_ERROR',
-      `svc trigger cannot cause ${event} yet: it needs ${recipe.needs}, and the sandbox has no test clocks yet`,
-      { details: [{ path: 'event', message: 'not triggerable yet' }] },
-    );
   const fixtures = new Fixtures(api);
   await recipe(fixtures, AbortSignal.timeout(SETTLE_TIMEOUT_MS));
   return { event, companyId: company._id, made: fixtures.made };

@@ -11,6 +11,8 @@ import { JOBS } from '../../../src/workers/job-catalog.js';
 import type { TestApp } from '../../helpers/app.js';
 import { ALL_DAY, blankCompany, createDomainApp, expectError, ok, post, type World } from '../../helpers/domain.js';
 import { bearer, createAccountWithKeys, unique } from '../../helpers/factories.js';
+import { embedded } from '../../helpers/db.js';
+import { waitFor } from '../../helpers/receiver.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -61,7 +63,8 @@ async function clockWorld(frozen: Date, opts: { requiresPayment?: boolean; remin
       startTime: iso(startTime),
       customer: { name: 'Dana Customer', email: `dana-${unique()}@example.com` },
     });
-  const advance = (to: Date) =>
+  // Started at once (an inject's request starts when it is awaited).
+  const advance = async (to: Date) =>
     t.app.inject({
       method: 'POST',
       url: `/api/v1/test-clocks/${clock._id}/advance`,
@@ -288,19 +291,92 @@ describe('lifecycle', () => {
     expect(await t.dbs.test.prisma.testClock.count({ where: { id: clock._id } })).toBe(0);
   });
 
-  it('two advances of one clock at once run one after the other: the clock never moves back', async () => {
-    const t0 = minute(Date.now() - HOUR);
-    const c = await clockWorld(t0, { requiresPayment: true });
-    await c.book(new Date(t0.getTime() + 2 * DAY));
-    const [far, near] = await Promise.all([
-      c.advance(new Date(t0.getTime() + 2 * HOUR)),
-      c.advance(new Date(t0.getTime() + HOUR)),
-    ]);
-    expect(far.statusCode).toBe(200);
-    // The nearer one either ran first or, run second, found the clock past its `to`.
-    if (near.statusCode !== 200) expect(expectError(near, 400, 'VALIDATION_ERROR').error.details[0].path).toBe('to');
-    const got = ok(await t.app.inject({ method: 'GET', url: `/api/v1/test-clocks/${c.clock._id}`, headers: c.auth }));
-    expect(got.frozenTime).toBe(iso(t0.getTime() + 2 * HOUR));
-    expect(await events(c.company.id, 'booking.expired')).toHaveLength(1);
+  // Needs real PostgreSQL: PGlite serves one connection at a time, so nothing waits on a lock there.
+  it.skipIf(embedded())(
+    'two advances of one clock wait on its row lock and run one after the other: the clock never moves back',
+    async () => {
+      const t0 = minute(Date.now() - HOUR);
+      const c = await clockWorld(t0, { requiresPayment: true });
+      const booking = await c.book(new Date(t0.getTime() + 2 * DAY));
+      // Hold the clock's row lock from outside, then start both advances.
+      let locked = false;
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      const holder = t.dbs.test.prisma.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT id FROM test_clocks WHERE id = ${c.clock._id} FOR UPDATE`;
+          locked = true;
+          await released;
+        },
+        { timeout: 20_000 },
+      );
+      await waitFor(() => locked, { what: 'the lock held' });
+      const lockWaiters = async () => {
+        const [row] = await t.dbs.test.prisma.$queryRaw<[{ n: number }]>`
+        SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        return row.n;
+      };
+      const far = c.advance(new Date(t0.getTime() + 2 * HOUR));
+      await waitFor(async () => (await lockWaiters()) >= 1, { what: 'the first advance waiting on the lock' });
+      const near = c.advance(new Date(t0.getTime() + HOUR));
+      await waitFor(async () => (await lockWaiters()) >= 2, { what: 'both advances waiting on the lock' });
+      // Both wait: nothing has moved.
+      const clockRow = () => t.dbs.test.prisma.testClock.findUniqueOrThrow({ where: { id: c.clock._id } });
+      expect((await clockRow()).frozenTime.toISOString()).toBe(iso(t0));
+      expect((await t.dbs.test.prisma.booking.findUniqueOrThrow({ where: { id: booking._id } })).status).toBe(
+        'pending',
+      );
+      release();
+      await holder;
+      const [farRes, nearRes] = await Promise.all([far, near]);
+      expect(farRes.statusCode).toBe(200);
+      // The nearer one ran after the farther and found the clock past its `to` (or, had it been
+      // granted the lock first, ran first): never a clock moved back.
+      if (nearRes.statusCode !== 200)
+        expect(expectError(nearRes, 400, 'VALIDATION_ERROR').error.details[0].path).toBe('to');
+      expect((await clockRow()).frozenTime.toISOString()).toBe(iso(t0.getTime() + 2 * HOUR));
+      expect(await events(c.company.id, 'booking.expired')).toHaveLength(1);
+    },
+  );
+});
+
+describe('GraphQL', () => {
+  const gql = (key: string, query: string, variables?: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/graphql', headers: bearer(key), payload: { query, variables } });
+
+  it('creates, attaches, advances and reads a clock through the same use cases; live is FORBIDDEN', async () => {
+    const { key } = await blankCompany(t.dbs, w, { timezone: 'UTC' });
+    const t0 = minute(Date.now());
+    const made = (
+      await gql(key, 'mutation($i: CreateTestClockInput!) { createTestClock(input: $i) { _id frozenTime attached } }', {
+        i: { frozenTime: iso(t0) },
+      })
+    ).json().data.createTestClock;
+    expect(made).toEqual({ _id: made._id, frozenTime: iso(t0), attached: false });
+    const me = await gql(key, 'mutation($i: UpdateCompanyInput!) { updateMe(input: $i) { testClockId } }', {
+      i: { testClockId: made._id },
+    });
+    expect(me.json()).toEqual({ data: { updateMe: { testClockId: made._id } } });
+    const to = iso(t0.getTime() + DAY);
+    const advanced = await gql(
+      key,
+      'mutation($id: ID!, $i: AdvanceTestClockInput!) { advanceTestClock(id: $id, input: $i) { frozenTime attached } }',
+      { id: made._id, i: { to } },
+    );
+    expect(advanced.json()).toEqual({ data: { advanceTestClock: { frozenTime: to, attached: true } } });
+    const back = (
+      await gql(
+        key,
+        'mutation($id: ID!, $i: AdvanceTestClockInput!) { advanceTestClock(id: $id, input: $i) { _id } }',
+        {
+          id: made._id,
+          i: { to: iso(t0) },
+        },
+      )
+    ).json();
+    expect(back.errors[0].extensions.code).toBe('VALIDATION_ERROR');
+    const live = (await gql(w.liveKey.key, '{ testClocks { totalCount } }')).json();
+    expect(live.errors[0].extensions.code).toBe('FORBIDDEN');
   });
 });

@@ -8,7 +8,17 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'src/generated/', '.data/', 'coverage/', 'test-results/', 'bench/results/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'src/generated/',
+      'sdk/dist/',
+      'sdk/src/generated/',
+      '.data/',
+      'coverage/',
+      'test-results/',
+      'bench/results/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -1,8 +1,10 @@
 // Runs `prisma generate` where Prisma's CLI cannot download its native schema engine.
 // Generation does not need that engine, but the CLI insists that the binary exists, so point
 // it at any executable (Prisma 7's engines cannot be downloaded here). Skips the work when
-// the schema has not changed since the last generation. Then compiles the server and the CLI
-// into dist/ (scripts/build.mjs), which is fast enough to do every time.
+// the schema has not changed since the last generation. Then generates the SDK's types from the
+// OpenAPI document and compiles the SDK into sdk/dist/ (scripts/sdk.mjs; each skipped when its
+// inputs have not changed), and compiles the server and the CLI into dist/ (scripts/build.mjs),
+// which is fast enough to do every time.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,8 @@ const stampFile = 'src/generated/.stamp';
 const fresh =
   existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && existsSync('src/generated/prisma/client.ts');
 if (!fresh) generate();
+const sdk = await import('./sdk.mjs');
+if (await sdk.generateTypes()) sdk.buildSdk();
 await import('./build.mjs');
 
 function generate() {

@@ -1,0 +1,62 @@
+// For the SDK's tests (sdk/): the app listening on a real socket, the operations of the
+// document it serves, and a fetch that records which operation each request of the SDK
+// reached and what it answered. The recording is the test's, not the SDK's.
+import type { FastifyInstance } from 'fastify';
+
+export interface DocOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  pattern: RegExp;
+}
+
+interface Doc {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+}
+
+/** Listens on 127.0.0.1 (a free port) and answers the origin. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}
+
+/** The document's /api operations, each with a pattern matching its concrete paths. */
+export function documentOperations(doc: Doc): DocOperation[] {
+  const ops: DocOperation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (!path.startsWith('/api/')) continue;
+    for (const [method, op] of Object.entries(item)) {
+      if (!op.operationId) continue;
+      const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      ops.push({ operationId: op.operationId, method: method.toUpperCase(), path, pattern });
+    }
+  }
+  return ops;
+}
+
+export interface Call {
+  operationId: string | undefined;
+  method: string;
+  url: string;
+  status: number | 'network error';
+  headers: Record<string, string>;
+}
+
+/** A fetch that passes every request on and keeps what it was (matched to an operation). */
+export function recordingFetch(ops: DocOperation[], calls: Call[]): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const op = ops.find((o) => o.method === method && o.pattern.test(url.pathname));
+    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    try {
+      const res = await fetch(input, init);
+      calls.push({ operationId: op?.operationId, method, url: url.href, status: res.status, headers });
+      return res;
+    } catch (e) {
+      calls.push({ operationId: op?.operationId, method, url: url.href, status: 'network error', headers });
+      throw e;
+    }
+  };
+}

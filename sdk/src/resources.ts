@@ -99,6 +99,17 @@ export const RESOURCES = {
     list: 'listEmails',
     get: 'getEmail',
   },
+  testClocks: {
+    list: 'listTestClocks',
+    create: 'createTestClock',
+    get: 'getTestClock',
+    advance: 'advanceTestClock',
+    delete: 'deleteTestClock',
+  },
+  requestLogs: {
+    list: 'listRequestLogs',
+    get: 'getRequestLog',
+  },
 } as const satisfies Record<string, Record<string, OperationId>>;
 
 type Resources = typeof RESOURCES;

@@ -40,7 +40,7 @@ const daysAhead = (days: number, hourUtc = 10) => {
 const dateAhead = (days: number) => daysAhead(days).slice(0, 10);
 
 beforeAll(async () => {
-  t = await createTestApp({ env: FAST_WORKERS });
+  t = await createTestApp({ env: { ...FAST_WORKERS, REQUEST_LOG_FLUSH_MS: '50' } });
   base = await listen(t.app);
   receiver = await startReceiver();
   workers = await startWorkers(t.services);
@@ -237,6 +237,26 @@ describe('every operation through the SDK', () => {
     expect(rotated.secret).not.toBe(endpoint.secret);
     await client.webhookEndpoints.delete(endpoint._id);
     expect(await rejection(client.webhookEndpoints.get(endpoint._id))).toBeInstanceOf(NotFoundError);
+  });
+
+  it('test clocks and request logs', async () => {
+    const clock = await client.testClocks.create({ frozenTime: daysAhead(30, 9) });
+    expect((await client.testClocks.get(clock._id))._id).toBe(clock._id);
+    expect((await client.testClocks.list().toArray()).map((c) => c._id)).toContain(clock._id);
+    const advanced = await client.testClocks.advance(clock._id, { to: daysAhead(31, 9) });
+    expect(advanced._id).toBe(clock._id);
+    await client.testClocks.delete(clock._id);
+    expect(await rejection(client.testClocks.get(clock._id))).toBeInstanceOf(NotFoundError);
+
+    // The request log is written in batches, off the request path.
+    const logs = await waitFor(
+      async () => {
+        const page = await client.requestLogs.list({ path: '/api/v1/test-clocks' }).page();
+        return page.data.length > 0 ? page.data : undefined;
+      },
+      { what: 'the request log' },
+    );
+    expect((await client.requestLogs.get(logs[0]!._id))._id).toBe(logs[0]!._id);
   });
 
   it('called every operation of the document, and each reached its route', () => {

@@ -6,7 +6,7 @@
 // Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
 // postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
 // BENCH_CONNECTIONS (50; a scenario may set its own), BENCH_WARMUP_SECONDS (10), BENCH_DURATION_SECONDS (15),
-// BENCH_ONLY (comma-separated scenario names; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
+// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
 // into bench/results/profiles), BENCH_LOG_LEVEL (warn).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -56,7 +56,7 @@ async function recreateDatabase(url: string): Promise<void> {
   await admin.end();
 }
 
-function startServer(): Promise<{ child: ChildProcess; port: number }> {
+function startServer(extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
   const profile = env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', '--cpu-prof-dir', join(here, 'results', 'profiles')] : [];
   const [cmd, args] = onCore(0, node('server.ts', profile));
   const child = spawn(cmd, args, {
@@ -76,6 +76,8 @@ function startServer(): Promise<{ child: ChildProcess; port: number }> {
       // The HTTP path alone; webhook delivery has its own benchmark (bench/webhook-latency.ts).
       RUN_WORKERS: 'false',
       SEED_DEMO: 'false',
+      // A scenario that compares a setting (request logs off) runs on a server of its own.
+      ...extraEnv,
     },
   });
   return new Promise((resolve, reject) => {
@@ -245,7 +247,7 @@ const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg();
-  const scenarios = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name));
+  const scenarios = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name) || (s.group && ONLY.includes(s.group)));
   const results: ScenarioResult[] = [];
   const checks: Verdict[] = [];
   // The HTTP scenarios need the database and the server; BENCH_ONLY=cli or webhooks alone do not.
@@ -271,12 +273,29 @@ async function main(): Promise<void> {
       for (const s of scenarios) specs.set(s.name, await s.setup(ctx));
       for (const s of scenarios) {
         const spec = specs.get(s.name)!;
-        await probe(origin, spec);
+        // A scenario with its own settings gets a server of its own, started and stopped around it.
+        const own = s.serverEnv ? await startServer(s.serverEnv) : null;
+        const url = own ? `http://127.0.0.1:${own.port}` : origin;
+        await probe(url, spec);
         const connections = s.connections ?? CONNECTIONS;
         process.stderr.write(
-          `bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured, ${connections} connections\n`,
+          `bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured, ${connections} connections${
+            own
+              ? `, own server (${Object.entries(s.serverEnv!)
+                  .map(([k, v]) => `${k}=${v}`)
+                  .join(' ')})`
+              : ''
+          }\n`,
         );
-        const r = await runLoad({ url: origin, spec, connections, warmupSeconds: WARMUP, durationSeconds: DURATION });
+        let r: LoadResult;
+        try {
+          r = await runLoad({ url, spec, connections, warmupSeconds: WARMUP, durationSeconds: DURATION });
+        } finally {
+          if (own) {
+            own.child.kill('SIGTERM');
+            await new Promise((done) => own.child.once('exit', done));
+          }
+        }
         const unexpected = Object.entries(r.statusCounts).reduce(
           (n, [status, count]) => n + (spec.expect.includes(Number(status)) ? 0 : count),
           0,

@@ -59,6 +59,10 @@ export interface Scenario {
   targets?: Targets;
   /** Connections for this scenario instead of BENCH_CONNECTIONS (a latency target wants few). */
   connections?: number;
+  /** A name BENCH_ONLY may give to select this scenario with the others of its group. */
+  group?: string;
+  /** Run on a server of its own started with these settings (e.g. REQUEST_LOGS=off). */
+  serverEnv?: Record<string, string>;
   /** Checked after the run, printed as a verdict row (e.g. how many bookings a race left). */
   verify?(ctx: BenchContext): Promise<{ target: string; measured: string; met: boolean }>;
 }
@@ -222,6 +226,16 @@ async function calendarFeedSetup(ctx: BenchContext): Promise<RequestSpec> {
   return { method: 'GET', path: new URL(url).pathname, expect: [200] };
 }
 
+async function meSpec(ctx: BenchContext): Promise<RequestSpec> {
+  const f = await ctx.fixtures();
+  return {
+    method: 'GET',
+    path: '/api/v1/me',
+    headers: { authorization: `Bearer ${f.liveKey.key}` },
+    expect: [200],
+  };
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'bare',
@@ -243,6 +257,28 @@ export const SCENARIOS: Scenario[] = [
       };
     },
     targets: { minShareOf: { scenario: 'bare', share: 0.25 }, maxP99Ms: 25 },
+  },
+  // The cost of request logs (docs/api.md, Request logs) on the same route in the same run: the
+  // same GET /me on a server with REQUEST_LOGS=off, then on the usual one, which records them.
+  {
+    name: 'me-logs-off',
+    group: 'request-logs',
+    title: 'GET /api/v1/me with a valid live API key, request logs off (REQUEST_LOGS=off, a server of its own)',
+    serverEnv: { REQUEST_LOGS: 'off' },
+    setup: meSpec,
+  },
+  {
+    name: 'me-logs-on',
+    group: 'request-logs',
+    title: 'GET /api/v1/me with a valid live API key, every request recorded in the request log',
+    setup: meSpec,
+    // Issue 20: logging costs at most 10% of the requests per second.
+    targets: { minShareOf: { scenario: 'me-logs-off', share: 0.9 } },
+    async verify(ctx) {
+      const f = await ctx.fixtures();
+      const rows = await ctx.dbs.live.prisma.requestLog.count({ where: { companyId: f.live.id, route: '/api/v1/me' } });
+      return { target: 'the requests were recorded', measured: `${rows} request-log rows of GET /me`, met: rows > 0 };
+    },
   },
   {
     name: 'availability',

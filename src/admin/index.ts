@@ -25,6 +25,7 @@ import { registerBookingRoutes } from './routes/bookings.js';
 import { registerCompanyRoutes } from './routes/companies.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
+import { registerRequestLogRoutes } from './routes/request-logs.js';
 import { registerSandboxRoutes } from './routes/sandbox.js';
 import { registerStaffRoutes } from './routes/staff.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
@@ -137,6 +138,7 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
   registerEmailRoutes(app, services);
   registerWebhookRoutes(app, services);
   registerStaffRoutes(app, services);
+  registerRequestLogRoutes(app, services);
 }
 
 /** The title and sentence of an error page. A client error's own message is safe to show. */

@@ -67,6 +67,7 @@ function sideNav(ctx: LayoutContext): string {
       <h2>Integrations</h2><ul>
         ${navLink(companyPath(c, '/api-keys'), 'API Keys', s === 'api-keys')}
         ${navLink(companyPath(c, '/webhooks'), 'Webhooks', s === 'webhooks')}
+        ${navLink(companyPath(c, '/request-logs'), 'Request logs', s === 'request-logs')}
       </ul>`
     : '';
   return `<nav class="side" aria-label="Admin sections">

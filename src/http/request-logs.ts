@@ -12,7 +12,7 @@ import type { Credential } from '../auth/credentials.js';
 import { tokenPrefix } from '../auth/tokens.js';
 import { newId } from '../ids.js';
 import { scrubText } from '../logger.js';
-import { bodyForLog, RequestLogWriter, type RequestLogEntry } from '../schema/request-logs/index.js';
+import { bodyForLog, redactText, RequestLogWriter, type RequestLogEntry } from '../schema/request-logs/index.js';
 import type { Services } from '../services.js';
 
 declare module 'fastify' {
@@ -44,7 +44,8 @@ function graphqlParams(req: FastifyRequest): Record<string, unknown> {
 }
 
 function operationNameOf(params: Record<string, unknown>): string | null {
-  if (typeof params.operationName === 'string' && params.operationName) return cut(params.operationName, 200);
+  if (typeof params.operationName === 'string' && params.operationName)
+    return redactText(cut(params.operationName, 200));
   if (typeof params.query !== 'string') return null;
   return OPERATION_NAME.exec(params.query.slice(0, MAX_TEXT))?.[1] ?? null;
 }

@@ -20,8 +20,14 @@ function isRedactedKey(key: string): boolean {
   return isSecretKey(key) || CVC_KEY.test(normaliseKey(key));
 }
 
+// PostgreSQL text cannot hold NUL: one in a stored string would fail its whole batch.
+// eslint-disable-next-line no-control-regex
+const NUL = /\u0000/g;
+
 export function redactText(s: string): string {
-  return scrubText(s).replace(CVC_IN_TEXT, (_m, word: string, sep: string) => `${word}${sep}${REDACTED}`);
+  return scrubText(s)
+    .replace(CVC_IN_TEXT, (_m, word: string, sep: string) => `${word}${sep}${REDACTED}`)
+    .replace(NUL, '');
 }
 
 /** A redacted copy of a parsed JSON value; the caller's value is never changed. */

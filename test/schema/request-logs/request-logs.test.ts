@@ -73,6 +73,8 @@ describe('bodyForLog', () => {
     expect(bodyForLog('{"password":"p"}')).toBe('{"password":"[REDACTED]"}');
     expect(bodyForLog('not json, Bearer abc.def')).toBe('not json, Bearer[REDACTED]');
     expect(bodyForLog('')).toBeNull();
+    // PostgreSQL text holds no NUL: it goes, rather than failing the batch the row is in.
+    expect(bodyForLog('a\u0000b')).toBe('ab');
     expect(bodyForLog(undefined)).toBeNull();
     const long = bodyForLog({ text: 'x'.repeat(MAX_BODY_CHARS * 2) })!;
     expect(long).toHaveLength(MAX_BODY_CHARS);

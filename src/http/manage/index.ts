@@ -121,7 +121,7 @@ async function renderPicker(
   o: { from?: string; notice?: Notice | null; status?: number },
 ): Promise<FastifyReply> {
   const zone = m.booking.company.timezone;
-  const now = new Date();
+  const now = m.now;
   const { start, bad } = pageStart(o.from, zone, now);
   const today = DateTime.fromJSDate(now, { zone }).startOf('day');
   let days: DaySlots[];

@@ -9,6 +9,7 @@ import type { Booking, Company, Employee, Service } from '../../generated/prisma
 import type { Mode } from '../../generated/prisma/enums.js';
 import { manageLinkKeys, signManageToken, verifyManageToken } from '../../crypto/manage-link-token.js';
 import { findBooking } from '../find-records.js';
+import { domainNow } from '../domain-time.js';
 
 /** How long after its end a booking's link still opens it (docs/api.md, Manage links). */
 export const MANAGE_LINK_LIFETIME_AFTER_END_MS = 7 * 24 * 60 * 60 * 1000;
@@ -40,19 +41,22 @@ export interface ManagedBooking {
   booking: Booking & { service: Service; employee: Employee; company: Company };
   /** Whether the booking has started, after which the link changes nothing. */
   started: boolean;
+  /** The company's domain time (its test clock's in the sandbox), from which pages count days. */
+  now: Date;
 }
 
 /**
  * The booking a manage token opens, or null for a token that is malformed, signed with no
  * current key, of an earlier link version, or of a booking that ended more than 7 days ago
- * (the caller answers all of these the same way). The clock is the real one: a link's expiry
- * is not domain time (docs/api.md, Manage links).
+ * (the caller answers all of these the same way). A link's expiry is by the real time (it is
+ * not domain time, docs/api.md, Manage links); whether the appointment has started is by the
+ * company's domain time (docs/sandbox.md, Test clocks), like every cut-off.
  */
 export async function openManageLink(
   dbs: Databases,
   config: Config,
   token: string,
-  now: Date = new Date(),
+  now?: Date,
 ): Promise<ManagedBooking | null> {
   const claims = verifyManageToken(manageLinkKeys(config), token);
   if (!claims) return null;
@@ -62,8 +66,9 @@ export async function openManageLink(
     include: { service: true, employee: true, company: true },
   });
   if (!booking || booking.manageLinkVersion !== claims.version) return null;
-  if (now.getTime() > booking.endTime.getTime() + MANAGE_LINK_LIFETIME_AFTER_END_MS) return null;
-  return { mode: claims.mode, db, booking, started: now.getTime() >= booking.startTime.getTime() };
+  if ((now ?? new Date()).getTime() > booking.endTime.getTime() + MANAGE_LINK_LIFETIME_AFTER_END_MS) return null;
+  const domain = now ?? (await domainNow(db, booking.companyId));
+  return { mode: claims.mode, db, booking, started: domain.getTime() >= booking.startTime.getTime(), now: domain };
 }
 
 /** POST /bookings/:id/manage-link/rotate: the booking's earlier links stop working. */

@@ -14,6 +14,7 @@ import { DateTime } from 'luxon';
 import type { Db } from '../../db/databases.js';
 import { newId } from '../../ids.js';
 import { isExclusionViolation } from '../db-errors.js';
+import { domainNow } from '../domain-time.js';
 import { datedSessions, SAMPLE_DATA, SAMPLE_SCHEDULE_DAYS } from './sample-data/index.js';
 import type { SampleTemplate } from './samples.js';
 
@@ -28,15 +29,20 @@ export interface TopUpResult {
 
 /** Tops up every sample company with a timetable in `db` (the sandbox's), or just `companyId`. */
 export async function topUpSampleClasses(db: Db, opts: { now?: Date; companyId?: string } = {}): Promise<TopUpResult> {
-  const now = opts.now ?? new Date();
   const companies = await db.company.findMany({
     where: { mode: 'test', template: { in: TIMETABLED }, ...(opts.companyId ? { id: opts.companyId } : {}) },
     select: { id: true, timezone: true, template: true },
     orderBy: { id: 'asc' },
   });
   let created = 0;
+  // The horizon is a schedule horizon, so domain time: a sample company on a test clock gets
+  // its timetable up to the clock's horizon (docs/sandbox.md, Test clocks).
   for (const c of companies)
-    created += await topUpCompany(db, { id: c.id, timezone: c.timezone, template: c.template as SampleTemplate }, now);
+    created += await topUpCompany(
+      db,
+      { id: c.id, timezone: c.timezone, template: c.template as SampleTemplate },
+      opts.now ?? (await domainNow(db, c.id)),
+    );
   return { companies: companies.length, created };
 }
 

@@ -5,6 +5,7 @@
 // clock's time. Clocks move forward only, at most 90 days a call, refuse live credentials, are
 // deleted by a sandbox wipe, and two advances of one clock run one after the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openManageLink } from '../../../src/schema/bookings/index.js';
 import { dueReminders } from '../../../src/schema/notifications/index.js';
 import { wipeSandbox } from '../../../src/schema/sandbox/index.js';
 import { JOBS } from '../../../src/workers/job-catalog.js';
@@ -200,6 +201,20 @@ describe('availability on a test clock', () => {
       }),
     );
     expect(real.slots).toEqual([]);
+  });
+});
+
+describe('manage links on a test clock', () => {
+  it("judge whether the appointment has started by the clock, and count the picker's days from it", async () => {
+    const t0 = minute(Date.now() - 10 * HOUR);
+    const c = await clockWorld(t0);
+    const booking = await c.book(new Date(t0.getTime() + 3 * HOUR));
+    const token = String(booking.manageUrl).split('/b/')[1]!;
+    const opened = await openManageLink(t.dbs, t.config, token);
+    // Its start is seven hours in the real past, three hours in the clock's future.
+    expect(opened).toMatchObject({ started: false, now: t0 });
+    ok(await c.advance(new Date(t0.getTime() + 3 * HOUR)));
+    expect(await openManageLink(t.dbs, t.config, token)).toMatchObject({ started: true });
   });
 });
 

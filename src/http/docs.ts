@@ -3,106 +3,57 @@
 // so the page needs no internet). docs/api.md, "OpenAPI", says what the document holds.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { OpenAPIV3_1 } from 'openapi-types';
-import { SCOPE_DESCRIPTIONS } from '../auth/pages/consent-page.js';
 import type { Config } from '../config.js';
+import { packageFile } from '../package-files.js';
 import { API_VERSIONS } from '../schema/companies/index.js';
+import {
+  finishDocument,
+  securitySchemes,
+  withOrigins,
+  type Doc,
+  type Examples,
+  type Origins,
+} from './openapi-document.js';
 
-// Every /api/v1 operation takes API-Version (docs/api.md, Versions); the hook that reads it is
-// one for the prefix (src/rest/api-version.ts), so the reference adds it to each operation here.
-const API_VERSION_HEADER = {
+// The request headers of every /api/v1 operation (docs/api.md): API-Version and X-Request-Id,
+// and Idempotency-Key on every POST. The hooks that read them are one for the prefix
+// (src/rest/api-version.ts, request-id.ts, idempotency.ts), so the reference adds them here.
+const API_VERSION = {
+  type: 'string',
+  enum: [...API_VERSIONS],
+  description:
+    "The API version to answer in (date-named); without it, the company's pinned version. The answer echoes it in an API-Version header",
+} as const;
+const REQUEST_ID = {
+  type: 'string',
+  pattern: '^[A-Za-z0-9._:-]{8,128}$',
+  description:
+    'Your id for this request, kept as meta.requestId and X-Request-Id when it matches; otherwise one is made',
+} as const;
+const IDEMPOTENCY_KEY = {
+  type: 'string',
+  pattern: '^[\\x21-\\x7e]{1,255}$',
+  description:
+    'A key of yours (a UUID): retrying the same request with the same key within 24 h replays the first answer (Idempotent-Replayed: true) instead of doing it twice',
+} as const;
+const headersOf = (method: string) => ({
   type: 'object',
   properties: {
-    'API-Version': {
-      type: 'string',
-      enum: [...API_VERSIONS],
-      description:
-        "The API version to answer in (date-named); without it, the company's pinned version. The answer echoes it in an API-Version header",
-    },
+    'API-Version': API_VERSION,
+    'X-Request-Id': REQUEST_ID,
+    ...(method === 'POST' ? { 'Idempotency-Key': IDEMPOTENCY_KEY } : {}),
   },
-} as const;
+});
 
-/** The resources the operations are grouped by (each route names its tag), in reading order. */
-const TAGS: OpenAPIV3_1.TagObject[] = [
-  { name: 'Company', description: 'The company the credential belongs to: its profile and calendar feed' },
-  { name: 'Services', description: 'What can be booked: appointment and class services, their rules and prices' },
-  { name: 'Employees', description: 'Who is booked: working hours, time off, date overrides, calendar feeds' },
-  { name: 'Customers', description: 'Who books' },
-  { name: 'Classes', description: 'Scheduled sessions of class services, booked by place' },
-  { name: 'Closures', description: 'Days or hours the whole company is closed' },
-  { name: 'Availability', description: 'Free slots, and why a time is not free' },
-  { name: 'Bookings', description: 'Bookings and their transitions: confirm, cancel, reschedule, complete, no-show' },
-  { name: 'Payments', description: 'Payments for bookings and their refunds' },
-  { name: 'Webhooks', description: 'Webhook endpoints and their deliveries (docs/webhooks.md)' },
-  { name: 'Events', description: 'The event history every webhook delivery comes from' },
-  { name: 'Reports', description: 'Booking statistics' },
-  { name: 'E-mail', description: 'The sandbox e-mail log' },
-  { name: 'Test clocks', description: "A sandbox company's own now, moved forward on request (docs/sandbox.md)" },
-  { name: 'Request logs', description: "The company's API requests of the last 30 days (docs/api.md)" },
-];
-
-/**
- * The origin the reference points requests and OAuth at: BASE_URL (and AUTH_URL for OAuth);
- * without them, the origin the document was asked for, so that "try it" on /docs calls the
- * server that served the page (as the OAuth metadata does without AUTH_URL, metadata.ts).
- */
-interface Origins {
-  api: string;
-  auth: string;
-}
-
-type Doc = OpenAPIV3_1.Document;
-
-function securitySchemes(auth: string): Record<string, OpenAPIV3_1.SecuritySchemeObject> {
-  return {
-    bearer: {
-      type: 'http',
-      scheme: 'bearer',
-      description:
-        'An API key (`svc_sk_live_…`, `svc_sk_test_…` for the sandbox), which carries every scope, or an OAuth access token',
-    },
-    oauth2: {
-      type: 'oauth2',
-      description:
-        'OAuth 2.1 authorization code flow (docs/oauth.md). PKCE with `code_challenge_method=S256` is supported for every client and required for public ones; the token is sent as `Authorization: Bearer <access token>`. Each operation lists the one scope it needs.',
-      flows: {
-        authorizationCode: {
-          authorizationUrl: `${auth}/oauth/authorize`,
-          tokenUrl: `${auth}/oauth/token`,
-          refreshUrl: `${auth}/oauth/token`,
-          scopes: { ...SCOPE_DESCRIPTIONS },
-        },
-      },
-    },
-  };
-}
-
-/** The generated document, finished: tags, servers and security schemes; body-less actions. */
-function finish(doc: Doc, origins: Origins): Doc {
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const op of Object.values(item ?? {}) as Array<OpenAPIV3_1.OperationObject & { 'x-optional-body'?: true }>) {
-      if (typeof op !== 'object' || !op || !('responses' in op)) continue;
-      // @fastify/swagger marks every declared body required; an action whose body may be left
-      // out (src/rest/route.ts, optionalBody and actions that take no fields) is not.
-      if (op['x-optional-body']) {
-        if (op.requestBody && !('$ref' in op.requestBody)) op.requestBody.required = false;
-        delete op['x-optional-body'];
-      }
-    }
-  }
-  return withOrigins({ ...doc, tags: TAGS }, origins);
-}
-
-function withOrigins(doc: Doc, origins: Origins): Doc {
-  return {
-    ...doc,
-    servers: [{ url: origins.api, description: 'This server' }],
-    components: {
-      ...doc.components,
-      securitySchemes: securitySchemes(origins.auth),
-    },
-  };
+// Examples of every operation's request and answer, recorded from the app by
+// test/http/openapi-examples.test.ts (UPDATE_EXAMPLES=1) and checked against the schemas there.
+export const EXAMPLES_FILE = packageFile('src', 'http', 'openapi-examples.json');
+function readExamples(): Examples {
+  const none: Examples = { operations: {}, errors: {}, webhooks: {} };
+  if (!existsSync(EXAMPLES_FILE)) return none;
+  return { ...none, ...(JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Partial<Examples>) };
 }
 
 export async function registerDocs(
@@ -131,13 +82,16 @@ export async function registerDocs(
     transform: ({ schema, url, route }) => {
       if (!url.startsWith('/api/v1/') || !schema || schema.hide) return { schema, url };
       const optionalBody = (route.config as { optionalBody?: boolean } | undefined)?.optionalBody === true;
+      const method = String(route.method);
       return {
-        schema: { ...schema, headers: API_VERSION_HEADER, ...(optionalBody ? { 'x-optional-body': true } : {}) },
+        schema: { ...schema, headers: headersOf(method), ...(optionalBody ? { 'x-optional-body': true } : {}) },
         url,
       };
     },
     transformObject: (documents) =>
-      'openapiObject' in documents ? finish(documents.openapiObject as Doc, built) : documents.swaggerObject,
+      'openapiObject' in documents
+        ? finishDocument(documents.openapiObject as Doc, built, readExamples())
+        : documents.swaggerObject,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },

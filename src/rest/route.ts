@@ -15,6 +15,7 @@ import type {
 } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Scope } from '../auth/scopes.js';
+import type { ErrorCode } from '../errors.js';
 import { insufficientScope } from '../schema/builder.js';
 import { createContext } from '../schema/context.js';
 import type { Services } from '../services.js';
@@ -22,6 +23,7 @@ import { announceDeprecation, answerFor, type Deprecation } from './api-version.
 import { success, type Pagination } from './envelope.js';
 import type { OptionalBodyConfig } from './json-body.js';
 import { compileOperation } from './operation.js';
+import { errorCodesOf } from './error-codes.js';
 import { Envelope, errorResponses, ListEnvelope, NoBody } from './schemas.js';
 import { operationFor, type OperationKind } from './selection.js';
 import { bodySerializer } from './serialize.js';
@@ -86,6 +88,11 @@ export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
    * that leaves them out (docs/api.md, "Reports"). The declared response marks them optional.
    */
   withoutScope?: { scope: Scope; response: TSchema };
+  /**
+   * The error codes the route's use case can answer besides those every route shares
+   * (error-codes.ts): SLOT_UNAVAILABLE, INVALID_STATE_TRANSITION, ... The reference lists them.
+   */
+  errors?: readonly ErrorCode[];
   /** A list: the field is a page (`data` and `pagination`) and `response` is the item schema. */
   list?: boolean;
   /** POST actions whose body may be left out entirely (treated as `{}`). */
@@ -96,6 +103,12 @@ export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
    */
   deprecation?: Deprecation & { when?: (req: RouteRequest<S>) => boolean };
 };
+
+/** Whether a request schema has fields naming other records (`serviceId`, `employeeIds`). */
+function namesRecords(schema: TSchema | undefined): boolean {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  return Object.keys(properties).some((name) => /Ids?$/.test(name));
+}
 
 // Before validation an absent body of a POST action that may leave it out becomes `{}`, so it
 // is judged (and hashed for Idempotency-Key) like an empty object.
@@ -120,8 +133,14 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
     );
   const op = compile(opts.response);
   const narrowed = opts.withoutScope && { scope: opts.withoutScope.scope, op: compile(opts.withoutScope.response) };
-  const write = opts.method !== 'GET';
   const route = `${opts.method} ${opts.url}`;
+  const errorCodes = errorCodesOf({
+    method: opts.method,
+    pathIds: opts.request?.params !== undefined,
+    body: opts.request?.body !== undefined || noBody,
+    references: [opts.request?.body, opts.request?.querystring].some(namesRecords),
+    extra: opts.errors ?? [],
+  });
   app.withTypeProvider<TypeBoxTypeProvider>().route<Reply, OptionalBodyConfig, S>({
     method: opts.method,
     url: opts.url,
@@ -149,11 +168,14 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
       tags: opts.tags,
       // An API key carries every scope; an OAuth token needs this one (src/http/docs.ts names both schemes).
       security: [{ bearer: [] }, { oauth2: [opts.scope] }],
-      // 409: conflicts and Idempotency-Key answers of writes; 413: bodies over the limit.
       response: {
         200: opts.list ? ListEnvelope(opts.response) : Envelope(opts.response),
-        ...errorResponses(...(write ? [409] : []), ...(opts.request?.body || noBody ? [413] : [])),
+        ...errorResponses(Object.keys(errorCodes).map(Number)),
       },
+      // For the reference (src/http/docs.ts): each error status's codes, and the headers of a
+      // deprecated route's answers.
+      'x-error-codes': errorCodes,
+      ...(opts.deprecation ? { 'x-deprecation': true } : {}),
     },
     preValidation: [
       ...(optionalBody ? [absentBodyIsEmpty] : []),

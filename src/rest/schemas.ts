@@ -52,10 +52,9 @@ export function ListEnvelope<T extends TSchema>(item: T) {
 
 const errorRef = Type.Ref('ErrorEnvelope');
 
-/** The error responses every authenticated route can give (503: a dependency is down), plus `extra`. */
-export function errorResponses(...extra: number[]) {
-  const codes = [400, 401, 403, 404, 429, 500, 503, ...extra];
-  return Object.fromEntries(codes.map((c) => [c, errorRef]));
+/** The error envelope for each of these statuses (which codes each carries: error-codes.ts). */
+export function errorResponses(statuses: number[]) {
+  return Object.fromEntries(statuses.map((c) => [c, errorRef]));
 }
 
 /** `T | null` for optional fields that are present in every response. */

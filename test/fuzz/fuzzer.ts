@@ -67,7 +67,7 @@ export interface FuzzReport {
   failures: Failure[];
 }
 
-const KINDS: ProblemKind[] = ['5xx', 'non-envelope', 'write-on-4xx', 'no-answer'];
+const KINDS: ProblemKind[] = ['5xx', 'non-envelope', 'write-on-4xx', 'no-answer', 'undocumented'];
 /** How many distinct (problem, operation) pairs are shrunk and printed. */
 const MAX_FAILURES = 5;
 
@@ -143,6 +143,18 @@ export class Fuzzer {
       this.fresh = after;
     }
     const op = this.ops[req.op]!;
+    // An error of the operation itself (not of another method on its path) is one its OpenAPI
+    // entry lists, with a code of that status's enum. 431 and 408 come from Node's HTTP parser
+    // before any route (src/rest/client-error.ts), whatever the path.
+    const code: unknown = body?.error?.code;
+    if (req.method === null && res.status >= 400 && res.status !== 431 && res.status !== 408) {
+      const documented = op.errors[String(res.status)];
+      if (!documented || typeof code !== 'string' || !documented.includes(code))
+        problems.push({
+          kind: 'undocumented',
+          detail: `${res.status} ${String(code)} is not among ${op.id}'s documented errors (${documented ? documented.join(', ') : 'no such status'})`,
+        });
+    }
     if (res.status === 200 && body && req.method === null) {
       const mode = this.resolver.mode(req);
       this.pools.learn(mode, routeKind(op, this.ops), body.data);
@@ -310,7 +322,7 @@ export class Fuzzer {
       .join(', ');
     log(
       `\nfuzz totals: requests ${r.requests}, seed ${r.seed}, ${r.seconds.toFixed(0)} s; 5xx ${r.counts['5xx']}, non-envelope ${r.counts['non-envelope']}, ` +
-        `writes on 4xx ${r.counts['write-on-4xx']}, no answer ${r.counts['no-answer']}\nfuzz statuses: ${histogram}`,
+        `writes on 4xx ${r.counts['write-on-4xx']}, no answer ${r.counts['no-answer']}, undocumented ${r.counts.undocumented}\nfuzz statuses: ${histogram}`,
     );
   }
 }

@@ -5,7 +5,7 @@
 import { ERROR_STATUS } from '../../src/errors.js';
 import type { WireResponse } from './wire.js';
 
-export type ProblemKind = '5xx' | 'non-envelope' | 'write-on-4xx' | 'no-answer';
+export type ProblemKind = '5xx' | 'non-envelope' | 'write-on-4xx' | 'no-answer' | 'undocumented';
 
 export interface Problem {
   kind: ProblemKind;

@@ -1,6 +1,7 @@
 // Every operation of /openapi.json driven with generated hostile and valid-shaped requests
 // over a real socket (test/fuzz/fuzzer.ts): no 5xx, every answer in the envelope with a code
-// of the error table, nothing written on a 4xx, in the live and the sandbox database.
+// of the error table and of the operation's documented errors, nothing written on a 4xx, in the
+// live and the sandbox database.
 //
 // In the suite: a fixed seed and a short budget. `npm run fuzz` (FUZZ=full) runs the same with
 // a random seed (or FUZZ_SEED) for FUZZ_REQUESTS requests (10 000) or FUZZ_SECONDS; FUZZ_PATH
@@ -128,6 +129,7 @@ it(
       'non-envelope': 0,
       'write-on-4xx': 0,
       'no-answer': 0,
+      undocumented: 0,
     });
   },
   (opts.seconds + opts.shrinkSeconds * 5 + 120) * 1000,

@@ -20,6 +20,8 @@ export interface Operation {
   pathParams: Param[];
   query: Param[];
   body?: JsonSchema;
+  /** The documented error responses: status → the `error.code`s it may carry. */
+  errors: Record<string, string[]>;
 }
 
 interface OpenApiDoc {
@@ -30,6 +32,7 @@ interface OpenApiDoc {
       {
         parameters?: Array<{ in: string; name: string; required?: boolean; schema: JsonSchema }>;
         requestBody?: { content: Record<string, { schema: JsonSchema }> };
+        responses?: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
       }
     >
   >;
@@ -55,10 +58,23 @@ export function operationsOf(doc: OpenApiDoc): Operation[] {
         pathParams: pick('path'),
         query: pick('query'),
         ...(body ? { body } : {}),
+        errors: documentedErrors(op.responses ?? {}),
       });
     }
   }
   return ops;
+}
+
+/** Each error status of an operation and the codes its schema allows (src/http/openapi-document.ts). */
+function documentedErrors(responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>) {
+  const errors: Record<string, string[]> = {};
+  for (const [status, response] of Object.entries(responses)) {
+    if (status === '200') continue;
+    const schema = response.content?.['application/json']?.schema;
+    const codes = schema?.properties?.error?.properties?.code?.enum ?? [];
+    errors[status] = codes.filter((c): c is string => typeof c === 'string');
+  }
+  return errors;
 }
 
 /** Every enum and const string anywhere in the document, and "*". */

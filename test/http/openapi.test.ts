@@ -84,6 +84,8 @@ describe('every /api/v1 operation', () => {
         used.add(tag);
       }
     }
+    for (const item of Object.values((doc as any).webhooks ?? {}))
+      for (const tag of (item as any).post.tags as string[]) used.add(tag);
     expect([...used].sort()).toEqual([...declared].sort());
   });
 
@@ -139,6 +141,40 @@ describe('every /api/v1 operation', () => {
     expect(doc.paths['/api/v1/bookings/{id}/confirm']!.post!.requestBody!.required).toBe(false);
     expect(doc.paths['/api/v1/bookings/{id}/cancel']!.post!.requestBody!.required).toBe(false);
     expect(doc.paths['/api/v1/bookings']!.post!.requestBody!.required).toBe(true);
+  });
+});
+
+describe('headers', () => {
+  const responseHeaders = (op: any, status: string) => Object.keys(op.responses[status].headers ?? {});
+
+  it('documents Idempotency-Key on every POST, API-Version and X-Request-Id on every operation', () => {
+    for (const { method, path, op } of operations(doc)) {
+      const names = ((op as any).parameters ?? []).filter((p: any) => p.in === 'header').map((p: any) => p.name);
+      expect(names, `${method} ${path}`).toEqual(
+        expect.arrayContaining(['API-Version', 'X-Request-Id', ...(method === 'POST' ? ['Idempotency-Key'] : [])]),
+      );
+      if (method !== 'POST') expect(names, `${method} ${path}`).not.toContain('Idempotency-Key');
+      for (const status of Object.keys((op as any).responses))
+        expect(responseHeaders(op, status), `${method} ${path} ${status}`).toEqual(
+          expect.arrayContaining(['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+        );
+      for (const status of ['429', '503'])
+        expect(responseHeaders(op, status), `${method} ${path} ${status}`).toContain('Retry-After');
+    }
+  });
+
+  it('documents the response headers the answers really carry', async () => {
+    const headers = { authorization: `Bearer ${w.testKey.key}`, 'idempotency-key': `k-${Date.now()}` };
+    const payload = { name: 'Header Check', email: `headers-${Date.now()}@example.com` };
+    const first = await t.app.inject({ method: 'POST', url: '/api/v1/customers', headers, payload });
+    const replay = await t.app.inject({ method: 'POST', url: '/api/v1/customers', headers, payload });
+    expect([first.statusCode, replay.statusCode]).toEqual([200, 200]);
+    const documented = responseHeaders(doc.paths['/api/v1/customers']!.post, '200');
+    const missing = documented.filter(
+      (h) => !['Deprecation', 'Sunset'].includes(h) && replay.headers[h.toLowerCase()] === undefined,
+    );
+    expect(missing).toEqual([]);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
   });
 });
 

@@ -42,7 +42,7 @@ describe('bodySerializer', () => {
   });
 
   it('checks error envelopes against the shared ErrorEnvelope schema', () => {
-    const errors = bodySerializer(errorResponses()[404] as never, { route: 'GET /x 404', check: true });
+    const errors = bodySerializer(errorResponses([404])[404] as never, { route: 'GET /x 404', check: true });
     const notFound = {
       status: false,
       error: { code: 'NOT_FOUND', message: 'No such booking' },

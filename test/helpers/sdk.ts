@@ -41,6 +41,10 @@ export interface Call {
   url: string;
   status: number | 'network error';
   headers: Record<string, string>;
+  /** Date.now() when the request was sent and when its answer (or failure) came. */
+  sentAt: number;
+  answeredAt: number;
+  retryAfter: string | null;
 }
 
 /** A fetch that passes every request on and keeps what it was (matched to an operation). */
@@ -50,12 +54,14 @@ export function recordingFetch(ops: DocOperation[], calls: Call[]): typeof fetch
     const method = (init?.method ?? 'GET').toUpperCase();
     const op = ops.find((o) => o.method === method && o.pattern.test(url.pathname));
     const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    const sentAt = Date.now();
+    const base = { operationId: op?.operationId, method, url: url.href, headers, sentAt };
     try {
       const res = await fetch(input, init);
-      calls.push({ operationId: op?.operationId, method, url: url.href, status: res.status, headers });
+      calls.push({ ...base, status: res.status, answeredAt: Date.now(), retryAfter: res.headers.get('retry-after') });
       return res;
     } catch (e) {
-      calls.push({ operationId: op?.operationId, method, url: url.href, status: 'network error', headers });
+      calls.push({ ...base, status: 'network error', answeredAt: Date.now(), retryAfter: null });
       throw e;
     }
   };

@@ -7,19 +7,21 @@
 // The key is the secret's decoded bytes (`whsec_<base64>`). Web Crypto's HMAC verify compares
 // in constant time.
 import { WebhookVerificationError } from './errors.js';
-import type { components } from './generated/openapi.js';
+import type { webhooks as WebhookDocs } from './generated/openapi.js';
 
-/** A delivery's body: `{ event, timestamp, data }`. */
-export interface WebhookEvent<T = Record<string, unknown>> {
-  /** The event type (`booking.created`, …; an open set). */
-  event: EventType;
-  /** When the event happened, in milliseconds since the epoch. */
-  timestamp: number;
-  data: T;
-}
+type BodyOf<B> = B extends { content: { 'application/json': infer J } } ? J : never;
+type Payloads = { [E in keyof WebhookDocs]: BodyOf<NonNullable<WebhookDocs[E]['post']['requestBody']>> };
 
-/** The event types the document names (an open set: a newer server may send others). */
-export type EventType = components['schemas']['Event']['type'] | (string & {});
+/** The event types the document's `webhooks` section lists. */
+export type EventType = keyof WebhookDocs;
+
+/**
+ * A delivery's body, `{ event, timestamp, data }`, typed per event from the document's
+ * `webhooks` section: `if (e.event === 'booking.created') e.data.bookingId`. Event types are an
+ * open set (docs/api.md, Compatibility): a server newer than this SDK may send one it does not
+ * list, so handle the ones you know and ignore the rest.
+ */
+export type WebhookEvent = Payloads[EventType];
 
 /** Node's `req.headers`, a fetch `Headers`, or any object of header names to values. */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
@@ -99,12 +101,12 @@ function checkTimestamp(value: string | undefined, opts: VerifyOptions): number 
  * `rawBody` is the body exactly as received, before any JSON parsing. `secret` may be a list
  * (your current secret and the one you are rotating away from).
  */
-async function verify<T = Record<string, unknown>>(
+async function verify(
   rawBody: string | Uint8Array,
   headers: HeadersLike,
   secret: string | string[],
   opts: VerifyOptions = {},
-): Promise<WebhookEvent<T>> {
+): Promise<WebhookEvent> {
   const body = typeof rawBody === 'string' ? encoder.encode(rawBody) : rawBody;
   const secrets = Array.isArray(secret) ? secret : [secret];
   if (secrets.length === 0) throw new TypeError('no webhook secret given');
@@ -131,7 +133,7 @@ async function verify<T = Record<string, unknown>>(
   }
   if (!valid) throw new WebhookVerificationError('no signature matches the body and secret');
   const text = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
-  return JSON.parse(text) as WebhookEvent<T>;
+  return JSON.parse(text) as WebhookEvent;
 }
 
 export const webhooks = { verify };

@@ -158,8 +158,9 @@ describe('webhooks.verify on real deliveries', () => {
     );
     const headers = delivery.headers;
 
-    const event = await webhooks.verify<{ customerId: string }>(delivery.body, headers, secret);
-    expect(event.event).toBe('customer.created');
+    const event = await webhooks.verify(delivery.body, headers, secret);
+    if (event.event !== 'customer.created') throw new Error(`verified a ${event.event}`);
+    // Typed by the document's webhooks section: customer.created's data has customerId.
     expect(event.data.customerId).toBe(customer._id);
     // Each scheme on its own, from a fetch Headers too.
     const { 'x-signature': xSignature, ...standardOnly } = headers;

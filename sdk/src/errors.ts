@@ -8,12 +8,15 @@ type ErrorBodies = {
 }[keyof operations];
 type EnvelopeCode<R> = R extends { content: { 'application/json': { error: { code: infer C } } } } ? C : never;
 
+/** Every `error.code` some operation of the document lists for one of its error answers. */
+export type KnownErrorCode = EnvelopeCode<ErrorBodies>;
+
 /**
- * Every `error.code` the document lists. An open set (docs/api.md, Compatibility): a server
+ * An `error.code`: one the document lists, or another. An open set (docs/api.md, Compatibility): a server
  * newer than this SDK may answer a code it does not know, so act on the ones you handle and on
  * `status` for the rest.
  */
-export type ErrorCode = EnvelopeCode<ErrorBodies> | (string & {});
+export type ErrorCode = KnownErrorCode | (string & {});
 
 /** `details[]` of a field error: the field's path (`customer.email`, `Idempotency-Key`) and why. */
 export interface FieldError {

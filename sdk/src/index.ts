@@ -13,6 +13,7 @@ export {
   ServerError,
   WebhookVerificationError,
   type ErrorCode,
+  type KnownErrorCode,
   type FieldError,
 } from './errors.js';
 export { createPkce, OAuth, type OAuthOptions, type Pkce, type TokenSet } from './oauth.js';

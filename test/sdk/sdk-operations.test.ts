@@ -161,8 +161,9 @@ describe('every operation through the SDK', () => {
     const quote = await client.bookings.getCancellationQuote(booking._id);
     expect(quote).toBeTruthy();
     expect((await client.bookings.rotateManageLink(booking._id)).manageUrl).toMatch(/\/b\//);
-    const moved = await client.bookings.reschedule(booking._id, { startTime: daysAhead(6) });
-    expect(moved.startTime).toBe(daysAhead(6));
+    const newStart = daysAhead(6);
+    const moved = await client.bookings.reschedule(booking._id, { startTime: newStart });
+    expect(moved.startTime).toBe(newStart);
     await client.bookings.listNotifications(booking._id).page();
     expect((await client.bookings.cancel(booking._id, { reason: 'ill' })).status).toBe('cancelled');
 

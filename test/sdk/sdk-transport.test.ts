@@ -208,7 +208,13 @@ describe('retries', () => {
 
   it("waits out the real rate limiter's 429 as Retry-After says, or throws RateLimitError without retries", async () => {
     const calls: Call[] = [];
-    const client = new Client({ baseUrl: limitedBase, apiKey: company.key, fetch: recordingFetch(ops, calls) });
+    // Five calls against two a second need up to two more windows: room for that many retries.
+    const client = new Client({
+      baseUrl: limitedBase,
+      apiKey: company.key,
+      maxRetries: 4,
+      fetch: recordingFetch(ops, calls),
+    });
     // Each logical call marked by its own request id, which its retries carry too.
     const answers = await Promise.all(
       Array.from({ length: 5 }, (_, i) => client.me.get({ headers: { 'X-Request-Id': `rate-limit-call-${i}` } })),
@@ -228,7 +234,7 @@ describe('retries', () => {
     }
 
     const impatient = new Client({ baseUrl: limitedBase, apiKey: company.key, maxRetries: 0 });
-    const results = await Promise.allSettled(Array.from({ length: 4 }, () => impatient.me.get()));
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => impatient.me.get()));
     const refused = results.filter((r) => r.status === 'rejected').map((r) => r.reason as RateLimitError);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0]).toBeInstanceOf(RateLimitError);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationsModule, typesFor } from '../../scripts/sdk.mjs';
-import { OPERATIONS } from '../../sdk/src/index.js';
+import { OPERATIONS, type KnownErrorCode, type WebhookEvent } from '../../sdk/src/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { ROOT } from '../helpers/server-process.js';
 
@@ -70,6 +70,16 @@ describe('the SDK and the document', () => {
     expect(drifted.code).not.toBe(0);
     expect(drifted.output).toContain('listWidgets');
   }, 60_000);
+
+  it('types the error codes and the webhook events the document lists (checked by tsc)', () => {
+    const code: KnownErrorCode = 'SLOT_UNAVAILABLE';
+    // @ts-expect-error a code no operation lists
+    const unknownCode: KnownErrorCode = 'NO_SUCH_CODE';
+    const type: WebhookEvent['event'] = 'booking.created';
+    // @ts-expect-error an event the webhooks section does not list
+    const unknownType: WebhookEvent['event'] = 'booking.nothing';
+    expect([code, unknownCode, type, unknownType]).toHaveLength(4);
+  });
 
   it('was built from the same operations (npm run generate is fresh)', () => {
     const served = Object.values(doc.paths)

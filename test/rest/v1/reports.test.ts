@@ -88,7 +88,13 @@ describe('GET /api/v1/reports/bookings', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const op = doc.paths['/api/v1/reports/bookings'].get;
     expect(op.description).toContain('bookings:read');
-    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['API-Version', 'from', 'groupBy', 'to']);
+    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'API-Version',
+      'X-Request-Id',
+      'from',
+      'groupBy',
+      'to',
+    ]);
     const data = op.responses['200'].content['application/json'].schema.properties.data;
     expect(Object.keys(data.properties.totals.properties)).toContain('revenue');
     expect(data.properties.totals.required).not.toContain('revenue');

@@ -56,6 +56,9 @@ function readExamples(): Examples {
   return { ...none, ...(JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Partial<Examples>) };
 }
 
+/** The hash of the inline style Swagger UI sets while rendering (Chromium names it when refused). */
+const SWAGGER_UI_INLINE_STYLE = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=';
+
 export async function registerDocs(
   app: FastifyInstance,
   config: Pick<Config, 'BASE_URL' | 'AUTH_URL' | 'PORT'>,
@@ -109,10 +112,29 @@ export async function registerDocs(
     return withOrigins(doc, originsOf(req));
   };
 
+  // The page loads nothing from elsewhere: Swagger UI's assets, and the theme and accessible
+  // names of src/http/assets/, come from this app; no validator badge. Its CSP says so (no
+  // https: fonts or styles, no validator image host), and "try it" calls this origin.
+  // Deep links stay off: Swagger UI renders them as links inside each operation's toggle
+  // button (nested interactive controls, too small to hit), docs/api.md names operations instead.
+  const asset = (name: string) => readFileSync(packageFile('src', 'http', 'assets', name), 'utf8');
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null },
+    // Plain code blocks: the highlighter's colours fail contrast on its dark background.
+    uiConfig: { docExpansion: 'list', deepLinking: false, validatorUrl: null, syntaxHighlight: false },
+    theme: {
+      title: 'Booking API reference',
+      css: [{ filename: 'docs-theme.css', content: asset('docs-theme.css') }],
+      js: [{ filename: 'docs-a11y.js', content: asset('docs-a11y.js') }],
+    },
     staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace(/ https:/g, '')
+        .replace(/ validator\.swagger\.io/g, '')
+        .replace(/ upgrade-insecure-requests;/, '')
+        // The one inline style Swagger UI applies as it renders (by its hash, nothing else inline).
+        .replace("style-src 'self'", `style-src 'self' 'unsafe-hashes' '${SWAGGER_UI_INLINE_STYLE}'`),
     transformSpecification: (_doc, req, reply) => documentFor(req, reply),
     transformSpecificationClone: false,
   });

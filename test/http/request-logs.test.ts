@@ -161,8 +161,8 @@ describe('GET /api/v1/request-logs', () => {
 
   it('filters by status class, path, credential, request id and time', async () => {
     const notFound = await list('?status=4xx');
-    expect(notFound.data.map((r) => [r.status, r.route])).toContainEqual([404, '/api/v1/bookings/:id']);
-    expect(notFound.data.every((r) => (r.status as number) >= 400 && (r.status as number) < 500)).toBe(true);
+    expect(notFound.data.map((r) => [r.statusCode, r.route])).toContainEqual([404, '/api/v1/bookings/:id']);
+    expect(notFound.data.every((r) => (r.statusCode as number) >= 400 && (r.statusCode as number) < 500)).toBe(true);
     const services = await list('?path=/api/v1/services&status=2xx');
     expect(services.data).toHaveLength(3);
     const byRoute = await list(`?path=${encodeURIComponent('/api/v1/bookings/:id')}`);
@@ -194,7 +194,12 @@ describe('GET /api/v1/request-logs', () => {
     const row = (await logsOf(t.dbs.test.prisma, w.test.id)).find((r) => r.status === 400)!;
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/request-logs/${row.id}`, headers: bearer(token) });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ _id: row.id, status: 400, requestBody: row.requestBody, ip: '127.0.0.1' });
+    expect(res.json().data).toMatchObject({
+      _id: row.id,
+      statusCode: 400,
+      requestBody: row.requestBody,
+      ip: '127.0.0.1',
+    });
     for (const key of [other.testKey.key, w.liveKey.key]) {
       const denied = await t.app.inject({ method: 'GET', url: `/api/v1/request-logs/${row.id}`, headers: bearer(key) });
       expect(denied.statusCode).toBe(404);
@@ -228,13 +233,13 @@ describe('GET /api/v1/request-logs', () => {
       headers: bearer(w.testKey.key),
       payload: {
         query:
-          'query Logs($p: String) { requestLogs(first: 10, status: "2xx", path: $p) { totalCount nodes { path status credentialName } } }',
+          'query Logs($p: String) { requestLogs(first: 10, status: "2xx", path: $p) { totalCount nodes { path statusCode credentialName } } }',
         variables: { p: '/api/v1/services' },
       },
     });
     const data = res.json().data.requestLogs;
     expect(data.totalCount).toBe(3);
-    expect(data.nodes[0]).toEqual({ path: '/api/v1/services', status: 200, credentialName: 'test key' });
+    expect(data.nodes[0]).toEqual({ path: '/api/v1/services', statusCode: 200, credentialName: 'test key' });
   });
 });
 

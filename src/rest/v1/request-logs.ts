@@ -14,7 +14,7 @@ const summary = {
   ),
   path: Type.String({ description: 'The URL path as requested, without the query string' }),
   operationName: Nullable(Type.String({ description: 'The GraphQL operation name of a /graphql request' })),
-  status: Type.Integer({ description: 'The HTTP status of the answer' }),
+  statusCode: Type.Integer({ description: 'The HTTP status code of the answer, e.g. 200 or 404' }),
   durationMs: Type.Number({ description: 'How long the answer took, in milliseconds' }),
   requestId: Type.String({ description: 'The request id (X-Request-Id, meta.requestId)' }),
   credentialId: Id,

@@ -6,11 +6,18 @@
 // it: token, code and session expiry, rate limits, idempotency, webhook timestamps, ids and
 // createdAt keep the real time.
 import type { Prisma } from '../generated/prisma/client.js';
+import type { Mode } from '../generated/prisma/enums.js';
 
 type Reader = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
-/** The company's domain time: its test clock's time when it is attached to one, else the real time. */
-export async function domainNow(db: Reader, companyId: string): Promise<Date> {
+/**
+ * The company's domain time: its test clock's time when it is attached to one, else the real
+ * time. Given the company itself, a live one is answered without a query: only test companies
+ * can be attached to a clock, so the booking paths of live companies pay nothing for clocks.
+ */
+export async function domainNow(db: Reader, company: string | { id: string; mode: Mode }): Promise<Date> {
+  if (typeof company !== 'string' && company.mode === 'live') return new Date();
+  const companyId = typeof company === 'string' ? company : company.id;
   const rows = await db.$queryRaw<Array<{ frozen_time: Date }>>`
     SELECT tc.frozen_time FROM companies c JOIN test_clocks tc ON tc.id = c.test_clock_id
     WHERE c.id = ${companyId}`;

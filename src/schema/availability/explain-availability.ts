@@ -85,7 +85,7 @@ export async function explainAvailability(
 ): Promise<Explanation> {
   const data = parseInput(input, opts.input);
   const companyId = opts.company.id;
-  const now = (opts.now ?? (await domainNow(db, opts.company.id))).getTime();
+  const now = (opts.now ?? (await domainNow(db, opts.company))).getTime();
   const start = data.startTime.getTime();
   const service = await findService(db, companyId, data.serviceId);
   // An employee of another company is not found, as on /availability.

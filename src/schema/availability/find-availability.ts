@@ -36,7 +36,7 @@ export async function findAvailability(
   checkRange(data.from, data.to, { fromPath: 'from', toPath: 'to', maxDays: MAX_AVAILABILITY_DAYS });
   const companyId = opts.company.id;
   const service = await findService(db, companyId, data.serviceId);
-  const now = (opts.now ?? (await domainNow(db, opts.company.id))).getTime();
+  const now = (opts.now ?? (await domainNow(db, opts.company))).getTime();
   const from = Math.max(data.from.getTime(), now);
   const to = data.to.getTime();
   const qualified = service.employees.map((e) => e.employeeId);

@@ -52,7 +52,7 @@ export async function quoteCancellation(
     company: opts.company,
     booking,
     cancelledBy: cancelledBy ?? 'business',
-    now: opts.now ?? (await domainNow(db, opts.company.id)),
+    now: opts.now ?? (await domainNow(db, opts.company)),
   });
   return quoteOf(terms);
 }
@@ -90,7 +90,7 @@ export async function cancelBooking(
 ): Promise<CancelResult> {
   const input = parseInput(cancelInput, opts.input ?? {});
   const cancelledBy: CancelledBy = input.cancelledBy ?? 'business';
-  const now = opts.now ?? (await domainNow(db, opts.company.id));
+  const now = opts.now ?? (await domainNow(db, opts.company));
   const found = await findBooking(db, opts.company.id, opts.bookingId);
   const { booking, terms, payments } = await domainTransaction(db, async (tx) => {
     await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${found.id} FOR UPDATE`;

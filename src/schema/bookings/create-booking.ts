@@ -106,7 +106,7 @@ async function customerFor(tx: Prisma.TransactionClient, companyId: string, data
 export async function createBooking(db: Db, opts: { company: Company; input: unknown; now?: Date }): Promise<Booking> {
   const data = parseInput(input, opts.input);
   const companyId = opts.company.id;
-  const now = opts.now ?? (await domainNow(db, opts.company.id));
+  const now = opts.now ?? (await domainNow(db, opts.company));
   const service = await findService(db, companyId, data.serviceId);
   if (!service.active) throw AppError.validation([{ path: 'serviceId', message: 'is deactivated' }]);
   const answers = judgeAnswers(storedQuestions(service.questions), data.answers);

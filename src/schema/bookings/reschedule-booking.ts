@@ -55,7 +55,7 @@ export async function rescheduleBooking(
       details: [{ path: 'startTime', message: 'cannot be changed for a class booking' }],
     });
   }
-  const now = opts.now ?? (await domainNow(db, opts.company.id));
+  const now = opts.now ?? (await domainNow(db, opts.company));
   const rescheduledBy = data.rescheduledBy ?? 'business';
   const service = await findService(db, opts.company.id, booking.serviceId);
   // A customer moves a booking only until the reschedule cut-off before its current start

@@ -52,7 +52,7 @@ export async function createClosure(
   const data = parseInput(createInput, opts.input);
   checkRange(data.startTime, data.endTime, { fromPath: 'startTime', toPath: 'endTime', maxDays: MAX_CLOSURE_DAYS });
   const companyId = opts.company.id;
-  const now = opts.now ?? (await domainNow(db, opts.company.id));
+  const now = opts.now ?? (await domainNow(db, opts.company));
   const named = data.employeeIds ? [...new Set(data.employeeIds)].sort() : null;
   if (named) {
     const found = await db.employee.count({ where: { companyId, id: { in: named } } });

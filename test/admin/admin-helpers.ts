@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer } from '../helpers/factories.js';
@@ -34,6 +34,21 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * Takes the context offline for every origin but the app's, as on a machine without internet:
+ * each request elsewhere is recorded in the returned list and aborted before it leaves.
+ */
+export async function offlineButFor(context: BrowserContext, origin: string): Promise<string[]> {
+  const elsewhere: string[] = [];
+  await context.route('**', (route) => {
+    const url = route.request().url();
+    if (new URL(url).origin === origin) return route.continue();
+    elsewhere.push(url);
+    return route.abort('internetdisconnected');
+  });
+  return elsewhere;
 }
 
 /**

@@ -54,3 +54,10 @@ export async function createTestApp(
     },
   };
 }
+
+/** Listens on 127.0.0.1 (a free port, or `port`) and answers the origin. */
+export async function listen(app: FastifyInstance, port = 0): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port });
+  const address = app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+}

@@ -1,7 +1,6 @@
 // For the SDK's tests (sdk/): the app listening on a real socket, the operations of the
 // document it serves, and a fetch that records which operation each request of the SDK
 // reached and what it answered. The recording is the test's, not the SDK's.
-import type { FastifyInstance } from 'fastify';
 
 export interface DocOperation {
   operationId: string;
@@ -12,13 +11,6 @@ export interface DocOperation {
 
 interface Doc {
   paths: Record<string, Record<string, { operationId?: string }>>;
-}
-
-/** Listens on 127.0.0.1 (a free port) and answers the origin. */
-export async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 }
 
 /** The document's /api operations, each with a pattern matching its concrete paths. */

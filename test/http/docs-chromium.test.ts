@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { axeFindings } from '../helpers/axe.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { launchChromium, shot, startAdminApp, watch } from '../admin/admin-helpers.js';
+import { launchChromium, offlineButFor, shot, startAdminApp, watch } from '../admin/admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -17,19 +17,15 @@ let page: Page;
 let seen: ReturnType<typeof watch>;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
 /** Every request the browser tried to send elsewhere (aborted before it left). */
-const elsewhere: string[] = [];
+let elsewhere: string[];
 
 beforeAll(async () => {
   ({ t, origin } = await startAdminApp());
   w = await createAccountWithKeys(t.dbs);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.route('**', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === origin) return route.continue();
-    elsewhere.push(url);
-    return route.abort('internetdisconnected');
-  });
+  // The network to any other origin is down: such a request is recorded and aborted.
+  elsewhere = await offlineButFor(context, origin);
   page = await context.newPage();
   seen = watch(page, origin);
 }, 60_000);

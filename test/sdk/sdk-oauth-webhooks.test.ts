@@ -8,11 +8,10 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { Client, createPkce, OAuth, OAuthError, webhooks, WebhookVerificationError } from '../../sdk/src/index.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, listen, type TestApp } from '../helpers/app.js';
 import { blankCompany } from '../helpers/domain.js';
 import { FAST_WORKERS, startReceiver, waitFor, type Receiver } from '../helpers/receiver.js';
-import { listen } from '../helpers/sdk.js';
-import { createWorld, type World } from '../auth/oauth/oauth-helpers.js';
+import { approveOverHttp, createWorld, type World } from '../auth/oauth/oauth-helpers.js';
 
 let t: TestApp;
 let base: string;
@@ -35,41 +34,8 @@ afterAll(async () => {
 });
 
 /** A person signing in and approving (or denying) on the server's pages; answers the redirect back. */
-async function approve(authorizationUrl: string, decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
-  const jar = new Map<string, string>();
-  const go = async (url: string, body?: Record<string, string>) => {
-    const res = await fetch(new URL(url, base), {
-      method: body ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-      body: body ? new URLSearchParams(body).toString() : undefined,
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [name, value] = c.split(';')[0]!.split('=');
-      jar.set(name!, value!);
-    }
-    return { res, html: await res.text() };
-  };
-  const hidden = (html: string) =>
-    Object.fromEntries(
-      [...html.matchAll(/type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-        m[1]!,
-        m[2]!.replace(/&amp;/g, '&'),
-      ]),
-    );
-  const login = await go(authorizationUrl);
-  expect(login.res.status).toBe(200);
-  const loggedIn = await go('/oauth/login', { ...hidden(login.html), email: w.email, password: w.password });
-  expect(loggedIn.res.status).toBe(303);
-  const consent = await go(loggedIn.res.headers.get('location')!);
-  const company = /<option value="([^"]+)"/.exec(consent.html)?.[1] ?? hidden(consent.html).company!;
-  const done = await go('/oauth/authorize', { ...hidden(consent.html), company, decision });
-  expect(done.res.status).toBe(303);
-  return new URL(done.res.headers.get('location')!);
-}
+const approve = (authorizationUrl: string, decision: 'approve' | 'deny' = 'approve'): Promise<URL> =>
+  approveOverHttp(base, authorizationUrl, w, { decision });
 
 describe('OAuth helpers', () => {
   it('PKCE pair: a 43-character verifier and its S256 challenge', async () => {

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, Client, ConflictError, NotFoundError, RESOURCES } from '../../sdk/src/index.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, listen, type TestApp } from '../helpers/app.js';
 import { bookThroughUseCase } from '../helpers/bookings.js';
 import { blankCompany } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { FAST_WORKERS, startReceiver, waitFor, type Receiver } from '../helpers/receiver.js';
-import { documentOperations, listen, recordingFetch, type Call, type DocOperation } from '../helpers/sdk.js';
+import { documentOperations, recordingFetch, type Call, type DocOperation } from '../helpers/sdk.js';
 
 let t: TestApp;
 let base: string;

@@ -16,11 +16,11 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from '../../sdk/src/index.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, listen, type TestApp } from '../helpers/app.js';
 import type { TestDatabases } from '../helpers/db.js';
 import { blankCompany } from '../helpers/domain.js';
 import { createAccountWithKeys, scopedToken } from '../helpers/factories.js';
-import { documentOperations, listen, recordingFetch, type Call, type DocOperation } from '../helpers/sdk.js';
+import { documentOperations, recordingFetch, type Call, type DocOperation } from '../helpers/sdk.js';
 
 type Mode = 'pass' | 'drop-after-answer' | '503-once';
 

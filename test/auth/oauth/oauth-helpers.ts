@@ -138,6 +138,57 @@ export class Browser {
   }
 }
 
+/**
+ * A person with a cookie jar following the login and consent pages over a real socket (what
+ * Browser does through inject), from an authorization URL to the redirect back to the client.
+ * `onConsent` sees the consent page before it is answered.
+ */
+export async function approveOverHttp(
+  origin: string,
+  authorizationUrl: string | URL,
+  who: { email: string; password: string },
+  opts: { decision?: 'approve' | 'deny'; company?: string; onConsent?: (html: string) => void } = {},
+): Promise<URL> {
+  const jar = new Map<string, string>();
+  const go = async (url: string, body?: Record<string, string>) => {
+    const res = await fetch(new URL(url, origin), {
+      method: body ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        ...(body ? FORM : {}),
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+      body: body ? new URLSearchParams(body).toString() : undefined,
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [name, value] = c.split(';')[0]!.split('=');
+      jar.set(name!, value!);
+    }
+    return { res, html: await res.text() };
+  };
+  const hidden = (html: string) =>
+    Object.fromEntries(
+      [...html.matchAll(/type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+        m[1]!,
+        m[2]!.replace(/&amp;/g, '&'),
+      ]),
+    );
+  const login = await go(String(authorizationUrl));
+  expect(login.res.status).toBe(200);
+  const loggedIn = await go('/oauth/login', { ...hidden(login.html), email: who.email, password: who.password });
+  expect(loggedIn.res.status).toBe(303);
+  const consent = await go(loggedIn.res.headers.get('location')!);
+  opts.onConsent?.(consent.html);
+  const company = opts.company ?? /<option value="([^"]+)"/.exec(consent.html)?.[1] ?? hidden(consent.html).company!;
+  const done = await go('/oauth/authorize', {
+    ...hidden(consent.html),
+    company,
+    decision: opts.decision ?? 'approve',
+  });
+  expect(done.res.status).toBe(303);
+  return new URL(done.res.headers.get('location')!);
+}
+
 /** The code (and the whole redirect) from an approved consent. */
 export function codeFrom(res: { statusCode: number; headers: Record<string, unknown> }) {
   expect(res.statusCode).toBe(303);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuthClient } from '../../../src/schema/credentials/create-oauth-client.js';
 import { bearer } from '../../helpers/factories.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
-import { createWorld, type World } from './oauth-helpers.js';
+import { approveOverHttp, createWorld, type World } from './oauth-helpers.js';
 
 let t: TestApp;
 let w: World;
@@ -26,48 +26,16 @@ afterAll(async () => {
 });
 
 /** A person with a cookie jar following the login and consent pages over the socket. */
-async function approveInBrowser(
+const approveInBrowser = (
   authorizationUrl: URL,
   decision: 'approve' | 'deny' = 'approve',
   companyValue?: string,
-): Promise<URL> {
-  const jar = new Map<string, string>();
-  const go = async (url: string, body?: Record<string, string>) => {
-    const res = await fetch(new URL(url, origin), {
-      method: body ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
-      },
-      body: body ? new URLSearchParams(body).toString() : undefined,
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const [name, value] = pair!.split('=');
-      jar.set(name!, value!);
-    }
-    return { res, html: await res.text() };
-  };
-  const fields = (html: string) =>
-    Object.fromEntries(
-      [...html.matchAll(/type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-        m[1]!,
-        m[2]!.replace(/&amp;/g, '&'),
-      ]),
-    );
-
-  const login = await go(authorizationUrl.href);
-  expect(login.res.status).toBe(200);
-  const loggedIn = await go('/oauth/login', { ...fields(login.html), email: w.email, password: w.password });
-  expect(loggedIn.res.status).toBe(303);
-  const consent = await go(loggedIn.res.headers.get('location')!);
-  expect(consent.html).toContain('Acme');
-  const company = companyValue ?? /<option value="([^"]+)"/.exec(consent.html)![1]!;
-  const done = await go('/oauth/authorize', { ...fields(consent.html), company, decision });
-  expect(done.res.status).toBe(303);
-  return new URL(done.res.headers.get('location')!);
-}
+): Promise<URL> =>
+  approveOverHttp(origin, authorizationUrl, w, {
+    decision,
+    ...(companyValue ? { company: companyValue } : {}),
+    onConsent: (html) => expect(html).toContain('Acme'),
+  });
 
 describe('openid-client v6 (algorithm oauth2)', () => {
   it('confidential client: discovery, PKCE, state, iss, code, refresh, introspection, revocation', async () => {

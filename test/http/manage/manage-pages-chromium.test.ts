@@ -11,7 +11,7 @@ import { axeFindings } from '../../helpers/axe.js';
 import { createAccountWithKeys } from '../../helpers/factories.js';
 import { blankCompany, futureHour, ok, post, salon, type World } from '../../helpers/domain.js';
 import { FAST_WORKERS, waitFor } from '../../helpers/receiver.js';
-import { launchChromium, startAdminApp, watch } from '../../admin/admin-helpers.js';
+import { launchChromium, offlineButFor, startAdminApp, watch } from '../../admin/admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -23,7 +23,7 @@ let seen: ReturnType<typeof watch>;
 let w: World;
 let c: Awaited<ReturnType<typeof blankCompany>>;
 let day = 2;
-const elsewhere: string[] = [];
+let elsewhere: string[];
 
 beforeAll(async () => {
   ({ t, origin } = await startAdminApp({ ...FAST_WORKERS }));
@@ -40,12 +40,8 @@ beforeAll(async () => {
     timezoneId: 'America/New_York',
     locale: 'en-US',
   });
-  await context.route('**', (route) => {
-    const url = route.request().url();
-    if (new URL(url).origin === origin) return route.continue();
-    elsewhere.push(url);
-    return route.abort('internetdisconnected');
-  });
+  // The network to any other origin is down: such a request is recorded and aborted.
+  elsewhere = await offlineButFor(context, origin);
   page = await context.newPage();
   seen = watch(page, origin);
 }, 60_000);

@@ -13,6 +13,8 @@ export interface Company {
   name: string;
   mode: 'live' | 'test';
   timezone: string;
+  /** The test clock it is attached to (docs/sandbox.md, Test clocks), or null. */
+  testClockId: string | null;
 }
 
 export interface Page<T> {

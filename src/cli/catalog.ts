@@ -2,6 +2,7 @@
 // (docs/cli.md). Nothing here imports the domain or the database, so `svc --help`, `svc help
 // <command>` and a mistyped command answer without loading them; commands.ts joins each entry
 // to the code that runs it.
+import { OUTBOX_EVENT_TYPES } from '../webhooks/event-types.js';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -37,31 +38,6 @@ export interface CommandSpec {
   /** A word after the command, `svc trigger <event>`: shown in help, passed as the option of its name. */
   argument?: { name: string; description: string };
 }
-
-/**
- * The event types of a company's stream (every type but `ping`, which only an endpoint's test
- * sends): what `svc listen --events` takes and `svc trigger` causes. A test holds it to the
- * domain's list.
- */
-export const STREAM_EVENTS = [
-  'booking.created',
-  'booking.confirmed',
-  'booking.rescheduled',
-  'booking.cancelled',
-  'booking.completed',
-  'booking.no_show',
-  'booking.expired',
-  'booking.updated',
-  'booking.reminder_due',
-  'payment.succeeded',
-  'payment.failed',
-  'payment.refunded',
-  'payment.updated',
-  'customer.created',
-  'customer.updated',
-  'class.cancelled',
-] as const;
-export type StreamEvent = (typeof STREAM_EVENTS)[number];
 
 /** The first word of two-word commands, as `svc --help` lists it. */
 export const GROUPS: Record<string, string> = {
@@ -302,7 +278,7 @@ export const CATALOG: CommandSpec[] = [
     apiClient: true,
     argument: {
       name: 'event',
-      description: `the event type, one of: ${STREAM_EVENTS.join(', ')}`,
+      description: `the event type, one of: ${OUTBOX_EVENT_TYPES.join(', ')}`,
     },
     options: { ...apiClientOptions },
     examples: ['svc trigger booking.created --api-key svc_sk_test_...', 'svc trigger payment.refunded --json'],

@@ -17,7 +17,7 @@ import {
   webhookBody,
 } from '../webhooks/signature.js';
 import { type ApiClient, type Company, urlOption } from './api-client.js';
-import { STREAM_EVENTS } from './catalog.js';
+import { OUTBOX_EVENT_TYPES } from '../webhooks/event-types.js';
 import { optional, type Values } from './values.js';
 
 const FORWARD_TIMEOUT_MS = 10_000;
@@ -62,12 +62,12 @@ function typesOption(values: Values): string[] | null {
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-  const unknown = types.filter((t) => !(STREAM_EVENTS as readonly string[]).includes(t));
+  const unknown = types.filter((t) => !(OUTBOX_EVENT_TYPES as readonly string[]).includes(t));
   if (!types.length || unknown.length)
     throw AppError.validation([
       {
         path: 'events',
-        message: `${unknown.length ? `${unknown.join(', ')}: not an event type a company's stream carries` : 'is empty'}; one or more of ${STREAM_EVENTS.join(', ')}`,
+        message: `${unknown.length ? `${unknown.join(', ')}: not an event type a company's stream carries` : 'is empty'}; one or more of ${OUTBOX_EVENT_TYPES.join(', ')}`,
       },
     ]);
   return types;

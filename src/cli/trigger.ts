@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { ApiClient, Company } from './api-client.js';
-import { STREAM_EVENTS, type StreamEvent } from './catalog.js';
+import { OUTBOX_EVENT_TYPES, type OutboxEventType } from '../webhooks/event-types.js';
 import { optional, type Values } from './values.js';
 
 const WEEK = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
@@ -53,7 +53,11 @@ class Fixtures {
   readonly made: Made = {};
   private readonly run = randomBytes(4).toString('hex');
 
-  constructor(readonly api: ApiClient) {}
+  constructor(
+    readonly api: ApiClient,
+    /** The key's company, as GET /me answered when the command started. */
+    private readonly company: Company,
+  ) {}
 
   /** The first record of a list whose metadata marks it as this fixture. */
   private async find<T extends Record_>(path: string, fixture: Fixture): Promise<T | null> {
@@ -168,11 +172,10 @@ class Fixtures {
    * removed after (the company returns to real time), whatever `work` does.
    */
   async withClock(work: (advance: (to: Date) => Promise<void>) => Promise<void>): Promise<void> {
-    const me = await this.api.request<{ testClockId: string | null }>('GET', '/me');
     let clock: Clock;
     let own = false;
-    if (me.testClockId) {
-      clock = await this.api.request<Clock>('GET', `/test-clocks/${me.testClockId}`);
+    if (this.company.testClockId) {
+      clock = await this.api.request<Clock>('GET', `/test-clocks/${this.company.testClockId}`);
     } else {
       clock = await this.api.request<Clock>('POST', '/test-clocks', { frozenTime: new Date().toISOString() });
       own = true;
@@ -221,7 +224,7 @@ class Fixtures {
 
 type Recipe = (f: Fixtures, signal: AbortSignal) => Promise<void>;
 
-const RECIPES: Record<StreamEvent, Recipe> = {
+const RECIPES: Record<OutboxEventType, Recipe> = {
   'booking.created': async (f) => {
     await f.book('appointment');
   },
@@ -316,25 +319,25 @@ const RECIPES: Record<StreamEvent, Recipe> = {
 const SETTLE_TIMEOUT_MS = 30_000;
 
 /** The event named, checked before anything is sent. */
-export function triggerEvent(values: Values): StreamEvent {
+export function triggerEvent(values: Values): OutboxEventType {
   const event = optional(values, 'event');
-  if (!event || !(STREAM_EVENTS as readonly string[]).includes(event))
+  if (!event || !(OUTBOX_EVENT_TYPES as readonly string[]).includes(event))
     throw AppError.validation([
       {
         path: 'event',
-        message: `${event ? `${event} is not an event svc trigger causes` : 'is required'}; one of ${STREAM_EVENTS.join(', ')}`,
+        message: `${event ? `${event} is not an event svc trigger causes` : 'is required'}; one of ${OUTBOX_EVENT_TYPES.join(', ')}`,
       },
     ]);
-  return event as StreamEvent;
+  return event as OutboxEventType;
 }
 
 export async function trigger(
   api: ApiClient,
   company: Company,
-  event: StreamEvent,
-): Promise<{ event: StreamEvent; companyId: string; made: Made }> {
+  event: OutboxEventType,
+): Promise<{ event: OutboxEventType; companyId: string; made: Made }> {
   const recipe = RECIPES[event];
-  const fixtures = new Fixtures(api);
+  const fixtures = new Fixtures(api, company);
   await recipe(fixtures, AbortSignal.timeout(SETTLE_TIMEOUT_MS));
   return { event, companyId: company._id, made: fixtures.made };
 }

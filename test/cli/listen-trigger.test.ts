@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STREAM_EVENTS } from '../../src/cli/catalog.js';
 import { newCredential, writeServerFile } from '../../src/cli/server-file.js';
 import { EVENT_TYPES } from '../../src/schema/events/index.js';
+import { OUTBOX_EVENT_TYPES as STREAM_EVENTS } from '../../src/webhooks/event-types.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, listen, type TestApp } from '../helpers/app.js';
 import { embedded, type TestDatabases } from '../helpers/db.js';
 import { blankCompany } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
@@ -77,8 +77,7 @@ describe.skipIf(embedded())('svc listen and svc trigger', () => {
 
   beforeAll(async () => {
     t = await createTestApp({ env: { ...FAST_WORKERS } });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    base = await listen(t.app);
     w = await createAccountWithKeys(t.dbs);
     c = await blankCompany(t.dbs, w);
     env = { SVC_API_KEY: c.key };
@@ -235,8 +234,7 @@ describe.skipIf(embedded())('svc listen and svc trigger', () => {
     // A second instance on the same databases and Redis, on a port that stays the same when it restarts.
     const env2 = { ...FAST_WORKERS, REDIS_PREFIX: t.config.REDIS_PREFIX };
     let second = await createTestApp({ db: t.db, env: env2 });
-    await second.app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (second.app.server.address() as { port: number }).port;
+    const port = Number(new URL(await listen(second.app)).port);
     const listener = await startListen(
       ['--forward-to', receiver.url, '--base-url', `http://127.0.0.1:${port}`, '--events', 'customer.created'],
       env,
@@ -249,7 +247,7 @@ describe.skipIf(embedded())('svc listen and svc trigger', () => {
       // Dispatched while listen is cut off.
       const missed = json(await trigger('customer.created')).made.customer;
       second = await createTestApp({ db: t.db, env: env2 });
-      await second.app.listen({ host: '127.0.0.1', port });
+      await listen(second.app, port);
       await waitFor(() => listener.lines.filter((l) => l.type === 'customer.created').length >= 2, {
         timeoutMs: 30_000,
         what: 'the event dispatched during the drop',

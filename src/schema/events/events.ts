@@ -5,34 +5,10 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Event } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 
-export const EVENT_TYPES = [
-  'booking.created',
-  'booking.confirmed',
-  'booking.rescheduled',
-  'booking.cancelled',
-  'booking.completed',
-  'booking.no_show',
-  'booking.expired',
-  'booking.updated',
-  'booking.reminder_due',
-  'payment.succeeded',
-  'payment.failed',
-  'payment.refunded',
-  'payment.updated',
-  'customer.created',
-  'customer.updated',
-  'class.cancelled',
-  'ping',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/**
- * The events the outbox relay fans out to subscribed endpoints. A `ping` is not one: it is
- * meant for the one endpoint whose test button made it, so sendTestWebhook writes it already
- * dispatched, together with its delivery.
- */
-export type OutboxEventType = Exclude<EventType, 'ping'>;
+// The event types are the webhook contract's, in src/webhooks/ (so `svc` can list them without
+// loading the domain); the domain records them.
+export { EVENT_TYPES, OUTBOX_EVENT_TYPES, type EventType, type OutboxEventType } from '../../webhooks/event-types.js';
+import type { OutboxEventType } from '../../webhooks/event-types.js';
 
 /** Anything that can run Prisma model calls: the client or an interactive transaction. */
 export type Tx = Prisma.TransactionClient;

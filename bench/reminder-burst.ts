@@ -11,16 +11,11 @@
 // each with one e-mail reminder whose offset puts its due time in the same minute. The jobs are
 // enqueued as the relay's fast path does (delayed until due) before the minute starts; then two
 // worker processes start, and the sweep backs up anything a job misses.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabases } from '../src/db/databases.js';
-import { createServices } from '../src/services.js';
 import { createJobQueue } from '../src/workers/queue.js';
 import { enqueuePlannedReminders } from '../src/workers/reminder-sweep.js';
-import { createAccountWithKeys } from '../test/helpers/factories.js';
+import { ALL_DAY, startInProcessApp } from './in-process-app.js';
 
 const env = process.env;
 const url = env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_reminders';
@@ -31,41 +26,14 @@ const STAFF = 75;
 if (Math.ceil(N / STAFF) > 670) throw new Error('too many reminders for 75 staff within 14 days');
 const kids: ChildProcess[] = [];
 
-const dbName = new URL(url).pathname.slice(1);
-const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
-await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${dbName}`);
-
-const prefix = `benchrem${randomBytes(3).toString('hex')}:`;
-const config = loadConfig({
-  DATABASE_URL: url,
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'test',
-  RATE_LIMIT_PER_SECOND: '100000',
+const { config, dbs, services, w, call, startWorkerProcesses, close } = await startInProcessApp({
+  url,
+  redisUrl: REDIS_URL,
+  prefixTag: 'benchrem',
 });
-const dbs = await openDatabases(config);
-await dbs.migrate();
-const services = await createServices(config, { dbs });
-const app = await buildApp(services);
-const w = await createAccountWithKeys(dbs);
-const auth = { authorization: `Bearer ${w.testKey.key}` };
-const call = async (method: string, path: string, payload?: object) => {
-  const res = await app.inject({ method: method as 'POST', url: `/api/v1${path}`, headers: auth, payload });
-  if (res.statusCode !== 200) throw new Error(`${method} ${path}: ${res.body}`);
-  return res.json<{ data: { _id: string } }>().data;
-};
-const allDay = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-    d,
-    [{ start: '00:00', end: '24:00' }],
-  ]),
-);
 const staff: string[] = [];
 for (let i = 0; i < STAFF; i++)
-  staff.push((await call('POST', '/employees', { name: `S${i}`, workingHours: allDay }))._id);
+  staff.push((await call('POST', '/employees', { name: `S${i}`, workingHours: ALL_DAY }))._id);
 const service = await call('POST', '/services', { name: 'Cut', durationMinutes: 30, price: 0, employeeIds: staff });
 const customer = await call('POST', '/customers', { name: 'Ada Lovelace', email: 'ada@example.com' });
 
@@ -106,16 +74,7 @@ for (let i = 0; i < ids.length; i += 1000)
   await enqueuePlannedReminders(dbs.test, queue.enqueue, ids.slice(i, i + 1000));
 await queue.close();
 
-const childEnv = {
-  PATH: env.PATH,
-  HOME: env.HOME,
-  DATABASE_URL: url,
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'test',
-};
-kids.push(...[0, 1].map(() => spawn(process.execPath, ['dist/cli.js', 'worker'], { env: childEnv, stdio: 'ignore' })));
+kids.push(...startWorkerProcesses(2));
 process.stderr.write(
   `reminders: two workers started ${((D - Date.now()) / 1000).toFixed(0)} s before the first is due (${new Date(D).toISOString()})\n`,
 );
@@ -179,8 +138,4 @@ console.log(
 );
 for (const k of kids) k.kill('SIGTERM');
 await Promise.all(kids.map((k) => new Promise((r) => k.once('exit', r))));
-await app.close();
-await services.close();
-await dbs.close();
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.end();
+await close();

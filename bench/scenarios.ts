@@ -247,15 +247,7 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'me',
     title: 'GET /api/v1/me with a valid live API key',
-    async setup(ctx) {
-      const f = await ctx.fixtures();
-      return {
-        method: 'GET',
-        path: '/api/v1/me',
-        headers: { authorization: `Bearer ${f.liveKey.key}` },
-        expect: [200],
-      };
-    },
+    setup: meSpec,
     targets: { minShareOf: { scenario: 'bare', share: 0.25 }, maxP99Ms: 25 },
   },
   // The cost of request logs (docs/api.md, Request logs) on the same route in the same run: the

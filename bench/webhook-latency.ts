@@ -5,17 +5,11 @@
 // Environment: BENCH_DATABASE_URL (dropped and recreated; default .../svc_bench_webhooks),
 // REDIS_URL (default redis://127.0.0.1:6379), BENCH_BOOKINGS (500), BENCH_RATE (50 per s),
 // BENCH_WAIT_SECONDS (60: the longest a phase waits for its last delivery before the run fails).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabases } from '../src/db/databases.js';
-import { createServices } from '../src/services.js';
 import { startWorkers } from '../src/workers/runtime.js';
-import { createAccountWithKeys } from '../test/helpers/factories.js';
+import { ALL_DAY, startInProcessApp } from './in-process-app.js';
 
 const env = process.env;
 const url = env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_webhooks';
@@ -43,12 +37,6 @@ async function waitUntil(done: () => boolean | Promise<boolean>, what: () => str
     await new Promise((r) => setTimeout(r, pollMs));
   }
 }
-const dbName = new URL(url).pathname.slice(1);
-const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
-await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${dbName}`);
-
 const arrivals = new Map<string, number>();
 const receiver = createServer((req, res) => {
   req.resume();
@@ -61,34 +49,13 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-const prefix = `bench${randomBytes(3).toString('hex')}:`;
-const config = loadConfig({
-  DATABASE_URL: url,
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'test',
-  RATE_LIMIT_PER_SECOND: '100000',
+const { dbs, services, call, startWorkerProcesses, close } = await startInProcessApp({
+  url,
+  redisUrl: REDIS_URL,
+  prefixTag: 'bench',
 });
-const dbs = await openDatabases(config);
-await dbs.migrate();
-const services = await createServices(config, { dbs });
-const app = await buildApp(services);
-const w = await createAccountWithKeys(dbs);
-const auth = { authorization: `Bearer ${w.testKey.key}` };
-const call = async (method: string, path: string, payload?: object) => {
-  const res = await app.inject({ method: method as 'POST', url: `/api/v1${path}`, headers: auth, payload });
-  if (res.statusCode !== 200) throw new Error(`${method} ${path}: ${res.body}`);
-  return res.json().data;
-};
 await call('POST', '/webhook-endpoints', { url: hook, events: ['booking.created'] });
-const allDay = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-    d,
-    [{ start: '00:00', end: '24:00' }],
-  ]),
-);
-const employee = await call('POST', '/employees', { name: 'Bench', workingHours: allDay });
+const employee = await call('POST', '/employees', { name: 'Bench', workingHours: ALL_DAY });
 const service = await call('POST', '/services', {
   name: 'Bench',
   durationMinutes: 15,
@@ -103,7 +70,7 @@ const book = async () => {
     startTime: new Date(slot).toISOString(),
     customer: { name: 'B', email: `b${slot}@example.com` },
   });
-  return b._id as string;
+  return b._id;
 };
 const eventCommits = async () =>
   new Map(
@@ -154,17 +121,8 @@ await workers.stop();
 arrivals.clear();
 const backlog = 1000;
 for (let i = 0; i < backlog; i++) await book();
-const childEnv = {
-  PATH: env.PATH,
-  HOME: env.HOME,
-  DATABASE_URL: url,
-  REDIS_URL,
-  REDIS_PREFIX: prefix,
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'test',
-};
 const t0 = Date.now();
-kids.push(...[0, 1].map(() => spawn(process.execPath, ['dist/cli.js', 'worker'], { env: childEnv, stdio: 'ignore' })));
+kids.push(...startWorkerProcesses(2));
 await waitUntil(
   () => arrivals.size >= backlog,
   () => `throughput phase: ${arrivals.size} of ${backlog} deliveries arrived`,
@@ -182,9 +140,5 @@ console.log(
 );
 for (const k of kids) k.kill('SIGTERM');
 await Promise.all(kids.map((k) => new Promise((r) => k.once('exit', r))));
-await app.close();
-await services.close();
-await dbs.close();
 receiver.close();
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.end();
+await close();

@@ -202,9 +202,6 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   if (!data.startTime) throw AppError.validation([{ path: 'startTime', message: 'is required' }]);
   const start = data.startTime.getTime();
   if (start <= now.getTime()) throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
-  const end = start + service.durationMinutes * 60_000;
-  const blockStart = new Date(start - service.bufferBeforeMinutes * 60_000);
-  const blockEnd = new Date(end + service.bufferAfterMinutes * 60_000);
 
   const policy = policyFor(opts.company, service, now.getTime(), data.skipRules ?? false);
   const candidates = await freeEmployees(db, {
@@ -218,23 +215,17 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   for (const employeeId of candidates) {
     try {
       return await domainTransaction(db, async (tx) => {
-        await checkEmployeeLocked(tx, { company: opts.company, service, employeeId, start, policy });
         const customerId = await customerFor(tx, companyId, data);
-        const booking = await tx.booking.create({
-          data: {
-            id: newId(),
-            ...base,
-            customerId,
-            employeeId,
-            startTime: new Date(start),
-            endTime: new Date(end),
-            blockStart,
-            blockEnd,
-          },
+        return await insertAppointment(tx, {
+          company: opts.company,
+          service,
+          employeeId,
+          start,
+          policy,
+          customerId,
+          now,
+          fields: { notes: base.notes, customerTimeZone: base.customerTimeZone, metadata: base.metadata, answers },
         });
-        await recordBookingEvent(tx, booking, 'booking.created');
-        await planReminders(tx, booking, { now });
-        return booking;
       });
     } catch (err) {
       // Another request took this employee's time first, or a closure, time off or override
@@ -249,6 +240,72 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     }
   }
   throw slotUnavailable(data.employeeId ? undefined : 'No qualified employee is free at that time', reasons);
+}
+
+/** What a caller of insertAppointment may give beyond the time, employee and customer. */
+export interface AppointmentFields {
+  notes?: string | null;
+  customerTimeZone?: string | null;
+  metadata?: Prisma.InputJsonValue;
+  answers?: Prisma.InputJsonValue;
+}
+
+/**
+ * The one step that books an appointment inside a caller's transaction, shared by POST
+ * /bookings, visits and booking series: under the employee's lock it asks the availability rule
+ * again (checkEmployeeLocked), inserts the booking (pending with a payment
+ * hold when the service requires payment, else confirmed), records booking.created and plans
+ * the reminders. The exclusion constraint still has the last word: a concurrent overlap
+ * surfaces as its violation, which the caller maps (SLOT_UNAVAILABLE).
+ */
+export async function insertAppointment(
+  tx: Prisma.TransactionClient,
+  opts: {
+    company: Company;
+    service: ServiceTiming & {
+      id: string;
+      price: number;
+      requiresPayment: boolean;
+      depositAmount: number | null;
+    };
+    employeeId: string;
+    start: number;
+    policy: Policy;
+    customerId: string;
+    now: Date;
+    fields?: AppointmentFields;
+  },
+): Promise<Booking> {
+  const { company, service, employeeId, start, now } = opts;
+  await checkEmployeeLocked(tx, { company, service, employeeId, start, policy: opts.policy });
+  const end = start + service.durationMinutes * 60_000;
+  const f = opts.fields ?? {};
+  const booking = await tx.booking.create({
+    data: {
+      id: newId(),
+      companyId: company.id,
+      serviceId: service.id,
+      status: service.requiresPayment ? 'pending' : 'confirmed',
+      holdExpiresAt: service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null,
+      price: service.price,
+      // A deposit applies to services paid up front (docs/api.md, Payments); fixed like the price.
+      depositAmount: service.requiresPayment ? service.depositAmount : null,
+      currency: company.currency,
+      notes: f.notes ?? null,
+      customerTimeZone: f.customerTimeZone ?? null,
+      metadata: f.metadata ?? {},
+      answers: f.answers ?? {},
+      customerId: opts.customerId,
+      employeeId,
+      startTime: new Date(start),
+      endTime: new Date(end),
+      blockStart: new Date(start - service.bufferBeforeMinutes * 60_000),
+      blockEnd: new Date(end + service.bufferAfterMinutes * 60_000),
+    },
+  });
+  await recordBookingEvent(tx, booking, 'booking.created');
+  await planReminders(tx, booking, { now });
+  return booking;
 }
 
 /**

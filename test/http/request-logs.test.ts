@@ -273,7 +273,7 @@ describe('batching', () => {
 
   it('a failed write never fails a request: the rows are counted as lost', async () => {
     await writer().flush();
-    await t.dbs.test.prisma.$executeRawUnsafe('ALTER TABLE request_logs RENAME TO request_logs_away');
+    await t.dbs.test.prisma.$executeRawUnsafe('ALTER TABLE request_logs RENAME COLUMN ip TO ip_away');
     try {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(w.testKey.key) });
       expect(res.statusCode).toBe(200);
@@ -281,7 +281,7 @@ describe('batching', () => {
       expect(await writer().flush()).toMatchObject({ written: 0, failed: 1 });
       expect(writer().failed).toBe(failedBefore + 1);
     } finally {
-      await t.dbs.test.prisma.$executeRawUnsafe('ALTER TABLE request_logs_away RENAME TO request_logs');
+      await t.dbs.test.prisma.$executeRawUnsafe('ALTER TABLE request_logs RENAME COLUMN ip_away TO ip');
     }
   });
 

@@ -40,7 +40,11 @@ export async function deleteTestCompanies(sandbox: Tx, opts: DeleteTestCompanies
     select: { id: true },
   });
   const ids = rows.map((r) => r.id);
-  if (ids.length) await sandbox.company.deleteMany({ where: { id: { in: ids } } });
+  if (ids.length) {
+    // Request logs have no foreign key to cascade along (prisma/schema.prisma, RequestLog).
+    await sandbox.requestLog.deleteMany({ where: { companyId: { in: ids } } });
+    await sandbox.company.deleteMany({ where: { id: { in: ids } } });
+  }
   return ids;
 }
 

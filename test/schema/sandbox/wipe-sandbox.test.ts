@@ -53,7 +53,7 @@ async function rowsOf(db: Database, companyIds: string[]): Promise<Record<string
 }
 
 /** One row of every kind under a company: staff, services, a class, time off, a customer, a
- * booking with its payment, an event with a webhook delivery and attempt, and an e-mail. */
+ * booking with its payment, an event with a webhook delivery and attempt, an e-mail and a request log. */
 async function addRowsOfEveryKind(db: Database, companyId: string) {
   const p = db.prisma;
   const [employeeId, serviceId, classServiceId, customerId, bookingId, eventId, endpointId, deliveryId] = Array.from(
@@ -142,6 +142,23 @@ async function addRowsOfEveryKind(db: Database, companyId: string) {
       html: '<p>t</p>',
       headers: {},
       status: 'logged',
+    },
+  });
+  // Request logs have no foreign key to companies: the wipe deletes them itself.
+  await p.requestLog.create({
+    data: {
+      id: newId(),
+      companyId,
+      createdAt: new Date(),
+      method: 'GET',
+      path: '/api/v1/me',
+      status: 200,
+      durationMs: 1,
+      requestId: 'req-1',
+      credentialId: newId(),
+      credentialName: 'Default key',
+      credentialPrefix: 'svc_sk_test_…AbCd',
+      ip: '127.0.0.1',
     },
   });
 }

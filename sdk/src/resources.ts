@@ -68,6 +68,12 @@ export const RESOURCES = {
     rotateManageLink: 'rotateBookingManageLink',
     listNotifications: 'listBookingNotifications',
   },
+  visits: {
+    create: 'createVisit',
+    get: 'getVisit',
+    cancel: 'cancelVisit',
+    reschedule: 'rescheduleVisit',
+  },
   payments: {
     list: 'listPayments',
     create: 'createPayment',

@@ -24,6 +24,10 @@ export const TAGS: OpenAPIV3_1.TagObject[] = [
   { name: 'Closures', description: 'Days or hours the whole company is closed' },
   { name: 'Availability', description: 'Free slots, and why a time is not free' },
   { name: 'Bookings', description: 'Bookings and their transitions: confirm, cancel, reschedule, complete, no-show' },
+  {
+    name: 'Visits',
+    description: 'Several services booked back to back for one customer, made, moved and cancelled as one',
+  },
   { name: 'Payments', description: 'Payments for bookings and their refunds' },
   { name: 'Webhooks', description: 'Webhook endpoints and their deliveries (docs/webhooks.md)' },
   { name: 'Events', description: 'The event history every webhook delivery comes from' },

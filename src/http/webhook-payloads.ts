@@ -25,6 +25,7 @@ const booking = {
     { description: "The booking's status after the change (an open set)" },
   ),
   classId: Type.Optional({ ...Id, description: 'Class bookings only' }),
+  visitId: Type.Optional({ ...Id, description: 'Items of a multi-service visit only' }),
   metadata: Metadata,
   answers: Type.Array(
     Type.Object({

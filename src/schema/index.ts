@@ -18,5 +18,6 @@ import './reports/booking-stats.js';
 import './calendars/calendar-feed-url.js';
 import './test-clocks/test-clock.js';
 import './request-logs/request-log.js';
+import './visits/visit.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

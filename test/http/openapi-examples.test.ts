@@ -250,6 +250,16 @@ describe('the tour of every operation', () => {
     await call('POST', `/bookings/${booking._id}/reschedule`, { startTime: futureHour(3, 12) });
     await call('POST', `/bookings/${booking._id}/cancel`, { reason: 'Customer called', cancelledBy: 'business' });
 
+    // A visit: two services back to back, moved and cancelled as one.
+    const visit = await call('POST', '/visits', {
+      items: [{ serviceId: service._id }, { serviceId: service._id }],
+      startTime: futureHour(6, 9),
+      customerId: customer._id,
+    });
+    await call('GET', `/visits/${visit._id}`);
+    await call('POST', `/visits/${visit._id}/reschedule`, { startTime: futureHour(6, 13) });
+    await call('POST', `/visits/${visit._id}/cancel`, { reason: 'Customer called' });
+
     const pending = await bookless('/bookings', {
       serviceId: paid._id,
       startTime: futureHour(5, 10),

@@ -167,6 +167,21 @@ describe('every operation through the SDK', () => {
     await client.bookings.listNotifications(booking._id).page();
     expect((await client.bookings.cancel(booking._id, { reason: 'ill' })).status).toBe('cancelled');
 
+    const trim = await client.services.create({
+      name: 'Trim',
+      durationMinutes: 30,
+      price: 2000,
+      employeeIds: [employee._id],
+    });
+    const visit = await client.visits.create({
+      items: [{ serviceId: trim._id, employeeId: employee._id }, { serviceId: trim._id }],
+      startTime: daysAhead(9),
+      customer: { name: 'Vi', email: 'vi@example.com' },
+    });
+    expect((await client.visits.get(visit._id)).bookings).toHaveLength(2);
+    expect((await client.visits.reschedule(visit._id, { startTime: daysAhead(10) })).startTime).toBe(daysAhead(10));
+    expect((await client.visits.cancel(visit._id, { reason: 'ill' })).bookings[0]!.status).toBe('cancelled');
+
     const pending = await client.bookings.create({
       serviceId: service._id,
       employeeId: employee._id,

@@ -58,7 +58,7 @@ const Answer = Type.Object(
   { title: 'Answer' },
 );
 
-const Booking = Type.Object(
+export const Booking = Type.Object(
   {
     _id: Id,
     serviceId: Id,
@@ -80,6 +80,10 @@ const Booking = Type.Object(
       }),
     ),
     customerTimeZone: Nullable(Type.String({ description: "The customer's IANA time zone, when given" })),
+    visitId: Nullable({
+      ...Id,
+      description: 'The multi-service visit this booking is one item of; null when booked alone',
+    }),
     answers: Type.Array(Answer, { description: "Answers to the service's questions, in the order asked" }),
     metadata: Metadata,
     price: Type.Integer({ description: 'Minor units of currency' }),

@@ -18,6 +18,7 @@ import reportRoutes from './reports.js';
 import requestLogRoutes from './request-logs.js';
 import serviceRoutes from './services.js';
 import testClockRoutes from './test-clocks.js';
+import visitRoutes from './visits.js';
 
 export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise<void> {
   // preValidation: an unauthenticated request is a 401 before its body is judged.
@@ -39,6 +40,7 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(closureRoutes, { services, schema });
   await app.register(availabilityRoutes, { services, schema });
   await app.register(bookingRoutes, { services, schema });
+  await app.register(visitRoutes, { services, schema });
   await app.register(eventRoutes, { services, schema });
   await app.register(reportRoutes, { services, schema });
   await app.register(testClockRoutes, { services, schema });

@@ -49,7 +49,7 @@ export async function assessEmployees(
     employeeIds: string[];
     start: number;
     policy: Policy;
-    ignoreBookingId?: string;
+    ignoreBookingId?: string | string[];
   },
 ): Promise<Assessment> {
   const employees = await db.employee.findMany({

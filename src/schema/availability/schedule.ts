@@ -42,8 +42,8 @@ export async function loadSchedules(
     to: number;
     /** Widen the busy window by the service's buffers. */
     margin: number;
-    /** A booking to leave out (the one being rescheduled). */
-    ignoreBookingId?: string;
+    /** Bookings to leave out (the one being rescheduled, or every item of a visit being moved). */
+    ignoreBookingId?: string | string[];
     /** Count this service's live bookings per employee and local day (the daily limit). */
     countServiceId?: string;
   },
@@ -54,7 +54,8 @@ export async function loadSchedules(
   const hi = new Date(opts.to + opts.margin);
   const overlapping = { startTime: { lt: hi }, endTime: { gt: lo } };
   const days = localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000);
-  const notThis = opts.ignoreBookingId ? { id: { not: opts.ignoreBookingId } } : {};
+  const ignored = opts.ignoreBookingId === undefined ? [] : [opts.ignoreBookingId].flat();
+  const notThis = ignored.length > 0 ? { id: { notIn: ignored } } : {};
   const [bookings, timeOff, external, sessions, closures, overrides, counted] = await Promise.all([
     db.booking.findMany({
       where: {

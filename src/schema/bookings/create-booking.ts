@@ -76,7 +76,7 @@ export async function checkEmployeeLocked(
     employeeId: string;
     start: number;
     policy: Policy;
-    ignoreBookingId?: string;
+    ignoreBookingId?: string | string[];
   },
 ): Promise<void> {
   await lockEmployees(tx, opts.company.id, [opts.employeeId]);
@@ -248,6 +248,8 @@ export interface AppointmentFields {
   customerTimeZone?: string | null;
   metadata?: Prisma.InputJsonValue;
   answers?: Prisma.InputJsonValue;
+  /** The multi-service visit this booking is one item of (docs/api.md, Visits). */
+  visitId?: string | null;
 }
 
 /**
@@ -294,7 +296,8 @@ export async function insertAppointment(
       notes: f.notes ?? null,
       customerTimeZone: f.customerTimeZone ?? null,
       metadata: f.metadata ?? {},
-      answers: f.answers ?? {},
+      answers: f.answers ?? [],
+      visitId: f.visitId ?? null,
       customerId: opts.customerId,
       employeeId,
       startTime: new Date(start),

@@ -1002,6 +1002,12 @@ const freshBooking = async (opts: { paid?: boolean } = {}) => {
   });
 };
 let slotSeq = 0;
+const freshVisit = () =>
+  made('/api/v1/visits', {
+    items: [{ serviceId: ids.service }, { serviceId: ids.service }],
+    startTime: later(400 + slotSeq++),
+    customer: { name: 'V', email: `v${slotSeq}@example.com` },
+  });
 const freshSession = () =>
   made('/api/v1/classes', {
     serviceId: ids.yoga,
@@ -1160,6 +1166,29 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
     async () => ({
       url: `/api/v1/bookings/${await freshBooking()}/reschedule`,
       payload: { startTime: later(600 + slotSeq++) },
+    }),
+  ],
+  'POST /api/v1/visits': [
+    'bookings:write',
+    async () => ({
+      url: '/api/v1/visits',
+      payload: {
+        items: [{ serviceId: ids.service }],
+        startTime: later(400 + slotSeq++),
+        customer: { name: 'V', email: 'v@example.com' },
+      },
+    }),
+  ],
+  'GET /api/v1/visits/{id}': ['bookings:read', async () => ({ url: `/api/v1/visits/${await freshVisit()}` })],
+  'POST /api/v1/visits/{id}/cancel': [
+    'bookings:write',
+    async () => ({ url: `/api/v1/visits/${await freshVisit()}/cancel`, payload: { reason: 'scoped' } }),
+  ],
+  'POST /api/v1/visits/{id}/reschedule': [
+    'bookings:write',
+    async () => ({
+      url: `/api/v1/visits/${await freshVisit()}/reschedule`,
+      payload: { startTime: later(400 + slotSeq++) },
     }),
   ],
   'POST /api/v1/bookings/{id}/complete': [

@@ -1,0 +1,369 @@
+// Multi-service visits (docs/api.md, Visits): services back to back, all or none, moved and
+// cancelled as one; hostile inputs named; concurrent visits for one employee's time: one wins.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.js';
+import { createAccountWithKeys } from '../../helpers/factories.js';
+import { embedded } from '../../helpers/db.js';
+import {
+  ALL_DAY,
+  blankCompany,
+  createDomainApp,
+  expectError,
+  futureHour,
+  ok,
+  post,
+  tokenWithScopes,
+  type World,
+} from '../../helpers/domain.js';
+
+let t: TestApp;
+let w: World;
+const MIN = 60_000;
+
+beforeAll(async () => {
+  t = await createDomainApp();
+  w = await createAccountWithKeys(t.dbs);
+});
+afterAll(() => t?.close());
+
+/** A company with two employees working all day and a cut (60 min, 10 after) and a colour (30 min, 5 before). */
+async function studio() {
+  const c = await blankCompany(t.dbs, w);
+  const anna = await post(t.app, '/api/v1/employees', c.auth, { name: 'Anna', workingHours: ALL_DAY });
+  const ben = await post(t.app, '/api/v1/employees', c.auth, { name: 'Ben', workingHours: ALL_DAY });
+  const cut = await post(t.app, '/api/v1/services', c.auth, {
+    name: 'Cut',
+    durationMinutes: 60,
+    price: 4000,
+    bufferAfterMinutes: 10,
+    employeeIds: [anna._id, ben._id],
+  });
+  const colour = await post(t.app, '/api/v1/services', c.auth, {
+    name: 'Colour',
+    durationMinutes: 30,
+    price: 2500,
+    bufferBeforeMinutes: 5,
+    employeeIds: [anna._id, ben._id],
+  });
+  return { ...c, anna, ben, cut, colour };
+}
+
+const customer = { name: 'Vera Visit', email: 'vera@example.com' };
+const db = () => t.dbs.test.prisma;
+
+async function nothingWritten(companyId: string) {
+  expect(await db().visit.count({ where: { companyId } })).toBe(0);
+  expect(await db().booking.count({ where: { companyId } })).toBe(0);
+  expect(await db().customer.count({ where: { companyId } })).toBe(0);
+  expect(await db().event.count({ where: { companyId, type: { startsWith: 'booking.' } } })).toBe(0);
+}
+
+describe('visits', () => {
+  it('books the items back to back (buffers between them), each an ordinary booking with visitId', async () => {
+    const s = await studio();
+    const startTime = futureHour(3);
+    const v = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [
+        { serviceId: s.cut._id, employeeId: s.anna._id },
+        { serviceId: s.colour._id, employeeId: s.ben._id },
+      ],
+      startTime,
+      customer,
+    });
+    const start = Date.parse(startTime);
+    expect(v.startTime).toBe(startTime);
+    // Cut 60 min, its 10 after, the colour's 5 before: the colour starts 75 min later.
+    expect(v.bookings.map((b: any) => [b.serviceId, b.employeeId, b.startTime, b.endTime, b.visitId])).toEqual([
+      [s.cut._id, s.anna._id, startTime, new Date(start + 60 * MIN).toISOString(), v._id],
+      [
+        s.colour._id,
+        s.ben._id,
+        new Date(start + 75 * MIN).toISOString(),
+        new Date(start + 105 * MIN).toISOString(),
+        v._id,
+      ],
+    ]);
+    expect(v.endTime).toBe(new Date(start + 105 * MIN).toISOString());
+    expect(new Set(v.bookings.map((b: any) => b.customerId))).toEqual(new Set([v.customerId]));
+    expect(ok(await t.app.inject({ method: 'GET', url: `/api/v1/visits/${v._id}`, headers: s.auth }))).toEqual(v);
+    const one = ok(
+      await t.app.inject({ method: 'GET', url: `/api/v1/bookings/${v.bookings[1]._id}`, headers: s.auth }),
+    );
+    expect(one.visitId).toBe(v._id);
+    const events = await db().event.findMany({ where: { companyId: s.company.id, type: 'booking.created' } });
+    expect(events.map((e) => (e.data as { visitId?: string }).visitId)).toEqual([v._id, v._id]);
+    // The same employee may take both items: their blocks touch, they do not overlap.
+    const same = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [
+        { serviceId: s.cut._id, employeeId: s.anna._id },
+        { serviceId: s.colour._id, employeeId: s.anna._id },
+      ],
+      startTime: futureHour(4),
+      customer,
+    });
+    expect(same.bookings).toHaveLength(2);
+  });
+
+  it('refuses the whole visit when the second employee is busy: 409 naming item 1 and Ben, nothing written', async () => {
+    const s = await studio();
+    const startTime = futureHour(3);
+    const other = await blankCompany(t.dbs, w);
+    void other;
+    // Ben is busy when the colour would start (75 min after the cut).
+    await post(t.app, '/api/v1/bookings', s.auth, {
+      serviceId: s.colour._id,
+      employeeId: s.ben._id,
+      startTime: new Date(Date.parse(startTime) + 80 * MIN).toISOString(),
+      customer: { name: 'Early', email: 'early@example.com' },
+    });
+    const before = {
+      bookings: await db().booking.count({ where: { companyId: s.company.id } }),
+      customers: await db().customer.count({ where: { companyId: s.company.id } }),
+      events: await db().event.count({ where: { companyId: s.company.id } }),
+    };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/visits',
+      headers: s.auth,
+      payload: {
+        items: [
+          { serviceId: s.cut._id, employeeId: s.anna._id },
+          { serviceId: s.colour._id, employeeId: s.ben._id },
+        ],
+        startTime,
+        customer,
+      },
+    });
+    const body = expectError(res, 409, 'SLOT_UNAVAILABLE');
+    expect(body.error.details.reasons).toEqual(
+      expect.arrayContaining([expect.objectContaining({ itemIndex: 1, employeeId: s.ben._id, code: 'BOOKED' })]),
+    );
+    expect(body.error.details.reasons.every((r: any) => r.itemIndex === 1)).toBe(true);
+    expect(await db().visit.count({ where: { companyId: s.company.id } })).toBe(0);
+    expect({
+      bookings: await db().booking.count({ where: { companyId: s.company.id } }),
+      customers: await db().customer.count({ where: { companyId: s.company.id } }),
+      events: await db().event.count({ where: { companyId: s.company.id } }),
+    }).toEqual(before);
+  });
+
+  it('without employees named, picks free ones per item; none free for an item: refused whole', async () => {
+    const s = await studio();
+    const startTime = futureHour(3);
+    const v = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [{ serviceId: s.cut._id }, { serviceId: s.colour._id }],
+      startTime,
+      customer,
+    });
+    expect(v.bookings).toHaveLength(2);
+    // Both employees now busy at the second item's time for another visit at the same start? One
+    // is free for each item as long as the two employees can take them.
+    const second = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [{ serviceId: s.cut._id }, { serviceId: s.colour._id }],
+      startTime,
+      customer,
+    });
+    expect(second.bookings.map((b: any) => b.employeeId).sort()).not.toEqual([]);
+    const third = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/visits',
+      headers: s.auth,
+      payload: { items: [{ serviceId: s.cut._id }, { serviceId: s.colour._id }], startTime, customer },
+    });
+    const body = expectError(third, 409, 'SLOT_UNAVAILABLE');
+    expect(body.error.details.reasons.some((r: any) => r.itemIndex === 0)).toBe(true);
+  });
+
+  it('cancels the whole visit in one go; a second cancel is INVALID_STATE_TRANSITION', async () => {
+    const s = await studio();
+    const v = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [{ serviceId: s.cut._id }, { serviceId: s.colour._id }],
+      startTime: futureHour(3),
+      customer,
+    });
+    const cancelled = await post(t.app, `/api/v1/visits/${v._id}/cancel`, s.auth, { reason: 'ill' });
+    expect(cancelled.bookings.map((b: any) => [b.status, b.cancelReason])).toEqual([
+      ['cancelled', 'ill'],
+      ['cancelled', 'ill'],
+    ]);
+    expect(await db().event.count({ where: { companyId: s.company.id, type: 'booking.cancelled' } })).toBe(2);
+    const again = await t.app.inject({ method: 'POST', url: `/api/v1/visits/${v._id}/cancel`, headers: s.auth });
+    expectError(again, 409, 'INVALID_STATE_TRANSITION');
+    // Its time is free again: the same visit books.
+    await post(t.app, '/api/v1/visits', s.auth, {
+      items: v.bookings.map((b: any) => ({ serviceId: b.serviceId, employeeId: b.employeeId })),
+      startTime: v.startTime,
+      customer,
+    });
+  });
+
+  it('reschedules the whole visit (one employee, moved by less than its length), or none of it', async () => {
+    const s = await studio();
+    const startTime = futureHour(3);
+    const v = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [
+        { serviceId: s.cut._id, employeeId: s.anna._id },
+        { serviceId: s.colour._id, employeeId: s.anna._id },
+      ],
+      startTime,
+      customer,
+    });
+    const later = new Date(Date.parse(startTime) + 30 * MIN).toISOString();
+    const moved = await post(t.app, `/api/v1/visits/${v._id}/reschedule`, s.auth, { startTime: later });
+    expect(moved.startTime).toBe(later);
+    expect(moved.bookings.map((b: any) => b.startTime)).toEqual([
+      later,
+      new Date(Date.parse(later) + 75 * MIN).toISOString(),
+    ]);
+    const earlier = new Date(Date.parse(startTime) - 15 * MIN).toISOString();
+    const back = await post(t.app, `/api/v1/visits/${v._id}/reschedule`, s.auth, { startTime: earlier });
+    expect(back.bookings[0].startTime).toBe(earlier);
+    expect(await db().event.count({ where: { companyId: s.company.id, type: 'booking.rescheduled' } })).toBe(4);
+    // Anna busy where the colour would land: refused, nothing moved.
+    const target = Date.parse(futureHour(5));
+    await post(t.app, '/api/v1/bookings', s.auth, {
+      serviceId: s.colour._id,
+      employeeId: s.anna._id,
+      startTime: new Date(target + 80 * MIN).toISOString(),
+      customer: { name: 'Other', email: 'other@example.com' },
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/visits/${v._id}/reschedule`,
+      headers: s.auth,
+      payload: { startTime: new Date(target).toISOString() },
+    });
+    const body = expectError(res, 409, 'SLOT_UNAVAILABLE');
+    expect(body.error.details.reasons[0]).toMatchObject({ itemIndex: 1, employeeId: s.anna._id });
+    expect(ok(await t.app.inject({ method: 'GET', url: `/api/v1/visits/${v._id}`, headers: s.auth }))).toEqual(back);
+  });
+
+  it('hostile inputs: each a 400 or 404 naming the field, nothing written', async () => {
+    const s = await studio();
+    const other = await blankCompany(t.dbs, w);
+    const theirs = await post(t.app, '/api/v1/employees', other.auth, { name: 'X', workingHours: ALL_DAY });
+    const theirService = await post(t.app, '/api/v1/services', other.auth, {
+      name: 'Theirs',
+      durationMinutes: 30,
+      price: 0,
+      employeeIds: [theirs._id],
+    });
+    const yoga = await post(t.app, '/api/v1/services', s.auth, {
+      name: 'Yoga',
+      kind: 'class',
+      durationMinutes: 60,
+      price: 0,
+      employeeIds: [s.anna._id],
+    });
+    const startTime = futureHour(3);
+    const cases: Array<[object, number, string, string]> = [
+      [{ items: [], startTime, customer }, 400, 'VALIDATION_ERROR', 'items'],
+      [
+        { items: Array.from({ length: 11 }, () => ({ serviceId: s.cut._id })), startTime, customer },
+        400,
+        'VALIDATION_ERROR',
+        'items',
+      ],
+      [{ items: [{ serviceId: 'ab'.repeat(12) }], startTime, customer }, 404, 'NOT_FOUND', 'items.0.serviceId'],
+      [
+        { items: [{ serviceId: s.cut._id }, { serviceId: theirService._id }], startTime, customer },
+        404,
+        'NOT_FOUND',
+        'items.1.serviceId',
+      ],
+      [
+        { items: [{ serviceId: s.cut._id }, { serviceId: s.colour._id, employeeId: theirs._id }], startTime, customer },
+        404,
+        'NOT_FOUND',
+        'items.1.employeeId',
+      ],
+      [{ items: [{ serviceId: yoga._id }], startTime, customer }, 400, 'VALIDATION_ERROR', 'items.0.serviceId'],
+      [{ items: [{ serviceId: s.cut._id }], startTime, customerId: theirs._id }, 404, 'NOT_FOUND', 'customerId'],
+      [{ items: [{ serviceId: s.cut._id }], startTime }, 400, 'VALIDATION_ERROR', 'customerId'],
+      [
+        { items: [{ serviceId: s.cut._id }], startTime: '2020-01-01T10:00:00.000Z', customer },
+        400,
+        'VALIDATION_ERROR',
+        'startTime',
+      ],
+      [{ items: [{ serviceId: s.cut._id, extra: 1 }], startTime, customer }, 400, 'VALIDATION_ERROR', 'items'],
+    ];
+    for (const [payload, status, code, path] of cases) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/visits', headers: s.auth, payload });
+      const body = expectError(res, status, code);
+      expect(JSON.stringify(body.error), JSON.stringify(payload)).toContain(path);
+    }
+    await nothingWritten(s.company.id);
+    for (const url of [`/api/v1/visits/${'cd'.repeat(12)}`, '/api/v1/visits/nope'])
+      expect([400, 404]).toContain((await t.app.inject({ method: 'GET', url, headers: s.auth })).statusCode);
+    // Another company's visit is not found.
+    const mine = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [{ serviceId: s.cut._id }],
+      startTime,
+      customer,
+    });
+    expectError(
+      await t.app.inject({ method: 'GET', url: `/api/v1/visits/${mine._id}`, headers: other.auth }),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(
+      await t.app.inject({ method: 'POST', url: `/api/v1/visits/${mine._id}/cancel`, headers: other.auth }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('needs bookings:write to create and bookings:read to read', async () => {
+    const read = await tokenWithScopes(t.dbs, w, 'bookings:read');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/visits',
+      headers: read,
+      payload: { items: [{ serviceId: 'ab'.repeat(12) }], startTime: futureHour(3), customer },
+    });
+    expectError(res, 403, 'INSUFFICIENT_SCOPE');
+    const none = await tokenWithScopes(t.dbs, w, 'customers:read');
+    expectError(
+      await t.app.inject({ method: 'GET', url: `/api/v1/visits/${'ab'.repeat(12)}`, headers: none }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    );
+  });
+});
+
+describe.skipIf(embedded())('visits under concurrency (real PostgreSQL)', () => {
+  it('concurrent visits competing for one employee time: exactly one wins, the rest 409 with nothing left', async () => {
+    const s = await studio();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1/visits`;
+    const startTime = futureHour(6);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { ...s.auth, 'content-type': 'application/json' },
+          // Each visit's first item is free with Anna or Ben; the second wants Ben only.
+          body: JSON.stringify({
+            items: [
+              { serviceId: s.cut._id, employeeId: i % 2 ? s.anna._id : undefined },
+              { serviceId: s.colour._id, employeeId: s.ben._id },
+            ].map((x) => JSON.parse(JSON.stringify(x))),
+            startTime,
+            customer: { name: `C${i}`, email: `c${i}@example.com` },
+          }),
+        }).then(async (r) => ({ status: r.status, body: await r.json() })),
+      ),
+    );
+    const codes: Record<string, number> = {};
+    for (const r of results) {
+      const k = r.status === 200 ? '200' : `${r.status} ${r.body.error.code}`;
+      codes[k] = (codes[k] ?? 0) + 1;
+    }
+    expect(codes).toEqual({ '200': 1, '409 SLOT_UNAVAILABLE': 19 });
+    expect(await db().visit.count({ where: { companyId: s.company.id } })).toBe(1);
+    expect(await db().booking.count({ where: { companyId: s.company.id } })).toBe(2);
+    expect(await db().customer.count({ where: { companyId: s.company.id } })).toBe(1);
+  });
+});

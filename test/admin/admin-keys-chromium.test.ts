@@ -303,7 +303,12 @@ describe('the admin area in Chromium', () => {
     await inTestMode();
     await page.getByLabel('App name').fill('Partner CRM');
     await page.getByLabel('Redirect URIs').fill('https://crm.example.com/callback\nhttp://127.0.0.1:8123/cb');
-    await page.getByRole('checkbox', { name: /webhooks:write/ }).uncheck();
+    // A new app starts with no scope ticked: the developer ticks what the app needs.
+    const boxes = page.getByRole('checkbox', { name: /^[a-z]+:(read|write)\b/ });
+    expect(await boxes.count()).toBeGreaterThan(10);
+    for (const box of await boxes.all()) expect(await box.isChecked()).toBe(false);
+    await page.getByRole('checkbox', { name: /bookings:read/ }).check();
+    await page.getByRole('checkbox', { name: /bookings:write/ }).check();
     await shot(page, '07-oauth-apps');
     await page.getByRole('button', { name: 'Register app' }).click();
     const secret = (await page.locator('#client-secret').textContent())!.trim();
@@ -317,13 +322,14 @@ describe('the admin area in Chromium', () => {
       type: 'confidential',
       redirectUris: ['https://crm.example.com/callback', 'http://127.0.0.1:8123/cb'],
     });
-    expect(client!.scopes).not.toContain('webhooks:write');
+    expect(client!.scopes).toEqual(['bookings:read', 'bookings:write']);
     expect(await page.getByRole('row', { name: /Partner CRM/ }).count()).toBe(1);
 
     // A public app (PKCE, no secret): its client id is shown, and no secret exists to show.
     await page.getByLabel('App name').fill('Phone App');
     await page.getByLabel('Redirect URIs').fill('http://127.0.0.1:9000/callback');
     await page.getByRole('radio', { name: /^Public/ }).check();
+    await page.getByRole('checkbox', { name: /company:read/ }).check();
     await page.getByRole('button', { name: 'Register app' }).click();
     const publicId = (await page.locator('#client-id').textContent())!.trim();
     expect(await page.locator('#client-secret').count()).toBe(0);

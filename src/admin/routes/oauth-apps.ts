@@ -1,7 +1,8 @@
 // OAuth apps (docs/oauth.md, docs/admin.md): the account's registered clients. Registering runs
 // createOAuthClient (the same use case as `svc oauth-client create`): exact redirect URIs, the
 // scopes it may ask for, public (PKCE, no secret) or confidential (a secret shown once).
-// Deleting revokes everything the client holds (deleteOAuthClient).
+// Deleting revokes everything the client holds (deleteOAuthClient). Below them, the apps this
+// person authorised for their own companies, each of which they can revoke (revokeAuthorizedApp).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPE_DESCRIPTIONS } from '../../auth/pages/consent-page.js';
 import { esc } from '../../auth/pages/html.js';
@@ -11,7 +12,10 @@ import {
   createOAuthClient,
   deleteOAuthClient,
   findOAuthClient,
+  listAuthorizedApps,
   listOAuthClients,
+  revokeAuthorizedApp,
+  type AuthorizedApp,
 } from '../../schema/credentials/index.js';
 import type { Services } from '../../services.js';
 import {
@@ -39,7 +43,8 @@ const redirectHint = 'One per line; matched exactly. https, or http on a loopbac
 
 function registerForm(ctx: LayoutContext, state: FormState): string {
   const { values, errors } = state;
-  const checked = (s: string) => (state.scopes.length === 0 || state.scopes.includes(s) ? ' checked' : '');
+  // Nothing is ticked on a new form: an app gets the scopes its developer chose, not all of them.
+  const checked = (s: string) => (state.scopes.includes(s) ? ' checked' : '');
   const type = values.type === 'public' ? 'public' : 'confidential';
   return `<form method="post" action="${accountPath('/oauth-apps', ctx.mode)}" class="stack panel">
       <h2>Register an app</h2>
@@ -75,6 +80,23 @@ function clientTable(ctx: LayoutContext, clients: OAuthClient[]): string {
     </tbody></table>`;
 }
 
+function authorizedTable(ctx: LayoutContext, apps: AuthorizedApp[]): string {
+  if (apps.length === 0) return '<p class="empty">You have not authorised any app.</p>';
+  return `<table><thead><tr><th scope="col">App</th><th scope="col">Company</th><th scope="col">Permissions</th><th scope="col">Authorised</th><th scope="col"><span class="muted">Actions</span></th></tr></thead><tbody>
+    ${apps
+      .map(
+        (a) => `<tr><td>${esc(a.clientName)}</td><td>${esc(a.companyName)} (${a.mode === 'live' ? 'live' : 'test'})</td>
+      <td>${a.scope
+        .split(' ')
+        .map((s) => `<code>${esc(s)}</code>`)
+        .join(' ')}</td><td>${timeTag(a.createdAt)}</td>
+      <td class="actions"><form method="post" action="${accountPath(`/authorized-apps/${a.grantId}/revoke`, ctx.mode)}">${csrfField(ctx.csrfToken)}
+        <button type="submit" class="danger" aria-label="Revoke ${esc(a.clientName)} for ${esc(a.companyName)}">Revoke</button></form></td></tr>`,
+      )
+      .join('')}
+    </tbody></table>`;
+}
+
 /** OAuth apps belong to the account, not to a mode: the page keeps the mode it was opened in. */
 async function oauthLayout(services: Services, req: FastifyRequest): Promise<LayoutContext> {
   const mode = modeOfRequest(req);
@@ -89,11 +111,18 @@ async function listPage(
   extra: { top?: string; state?: FormState; status?: number } = {},
 ) {
   const ctx = await oauthLayout(services, req);
-  const clients = await listOAuthClients(services.dbs, activeSession(req).account.id);
+  const accountId = activeSession(req).account.id;
+  const [clients, authorized] = await Promise.all([
+    listOAuthClients(services.dbs, accountId),
+    listAuthorizedApps(services.dbs, accountId),
+  ]);
   const body = `<h1>OAuth apps</h1>${extra.top ?? ''}
     <p class="muted">Apps that act for other businesses' companies with their consent (OAuth 2.1, authorization code with PKCE). An app is registered once for the account and is the same in live and test mode.</p>
     ${clientTable(ctx, clients)}
-    ${registerForm(ctx, extra.state ?? { values: {}, scopes: [], errors: null })}`;
+    ${registerForm(ctx, extra.state ?? { values: {}, scopes: [], errors: null })}
+    <h2 id="authorized">Apps you authorised</h2>
+    <p class="muted">Apps you approved on a consent page, for your own companies. Revoking one ends its access and refresh tokens at once; it has to ask you again.</p>
+    ${authorizedTable(ctx, authorized)}`;
   return sendAdmin(reply, extra.status ?? 200, adminPage(ctx, 'OAuth apps', body));
 }
 
@@ -104,7 +133,10 @@ async function findClient(services: Services, req: FastifyRequest): Promise<OAut
 export function registerOAuthAppRoutes(app: FastifyInstance, services: Services): void {
   app.get('/oauth-apps', { schema: { hide: true } }, async (req, reply) =>
     listPage(services, req, reply, {
-      top: doneNotice(queryOf(req).done, { deleted: 'The app was deleted and all its tokens revoked.' }),
+      top: doneNotice(queryOf(req).done, {
+        deleted: 'The app was deleted and all its tokens revoked.',
+        revoked: 'The app’s access was revoked.',
+      }),
     }),
   );
 
@@ -139,6 +171,15 @@ export function registerOAuthAppRoutes(app: FastifyInstance, services: Services)
       if (!errors) throw err;
       return listPage(services, req, reply, { state: { values: form, scopes, errors }, status: 400 });
     }
+  });
+
+  app.post('/authorized-apps/:id/revoke', { schema: { hide: true } }, async (req, reply) => {
+    // Only a grant this person approved: another's, or an unknown id, is the admin area's 404.
+    await revokeAuthorizedApp(services.dbs, services.credentials, {
+      accountId: activeSession(req).account.id,
+      grantId: paramsOf(req).id ?? '',
+    });
+    return reply.redirect(`${accountPath('/oauth-apps', modeOfRequest(req), 'done=revoked')}#authorized`, 303);
   });
 
   app.get('/oauth-apps/:id/delete', { schema: { hide: true } }, async (req, reply) => {

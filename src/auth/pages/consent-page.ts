@@ -1,5 +1,6 @@
 // The consent page (docs/oauth.md): names the client and lists the scopes it asks for, a select
-// labelled Company when the user has several, and the buttons Approve and Deny. The request's
+// labelled Company when the user has several (starting at "Choose a company": none is preselected),
+// and the buttons Approve and Deny (Deny needs no company: it skips the form's validation). The request's
 // parameters travel in hidden fields and are validated again when the form comes back.
 // Opt-in scopes (logs:read) are a checkbox that is never preselected: granted only when ticked.
 import { OPT_IN_SCOPES, type Scope } from '../scopes.js';
@@ -59,6 +60,7 @@ export function consentPage(o: ConsentPageOptions): string {
       ${hiddenInputs({ company: o.companies[0]!.value })}`
       : `<label for="company">Company</label>
       <select id="company" name="company" required>
+        <option value="" selected>Choose a company</option>
         ${o.companies.map((c) => `<option value="${esc(c.value)}">${esc(c.label)}</option>`).join('\n        ')}
       </select>`;
   return page(
@@ -74,7 +76,7 @@ export function consentPage(o: ConsentPageOptions): string {
       ${company}
       <p>You will be sent back to <strong>${esc(o.redirectHost)}</strong>.</p>
       <button type="submit" name="decision" value="approve">Approve</button>
-      <button type="submit" name="decision" value="deny">Deny</button>
+      <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
     </form>`,
   );
 }

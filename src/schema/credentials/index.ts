@@ -1,5 +1,6 @@
 // Credentials: API keys and OAuth clients.
 // The public face of this subject: transports import it from here, never a file inside.
+export * from './authorized-apps.js';
 export * from './create-api-key.js';
 export * from './create-oauth-client.js';
 export * from './delete-api-key.js';

@@ -71,3 +71,25 @@ describe('consent to logs:read', () => {
     expect(res.body).toContain('Tick at least one permission');
   });
 });
+
+describe('the company to grant', () => {
+  it('is not preselected: the select starts at "Choose a company"', async () => {
+    const b = new Browser(t.app);
+    const url = `/oauth/authorize?${new URLSearchParams(query('company:read'))}`;
+    await b.login(w.email, w.password, url);
+    const page = await b.request('GET', url);
+    expect(page.statusCode).toBe(200);
+    const options = [...page.body.matchAll(/<option value="([^"]*)"( selected)?>/g)];
+    expect(options.length).toBeGreaterThan(2);
+    expect(options[0]![1]).toBe('');
+    expect(options.filter((o) => o[2]).map((o) => o[1])).toEqual(['']);
+  });
+
+  it('approving without choosing one is refused, and no code is issued', async () => {
+    const codes = await t.dbs.live.prisma.oAuthCode.count();
+    const res = await new Browser(t.app).authorize(query('company:read'), w, { company: '' });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('Choose one of your companies');
+    expect(await t.dbs.live.prisma.oAuthCode.count()).toBe(codes);
+  });
+});

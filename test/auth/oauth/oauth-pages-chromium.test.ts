@@ -100,6 +100,11 @@ describe('login and consent in Chromium', () => {
         'Sample Fitness Center (test)',
       ]),
     );
+    // Nothing is preselected: the required select is invalid until a company is chosen, so the
+    // browser does not send Approve without one (the server refuses it too: oauth-consent-opt-in).
+    expect(await company.inputValue()).toBe('');
+    expect(options[0]).toBe('Choose a company');
+    expect(await company.evaluate((el) => (el as HTMLSelectElement).validity.valueMissing)).toBe(true);
     await company.selectOption({ label: 'Sample Medical Clinic (test)' });
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL(/\/callback\?/);

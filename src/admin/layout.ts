@@ -99,6 +99,13 @@ function modeSwitch(ctx: LayoutContext): string {
       <span class="track" aria-hidden="true"></span><span>Test mode</span></a>`;
 }
 
+/** In test mode, on every page: the sandbox, and which company of it the page shows. */
+function testBanner(ctx: LayoutContext): string {
+  if (ctx.mode !== 'test') return '';
+  const which = ctx.company ? ` of <strong>${esc(ctx.company.name)}</strong>` : '';
+  return `<div class="test-banner">Test mode: you are viewing sandbox data${which}</div>`;
+}
+
 /** A page of the signed-in admin area. */
 export function adminPage(ctx: LayoutContext, title: string, body: string, opts: { crumbs?: string } = {}): string {
   return `${head(title)}
@@ -111,7 +118,7 @@ export function adminPage(ctx: LayoutContext, title: string, body: string, opts:
     <span class="who">${esc(ctx.accountEmail)}</span>
     <form method="post" action="/admin/logout">${csrfField(ctx.csrfToken)}<button type="submit">Sign out</button></form>
   </header>
-  ${ctx.mode === 'test' ? '<div class="test-banner">Test mode: you are viewing sandbox data</div>' : ''}
+  ${testBanner(ctx)}
   <div class="shell">
     ${sideNav(ctx)}
     <main id="content" tabindex="-1">

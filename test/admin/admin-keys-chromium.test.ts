@@ -152,6 +152,10 @@ describe('the admin area in Chromium', () => {
     await expectVisibleFocus(page);
     await page.keyboard.press('Enter');
     await page.waitForURL(`${origin}/admin/test/companies/${w.test.id}`);
+    // The banner names the sandbox company the page shows.
+    expect(await page.locator('.test-banner').textContent()).toBe(
+      `Test mode: you are viewing sandbox data of ${w.test.name}`,
+    );
   });
 
   let testKey = '';

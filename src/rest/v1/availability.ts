@@ -4,7 +4,22 @@ import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Timestamp } from '../schemas.js';
 
-const Slot = Type.Object({ startTime: Timestamp, endTime: Timestamp, employeeIds: Type.Array(Id) });
+const VisitSlotItem = Type.Object({
+  serviceId: Id,
+  startTime: Timestamp,
+  endTime: Timestamp,
+  employeeIds: Type.Array(Id),
+});
+const Slot = Type.Object({
+  startTime: Timestamp,
+  endTime: { ...Timestamp, description: 'With serviceIds: when the last service ends' },
+  employeeIds: Type.Array(Id, { description: 'With serviceIds: the employees free for the first service' }),
+  items: Type.Optional(
+    Type.Array(VisitSlotItem, {
+      description: 'With serviceIds only: each service back to back, its times and the employees free for it',
+    }),
+  ),
+});
 const Session = Type.Object({
   classId: Id,
   startTime: Timestamp,
@@ -56,20 +71,35 @@ export default async function availabilityRoutes(app: FastifyInstance, deps: V1D
     url: '/availability',
     operationId: 'getAvailability',
     summary:
-      'Free slots of an appointment service (15-minute steps), or the sessions of a class service; at most 31 days',
+      'Free slots of an appointment service (15-minute steps), or of a whole visit (serviceIds), or the sessions of a class service; at most 31 days',
     tags: ['Availability'],
     scope: 'availability:read',
     request: {
       querystring: Type.Object(
-        { serviceId: Id, from: Timestamp, to: Timestamp, employeeId: Type.Optional(Id) },
+        {
+          serviceId: Type.Optional(Id),
+          serviceIds: Type.Optional(
+            Type.String({
+              pattern: '^[0-9a-f]{24}(,[0-9a-f]{24}){0,9}$',
+              description:
+                "Instead of serviceId: a visit's services in order, comma-separated (at most 10): the starts where all of them fit back to back (POST /visits)",
+            }),
+          ),
+          from: Timestamp,
+          to: Timestamp,
+          employeeId: Type.Optional(Id),
+        },
         { additionalProperties: false },
       ),
     },
     response: Availability,
     // GraphQL answers both lists, one of them null; REST sends the one that applies.
     query: 'availability',
-    variables: (req) => req.query,
-    select: (a: Found) => (a.slots ? { slots: a.slots } : { sessions: a.sessions }),
+    variables: (req) => ({ ...req.query, serviceIds: req.query.serviceIds?.split(',') }),
+    select: (a: Found) =>
+      a.slots
+        ? { slots: (a.slots as Array<{ items?: unknown }>).map(({ items, ...s }) => (items ? { ...s, items } : s)) }
+        : { sessions: a.sessions },
   });
   graphqlRoute(app, deps, {
     method: 'GET',

@@ -2,16 +2,38 @@
 // Scope: availability:read.
 import { builder } from '../builder.js';
 import type { Slot } from './schedule.js';
+import type { VisitSlotItem } from '../visits/visit-availability.js';
 import { findAvailability, type Availability, type SessionAvailability } from './find-availability.js';
 import { explainAvailability, type Explanation } from './explain-availability.js';
 import type { Reason } from './refusals.js';
 
-const SlotType = builder.objectRef<Slot>('Slot').implement({
-  description: 'A free time of an appointment service',
+const VisitSlotItemType = builder.objectRef<VisitSlotItem>('VisitSlotItem').implement({
+  description: 'One service of a visit at a free start: its times and the employees free for it',
+  fields: (t) => ({
+    serviceId: t.exposeID('serviceId', { description: 'The service' }),
+    startTime: t.expose('startTime', { type: 'DateTime', description: 'When this item starts' }),
+    endTime: t.expose('endTime', { type: 'DateTime', description: 'When this item ends' }),
+    employeeIds: t.exposeIDList('employeeIds', { description: 'The qualified employees free for this item' }),
+  }),
+});
+
+const SlotType = builder.objectRef<Slot & { items?: VisitSlotItem[] }>('Slot').implement({
+  description: 'A free time of an appointment service, or of a whole visit (serviceIds)',
   fields: (t) => ({
     startTime: t.expose('startTime', { type: 'DateTime', description: 'When it starts' }),
-    endTime: t.expose('endTime', { type: 'DateTime', description: 'When it ends' }),
-    employeeIds: t.exposeIDList('employeeIds', { description: 'The qualified employees free for this slot' }),
+    endTime: t.expose('endTime', {
+      type: 'DateTime',
+      description: 'When it ends (for serviceIds, when the last service ends)',
+    }),
+    employeeIds: t.exposeIDList('employeeIds', {
+      description: 'The qualified employees free for this slot (for serviceIds, for the first service)',
+    }),
+    items: t.field({
+      type: [VisitSlotItemType],
+      nullable: true,
+      description: 'For serviceIds: each service back to back, with its times and free employees; null otherwise',
+      resolve: (s) => s.items ?? null,
+    }),
   }),
 });
 
@@ -51,7 +73,10 @@ builder.queryField('availability', (t) =>
     description: 'Free slots or class sessions of a service in [from, to), at most 31 days',
     authScopes: { scope: 'availability:read' },
     args: {
-      serviceId: t.arg.id({ required: true, description: 'The service' }),
+      serviceId: t.arg.id({ description: 'The service (or serviceIds)' }),
+      serviceIds: t.arg.idList({
+        description: "A visit's services in order: the starts where all of them fit back to back (or serviceId)",
+      }),
       from: t.arg({ type: 'DateTime', required: true, description: 'The start of the window' }),
       to: t.arg({ type: 'DateTime', required: true, description: 'The end of the window' }),
       employeeId: t.arg.id({ description: "Only this employee's slots" }),

@@ -12,10 +12,24 @@ import { parseInput } from '../validation.js';
 import { findService } from '../find-records.js';
 import { policyFor } from './explain-availability.js';
 import { domainNow } from '../domain-time.js';
+import { findVisitAvailability } from '../visits/visit-availability.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 
-const input = z.object({ serviceId: id, from: boundedInstant, to: boundedInstant, employeeId: id.nullish() }).strict();
+const input = z
+  .object({
+    serviceId: id.nullish(),
+    /** A multi-service visit's services in order (docs/api.md, Visits): starts where all fit back to back. */
+    serviceIds: z.array(id).min(1, 'must name at least one service').nullish(),
+    from: boundedInstant,
+    to: boundedInstant,
+    employeeId: id.nullish(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (!v.serviceId === !v.serviceIds)
+      ctx.addIssue({ code: 'custom', path: ['serviceId'], message: 'give exactly one of serviceId or serviceIds' });
+  });
 
 export interface SessionAvailability {
   classId: string;
@@ -35,10 +49,21 @@ export async function findAvailability(
   const data = parseInput(input, opts.input);
   checkRange(data.from, data.to, { fromPath: 'from', toPath: 'to', maxDays: MAX_AVAILABILITY_DAYS });
   const companyId = opts.company.id;
-  const service = await findService(db, companyId, data.serviceId);
   const now = (opts.now ?? (await domainNow(db, opts.company))).getTime();
   const from = Math.max(data.from.getTime(), now);
   const to = data.to.getTime();
+  if (data.serviceIds) {
+    const slots = await findVisitAvailability(db, {
+      company: opts.company,
+      serviceIds: data.serviceIds,
+      employeeId: data.employeeId,
+      from,
+      to,
+      now,
+    });
+    return { kind: 'appointment', slots };
+  }
+  const service = await findService(db, companyId, data.serviceId);
   const qualified = service.employees.map((e) => e.employeeId);
   if (data.employeeId && !qualified.includes(data.employeeId)) {
     // An employee of another company is not found; one of ours who does not do it, a 400.

@@ -50,6 +50,11 @@ const input = z
       ctx.addIssue({ code: 'custom', path: ['customerId'], message: 'give exactly one of customerId or customer' });
   });
 
+/** The rule of a visit's later items: their start follows the sequence, not the slot grid. */
+export function laterItemPolicy(p: Policy): Policy {
+  return { ...p, rules: { ...p.rules, slotIntervalMinutes: null } };
+}
+
 export type VisitWithBookings = Visit & { bookings: Booking[] };
 
 /** A refusal's reason, with the visit item it concerns (absent: the item is not known). */
@@ -106,16 +111,19 @@ export async function loadVisitServices(
   db: Db,
   companyId: string,
   items: Array<{ serviceId: string; employeeId?: string | null }>,
+  /** The field that lists the services: `items` (POST /visits) or `serviceIds` (/availability). */
+  field: 'items' | 'serviceIds' = 'items',
 ): Promise<Array<{ service: VisitService; employeeId?: string }>> {
   const out: Array<{ service: VisitService; employeeId?: string }> = [];
   for (const [i, it] of items.entries()) {
-    const path = `items.${i}`;
-    const service = await foundAt(`${path}.serviceId`, 'service', () => findService(db, companyId, it.serviceId));
+    const path = `${field}.${i}`;
+    const servicePath = field === 'items' ? `${path}.serviceId` : path;
+    const service = await foundAt(servicePath, 'service', () => findService(db, companyId, it.serviceId));
     if (service.kind !== 'appointment')
       throw AppError.validation([
-        { path: `${path}.serviceId`, message: 'is a class service; a visit holds appointment services' },
+        { path: servicePath, message: 'is a class service; a visit holds appointment services' },
       ]);
-    if (!service.active) throw AppError.validation([{ path: `${path}.serviceId`, message: 'is deactivated' }]);
+    if (!service.active) throw AppError.validation([{ path: servicePath, message: 'is deactivated' }]);
     if (it.employeeId) {
       const e = await foundAt(`${path}.employeeId`, 'employee', () => findEmployee(db, companyId, it.employeeId));
       if (!service.employees.some((x) => x.employeeId === e.id))
@@ -180,7 +188,10 @@ export async function createVisit(
     service: l.service,
     employeeId: l.employeeId,
     start: starts[index]!,
-    policy: policyFor(company, l.service, now.getTime()),
+    policy:
+      index === 0
+        ? policyFor(company, l.service, now.getTime())
+        : laterItemPolicy(policyFor(company, l.service, now.getTime())),
   }));
   const last = items[items.length - 1]!;
   const end = last.start + last.service.durationMinutes * 60_000;

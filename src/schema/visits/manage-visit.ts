@@ -13,7 +13,7 @@ import { domainTransaction, isExclusionViolation } from '../db-errors.js';
 import { assertBeforeCutoff } from '../booking-rules.js';
 import { boundedInstant } from '../domain-validation.js';
 import { policyFor } from '../availability/explain-availability.js';
-import type { Reason } from '../availability/refusals.js';
+import type { Policy, Reason } from '../availability/refusals.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { replanReminders } from '../notifications/plan-reminders.js';
 import { parseInput, text } from '../validation.js';
@@ -23,7 +23,13 @@ import { recordBookingEvent } from '../bookings/booking-events.js';
 import { loadCancellationTerms } from '../bookings/cancellation-terms.js';
 import { refundCancelled, type CancelResult } from '../bookings/cancel-booking.js';
 import { applyTransition, invalidTransition } from '../bookings/transition-booking.js';
-import { sequenceStarts, visitUnavailable, type ItemReason, type VisitWithBookings } from './create-visit.js';
+import {
+  laterItemPolicy,
+  sequenceStarts,
+  visitUnavailable,
+  type ItemReason,
+  type VisitWithBookings,
+} from './create-visit.js';
 
 type Client = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
 
@@ -155,7 +161,9 @@ export async function rescheduleVisit(
             service,
             employeeId: b.employeeId,
             start: starts[i]!,
-            policy: policyFor(company, service, now.getTime(), data.skipRules ?? false),
+            policy: (i === 0 ? (p: Policy) => p : laterItemPolicy)(
+              policyFor(company, service, now.getTime(), data.skipRules ?? false),
+            ),
             ignoreBookingId: ids,
           });
         } catch (err) {

@@ -315,6 +315,70 @@ describe('visits', () => {
     );
   });
 
+  it('/availability?serviceIds= offers the starts where the whole sequence fits, and each books', async () => {
+    const s = await studio();
+    const day = futureHour(3, 0);
+    const to = new Date(Date.parse(day) + 86_400_000).toISOString();
+    // Both employees busy with a colour at 12:00-12:30 UTC (5 min buffer before).
+    const noon = Date.parse(futureHour(3, 12));
+    for (const e of [s.anna, s.ben])
+      await post(t.app, '/api/v1/bookings', s.auth, {
+        serviceId: s.colour._id,
+        employeeId: e._id,
+        startTime: new Date(noon).toISOString(),
+        customer: { name: 'Busy', email: 'busy@example.com' },
+      });
+    const get = async (q: string) =>
+      ok(await t.app.inject({ method: 'GET', url: `/api/v1/availability?${q}&from=${day}&to=${to}`, headers: s.auth }))
+        .slots as Array<{ startTime: string; endTime: string; employeeIds: string[]; items?: any[] }>;
+    const single = await get(`serviceId=${s.cut._id}`);
+    expect(single[0]!.items).toBeUndefined();
+    const visits = await get(`serviceIds=${s.cut._id},${s.colour._id}`);
+    expect(visits.length).toBeGreaterThan(50);
+    for (const v of visits) {
+      const start = Date.parse(v.startTime);
+      expect(v.items!.map((i) => [i.serviceId, Date.parse(i.startTime) - start])).toEqual([
+        [s.cut._id, 0],
+        [s.colour._id, 75 * MIN],
+      ]);
+      expect(Date.parse(v.endTime) - start).toBe(105 * MIN);
+      expect(v.employeeIds).toEqual(v.items![0].employeeIds);
+    }
+    const starts = new Set(visits.map((v) => v.startTime));
+    // A cut at 10:45 fits alone, but its colour (12:00) would meet the booked noon: not offered.
+    const clash = new Date(noon - 75 * MIN).toISOString();
+    expect(single.some((x) => x.startTime === clash)).toBe(true);
+    expect(starts.has(clash)).toBe(false);
+    // The colour's buffer before (5 min) may not reach into 12:30's booking either.
+    expect(starts.has(new Date(noon - 45 * MIN).toISOString())).toBe(false);
+    expect(starts.has(new Date(noon - 150 * MIN).toISOString())).toBe(true);
+    // An offered start books.
+    const pick = visits.find((v) => v.startTime === new Date(noon - 150 * MIN).toISOString())!;
+    const v = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [{ serviceId: s.cut._id }, { serviceId: s.colour._id }],
+      startTime: pick.startTime,
+      customer,
+    });
+    expect(v.bookings).toHaveLength(2);
+    // Hostile: both, neither, an unknown or foreign id, too many.
+    const bad: Array<[string, number, string]> = [
+      [`serviceId=${s.cut._id}&serviceIds=${s.cut._id}`, 400, 'serviceId'],
+      ['', 400, 'serviceId'],
+      [`serviceIds=${s.cut._id},${'ab'.repeat(12)}`, 404, 'serviceIds.1'],
+      [`serviceIds=${Array.from({ length: 11 }, () => s.cut._id).join(',')}`, 400, 'serviceIds'],
+      ['serviceIds=nope', 400, 'serviceIds'],
+    ];
+    for (const [q, status, path] of bad) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/availability?${q}&from=${day}&to=${to}`,
+        headers: s.auth,
+      });
+      const body = expectError(res, status, status === 404 ? 'NOT_FOUND' : 'VALIDATION_ERROR');
+      expect(JSON.stringify(body.error), q).toContain(path);
+    }
+  });
+
   it('needs bookings:write to create and bookings:read to read', async () => {
     const read = await tokenWithScopes(t.dbs, w, 'bookings:read');
     const res = await t.app.inject({

@@ -1,0 +1,103 @@
+// GET /availability?serviceIds=a,b (docs/api.md, Visits): the starts at which a whole visit
+// fits, its services back to back as POST /visits books them. It reuses the availability
+// engine: the free starts of the first service (freeSlots, the grid and the one rule of
+// src/schema/availability/refusals.ts), each then asked of the rule for every later item at its
+// offset in the sequence, with that item's own employees, schedules and booking rules. Each
+// service's schedules are loaded once for the whole window, so a month costs one load per
+// service plus the rule's binary searches per start.
+import type { Db } from '../../db/databases.js';
+import type { Company } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
+import { policyFor } from '../availability/explain-availability.js';
+import { refusals } from '../availability/refusals.js';
+import { freeSlots, loadSchedules, type Slot } from '../availability/schedule.js';
+import { laterItemPolicy, loadVisitServices, MAX_VISIT_ITEMS, sequenceStarts } from './create-visit.js';
+
+export interface VisitSlotItem {
+  serviceId: string;
+  startTime: Date;
+  endTime: Date;
+  employeeIds: string[];
+}
+
+/** A start of a whole visit: the first item's free employees, and every item's times and employees. */
+export interface VisitSlot extends Slot {
+  items: VisitSlotItem[];
+}
+
+export async function findVisitAvailability(
+  db: Db,
+  opts: { company: Company; serviceIds: string[]; employeeId?: string | null; from: number; to: number; now: number },
+): Promise<VisitSlot[]> {
+  if (opts.serviceIds.length > MAX_VISIT_ITEMS)
+    throw AppError.validation([{ path: 'serviceIds', message: `must name at most ${MAX_VISIT_ITEMS} services` }]);
+  const loaded = await loadVisitServices(
+    db,
+    opts.company.id,
+    opts.serviceIds.map((serviceId) => ({ serviceId })),
+    'serviceIds',
+  );
+  if (opts.from >= opts.to) return [];
+  const services = loaded.map((l) => l.service);
+  const offsets = sequenceStarts(services, 0);
+  const last = services.length - 1;
+  const span = offsets[last]! + services[last]!.durationMinutes * 60_000;
+  const items = await Promise.all(
+    services.map(async (service, i) => {
+      const qualified = service.employees.map((e) => e.employeeId);
+      const ids = opts.employeeId ? qualified.filter((id) => id === opts.employeeId) : qualified;
+      const employees = await db.employee.findMany({
+        where: { companyId: opts.company.id, active: true, id: { in: ids } },
+        select: { id: true, workingHours: true },
+        orderBy: { id: 'asc' },
+      });
+      const base = policyFor(opts.company, service, opts.now);
+      const policy = i === 0 ? base : laterItemPolicy(base);
+      const schedules = await loadSchedules(db, {
+        companyId: opts.company.id,
+        zone: opts.company.timezone,
+        employees,
+        from: opts.from + offsets[i]!,
+        to: opts.to + offsets[i]!,
+        margin: (service.bufferBeforeMinutes + service.bufferAfterMinutes + service.durationMinutes) * 60_000,
+        countServiceId: policy.rules.dailyLimitPerEmployee !== null ? service.id : undefined,
+      });
+      return { service, policy, schedules, offset: offsets[i]! };
+    }),
+  );
+  const [first, ...rest] = items;
+  const out: VisitSlot[] = [];
+  for (const slot of freeSlots(first!.schedules, first!.service, opts.from, opts.to, first!.policy)) {
+    const start = slot.startTime.getTime();
+    const later: VisitSlotItem[] = [];
+    for (const it of rest) {
+      const at = start + it.offset;
+      const free = it.schedules
+        .filter((s) => refusals(s, at, it.service, it.policy).length === 0)
+        .map((s) => s.employeeId);
+      if (free.length === 0) break;
+      later.push({
+        serviceId: it.service.id,
+        startTime: new Date(at),
+        endTime: new Date(at + it.service.durationMinutes * 60_000),
+        employeeIds: free,
+      });
+    }
+    if (later.length < rest.length) continue;
+    out.push({
+      startTime: slot.startTime,
+      endTime: new Date(start + span),
+      employeeIds: slot.employeeIds,
+      items: [
+        {
+          serviceId: first!.service.id,
+          startTime: slot.startTime,
+          endTime: slot.endTime,
+          employeeIds: slot.employeeIds,
+        },
+        ...later,
+      ],
+    });
+  }
+  return out;
+}

@@ -20,7 +20,7 @@ import { openDatabases } from '../src/db/databases.js';
 import { createAccountWithKeys } from '../test/helpers/factories.js';
 import type { LoadOptions, LoadResult } from './load.js';
 import { checkTargets, formatReport, type ScenarioResult, type Verdict } from './report.js';
-import { SCENARIOS, type BenchContext, type Fixtures, type RequestSpec } from './scenarios.js';
+import { SCENARIOS, type BenchContext, type Fixtures, type RequestSpec, type Scenario } from './scenarios.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const env = process.env;
@@ -105,6 +105,39 @@ function runLoad(options: LoadOptions): Promise<LoadResult> {
         : reject(new Error(`load generator exited with ${code}`)),
     );
   });
+}
+
+type Started = Awaited<ReturnType<typeof startServer>>;
+
+/**
+ * One scenario's rounds as one result: requests and statuses summed, requests/s over the whole
+ * measured time, CPU per request weighted by requests, and the worst round's latencies (a round
+ * is short; its percentiles are not merged, the largest is kept).
+ */
+function mergeRounds(parts: LoadResult[]): LoadResult {
+  if (parts.length === 1) return parts[0]!;
+  const requests = parts.reduce((n, p) => n + p.requests, 0);
+  const seconds = parts.reduce((n, p) => n + (p.requestsPerSecond > 0 ? p.requests / p.requestsPerSecond : 0), 0);
+  const statusCounts: Record<string, number> = {};
+  for (const p of parts)
+    for (const [status, count] of Object.entries(p.statusCounts))
+      statusCounts[status] = (statusCounts[status] ?? 0) + count;
+  const worst = (k: 'p50Ms' | 'p90Ms' | 'p99Ms' | 'maxMs') => Math.max(...parts.map((p) => p[k]));
+  return {
+    requestsPerSecond: seconds > 0 ? Math.round(requests / seconds) : 0,
+    p50Ms: worst('p50Ms'),
+    p90Ms: worst('p90Ms'),
+    p99Ms: worst('p99Ms'),
+    maxMs: worst('maxMs'),
+    requests,
+    statusCounts,
+    errors: parts.reduce((n, p) => n + p.errors, 0),
+    timeouts: parts.reduce((n, p) => n + p.timeouts, 0),
+    serverCpuUsPerRequest:
+      requests > 0
+        ? Math.round((parts.reduce((n, p) => n + p.serverCpuUsPerRequest * p.requests, 0) / requests) * 10) / 10
+        : 0,
+  };
 }
 
 interface WebhookFigures {
@@ -271,37 +304,77 @@ async function main(): Promise<void> {
     const specs = new Map<string, RequestSpec>();
     try {
       for (const s of scenarios) specs.set(s.name, await s.setup(ctx));
-      for (const s of scenarios) {
-        const spec = specs.get(s.name)!;
+      for (let i = 0; i < scenarios.length;) {
+        // Scenarios of one group that ask for rounds are measured together, alternating: each
+        // runs DURATION / rounds seconds a round, so a machine whose load drifts during the run
+        // weighs on all of them alike (a share of one another's requests/s is then a fair figure).
+        const first = scenarios[i]!;
+        let n = 1;
+        while (first.rounds && first.group && scenarios[i + n]?.group === first.group && scenarios[i + n]?.rounds) n++;
+        const batch = scenarios.slice(i, i + n);
+        i += n;
+        const rounds = first.rounds && n > 1 ? first.rounds : 1;
         // A scenario with its own settings gets a server of its own, started and stopped around it.
-        const own = s.serverEnv ? await startServer(s.serverEnv) : null;
-        const url = own ? `http://127.0.0.1:${own.port}` : origin;
-        await probe(url, spec);
-        const connections = s.connections ?? CONNECTIONS;
-        process.stderr.write(
-          `bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured, ${connections} connections${
-            own
-              ? `, own server (${Object.entries(s.serverEnv!)
-                  .map(([k, v]) => `${k}=${v}`)
-                  .join(' ')})`
-              : ''
-          }\n`,
-        );
-        let r: LoadResult;
+        const runs: Array<{
+          s: Scenario;
+          spec: RequestSpec;
+          url: string;
+          connections: number;
+          own: Started | null;
+          parts: LoadResult[];
+        }> = [];
         try {
-          r = await runLoad({ url, spec, connections, warmupSeconds: WARMUP, durationSeconds: DURATION });
+          for (const s of batch) {
+            const spec = specs.get(s.name)!;
+            const own = s.serverEnv ? await startServer(s.serverEnv) : null;
+            const url = own ? `http://127.0.0.1:${own.port}` : origin;
+            runs.push({ s, spec, url, connections: s.connections ?? CONNECTIONS, own, parts: [] });
+            await probe(url, spec);
+          }
+          for (const { s, own, connections } of runs)
+            process.stderr.write(
+              `bench: ${s.name}: ${WARMUP} s warm-up, ${DURATION} s measured${
+                rounds > 1
+                  ? ` in ${rounds} rounds alternating with ${batch
+                      .filter((x) => x !== s)
+                      .map((x) => x.name)
+                      .join(', ')}`
+                  : ''
+              }, ${connections} connections${
+                own
+                  ? `, own server (${Object.entries(s.serverEnv!)
+                      .map(([k, v]) => `${k}=${v}`)
+                      .join(' ')})`
+                  : ''
+              }\n`,
+            );
+          for (let round = 0; round < rounds; round++)
+            for (const run of runs)
+              run.parts.push(
+                await runLoad({
+                  url: run.url,
+                  spec: run.spec,
+                  connections: run.connections,
+                  warmupSeconds: round === 0 ? WARMUP : 0,
+                  durationSeconds: DURATION / rounds,
+                }),
+              );
         } finally {
-          if (own) {
+          for (const { own } of runs) {
+            if (!own) continue;
             own.child.kill('SIGTERM');
             await new Promise((done) => own.child.once('exit', done));
           }
         }
-        const unexpected = Object.entries(r.statusCounts).reduce(
-          (n, [status, count]) => n + (spec.expect.includes(Number(status)) ? 0 : count),
-          0,
-        );
-        results.push({ name: s.name, title: s.title, connections, expect: spec.expect, ...r, unexpected });
-        if (s.verify) checks.push({ scenario: s.name, ...(await s.verify(ctx)) });
+        for (const { s, spec, connections, parts } of runs) {
+          const r = mergeRounds(parts);
+          const unexpected = Object.entries(r.statusCounts).reduce(
+            (sum, [status, count]) => sum + (spec.expect.includes(Number(status)) ? 0 : count),
+            0,
+          );
+          results.push({ name: s.name, title: s.title, connections, expect: spec.expect, ...r, unexpected });
+          if (s.verify) checks.push({ scenario: s.name, ...(await s.verify(ctx)) });
+        }
       }
     } finally {
       child.kill('SIGTERM');

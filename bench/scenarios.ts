@@ -61,6 +61,11 @@ export interface Scenario {
   connections?: number;
   /** A name BENCH_ONLY may give to select this scenario with the others of its group. */
   group?: string;
+  /**
+   * Measured in this many rounds, alternating with the next scenarios of the same group that
+   * also ask for rounds (bench/run.ts): for a comparison whose two halves must see the same machine.
+   */
+  rounds?: number;
   /** Run on a server of its own started with these settings (e.g. REQUEST_LOGS=off). */
   serverEnv?: Record<string, string>;
   /** Checked after the run, printed as a verdict row (e.g. how many bookings a race left). */
@@ -251,19 +256,22 @@ export const SCENARIOS: Scenario[] = [
     targets: { minShareOf: { scenario: 'bare', share: 0.25 }, maxP99Ms: 25 },
   },
   // The cost of request logs (docs/api.md, Request logs) on the same route in the same run: the
-  // same GET /me on a server with REQUEST_LOGS=off, then on the usual one, which records them.
+  // same GET /me on a server with REQUEST_LOGS=off and on the usual one, which records them, in
+  // six alternating rounds, so the load of a shared machine weighs on both halves alike.
   {
     name: 'me-logs-off',
     group: 'request-logs',
     title: 'GET /api/v1/me with a valid live API key, request logs off (REQUEST_LOGS=off, a server of its own)',
     serverEnv: { REQUEST_LOGS: 'off' },
     setup: meSpec,
+    rounds: 6,
   },
   {
     name: 'me-logs-on',
     group: 'request-logs',
     title: 'GET /api/v1/me with a valid live API key, every request recorded in the request log',
     setup: meSpec,
+    rounds: 6,
     // Issue 20: logging costs at most 10% of the requests per second.
     targets: { minShareOf: { scenario: 'me-logs-off', share: 0.9 } },
     async verify(ctx) {

@@ -17,6 +17,13 @@ export const RESOURCES = {
     update: 'updateService',
     delete: 'deleteService',
   },
+  resources: {
+    list: 'listResources',
+    create: 'createResource',
+    get: 'getResource',
+    update: 'updateResource',
+    delete: 'deleteResource',
+  },
   employees: {
     list: 'listEmployees',
     create: 'createEmployee',

@@ -14,6 +14,7 @@ import './staff/date-override.js';
 import './events/event.js';
 import './notifications/notification.js';
 import './services/service.js';
+import './resources/resource.js';
 import './reports/booking-stats.js';
 import './calendars/calendar-feed-url.js';
 import './test-clocks/test-clock.js';

@@ -198,6 +198,23 @@ describe('the tour of every operation', () => {
       price: 1500,
       employeeIds: [employee._id],
     });
+    const room = await call('POST', '/resources', {
+      name: 'Treatment room 1',
+      kind: 'room',
+      workingHours: { ...ALL_DAY, sunday: [] },
+    });
+    await call('GET', '/resources');
+    await call('GET', `/resources/${room._id}`);
+    await call('PATCH', `/resources/${room._id}`, { name: 'Treatment room A' });
+    const spareRoom = await bookless('/resources', { name: 'Laser', kind: 'equipment' });
+    await call('POST', '/services', {
+      name: 'Facial',
+      durationMinutes: 60,
+      price: 7000,
+      employeeIds: [employee._id],
+      requiredResourceIds: [room._id],
+      requiredResourceKinds: ['equipment'],
+    });
     const spareService = await bookless('/services', { name: 'Beard trim', durationMinutes: 15 });
     await call('GET', '/services');
     await call('GET', `/services/${service._id}`);
@@ -365,6 +382,7 @@ describe('the tour of every operation', () => {
     await call('DELETE', `/employees/${employee._id}/time-off/${timeOff._id}`);
     await call('DELETE', `/employees/${employee._id}/date-overrides/${day}`);
     await call('DELETE', `/closures/${closure._id}`);
+    await call('DELETE', `/resources/${spareRoom._id}`);
     await call('DELETE', `/customers/${spareCustomer._id}`);
     await call('DELETE', `/services/${spareService._id}`);
     await call('DELETE', `/employees/${spareEmployee._id}`);

@@ -111,6 +111,12 @@ describe('every operation through the SDK', () => {
     await client.customers.delete(gone._id);
     expect((await client.customers.list({ email: 'dana@example.com' }).toArray()).length).toBe(1);
 
+    const room = await client.resources.create({ name: 'Room 1', kind: 'room' });
+    expect((await client.resources.get(room._id)).kind).toBe('room');
+    expect((await client.resources.update(room._id, { name: 'Room A' })).name).toBe('Room A');
+    expect((await client.resources.list({ kind: 'room' }).toArray()).map((r) => r._id)).toEqual([room._id]);
+    await client.resources.delete(room._id);
+
     const closure = await client.closures.create({
       startTime: daysAhead(250, 0),
       endTime: daysAhead(251, 0),

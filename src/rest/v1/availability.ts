@@ -40,10 +40,11 @@ const Reason = Type.Object(
   {
     code: Type.String({
       description:
-        'OUTSIDE_WORKING_HOURS, TIME_OFF, DATE_OVERRIDE, CLOSURE, BOOKED, BUFFER, MIN_NOTICE, MAX_ADVANCE, OFF_INTERVAL, DAILY_LIMIT, NOT_QUALIFIED, SERVICE_INACTIVE, CLASS_FULL, NO_SESSION, EXTERNAL_BUSY (an open list)',
+        'OUTSIDE_WORKING_HOURS, TIME_OFF, DATE_OVERRIDE, CLOSURE, BOOKED, BUFFER, MIN_NOTICE, MAX_ADVANCE, OFF_INTERVAL, DAILY_LIMIT, NOT_QUALIFIED, SERVICE_INACTIVE, CLASS_FULL, NO_SESSION, EXTERNAL_BUSY, RESOURCE_BUSY (an open list)',
     }),
     message: Type.String(),
     employeeId: Type.Optional(Id),
+    resourceId: Type.Optional(Id),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
   { title: 'Why a time cannot be booked' },
@@ -53,13 +54,20 @@ const Explanation = Type.Object(
   { $id: 'AvailabilityExplanation', title: 'Whether a start can be booked, with whom, and why not' },
 );
 
-type ExplainedReason = { code: string; message: string; employeeId: string | null; details: unknown };
+type ExplainedReason = {
+  code: string;
+  message: string;
+  employeeId: string | null;
+  resourceId: string | null;
+  details: unknown;
+};
 
 /** GraphQL answers null for what a reason lacks; REST leaves it out, as in a refusal's details.reasons. */
 const withoutNulls = (r: ExplainedReason) => ({
   code: r.code,
   message: r.message,
   ...(r.employeeId != null ? { employeeId: r.employeeId } : {}),
+  ...(r.resourceId != null ? { resourceId: r.resourceId } : {}),
   ...(r.details != null ? { details: r.details } : {}),
 });
 

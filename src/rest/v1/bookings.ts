@@ -65,6 +65,10 @@ export const Booking = Type.Object(
     employeeId: Id,
     customerId: Id,
     classId: Nullable(Id),
+    resourceIds: Type.Array(Id, {
+      description:
+        'The rooms and equipment it holds (or held, once cancelled or over) for the same time as its employee, buffers included',
+    }),
     startTime: Timestamp,
     endTime: Timestamp,
     status: Status,

@@ -20,7 +20,7 @@ const LocalTime = Type.String({
   description: 'HH:MM, local time in the company time zone',
 });
 const TimeRange = Type.Object({ start: LocalTime, end: LocalTime }, { additionalProperties: false });
-const WorkingHours = Type.Object(
+export const WorkingHours = Type.Object(
   Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Array(TimeRange, { maxItems: 12 })])),
   {
     additionalProperties: false,

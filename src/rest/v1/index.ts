@@ -17,6 +17,7 @@ import paymentRoutes from './payments.js';
 import reportRoutes from './reports.js';
 import requestLogRoutes from './request-logs.js';
 import serviceRoutes from './services.js';
+import resourceRoutes from './resources.js';
 import testClockRoutes from './test-clocks.js';
 import visitRoutes from './visits.js';
 
@@ -35,6 +36,7 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(paymentRoutes, { services, schema });
   await app.register(employeeRoutes, { services, schema });
   await app.register(serviceRoutes, { services, schema });
+  await app.register(resourceRoutes, { services, schema });
   await app.register(customerRoutes, { services, schema });
   await app.register(classRoutes, { services, schema });
   await app.register(closureRoutes, { services, schema });

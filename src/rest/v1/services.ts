@@ -39,6 +39,8 @@ const CancellationPolicyInput = Type.Object(
   { additionalProperties: false, title: 'Cancellation policy (input)' },
 );
 
+export const ResourceKind = Type.Union([Type.Literal('room'), Type.Literal('equipment')]);
+
 const Kind = Type.Union([Type.Literal('appointment'), Type.Literal('class')]);
 
 const QuestionType = Type.Union(
@@ -99,6 +101,10 @@ const Service = Type.Object(
     ),
     questions: Type.Array(Question, { description: 'Asked when it is booked, in this order' }),
     active: Type.Boolean(),
+    requiredResourceIds: Type.Array(Id, { description: 'Resources every booking of it holds, all of them' }),
+    requiredResourceKinds: Type.Array(ResourceKind, {
+      description: 'For each kind listed, a booking holds any one free resource of that kind',
+    }),
     metadata: Metadata,
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -125,6 +131,14 @@ const Fields = {
     description: 'At most 20 questions (ids unique); a PATCH replaces the list',
   }),
   active: Type.Boolean(),
+  requiredResourceIds: Type.Array(Id, {
+    maxItems: 10,
+    description: 'Resources of this company every booking holds, all of them; no duplicates; [] for none',
+  }),
+  requiredResourceKinds: Type.Array(ResourceKind, {
+    maxItems: 2,
+    description: 'Kinds of which every booking holds any one free resource, each at most once; [] for none',
+  }),
 };
 const opt = Object.fromEntries(
   Object.entries(Fields)

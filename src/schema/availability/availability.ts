@@ -91,13 +91,17 @@ const ReasonType = builder.objectRef<Reason>('AvailabilityReason').implement({
     code: t.exposeString('code', {
       description:
         'OUTSIDE_WORKING_HOURS, TIME_OFF, DATE_OVERRIDE, CLOSURE, BOOKED, BUFFER, MIN_NOTICE, MAX_ADVANCE, ' +
-        'OFF_INTERVAL, DAILY_LIMIT, NOT_QUALIFIED, SERVICE_INACTIVE, CLASS_FULL, NO_SESSION, EXTERNAL_BUSY; ' +
+        'OFF_INTERVAL, DAILY_LIMIT, NOT_QUALIFIED, SERVICE_INACTIVE, CLASS_FULL, NO_SESSION, EXTERNAL_BUSY, RESOURCE_BUSY; ' +
         'an open list',
     }),
     message: t.exposeString('message', { description: 'For people; may change' }),
     employeeId: t.exposeID('employeeId', {
       nullable: true,
       description: 'The employee it concerns; null: it concerns every employee',
+    }),
+    resourceId: t.exposeID('resourceId', {
+      nullable: true,
+      description: 'The room or piece of equipment it concerns (RESOURCE_BUSY); null otherwise',
     }),
     details: t.field({
       type: 'JSON',

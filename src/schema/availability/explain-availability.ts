@@ -13,6 +13,13 @@ import { parseInput } from '../validation.js';
 import { assessStart, reasonFor, type Assessment, type Policy, type Reason, type ServiceTiming } from './refusals.js';
 import { loadSchedules } from './schedule.js';
 import { domainNow } from '../domain-time.js';
+import { loadResourceSchedule, type ResourceNeeds } from '../resources/resource-schedule.js';
+
+/** A service's resource needs (none when the caller's service object does not carry them). */
+export const needsOf = (s: Partial<ResourceNeeds>): ResourceNeeds => ({
+  requiredResourceIds: s.requiredResourceIds ?? [],
+  requiredResourceKinds: s.requiredResourceKinds ?? [],
+});
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -45,7 +52,7 @@ export async function assessEmployees(
   db: Client,
   opts: {
     company: Pick<Company, 'id' | 'timezone'>;
-    service: ServiceTiming & { id: string };
+    service: ServiceTiming & { id: string } & Partial<ResourceNeeds>;
     employeeIds: string[];
     start: number;
     policy: Policy;
@@ -60,17 +67,23 @@ export async function assessEmployees(
   if (employees.length === 0) return { employeeIds: [], reasons: [reasonFor.notQualified()] };
   const s = opts.service;
   const counting = opts.policy.rules.dailyLimitPerEmployee !== null && !opts.policy.skipRules;
-  const schedules = await loadSchedules(db, {
-    companyId: opts.company.id,
-    zone: opts.company.timezone,
-    employees,
+  const window = {
     from: opts.start,
     to: opts.start + s.durationMinutes * 60_000,
     margin: (s.bufferBeforeMinutes + s.bufferAfterMinutes) * 60_000,
     ignoreBookingId: opts.ignoreBookingId,
-    countServiceId: counting ? s.id : undefined,
-  });
-  return assessStart(schedules, opts.start, s, opts.policy);
+  };
+  const [schedules, resources] = await Promise.all([
+    loadSchedules(db, {
+      companyId: opts.company.id,
+      zone: opts.company.timezone,
+      employees,
+      ...window,
+      countServiceId: counting ? s.id : undefined,
+    }),
+    loadResourceSchedule(db, { companyId: opts.company.id, zone: opts.company.timezone, needs: needsOf(s), ...window }),
+  ]);
+  return assessStart(schedules, opts.start, s, opts.policy, resources);
 }
 
 const answer = (a: Assessment): Explanation => ({

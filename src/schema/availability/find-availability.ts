@@ -13,6 +13,7 @@ import { findService } from '../find-records.js';
 import { policyFor } from './explain-availability.js';
 import { domainNow } from '../domain-time.js';
 import { findVisitAvailability } from '../visits/visit-availability.js';
+import { loadResourceSchedule } from '../resources/resource-schedule.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 
@@ -124,14 +125,18 @@ export async function findAvailability(
   const timing = service;
   const margin = (timing.bufferBeforeMinutes + timing.bufferAfterMinutes + timing.durationMinutes) * 60_000;
   const policy = policyFor(opts.company, service, now);
-  const schedules = await loadSchedules(db, {
-    companyId,
-    zone: opts.company.timezone,
-    employees,
-    from,
-    to,
-    margin,
-    countServiceId: policy.rules.dailyLimitPerEmployee !== null ? service.id : undefined,
-  });
-  return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to, policy) };
+  const [schedules, resources] = await Promise.all([
+    loadSchedules(db, {
+      companyId,
+      zone: opts.company.timezone,
+      employees,
+      from,
+      to,
+      margin,
+      countServiceId: policy.rules.dailyLimitPerEmployee !== null ? service.id : undefined,
+    }),
+    // The rooms and equipment it requires, with all their holds in the window: two queries.
+    loadResourceSchedule(db, { companyId, zone: opts.company.timezone, needs: service, from, to, margin }),
+  ]);
+  return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to, policy, resources) };
 }

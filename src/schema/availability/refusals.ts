@@ -9,9 +9,12 @@
 // off and of the busy times of the employee's outside calendars, of the classes the employee
 // teaches and of other live bookings' blocks, and the booking
 // rules in force allow it (minimum notice, maximum advance, the slot interval, the daily limit),
-// unless a business books with `skipRules`, which waives those four and nothing else.
+// unless a business books with `skipRules`, which waives those four and nothing else. The
+// rooms and equipment the service requires must be free too (src/schema/resources/resource-schedule.ts):
+// the same for every employee, so they are asked once per start.
 import type { BookingRules } from '../booking-rules.js';
 import type { Interval, LocalDay } from '../staff/working-hours.js';
+import { resourceRefusals, type ResourceSchedule } from '../resources/resource-schedule.js';
 
 export interface ServiceTiming {
   durationMinutes: number;
@@ -67,13 +70,16 @@ export type ReasonCode =
   | 'SERVICE_INACTIVE'
   | 'CLASS_FULL'
   | 'NO_SESSION'
-  | 'EXTERNAL_BUSY';
+  | 'EXTERNAL_BUSY'
+  | 'RESOURCE_BUSY';
 
 /** Why a start is not available: for one employee (`employeeId`), or for everyone (none). */
 export interface Reason {
   code: ReasonCode;
   message: string;
   employeeId?: string;
+  /** The room or piece of equipment it concerns (RESOURCE_BUSY). */
+  resourceId?: string;
   details?: Record<string, unknown>;
 }
 
@@ -257,9 +263,18 @@ export interface Assessment {
  * `refusals` for each schedule (in the order given): the free employees, and the others'
  * reasons, a service-wide reason (no employeeId) once.
  */
-export function assessStart(schedules: EmployeeSchedule[], start: number, t: ServiceTiming, p: Policy): Assessment {
+export function assessStart(
+  schedules: EmployeeSchedule[],
+  start: number,
+  t: ServiceTiming,
+  p: Policy,
+  resources: ResourceSchedule | null = null,
+): Assessment {
   const employeeIds: string[] = [];
   const reasons: Reason[] = [];
+  // The resources the service requires are the same whoever performs it: when they cannot be
+  // held, nobody is free, and the reasons say which resource (RESOURCE_BUSY, resourceId).
+  const busy = resources ? resourceRefusals(resources, start, t) : [];
   const shared = new Set<string>();
   for (const s of schedules) {
     const why = refusals(s, start, t, p);
@@ -272,6 +287,7 @@ export function assessStart(schedules: EmployeeSchedule[], start: number, t: Ser
       reasons.push(r);
     }
   }
+  if (busy.length > 0) return { employeeIds: [], reasons: [...reasons, ...busy] };
   return { employeeIds, reasons };
 }
 

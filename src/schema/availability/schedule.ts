@@ -19,6 +19,7 @@ import {
   type TimeRange,
 } from '../staff/working-hours.js';
 import { dayAt, refusals, type EmployeeSchedule, type Policy, type ServiceTiming } from './refusals.js';
+import { resourceRefusals, type ResourceSchedule } from '../resources/resource-schedule.js';
 
 /**
  * Slots start every 15 minutes from the start of each working interval (README, Domain): the
@@ -195,10 +196,20 @@ export function freeSlots(
   from: number,
   to: number,
   policy: Policy,
+  /** The rooms and equipment the service requires: a start is free only when they can be held. */
+  resources: ResourceSchedule | null = null,
 ): Slot[] {
   const step = (policy.rules.slotIntervalMinutes ?? SLOT_STEP_MINUTES) * MINUTE;
   const duration = t.durationMinutes * MINUTE;
   const byStart = new Map<number, string[]>();
+  // Asked once per start (employees share starts), and only of starts an employee can take.
+  const held = new Map<number, boolean>();
+  const resourcesFree = (start: number) => {
+    if (!resources) return true;
+    let ok = held.get(start);
+    if (ok === undefined) held.set(start, (ok = resourceRefusals(resources, start, t).length === 0));
+    return ok;
+  };
   for (const s of schedules) {
     for (const [gs, ge] of s.grid) {
       if (ge <= from) continue;
@@ -206,7 +217,7 @@ export function freeSlots(
       // The first start of this interval's grid at or after `from`.
       const first = gs >= from ? gs : gs + Math.ceil((from - gs) / step) * step;
       for (let start = first; start < ge && start < to; start += step) {
-        if (refusals(s, start, t, policy).length > 0) continue;
+        if (refusals(s, start, t, policy).length > 0 || !resourcesFree(start)) continue;
         const list = byStart.get(start);
         if (list) list.push(s.employeeId);
         else byStart.set(start, [s.employeeId]);

@@ -8,7 +8,9 @@
 // the `employee_blocks_no_overlap` exclusion constraint (an employee's live appointment blocks,
 // buffers included, and the class sessions they teach never overlap) and the
 // `class_sessions_capacity` CHECK on the one UPDATE that takes a place. Their violations
-// become SLOT_UNAVAILABLE / CLASS_FULL, never a 500.
+// become SLOT_UNAVAILABLE / CLASS_FULL, never a 500. The rooms and equipment a service requires
+// are held by src/schema/resources/resource-holds.ts right after the booking's row, in its
+// transaction (`resource_holds_no_overlap`; a lost race is RESOURCE_BUSY).
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
@@ -20,7 +22,7 @@ import { planReminders } from '../notifications/plan-reminders.js';
 import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { reasonFor, type Policy, type Reason, type ServiceTiming } from '../availability/refusals.js';
-import { assessEmployees, policyFor } from '../availability/explain-availability.js';
+import { assessEmployees, needsOf, policyFor } from '../availability/explain-availability.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { findClosureOver } from '../closures/closure-over.js';
 import { metadataInput } from '../metadata.js';
@@ -29,6 +31,8 @@ import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
+import { holdResources } from '../resources/resource-holds.js';
+import type { ResourceNeeds } from '../resources/resource-schedule.js';
 
 /** How long an unpaid pending booking holds its slot (docs/api.md: expired after 15 minutes). */
 export const HOLD_MINUTES = 15;
@@ -72,7 +76,7 @@ export async function checkEmployeeLocked(
   tx: Prisma.TransactionClient,
   opts: {
     company: Company;
-    service: ServiceTiming & { id: string };
+    service: ServiceTiming & { id: string } & Partial<ResourceNeeds>;
     employeeId: string;
     start: number;
     policy: Policy;
@@ -81,7 +85,7 @@ export async function checkEmployeeLocked(
 ): Promise<void> {
   await lockEmployees(tx, opts.company.id, [opts.employeeId]);
   const { employeeIds, reasons } = await assessEmployees(tx, { ...opts, employeeIds: [opts.employeeId] });
-  if (employeeIds.length === 0) throw slotUnavailable(undefined, reasons);
+  if (employeeIds.length === 0) throw slotUnavailable(refusalMessage(reasons, true), reasons);
 }
 
 // The customer named by customerId was deleted after it was looked up (employees and services
@@ -233,13 +237,22 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
       if (isExclusionViolation(err)) continue;
       if (isAppError(err) && err.code === 'SLOT_UNAVAILABLE') {
         reasons.push(...reasonsOf(err));
+        // A busy room is busy whoever performs the service: no other employee would help.
+        if (reasonsOf(err).some((r) => r.code === 'RESOURCE_BUSY')) break;
         continue;
       }
       if (isForeignKeyViolation(err)) throw customerGone(err);
       throw err;
     }
   }
-  throw slotUnavailable(data.employeeId ? undefined : 'No qualified employee is free at that time', reasons);
+  throw slotUnavailable(refusalMessage(reasons, !!data.employeeId), reasons);
+}
+
+/** The message of a refused time: a busy resource when that is all that stands in the way. */
+export function refusalMessage(reasons: Reason[], named: boolean): string | undefined {
+  if (reasons.length > 0 && reasons.every((r) => r.code === 'RESOURCE_BUSY'))
+    return 'A room or piece of equipment the service requires is busy at that time';
+  return named ? undefined : 'No qualified employee is free at that time';
 }
 
 /** What a caller of insertAppointment may give beyond the time, employee and customer. */
@@ -269,7 +282,7 @@ export async function insertAppointment(
       price: number;
       requiresPayment: boolean;
       depositAmount: number | null;
-    };
+    } & Partial<ResourceNeeds>;
     employeeId: string;
     start: number;
     policy: Policy;
@@ -306,6 +319,17 @@ export async function insertAppointment(
       blockEnd: new Date(end + service.bufferAfterMinutes * 60_000),
     },
   });
+  // The rooms and equipment the service requires, held for the same block (src/schema/resources/).
+  await holdResources(tx, {
+    companyId: company.id,
+    zone: company.timezone,
+    needs: needsOf(service),
+    owner: { bookingId: booking.id },
+    start: booking.startTime,
+    end: booking.endTime,
+    blockStart: booking.blockStart,
+    blockEnd: booking.blockEnd,
+  });
   await recordBookingEvent(tx, booking, 'booking.created');
   await planReminders(tx, booking, { now });
   return booking;
@@ -319,7 +343,7 @@ export async function freeEmployees(
   db: Db,
   opts: {
     company: Company;
-    service: ServiceTiming & { id: string; employees: Array<{ employeeId: string }> };
+    service: ServiceTiming & { id: string; employees: Array<{ employeeId: string }> } & Partial<ResourceNeeds>;
     employeeId?: string;
     start: number;
     policy: Policy;
@@ -342,8 +366,7 @@ export async function freeEmployees(
     policy: opts.policy,
     ignoreBookingId: opts.ignoreBookingId,
   });
-  if (employeeIds.length === 0)
-    throw slotUnavailable(opts.employeeId ? undefined : 'No qualified employee is free at that time', reasons);
+  if (employeeIds.length === 0) throw slotUnavailable(refusalMessage(reasons, !!opts.employeeId), reasons);
   const free = shuffle(employeeIds);
   if (opts.prefer && free.includes(opts.prefer)) return [opts.prefer, ...free.filter((x) => x !== opts.prefer)];
   return free;

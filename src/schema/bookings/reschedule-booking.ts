@@ -2,7 +2,8 @@
 // the same booking at new times. Without employeeId the current employee is kept when free,
 // else another free qualified employee is picked. The new employee's schedule is checked again
 // under their lock inside the transaction, and the exclusion constraint guards the new times
-// exactly as it guards a new booking.
+// exactly as it guards a new booking. The rooms and equipment the service requires move with it
+// (released and held again at the new time in the same transaction; RESOURCE_BUSY if they cannot).
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Booking, Company } from '../../generated/prisma/client.js';
@@ -13,7 +14,8 @@ import { domainTransaction, isExclusionViolation } from '../db-errors.js';
 import { assertBeforeCutoff, cutoffDeadline, effectiveBookingRules } from '../booking-rules.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { parseInput } from '../validation.js';
-import { checkEmployeeLocked, freeEmployees, slotUnavailable } from './create-booking.js';
+import { checkEmployeeLocked, freeEmployees, refusalMessage, slotUnavailable } from './create-booking.js';
+import { holdResources, releaseHolds } from '../resources/resource-holds.js';
 import type { Reason } from '../availability/refusals.js';
 import { policyFor } from '../availability/explain-availability.js';
 import { findBooking, findService } from '../find-records.js';
@@ -92,6 +94,9 @@ export async function rescheduleBooking(
           policy,
           ignoreBookingId: booking.id,
         });
+        // The booking's rooms and equipment are let go and taken again at the new time below
+        // (for a required kind, possibly another resource of it).
+        await releaseHolds(tx, { bookingId: booking.id });
         const changed = await tx.booking.updateMany({
           where: { id: booking.id, status: 'confirmed' },
           data: {
@@ -109,6 +114,16 @@ export async function rescheduleBooking(
           throw invalidTransition(current.status, 'confirmed');
         }
         const after = await tx.booking.findUniqueOrThrow({ where: { id: booking.id } });
+        await holdResources(tx, {
+          companyId: opts.company.id,
+          zone: opts.company.timezone,
+          needs: service,
+          owner: { bookingId: booking.id },
+          start: after.startTime,
+          end: after.endTime,
+          blockStart: after.blockStart,
+          blockEnd: after.blockEnd,
+        });
         await recordBookingEvent(tx, after, 'booking.rescheduled', {
           previousStartTime: booking.startTime.toISOString(),
           previousEndTime: booking.endTime.toISOString(),
@@ -125,11 +140,13 @@ export async function rescheduleBooking(
     } catch (err) {
       if (isExclusionViolation(err)) continue;
       if (isAppError(err) && err.code === 'SLOT_UNAVAILABLE') {
-        reasons.push(...((err.details as { reasons?: Reason[] } | undefined)?.reasons ?? []));
+        const why = (err.details as { reasons?: Reason[] } | undefined)?.reasons ?? [];
+        reasons.push(...why);
+        if (why.some((r) => r.code === 'RESOURCE_BUSY')) break;
         continue;
       }
       throw err;
     }
   }
-  throw slotUnavailable(undefined, reasons);
+  throw slotUnavailable(refusalMessage(reasons, true), reasons);
 }

@@ -17,7 +17,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from '../bookings/booking-events.js';
 import { cancelReminders, replanReminders } from '../notifications/plan-reminders.js';
-import { domainTransaction, isCheckViolation, isExclusionViolation } from '../db-errors.js';
+import { constraintName, domainTransaction, isCheckViolation, isExclusionViolation } from '../db-errors.js';
 import { boundedInstant, checkRange, id } from '../domain-validation.js';
 import { recordEvent } from '../events/events.js';
 import { parseInput, text } from '../validation.js';
@@ -25,6 +25,8 @@ import { findClassSession, findEmployee, findService } from '../find-records.js'
 import { findClosureOver } from '../closures/closure-over.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { domainNow } from '../domain-time.js';
+import { holdResources } from '../resources/resource-holds.js';
+import { needsResources } from '../resources/resource-schedule.js';
 
 const capacity = z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000');
 const createInput = z
@@ -86,6 +88,12 @@ async function requireInstructorFree(
     });
 }
 
+const resourceBusy = (cause: unknown) =>
+  new AppError('SLOT_UNAVAILABLE', 'A room or piece of equipment the class requires is busy at that time', {
+    cause,
+    details: { reasons: [{ code: 'RESOURCE_BUSY', message: 'A resource the class requires is busy at that time' }] },
+  });
+
 export async function createClassSession(db: Db, opts: { companyId: string; input: unknown; now?: Date }) {
   const data = parseInput(createInput, opts.input);
   const service = await findService(db, opts.companyId, data.serviceId);
@@ -101,7 +109,7 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
   try {
     return await domainTransaction(db, async (tx) => {
       await requireInstructorFree(tx, opts.companyId, data.employeeId, data.startTime, endTime);
-      return tx.classSession.create({
+      const session = await tx.classSession.create({
         data: {
           id: newId(),
           companyId: opts.companyId,
@@ -112,8 +120,24 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
           capacity: data.capacity,
         },
       });
+      // The rooms and equipment the class service requires, held for the session's times.
+      if (needsResources(service)) {
+        const { timezone } = await tx.company.findUniqueOrThrow({ where: { id: opts.companyId } });
+        await holdResources(tx, {
+          companyId: opts.companyId,
+          zone: timezone,
+          needs: service,
+          owner: { classSessionId: session.id },
+          start: session.startTime,
+          end: session.endTime,
+          blockStart: session.startTime,
+          blockEnd: session.endTime,
+        });
+      }
+      return session;
     });
   } catch (err) {
+    if (isExclusionViolation(err) && constraintName(err) === 'resource_holds_no_overlap') throw resourceBusy(err);
     if (isExclusionViolation(err)) throw instructorBusy(data.employeeId, err);
     throw err;
   }
@@ -185,6 +209,8 @@ export async function updateClassSession(
   } catch (err) {
     if (isCheckViolation(err))
       throw AppError.validation([{ path: 'capacity', message: 'must not be below the places already booked' }]);
+    // The session's rooms and equipment move with it (a trigger): taken at the new time, refused.
+    if (isExclusionViolation(err) && constraintName(err) === 'resource_holds_no_overlap') throw resourceBusy(err);
     if (isExclusionViolation(err)) throw instructorBusy(employeeId, err);
     throw err;
   }

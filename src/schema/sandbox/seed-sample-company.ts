@@ -1,5 +1,5 @@
 // Fills a freshly created test company with a sample template's staff, services, weekly
-// hours, class sessions and customers (docs/sandbox.md). It runs for every
+// hours, rooms and equipment, class sessions and customers (docs/sandbox.md). It runs for every
 // new account (three times), so it writes with one createMany per table inside the caller's
 // transaction: a handful of statements whatever the template's size.
 //
@@ -24,6 +24,7 @@ export function sampleCompanyRows(opts: { companyId: string; template: SampleTem
   const data = SAMPLE_DATA[opts.template];
   const employeeIds = new Map(data.employees.map((e) => [e.key, newId()]));
   const serviceIds = new Map(data.services.map((s) => [s.key, newId()]));
+  const resourceIds = new Map((data.resources ?? []).map((r) => [r.key, newId()]));
   const idOf = (ids: Map<string, string>, key: string) => {
     const id = ids.get(key);
     if (!id) throw new Error(`sample template ${opts.template}: unknown key ${key}`);
@@ -49,6 +50,14 @@ export function sampleCompanyRows(opts: { companyId: string; template: SampleTem
     bufferBeforeMinutes: s.bufferBeforeMinutes,
     bufferAfterMinutes: s.bufferAfterMinutes,
     requiresPayment: s.requiresPayment,
+    requiredResourceIds: (s.resources ?? []).map((r) => idOf(resourceIds, r)),
+    requiredResourceKinds: s.resourceKinds ?? [],
+  }));
+  const resources: Prisma.ResourceCreateManyInput[] = (data.resources ?? []).map((r) => ({
+    id: idOf(resourceIds, r.key),
+    companyId,
+    name: r.name,
+    kind: r.kind,
   }));
   const employeeServices: Prisma.EmployeeServiceCreateManyInput[] = data.services.flatMap((s) =>
     s.employees.map((e) => ({ employeeId: idOf(employeeIds, e), serviceId: idOf(serviceIds, s.key) })),
@@ -76,7 +85,7 @@ export function sampleCompanyRows(opts: { companyId: string; template: SampleTem
     phone: c.phone,
     notes: c.notes ?? null,
   }));
-  return { employees, services, employeeServices, classSessions, customers };
+  return { employees, resources, services, employeeServices, classSessions, customers };
 }
 
 export async function seedSampleCompany(
@@ -86,6 +95,7 @@ export async function seedSampleCompany(
   const rows = sampleCompanyRows({ ...opts, now: opts.now ?? new Date() });
   // Parents before children; one statement per table, in sequence (one connection per transaction).
   const employees = await tx.employee.createMany({ data: rows.employees });
+  if (rows.resources.length) await tx.resource.createMany({ data: rows.resources });
   const services = await tx.service.createMany({ data: rows.services });
   await tx.employeeService.createMany({ data: rows.employeeServices });
   const classSessions = await tx.classSession.createMany({ data: rows.classSessions });

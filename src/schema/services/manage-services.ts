@@ -16,6 +16,7 @@ import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
 import { questionsSchema } from './questions.js';
 import { parseInput, requiredText, text } from '../validation.js';
 import { findService, requireAll, serviceInclude } from '../find-records.js';
+import { requiredResourceIdsInput, requiredResourceKindsInput, requireResources } from '../resources/index.js';
 
 const fields = {
   name: requiredText(200),
@@ -40,6 +41,10 @@ const fields = {
     .array(id)
     .max(500, 'must list at most 500 employees')
     .transform((ids) => [...new Set(ids)]),
+  /** Resources every booking holds (ids of this company, no duplicates, at most 10). */
+  requiredResourceIds: requiredResourceIdsInput,
+  /** Kinds of which a booking holds any one free resource (each at most once). */
+  requiredResourceKinds: requiredResourceKindsInput,
 };
 
 const createInput = z
@@ -59,6 +64,8 @@ const createInput = z
     active: true,
     employeeIds: true,
     metadata: true,
+    requiredResourceIds: true,
+    requiredResourceKinds: true,
   })
   .strict();
 const updateInput = z
@@ -108,6 +115,7 @@ export async function createService(db: Db, opts: { companyId: string; input: un
     cancellationPolicy: cancellationPolicy ?? null,
   });
   await requireEmployees(db, opts.companyId, employeeIds);
+  await requireResources(db, opts.companyId, data.requiredResourceIds ?? []);
   return db.service.create({
     data: {
       id: newId(),
@@ -132,6 +140,7 @@ export async function updateService(db: Db, opts: { companyId: string; serviceId
     cancellationPolicy: cancellationPolicy !== undefined ? cancellationPolicy : existing.cancellationPolicy,
   });
   await requireEmployees(db, opts.companyId, employeeIds);
+  await requireResources(db, opts.companyId, patch.requiredResourceIds ?? []);
   return db
     .$transaction(async (tx) => {
       if (metadata)

@@ -15,6 +15,7 @@ import { found } from '../find-records.js';
 import { createService, deactivateService, updateService } from './manage-services.js';
 import { ServiceQuestionInput, ServiceQuestionType } from './question-types.js';
 import { storedQuestions } from './questions.js';
+import { ResourceKindEnum } from '../resources/resource.js';
 
 export const ServiceKindEnum = builder.enumType('ServiceKind', {
   description: 'How a service is booked',
@@ -182,6 +183,13 @@ const serviceInput = (create: boolean) =>
         description: 'Up to 20 questions asked when it is booked; on update the list replaces the stored one',
       }),
       active: t.boolean({ description: 'Whether it can be booked' }),
+      requiredResourceIds: t.idList({
+        description: 'Resources every booking of it holds, all of them (at most 10, no duplicates); [] for none',
+      }),
+      requiredResourceKinds: t.field({
+        type: [ResourceKindEnum],
+        description: 'Kinds of which every booking holds any one free resource (each at most once); [] for none',
+      }),
       metadata: t.field({
         type: 'Metadata',
         description: create

@@ -28,7 +28,7 @@ export const TimeRange = builder.objectRef<{ start: string; end: string }>('Time
   }),
 });
 
-const WorkingHours = builder.objectRef<ReturnType<typeof readWorkingHours>>('WorkingHours').implement({
+export const WorkingHours = builder.objectRef<ReturnType<typeof readWorkingHours>>('WorkingHours').implement({
   description: 'The weekly working hours: each weekday its intervals (none: a day off)',
   fields: (t) =>
     Object.fromEntries(
@@ -129,7 +129,7 @@ export const TimeRangeInput = builder.inputType('TimeRangeInput', {
     end: t.string({ required: true, description: 'Local end, HH:MM, after start' }),
   }),
 });
-const WorkingHoursInput = builder.inputType('WorkingHoursInput', {
+export const WorkingHoursInput = builder.inputType('WorkingHoursInput', {
   description: 'All seven weekdays; an empty list is a day off',
   fields: (t) =>
     Object.fromEntries(

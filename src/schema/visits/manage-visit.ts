@@ -30,6 +30,7 @@ import {
   type ItemReason,
   type VisitWithBookings,
 } from './create-visit.js';
+import { holdResources, releaseHolds } from '../resources/resource-holds.js';
 
 type Client = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
 
@@ -173,6 +174,8 @@ export async function rescheduleVisit(
         }
       }
       if (reasons.length > 0) throw visitUnavailable(reasons);
+      // The items' rooms and equipment are let go and taken again at the new times below.
+      for (const id of ids) await releaseHolds(tx, { bookingId: id });
       const order = [...visit.bookings.keys()];
       if (start > visit.startTime.getTime()) order.reverse();
       for (const i of order) {
@@ -195,6 +198,16 @@ export async function rescheduleVisit(
           throw invalidTransition(current.status, 'confirmed');
         }
         const after = await tx.booking.findUniqueOrThrow({ where: { id: b.id } });
+        await holdResources(tx, {
+          companyId: company.id,
+          zone: company.timezone,
+          needs: service,
+          owner: { bookingId: b.id },
+          start: after.startTime,
+          end: after.endTime,
+          blockStart: after.blockStart,
+          blockEnd: after.blockEnd,
+        });
         await recordBookingEvent(tx, after, 'booking.rescheduled', {
           previousStartTime: b.startTime.toISOString(),
           previousEndTime: b.endTime.toISOString(),

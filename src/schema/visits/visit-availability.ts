@@ -11,6 +11,7 @@ import { AppError } from '../../errors.js';
 import { policyFor } from '../availability/explain-availability.js';
 import { refusals } from '../availability/refusals.js';
 import { freeSlots, loadSchedules, type Slot } from '../availability/schedule.js';
+import { loadResourceSchedule, resourceRefusals } from '../resources/resource-schedule.js';
 import { laterItemPolicy, loadVisitServices, MAX_VISIT_ITEMS, sequenceStarts } from './create-visit.js';
 
 export interface VisitSlotItem {
@@ -53,25 +54,38 @@ export async function findVisitAvailability(
       });
       const base = policyFor(opts.company, service, opts.now);
       const policy = i === 0 ? base : laterItemPolicy(base);
-      const schedules = await loadSchedules(db, {
-        companyId: opts.company.id,
-        zone: opts.company.timezone,
-        employees,
+      const window = {
         from: opts.from + offsets[i]!,
         to: opts.to + offsets[i]!,
         margin: (service.bufferBeforeMinutes + service.bufferAfterMinutes + service.durationMinutes) * 60_000,
-        countServiceId: policy.rules.dailyLimitPerEmployee !== null ? service.id : undefined,
-      });
-      return { service, policy, schedules, offset: offsets[i]! };
+      };
+      const [schedules, resources] = await Promise.all([
+        loadSchedules(db, {
+          companyId: opts.company.id,
+          zone: opts.company.timezone,
+          employees,
+          ...window,
+          countServiceId: policy.rules.dailyLimitPerEmployee !== null ? service.id : undefined,
+        }),
+        // The rooms and equipment the item requires (src/schema/resources/), with their holds.
+        loadResourceSchedule(db, {
+          companyId: opts.company.id,
+          zone: opts.company.timezone,
+          needs: service,
+          ...window,
+        }),
+      ]);
+      return { service, policy, schedules, resources, offset: offsets[i]! };
     }),
   );
   const [first, ...rest] = items;
   const out: VisitSlot[] = [];
-  for (const slot of freeSlots(first!.schedules, first!.service, opts.from, opts.to, first!.policy)) {
+  for (const slot of freeSlots(first!.schedules, first!.service, opts.from, opts.to, first!.policy, first!.resources)) {
     const start = slot.startTime.getTime();
     const later: VisitSlotItem[] = [];
     for (const it of rest) {
       const at = start + it.offset;
+      if (it.resources && resourceRefusals(it.resources, at, it.service).length > 0) break;
       const free = it.schedules
         .filter((s) => refusals(s, at, it.service, it.policy).length === 0)
         .map((s) => s.employeeId);

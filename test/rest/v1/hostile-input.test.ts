@@ -1237,6 +1237,26 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
       return { url };
     },
   ],
+  'GET /api/v1/resources': ['services:read', async () => ({ url: '/api/v1/resources' })],
+  'POST /api/v1/resources': [
+    'services:write',
+    async () => ({ url: '/api/v1/resources', payload: { name: 'R', kind: 'room' } }),
+  ],
+  'GET /api/v1/resources/{id}': [
+    'services:read',
+    async () => ({ url: `/api/v1/resources/${await made('/api/v1/resources', { name: 'RG', kind: 'room' })}` }),
+  ],
+  'PATCH /api/v1/resources/{id}': [
+    'services:write',
+    async () => ({
+      url: `/api/v1/resources/${await made('/api/v1/resources', { name: 'RP', kind: 'room' })}`,
+      payload: { name: 'RP2' },
+    }),
+  ],
+  'DELETE /api/v1/resources/{id}': [
+    'services:write',
+    async () => ({ url: `/api/v1/resources/${await made('/api/v1/resources', { name: 'RD', kind: 'equipment' })}` }),
+  ],
   'GET /api/v1/closures': ['company:read', async () => ({ url: '/api/v1/closures' })],
   'POST /api/v1/closures': [
     'company:write',

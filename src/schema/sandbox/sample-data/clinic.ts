@@ -1,6 +1,8 @@
 // "Sample Medical Clinic" in New York (USD): three physicians, a nurse practitioner and a
 // registered nurse on weekday schedules with a lunch hour, one Saturday-morning clinic, and
-// self-pay prices in cents. New-patient consultations are prepaid (requiresPayment).
+// self-pay prices in cents. New-patient consultations are prepaid (requiresPayment). Three exam
+// rooms: a visit with a physician or the nurse practitioner takes any free one; blood draws
+// need the one phlebotomy chair (docs/api.md, Rooms and equipment).
 import { hours, week, type SampleCompanyData } from './types.js';
 
 const weekdays = (...ranges: string[]) => ({
@@ -74,6 +76,7 @@ export const CLINIC: SampleCompanyData = {
       bufferAfterMinutes: 10,
       requiresPayment: true,
       employees: ['mitchell', 'okafor', 'raman'],
+      resourceKinds: ['room'],
     },
     {
       key: 'follow-up',
@@ -86,6 +89,7 @@ export const CLINIC: SampleCompanyData = {
       bufferAfterMinutes: 5,
       requiresPayment: false,
       employees: ['mitchell', 'okafor', 'raman', 'torres'],
+      resourceKinds: ['room'],
     },
     {
       key: 'physical',
@@ -98,6 +102,7 @@ export const CLINIC: SampleCompanyData = {
       bufferAfterMinutes: 10,
       requiresPayment: false,
       employees: ['mitchell', 'okafor', 'torres'],
+      resourceKinds: ['room'],
     },
     {
       key: 'well-child',
@@ -110,6 +115,7 @@ export const CLINIC: SampleCompanyData = {
       bufferAfterMinutes: 10,
       requiresPayment: false,
       employees: ['raman'],
+      resourceKinds: ['room'],
     },
     {
       key: 'flu-shot',
@@ -134,9 +140,16 @@ export const CLINIC: SampleCompanyData = {
       bufferAfterMinutes: 5,
       requiresPayment: false,
       employees: ['chen'],
+      resources: ['chair'],
     },
   ],
   timetable: [],
+  resources: [
+    { key: 'exam-1', name: 'Exam Room 1', kind: 'room' },
+    { key: 'exam-2', name: 'Exam Room 2', kind: 'room' },
+    { key: 'exam-3', name: 'Exam Room 3', kind: 'room' },
+    { key: 'chair', name: 'Phlebotomy Chair', kind: 'equipment' },
+  ],
   customers: [
     { name: 'Robert Johnson', email: 'robert.johnson@example.com', phone: '+12125550171' },
     { name: 'Maria Garcia', email: 'maria.garcia@example.com', phone: '+13475550172', notes: 'Penicillin allergy.' },

@@ -27,6 +27,17 @@ export interface SampleService {
   requiresPayment: boolean;
   /** Keys of the employees who perform it (for a class: who may instruct it). */
   employees: string[];
+  /** Keys of the resources every booking holds (docs/api.md, Rooms and equipment). */
+  resources?: string[];
+  /** Kinds of which every booking holds any one free resource. */
+  resourceKinds?: Array<'room' | 'equipment'>;
+}
+
+/** A room or piece of equipment. */
+export interface SampleResource {
+  key: string;
+  name: string;
+  kind: 'room' | 'equipment';
 }
 
 /** A class on the weekly timetable; sessions are generated for the coming weeks. */
@@ -51,6 +62,7 @@ export interface SampleCompanyData {
   services: SampleService[];
   timetable: SampleClassSlot[];
   customers: SampleCustomer[];
+  resources?: SampleResource[];
 }
 
 /** Builds a week from the days that differ from "closed". */

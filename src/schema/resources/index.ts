@@ -1,0 +1,4 @@
+// Resources: rooms and equipment, and the holds bookings keep on them.
+// The public face of this subject: transports import it from here, never a file inside.
+// Its GraphQL type (resource.ts) is registered by src/schema/index.ts.
+export * from './manage-resources.js';

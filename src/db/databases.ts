@@ -100,7 +100,37 @@ class StallSafeClient extends pg.Client {
      @typescript-eslint/no-unsafe-call */
 }
 
-function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: number, timeouts: Timeouts): Database {
+/** A statement as it goes to PostgreSQL: its text and parameters (OpenOptions.onQuery). */
+export interface SentQuery {
+  mode: Mode;
+  text: string;
+  values: unknown[];
+}
+
+/** A StallSafeClient that also tells `onQuery` every statement it sends. */
+function observedClient(mode: Mode, onQuery: (q: SentQuery) => void): typeof StallSafeClient {
+  return class ObservedClient extends StallSafeClient {
+    /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
+       @typescript-eslint/no-unsafe-assignment -- pg's overloads, as above */
+    override query(config: any, values?: any, callback?: any): any {
+      const text = typeof config === 'string' ? config : config?.text;
+      if (typeof text === 'string')
+        onQuery({ mode, text, values: (Array.isArray(values) ? values : config?.values) ?? [] });
+      return super.query(config, values, callback);
+    }
+    /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
+       @typescript-eslint/no-unsafe-assignment */
+  };
+}
+
+function postgresDatabase(
+  mode: Mode,
+  url: string,
+  schema: string,
+  poolSize: number,
+  timeouts: Timeouts,
+  onQuery?: (q: SentQuery) => void,
+): Database {
   const options = `-c search_path=${schema},public`;
   // connectionTimeoutMillis bounds the wait for a connection, from the pool or a new one: an
   // exhausted pool or an unanswering server becomes a 503 with Retry-After (the error table's
@@ -114,7 +144,7 @@ function postgresDatabase(mode: Mode, url: string, schema: string, poolSize: num
     connectionTimeoutMillis: timeouts.connectMs,
     query_timeout: timeouts.queryMs,
     ...KEEPALIVE,
-    Client: StallSafeClient,
+    Client: onQuery ? observedClient(mode, onQuery) : StallSafeClient,
   });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Queries report their own errors.
@@ -259,7 +289,12 @@ async function pgliteDatabase(mode: Mode, dataDir: string, snapshot?: Blob): Pro
  */
 export async function openDatabases(
   config: DbConfig,
-  opts: { pgliteSnapshot?: Blob; holder?: string } = {},
+  opts: {
+    pgliteSnapshot?: Blob;
+    holder?: string;
+    /** Told every statement the pools send to PostgreSQL (the query-plan test reads them). */
+    onQuery?: (q: SentQuery) => void;
+  } = {},
 ): Promise<Databases> {
   let live: Database;
   let test: Database;
@@ -269,13 +304,14 @@ export async function openDatabases(
       connectMs: config.DATABASE_POOL_TIMEOUT_MS ?? 5_000,
       queryMs: config.DATABASE_QUERY_TIMEOUT_MS ?? 5_000,
     };
-    live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, timeouts);
+    live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, timeouts, opts.onQuery);
     test = postgresDatabase(
       'test',
       config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL,
       config.SANDBOX_SCHEMA,
       config.DATABASE_POOL_SIZE,
       timeouts,
+      opts.onQuery,
     );
   } else {
     // Before anything slow, so that a second opener fails at once.

@@ -1,0 +1,155 @@
+// The hot reads use their indexes (issue 22, point 3): the real app, on a data set of
+// `npm run bench:seed` (docs/performance.md), answers the requests integrations and dashboards
+// make most; every statement it sent to PostgreSQL for them is explained again, for the
+// smallest company instead of the largest, with sequential scans disabled, and every read of bookings, events, deliveries,
+// customers or class sessions must be narrowed by an index condition: a sequential scan, or an
+// index walked whole, means no index serves the statement, whatever the size of the set (a small
+// one keeps CI fast; the planner's choices at scale are the bench's to show).
+import { spawnSync } from 'node:child_process';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { openDatabases, type Databases, type SentQuery } from '../../src/db/databases.js';
+import { createApiKey } from '../../src/schema/credentials/index.js';
+import { createServices, type Services } from '../../src/services.js';
+import { testConfig } from '../helpers/app.js';
+import { bearer } from '../helpers/factories.js';
+
+const BIG_TABLES = new Set(['bookings', 'events', 'webhook_deliveries', 'customers', 'class_sessions']);
+const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test');
+const name = `svc_plans_test_${process.pid}`;
+const url = new URL(base);
+url.pathname = `/${name}`;
+const adminUrl = new URL(base);
+adminUrl.pathname = '/postgres';
+
+let dbs: Databases;
+let services: Services;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let recording: SentQuery[] | null = null;
+let auth: Record<string, string>;
+let largest: string;
+let smallest: string;
+
+beforeAll(async () => {
+  if (!process.env.DATABASE_URL) return;
+  const seeded = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/seed.ts', '--companies', '21', '--bookings', '3000', '--database', url.toString()],
+    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+  );
+  expect(seeded.status, seeded.stderr).toBe(0);
+  const config = testConfig({ DATABASE_URL: url.toString() });
+  dbs = await openDatabases(config, { onQuery: (q) => recording?.push(q) });
+  services = await createServices(config, { dbs });
+  app = await buildApp(services);
+  await app.ready();
+  // The requests are the largest company's (200 staff, the most bookings); their statements
+  // are explained for the smallest one (one employee), where a missing index cannot hide
+  // behind a walk of the primary key that a big tenant's rows would end early.
+  const sizes = await dbs.live.prisma.$queryRawUnsafe<Array<{ id: string }>>(
+    `SELECT company_id AS id FROM employees GROUP BY company_id ORDER BY count(*) DESC, company_id`,
+  );
+  largest = sizes[0]!.id;
+  smallest = sizes.at(-1)!.id;
+  auth = bearer((await createApiKey(dbs.live.prisma, { companyId: largest, name: 'plans' })).key);
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await services?.close();
+  const c = new pg.Client({ connectionString: adminUrl.toString() });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.end();
+});
+
+const get = async (path: string) => {
+  const res = await app.inject({ method: 'GET', url: `/api/v1${path}`, headers: auth });
+  expect(res.statusCode, `${path}: ${res.body.slice(0, 300)}`).toBe(200);
+  return res.json<{ data: unknown; meta?: { pagination?: { nextCursor?: string | null } } }>();
+};
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  Plans?: PlanNode[];
+}
+
+/**
+ * The reads of a big table that no index condition narrows: a sequential scan, or an index
+ * walked from end to end (with sequential scans off, the planner would rather walk a whole
+ * primary key than admit it has no index for the condition).
+ */
+function unnarrowed(node: PlanNode, out: string[] = []): string[] {
+  const table = node['Relation Name'];
+  if (table && BIG_TABLES.has(table)) {
+    const type = node['Node Type'];
+    const narrowed =
+      type === 'Index Scan' || type === 'Index Only Scan'
+        ? Boolean(node['Index Cond'])
+        : type === 'Bitmap Heap Scan'
+          ? (node.Plans ?? []).some(function cond(p: PlanNode): boolean {
+              return Boolean(p['Index Cond']) || (p.Plans ?? []).some(cond);
+            })
+          : false;
+    if (!narrowed) out.push(`${type} on ${table}${node['Index Name'] ? ` (${node['Index Name']})` : ''}`);
+  }
+  for (const child of node.Plans ?? []) unnarrowed(child, out);
+  return out;
+}
+
+// PGlite has a single database and no second one to seed; the plans are PostgreSQL's.
+describe.runIf(process.env.DATABASE_URL)('query plans of the hot reads', () => {
+  it('use an index on every big table they read', async () => {
+    recording = [];
+    const me = await get('/me');
+    expect(me.data).toBeDefined();
+    const first = await get('/bookings?limit=50');
+    const cursor = first.meta?.pagination?.nextCursor;
+    expect(cursor).toBeTruthy();
+    await get(`/bookings?limit=50&cursor=${encodeURIComponent(cursor!)}`);
+    await get('/bookings?limit=50&status=confirmed');
+    const from = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const to = new Date(Date.now() + 14 * 86_400_000).toISOString();
+    await get(`/bookings?limit=50&from=${from}&to=${to}`);
+    const oneBooking = ((first.data as Array<{ _id: string; serviceId: string }>) ?? [])[0]!;
+    await get(`/bookings/${oneBooking._id}`);
+    const customers = await get('/customers?limit=50');
+    await get(`/customers/${(customers.data as Array<{ _id: string }>)[0]!._id}`);
+    const events = await get('/events?limit=50');
+    const position = (events.data as Array<{ position?: string }>).at(-1)?.position;
+    if (position) await get(`/events?limit=50&after=${position}`);
+    const endpoints = await get('/webhook-endpoints');
+    const endpoint = (endpoints.data as Array<{ _id: string }>)[0];
+    if (endpoint) await get(`/webhook-endpoints/${endpoint._id}/deliveries?limit=50`);
+    await get(`/availability?serviceId=${oneBooking.serviceId}&from=${from}&to=${to}`);
+    await get('/classes?limit=50');
+    const sent = recording;
+    recording = null;
+
+    const statements = new Map<string, SentQuery>();
+    for (const q of sent)
+      if (q.mode === 'live' && /^\s*(SELECT|WITH|UPDATE|DELETE)\b/i.test(q.text) && !statements.has(q.text))
+        statements.set(q.text, q);
+    expect(statements.size).toBeGreaterThan(10);
+    const c = new pg.Client({ connectionString: url.toString() });
+    await c.connect();
+    const scans: Array<{ tables: string[]; sql: string }> = [];
+    try {
+      await c.query('SET enable_seqscan = off');
+      for (const q of statements.values()) {
+        const { rows } = await c.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+          `EXPLAIN (FORMAT JSON) ${q.text}`,
+          q.values.map((v) => (v === largest ? smallest : v)),
+        );
+        const tables = unnarrowed(rows[0]!['QUERY PLAN'][0]!.Plan);
+        if (tables.length) scans.push({ tables, sql: q.text.slice(0, 400) });
+      }
+    } finally {
+      await c.end();
+    }
+    expect(scans).toEqual([]);
+  }, 120_000);
+});

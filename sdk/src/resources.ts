@@ -75,6 +75,11 @@ export const RESOURCES = {
     rotateManageLink: 'rotateBookingManageLink',
     listNotifications: 'listBookingNotifications',
   },
+  bookingSeries: {
+    create: 'createBookingSeries',
+    get: 'getBookingSeries',
+    cancel: 'cancelBookingSeries',
+  },
   visits: {
     create: 'createVisit',
     get: 'getVisit',

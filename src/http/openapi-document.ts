@@ -26,6 +26,10 @@ export const TAGS: OpenAPIV3_1.TagObject[] = [
   { name: 'Availability', description: 'Free slots, and why a time is not free' },
   { name: 'Bookings', description: 'Bookings and their transitions: confirm, cancel, reschedule, complete, no-show' },
   {
+    name: 'Booking series',
+    description: 'An appointment at every occurrence of a recurrence rule, made all or none and cancelled as one',
+  },
+  {
     name: 'Visits',
     description: 'Several services booked back to back for one customer, made, moved and cancelled as one',
   },

@@ -26,6 +26,7 @@ const booking = {
   ),
   classId: Type.Optional({ ...Id, description: 'Class bookings only' }),
   visitId: Type.Optional({ ...Id, description: 'Items of a multi-service visit only' }),
+  seriesId: Type.Optional({ ...Id, description: 'Occurrences of a booking series only' }),
   metadata: Metadata,
   answers: Type.Array(
     Type.Object({

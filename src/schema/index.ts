@@ -20,5 +20,6 @@ import './calendars/calendar-feed-url.js';
 import './test-clocks/test-clock.js';
 import './request-logs/request-log.js';
 import './visits/visit.js';
+import './booking-series/booking-series.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -277,6 +277,16 @@ describe('the tour of every operation', () => {
     await call('POST', `/visits/${visit._id}/reschedule`, { startTime: futureHour(6, 13) });
     await call('POST', `/visits/${visit._id}/cancel`, { reason: 'Customer called' });
 
+    // A booking series: weekly, four times, then the last two cancelled.
+    const series = await call('POST', '/booking-series', {
+      serviceId: service._id,
+      startTime: futureHour(8, 4),
+      rrule: 'FREQ=WEEKLY;COUNT=4',
+      customerId: customer._id,
+    });
+    await call('GET', `/booking-series/${series._id}`);
+    await call('POST', `/booking-series/${series._id}/cancel`, { from: series.bookings[2].startTime });
+
     const pending = await bookless('/bookings', {
       serviceId: paid._id,
       startTime: futureHour(5, 10),

@@ -188,6 +188,15 @@ describe('every operation through the SDK', () => {
     expect((await client.visits.reschedule(visit._id, { startTime: daysAhead(10) })).startTime).toBe(daysAhead(10));
     expect((await client.visits.cancel(visit._id, { reason: 'ill' })).bookings[0]!.status).toBe('cancelled');
 
+    const series = await client.bookingSeries.create({
+      serviceId: trim._id,
+      startTime: daysAhead(11),
+      rrule: 'FREQ=WEEKLY;COUNT=2',
+      customer: { name: 'Se', email: 'se@example.com' },
+    });
+    expect((await client.bookingSeries.get(series._id)).bookings).toHaveLength(2);
+    expect((await client.bookingSeries.cancel(series._id, {})).bookings[1]!.status).toBe('cancelled');
+
     const pending = await client.bookings.create({
       serviceId: service._id,
       employeeId: employee._id,

@@ -84,6 +84,7 @@ export const Booking = Type.Object(
       }),
     ),
     customerTimeZone: Nullable(Type.String({ description: "The customer's IANA time zone, when given" })),
+    seriesId: Nullable({ ...Id, description: 'The booking series this booking is one occurrence of; null otherwise' }),
     visitId: Nullable({
       ...Id,
       description: 'The multi-service visit this booking is one item of; null when booked alone',

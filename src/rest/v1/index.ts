@@ -20,6 +20,7 @@ import serviceRoutes from './services.js';
 import resourceRoutes from './resources.js';
 import testClockRoutes from './test-clocks.js';
 import visitRoutes from './visits.js';
+import bookingSeriesRoutes from './booking-series.js';
 
 export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise<void> {
   // preValidation: an unauthenticated request is a 401 before its body is judged.
@@ -43,6 +44,7 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(availabilityRoutes, { services, schema });
   await app.register(bookingRoutes, { services, schema });
   await app.register(visitRoutes, { services, schema });
+  await app.register(bookingSeriesRoutes, { services, schema });
   await app.register(eventRoutes, { services, schema });
   await app.register(reportRoutes, { services, schema });
   await app.register(testClockRoutes, { services, schema });

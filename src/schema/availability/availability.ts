@@ -85,7 +85,7 @@ builder.queryField('availability', (t) =>
   }),
 );
 
-const ReasonType = builder.objectRef<Reason>('AvailabilityReason').implement({
+export const ReasonType = builder.objectRef<Reason>('AvailabilityReason').implement({
   description: 'Why a time cannot be booked (docs/api.md, "Why a time is not available")',
   fields: (t) => ({
     code: t.exposeString('code', {

@@ -1,7 +1,7 @@
 // The data of booking events (docs/webhooks.md): bookingId, customerId, startTime,
 // endTime, status, plus serviceId and employeeId, and previousStartTime/previousEndTime on a
 // reschedule or reason on a cancellation, and the booking's metadata and answers; visitId for
-// an item of a multi-service visit.
+// an item of a multi-service visit, seriesId for an occurrence of a booking series.
 import type { Booking } from '../../generated/prisma/client.js';
 import { recordEvent, type OutboxEventType, type Tx } from '../events/events.js';
 
@@ -16,6 +16,7 @@ export function bookingEventData(b: Booking, extra: Record<string, unknown> = {}
     employeeId: b.employeeId,
     ...(b.classSessionId ? { classId: b.classSessionId } : {}),
     ...(b.visitId ? { visitId: b.visitId } : {}),
+    ...(b.seriesId ? { seriesId: b.seriesId } : {}),
     metadata: b.metadata,
     answers: b.answers,
     ...extra,

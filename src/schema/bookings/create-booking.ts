@@ -263,6 +263,26 @@ export interface AppointmentFields {
   answers?: Prisma.InputJsonValue;
   /** The multi-service visit this booking is one item of (docs/api.md, Visits). */
   visitId?: string | null;
+  /** The booking series this booking is one occurrence of (docs/api.md, Booking series). */
+  seriesId?: string | null;
+}
+
+/**
+ * Runs one attempt of a multi-booking transaction (a visit's item, a series' occurrence) inside a
+ * savepoint: if it throws (a refusal after the booking's row was written, such as a busy
+ * resource, or a constraint violation), everything it wrote is rolled back and the transaction
+ * stays usable, so the caller may try another employee or report the occurrence and go on.
+ */
+export async function inSavepoint<T>(tx: Prisma.TransactionClient, fn: () => Promise<T>): Promise<T> {
+  await tx.$executeRaw`SAVEPOINT appointment_attempt`;
+  try {
+    const out = await fn();
+    await tx.$executeRaw`RELEASE SAVEPOINT appointment_attempt`;
+    return out;
+  } catch (err) {
+    await tx.$executeRaw`ROLLBACK TO SAVEPOINT appointment_attempt`;
+    throw err;
+  }
 }
 
 /**
@@ -311,6 +331,7 @@ export async function insertAppointment(
       metadata: f.metadata ?? {},
       answers: f.answers ?? [],
       visitId: f.visitId ?? null,
+      seriesId: f.seriesId ?? null,
       customerId: opts.customerId,
       employeeId,
       startTime: new Date(start),

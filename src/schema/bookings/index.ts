@@ -3,6 +3,7 @@
 // Its GraphQL type (booking.ts) is registered by src/schema/index.ts.
 export * from './booking-events.js';
 export * from './cancel-booking.js';
+export * from './cancel-together.js';
 export * from './cancellation-terms.js';
 export * from './create-booking.js';
 export * from './expire-pending-bookings.js';

@@ -24,7 +24,7 @@ import { parseInput, text, timezone } from '../validation.js';
 import { findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
-import { insertAppointment, shuffle, slotUnavailable } from '../bookings/create-booking.js';
+import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/create-booking.js';
 
 /** The most services one visit may hold (docs/api.md, Visits). */
 export const MAX_VISIT_ITEMS = 10;
@@ -235,8 +235,9 @@ export async function createVisit(
 
 /**
  * One item inside the visit's transaction: the first of its free employees that still fits
- * under the lock (checkEmployeeLocked inside insertAppointment refuses before writing, so the
- * next may be tried); none: SLOT_UNAVAILABLE naming the item, which rolls the visit back.
+ * under the lock; each attempt runs in a savepoint (inSavepoint), so a refusal after the row was
+ * written (a busy room) leaves nothing behind and the next may be tried; none: SLOT_UNAVAILABLE
+ * naming the item, which rolls the visit back.
  */
 async function bookItem(
   tx: Prisma.TransactionClient,
@@ -252,19 +253,30 @@ async function bookItem(
   const reasons: ItemReason[] = [];
   for (const employeeId of opts.employeeIds) {
     try {
-      return await insertAppointment(tx, {
-        company: opts.company,
-        service: opts.item.service,
-        employeeId,
-        start: opts.item.start,
-        policy: opts.item.policy,
-        customerId: opts.customerId,
-        now: opts.now,
-        fields: opts.fields,
-      });
+      return await inSavepoint(tx, () =>
+        insertAppointment(tx, {
+          company: opts.company,
+          service: opts.item.service,
+          employeeId,
+          start: opts.item.start,
+          policy: opts.item.policy,
+          customerId: opts.customerId,
+          now: opts.now,
+          fields: opts.fields,
+        }),
+      );
     } catch (err) {
       if (isAppError(err) && err.code === 'SLOT_UNAVAILABLE') {
         reasons.push(...withItem(reasonsOf(err), opts.item.index));
+        continue;
+      }
+      if (isExclusionViolation(err)) {
+        reasons.push({
+          code: 'BOOKED',
+          message: 'Another booking took that time',
+          employeeId,
+          itemIndex: opts.item.index,
+        });
         continue;
       }
       throw err;

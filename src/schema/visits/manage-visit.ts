@@ -5,24 +5,23 @@
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/databases.js';
-import type { Booking, CancelledBy, Company, Payment } from '../../generated/prisma/client.js';
+import type { Booking, Company } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError, isAppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { domainTransaction, isExclusionViolation } from '../db-errors.js';
-import { assertBeforeCutoff } from '../booking-rules.js';
 import { boundedInstant } from '../domain-validation.js';
 import { policyFor } from '../availability/explain-availability.js';
 import type { Policy, Reason } from '../availability/refusals.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { replanReminders } from '../notifications/plan-reminders.js';
-import { parseInput, text } from '../validation.js';
+import { parseInput } from '../validation.js';
 import { domainNow } from '../domain-time.js';
 import { checkEmployeeLocked } from '../bookings/create-booking.js';
 import { recordBookingEvent } from '../bookings/booking-events.js';
-import { loadCancellationTerms } from '../bookings/cancellation-terms.js';
-import { refundCancelled, type CancelResult } from '../bookings/cancel-booking.js';
-import { applyTransition, invalidTransition } from '../bookings/transition-booking.js';
+import type { CancelResult } from '../bookings/cancel-booking.js';
+import { cancelBookingsTogether, cancelTogetherInput } from '../bookings/cancel-together.js';
+import { invalidTransition } from '../bookings/transition-booking.js';
 import {
   laterItemPolicy,
   sequenceStarts,
@@ -46,64 +45,25 @@ export async function findVisit(db: Client, companyId: string, id: unknown): Pro
   return v;
 }
 
-const party = z.enum(['business', 'customer'], { error: 'must be business or customer' });
-const cancelInput = z
-  .object({ reason: text(500).nullish(), cancelledBy: party.nullish(), waiveFee: z.boolean().nullish() })
-  .strict();
-
-const HOLDING = new Set<Booking['status']>(['pending', 'confirmed']);
-
 /**
- * Cancels every item of the visit that holds its place, in one transaction: each item's terms
- * (cut-off, fee, refund) as POST /bookings/:id/cancel computes them, under the items' row
- * locks taken in id order; one item past a customer's cut-off refuses the whole cancel. Items
- * already cancelled, expired or served are left as they are; none left to cancel is
- * INVALID_STATE_TRANSITION. The refunds follow the commit, as for a booking.
+ * Cancels every item of the visit that holds its place, all or none (cancelBookingsTogether:
+ * each item on its own terms, one past a customer's cut-off refuses the whole cancel; items
+ * already cancelled, expired or served are left as they are).
  */
 export async function cancelVisit(
   db: Db,
   opts: { company: Company; mode: Mode; config: Config; visitId: string; input?: unknown; now?: Date },
 ): Promise<VisitWithBookings & { refunds: CancelResult['refunds'] }> {
-  const input = parseInput(cancelInput, opts.input ?? {});
-  const cancelledBy: CancelledBy = input.cancelledBy ?? 'business';
+  const input = parseInput(cancelTogetherInput, opts.input ?? {});
   const visit = await findVisit(db, opts.company.id, opts.visitId);
-  const now = opts.now ?? (await domainNow(db, opts.company));
-  const done = await domainTransaction(db, async (tx) => {
-    const ids = visit.bookings.map((b) => b.id).sort();
-    await tx.$queryRaw`SELECT id FROM bookings WHERE id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE`;
-    const current = await tx.booking.findMany({ where: { id: { in: ids } }, orderBy: [{ startTime: 'asc' }] });
-    const live = current.filter((b) => HOLDING.has(b.status));
-    if (live.length === 0)
-      throw invalidTransition(
-        current[0]?.status ?? 'cancelled',
-        'cancelled',
-        'No item of this visit is pending or confirmed',
-      );
-    const owed: Array<{ payments: Payment[]; amount: number }> = [];
-    for (const b of live) {
-      const { terms, payments } = await loadCancellationTerms(tx, {
-        company: opts.company,
-        booking: b,
-        cancelledBy,
-        waiveFee: input.waiveFee ?? false,
-        now,
-      });
-      if (terms.refusal === 'state') throw invalidTransition(b.status, 'cancelled');
-      if (terms.refusal === 'cutoff') assertBeforeCutoff('cancel', terms.deadline!, now);
-      await applyTransition(tx, b, 'cancel', {
-        reason: input.reason ?? null,
-        now,
-        cancellation: { cancelledBy, fee: terms.fee, refundAmount: terms.refundAmount },
-      });
-      owed.push({ payments, amount: terms.refundAmount });
-    }
-    return owed;
+  const refunds = await cancelBookingsTogether(db, {
+    company: opts.company,
+    mode: opts.mode,
+    config: opts.config,
+    bookingIds: visit.bookings.map((b) => b.id),
+    input,
+    now: opts.now ?? (await domainNow(db, opts.company)),
   });
-  const refunds: CancelResult['refunds'] = [];
-  for (const o of done)
-    refunds.push(
-      ...(await refundCancelled(db, { config: opts.config, mode: opts.mode, payments: o.payments, amount: o.amount })),
-    );
   return { ...(await findVisit(db, opts.company.id, visit.id)), refunds };
 }
 

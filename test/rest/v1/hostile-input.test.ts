@@ -1002,6 +1002,13 @@ const freshBooking = async (opts: { paid?: boolean } = {}) => {
   });
 };
 let slotSeq = 0;
+const freshSeries = () =>
+  made('/api/v1/booking-series', {
+    serviceId: ids.service,
+    startTime: later(450 + (slotSeq += 2)),
+    rrule: 'FREQ=DAILY;COUNT=2',
+    customer: { name: 'R', email: `r${slotSeq}@example.com` },
+  });
 const freshVisit = () =>
   made('/api/v1/visits', {
     items: [{ serviceId: ids.service }, { serviceId: ids.service }],
@@ -1167,6 +1174,26 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
       url: `/api/v1/bookings/${await freshBooking()}/reschedule`,
       payload: { startTime: later(600 + slotSeq++) },
     }),
+  ],
+  'POST /api/v1/booking-series': [
+    'bookings:write',
+    async () => ({
+      url: '/api/v1/booking-series',
+      payload: {
+        serviceId: ids.service,
+        startTime: later(450 + (slotSeq += 2)),
+        rrule: 'FREQ=DAILY;COUNT=2',
+        customer: { name: 'R', email: 'r@example.com' },
+      },
+    }),
+  ],
+  'GET /api/v1/booking-series/{id}': [
+    'bookings:read',
+    async () => ({ url: `/api/v1/booking-series/${await freshSeries()}` }),
+  ],
+  'POST /api/v1/booking-series/{id}/cancel': [
+    'bookings:write',
+    async () => ({ url: `/api/v1/booking-series/${await freshSeries()}/cancel`, payload: { reason: 'scoped' } }),
   ],
   'POST /api/v1/visits': [
     'bookings:write',

@@ -175,6 +175,57 @@ describe('visits', () => {
     expect(body.error.details.reasons.some((r: any) => r.itemIndex === 0)).toBe(true);
   });
 
+  it('an item whose room is taken refuses the whole visit with RESOURCE_BUSY; the rooms are held with the items', async () => {
+    const s = await studio();
+    const room = await post(t.app, '/api/v1/resources', s.auth, { name: 'Basin', kind: 'room' });
+    ok(
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/services/${s.colour._id}`,
+        headers: s.auth,
+        payload: { requiredResourceIds: [room._id] },
+      }),
+    );
+    const startTime = futureHour(3);
+    const v = await post(t.app, '/api/v1/visits', s.auth, {
+      items: [
+        { serviceId: s.cut._id, employeeId: s.anna._id },
+        { serviceId: s.colour._id, employeeId: s.anna._id },
+      ],
+      startTime,
+      customer,
+    });
+    expect(await db().resourceHold.count({ where: { bookingId: v.bookings[1]._id, active: true } })).toBe(1);
+    // Ben is free at the same times, but the only basin is held by the first visit's colour.
+    const before = await db().booking.count({ where: { companyId: s.company.id } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/visits',
+      headers: s.auth,
+      payload: {
+        items: [
+          { serviceId: s.cut._id, employeeId: s.ben._id },
+          { serviceId: s.colour._id, employeeId: s.ben._id },
+        ],
+        startTime,
+        customer: { name: 'Second', email: 'second@example.com' },
+      },
+    });
+    const body = expectError(res, 409, 'SLOT_UNAVAILABLE');
+    expect(body.error.details.reasons).toEqual(
+      expect.arrayContaining([expect.objectContaining({ itemIndex: 1, code: 'RESOURCE_BUSY' })]),
+    );
+    expect(await db().booking.count({ where: { companyId: s.company.id } })).toBe(before);
+    expect(await db().visit.count({ where: { companyId: s.company.id } })).toBe(1);
+    // Moved, the colour holds the basin at its new time (and lets the old one go).
+    const later = new Date(Date.parse(startTime) + 30 * MIN).toISOString();
+    const moved = await post(t.app, `/api/v1/visits/${v._id}/reschedule`, s.auth, { startTime: later });
+    const holds = await db().resourceHold.findMany({ where: { bookingId: v.bookings[1]._id, active: true } });
+    expect(holds.map((h) => [h.resourceId, h.startTime.toISOString()])).toEqual([
+      [room._id, new Date(Date.parse(moved.bookings[1].startTime) - 5 * MIN).toISOString()],
+    ]);
+  });
+
   it('cancels the whole visit in one go; a second cancel is INVALID_STATE_TRANSITION', async () => {
     const s = await studio();
     const v = await post(t.app, '/api/v1/visits', s.auth, {

@@ -52,6 +52,13 @@ export const RESOURCES = {
     update: 'updateClass',
     cancel: 'cancelClass',
   },
+  classSchedules: {
+    list: 'listClassSchedules',
+    create: 'createClassSchedule',
+    get: 'getClassSchedule',
+    update: 'updateClassSchedule',
+    delete: 'deleteClassSchedule',
+  },
   closures: {
     list: 'listClosures',
     create: 'createClosure',

@@ -22,6 +22,7 @@ export const TAGS: OpenAPIV3_1.TagObject[] = [
   { name: 'Employees', description: 'Who is booked: working hours, time off, date overrides, calendar feeds' },
   { name: 'Customers', description: 'Who books' },
   { name: 'Classes', description: 'Scheduled sessions of class services, booked by place' },
+  { name: 'Class schedules', description: 'Recurring class timetables that generate class sessions ahead' },
   { name: 'Closures', description: 'Days or hours the whole company is closed' },
   { name: 'Availability', description: 'Free slots, and why a time is not free' },
   { name: 'Bookings', description: 'Bookings and their transitions: confirm, cancel, reschedule, complete, no-show' },

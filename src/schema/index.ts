@@ -3,6 +3,7 @@ import { builder } from './builder.js';
 import './availability/availability.js';
 import './bookings/booking.js';
 import './classes/class-session.js';
+import './class-schedules/class-schedule.js';
 import './closures/closure.js';
 import './companies/company.js';
 import './webhooks/webhook-endpoint.js';

@@ -21,6 +21,7 @@ import type { z } from 'zod';
 import type { Services } from '../services.js';
 import { deliverWebhook } from './deliver-webhook.js';
 import { expireBookings } from './expire-bookings.js';
+import { extendClassSchedulesJob } from './extend-class-schedules.js';
 import { fetchExternalCalendar } from './fetch-external-calendar.js';
 import { JOB_PAYLOADS, type JobContext, type JobName } from './job-types.js';
 import { purgeExpiredRecordsJob } from './purge-expired-records.js';
@@ -111,6 +112,15 @@ export const JOBS = {
     backoffMs: 60_000,
     timeoutMs: () => 10 * 60_000,
     handler: topUpSampleClassesJob,
+  }),
+  'extend-class-schedules': define({
+    queue: 'maintenance',
+    payload: JOB_PAYLOADS['extend-class-schedules'],
+    jobId: (p) => `schedules.${p.bucket}`,
+    attempts: 3,
+    backoffMs: 60_000,
+    timeoutMs: () => 10 * 60_000,
+    handler: extendClassSchedulesJob,
   }),
   'purge-expired-records': define({
     queue: 'maintenance',

@@ -24,6 +24,8 @@ export const JOB_PAYLOADS = {
   'expire-bookings': z.object({ bucket: z.number().int() }),
   // One run per hour bucket: the sample timetables stay scheduled SAMPLE_SCHEDULE_DAYS ahead.
   'top-up-sample-classes': z.object({ bucket: z.number().int() }),
+  // One run per hour bucket: class schedules keep their sessions HORIZON_DAYS ahead.
+  'extend-class-schedules': z.object({ bucket: z.number().int() }),
   // One run per hour bucket: the retention rules of README "Retention", both databases.
   'purge-expired-records': z.object({ bucket: z.number().int() }),
   // `due` is the calendar's nextFetchAt: each poll of a calendar is new work.

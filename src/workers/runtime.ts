@@ -61,6 +61,8 @@ export async function startWorkers(services: Services, opts: { consume?: boolean
       if (hour !== lastHourly) {
         lastHourly = hour;
         await enqueue('top-up-sample-classes', { bucket: hour }).catch(() => undefined);
+        // Class schedules roll their horizon forward (docs/api.md, Class schedules).
+        await enqueue('extend-class-schedules', { bucket: hour }).catch(() => undefined);
         await enqueue('purge-expired-records', { bucket: hour }).catch(() => undefined);
       }
     }

@@ -239,6 +239,19 @@ describe('the tour of every operation', () => {
     await call('GET', '/classes');
     await call('GET', `/classes/${session._id}`);
     await call('PATCH', `/classes/${session._id}`, { capacity: 10 });
+    // A timetable far ahead, stopped at once: its sessions leave the instructor free for the rest.
+    const timetable = await call('POST', '/class-schedules', {
+      serviceId: yoga._id,
+      employeeId: employee._id,
+      localStartTime: '18:30',
+      rrule: 'FREQ=WEEKLY;BYDAY=TU,TH;COUNT=4',
+      capacity: 12,
+      startsOn: futureHour(60, 0).slice(0, 10),
+    });
+    await call('GET', '/class-schedules');
+    await call('GET', `/class-schedules/${timetable._id}`);
+    await call('PATCH', `/class-schedules/${timetable._id}`, { applyTo: 'future', capacity: 14 });
+    await call('DELETE', `/class-schedules/${timetable._id}`);
 
     const closure = await call('POST', '/closures', {
       startTime: futureHour(50, 0),

@@ -242,6 +242,20 @@ describe('every operation through the SDK', () => {
     expect((await client.classes.list({ serviceId: classService._id }).toArray()).length).toBe(1);
     expect((await client.classes.cancel(session._id)).status).toBe('cancelled');
 
+    // A timetable beyond the 12-week horizon: no sessions yet.
+    const timetable = await client.classSchedules.create({
+      serviceId: classService._id,
+      employeeId: employee._id,
+      localStartTime: '18:30',
+      rrule: 'FREQ=WEEKLY;COUNT=3',
+      capacity: 5,
+      startsOn: '2098-01-05',
+    });
+    expect((await client.classSchedules.get(timetable._id)).rrule).toBe('FREQ=WEEKLY;COUNT=3');
+    expect((await client.classSchedules.update(timetable._id, { applyTo: 'future', capacity: 6 })).capacity).toBe(6);
+    expect((await client.classSchedules.list({ serviceId: classService._id }).toArray()).length).toBe(1);
+    expect((await client.classSchedules.delete(timetable._id)).status).toBe('stopped');
+
     const events = await client.events.list({ type: 'booking.created' }).toArray();
     expect(events.length).toBeGreaterThanOrEqual(2);
     expect((await client.events.get(events[0]!._id)).type).toBe('booking.created');

@@ -7,6 +7,7 @@ import type { V1Deps } from '../route.js';
 import availabilityRoutes from './availability.js';
 import bookingRoutes from './bookings.js';
 import classRoutes from './classes.js';
+import classScheduleRoutes from './class-schedules.js';
 import closureRoutes from './closures.js';
 import customerRoutes from './customers.js';
 import employeeRoutes from './employees.js';
@@ -40,6 +41,7 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(resourceRoutes, { services, schema });
   await app.register(customerRoutes, { services, schema });
   await app.register(classRoutes, { services, schema });
+  await app.register(classScheduleRoutes, { services, schema });
   await app.register(closureRoutes, { services, schema });
   await app.register(availabilityRoutes, { services, schema });
   await app.register(bookingRoutes, { services, schema });

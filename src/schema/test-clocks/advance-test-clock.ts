@@ -2,7 +2,8 @@
 // Every time-based transition of the attached company that falls due between the clock's time
 // and `to` runs here, in the order it falls due, each at the clock time it fell due: pending
 // bookings whose hold passes expire (booking.expired), reminders whose due time passes are sent
-// (their e-mail in the sandbox log, or booking.reminder_due). All of it and the clock's new
+// (their e-mail in the sandbox log, or booking.reminder_due), and class schedules generate their
+// sessions up to the horizon of the new time. All of it and the clock's new
 // time commit together, so the call returns once they have run and a failure leaves the clock
 // where it was. The events keep the real time as their createdAt (only domain time moves), and
 // the outbox relay delivers them as it delivers every event.
@@ -19,6 +20,7 @@ import type { Prisma, TestClock } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError } from '../../errors.js';
 import { applyTransition } from '../bookings/transition-booking.js';
+import { extendCompanyClassSchedules } from '../class-schedules/extend-class-schedules.js';
 import { boundedInstant } from '../domain-validation.js';
 import { toIsoTimestamp } from '../iso-timestamp.js';
 import { sendDueReminder } from '../notifications/send-due-reminder.js';
@@ -59,8 +61,11 @@ export async function advanceTestClock(
           },
         ]);
       const attached = await tx.company.count({ where: { id: opts.companyId, testClockId: clock.id } });
-      if (attached)
+      if (attached) {
         await runDueTransitions(tx, { companyId: opts.companyId, mode: opts.mode, config: opts.config, from, to });
+        // Class schedules keep their sessions HORIZON_DAYS ahead of the clock's new time.
+        await extendCompanyClassSchedules(tx, { companyId: opts.companyId, now: to });
+      }
       return tx.testClock.update({ where: { id: clock.id }, data: { frozenTime: to } });
     },
     { timeout: ADVANCE_TIMEOUT_MS, maxWait: 10_000 },

@@ -143,6 +143,7 @@ async function counts() {
     p.calendarFeed.findMany({ select: { tokenHash: true }, orderBy: { id: 'asc' } }),
     p.service.count(),
     p.classSession.count(),
+    p.classSchedule.count(),
     p.customer.count(),
     p.booking.count(),
     p.event.count(),
@@ -442,6 +443,39 @@ const CASES: Case[] = [
     'PATCH',
     () => `/api/v1/services/${ids.otherService}`,
     { name: 'X' },
+    404,
+    'NOT_FOUND',
+  ],
+  // class schedules
+  [
+    'class schedule: a secondly rule',
+    'POST',
+    () => '/api/v1/class-schedules',
+    () => ({ ...farSchedule(), rrule: 'FREQ=SECONDLY' }),
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'class schedule: a huge COUNT',
+    'POST',
+    () => '/api/v1/class-schedules',
+    () => ({ ...farSchedule(), rrule: 'FREQ=DAILY;COUNT=999999' }),
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'class schedule: a rule that yields nothing',
+    'POST',
+    () => '/api/v1/class-schedules',
+    () => ({ ...farSchedule(), rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30' }),
+    400,
+    'VALIDATION_ERROR',
+  ],
+  [
+    'class schedule: a service of another company',
+    'POST',
+    () => '/api/v1/class-schedules',
+    () => ({ ...farSchedule(), serviceId: ids.otherService }),
     404,
     'NOT_FOUND',
   ],
@@ -1023,6 +1057,17 @@ const freshSession = () =>
     capacity: 3,
   });
 
+// A class schedule that starts beyond the 12-week horizon: it generates no session yet, so it
+// keeps the instructor free for the other requests.
+const farSchedule = () => ({
+  serviceId: ids.yoga,
+  employeeId: ids.employee,
+  localStartTime: '18:30',
+  rrule: 'FREQ=WEEKLY;COUNT=2',
+  capacity: 3,
+  startsOn: '2098-01-05',
+});
+
 // Every booking-domain route, the scope docs/oauth.md gives it, and a request that would succeed
 // (and write, for the write routes) if the scope were not checked.
 const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]> = {
@@ -1103,6 +1148,26 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
   'POST /api/v1/classes/{id}/cancel': [
     'services:write',
     async () => ({ url: `/api/v1/classes/${await freshSession()}/cancel`, payload: {} }),
+  ],
+  'GET /api/v1/class-schedules': ['services:read', async () => ({ url: '/api/v1/class-schedules' })],
+  'POST /api/v1/class-schedules': [
+    'services:write',
+    async () => ({ url: '/api/v1/class-schedules', payload: farSchedule() }),
+  ],
+  'GET /api/v1/class-schedules/{id}': [
+    'services:read',
+    async () => ({ url: `/api/v1/class-schedules/${await made('/api/v1/class-schedules', farSchedule())}` }),
+  ],
+  'PATCH /api/v1/class-schedules/{id}': [
+    'services:write',
+    async () => ({
+      url: `/api/v1/class-schedules/${await made('/api/v1/class-schedules', farSchedule())}`,
+      payload: { applyTo: 'future', capacity: 4 },
+    }),
+  ],
+  'DELETE /api/v1/class-schedules/{id}': [
+    'services:write',
+    async () => ({ url: `/api/v1/class-schedules/${await made('/api/v1/class-schedules', farSchedule())}` }),
   ],
   'GET /api/v1/customers': ['customers:read', async () => ({ url: '/api/v1/customers' })],
   'POST /api/v1/customers': [

@@ -1,0 +1,6 @@
+// Class schedules: recurring class timetables that generate class sessions on a rolling horizon.
+// The public face of this subject: transports import it from here, never a file inside.
+// Its GraphQL type (class-schedule.ts) is registered by src/schema/index.ts.
+export { createClassSchedule, deleteClassSchedule, updateClassSchedule } from './manage-class-schedules.js';
+export { extendClassSchedules, type ExtendResult } from './extend-class-schedules.js';
+export { HORIZON_DAYS } from './generate-sessions.js';

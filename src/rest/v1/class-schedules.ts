@@ -1,5 +1,5 @@
 // /api/v1/class-schedules: recurring class timetables (docs/api.md, Class schedules), under the
-// services:* scopes (API.md §10.2 as docs/oauth.md records it).
+// services:* scopes (docs/api.md, Class schedules).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';

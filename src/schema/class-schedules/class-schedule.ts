@@ -1,5 +1,5 @@
 // Class schedules (docs/api.md, Class schedules). Schedules are timetables of class services, so
-// they use the services:read / services:write scopes (API.md §10.2).
+// they use the services:read / services:write scopes, as class sessions do.
 import type { ClassSchedule, ClassScheduleStatus, Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { connectionType, nodeQuery, resolveConnection, ListOrderEnum } from '../connections.js';

@@ -5,8 +5,10 @@
 //
 // No events are recorded: the rows are the company's starting state, not changes made by a
 // client, and no webhook endpoint can exist yet to be told about them.
+import { DateTime } from 'luxon';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
+import { generateSessions, horizonOf } from '../class-schedules/generate-sessions.js';
 import type { Tx } from '../events/events.js';
 import { datedSessions, SAMPLE_DATA } from './sample-data/index.js';
 import type { SampleTemplate } from './samples.js';
@@ -85,7 +87,18 @@ export function sampleCompanyRows(opts: { companyId: string; template: SampleTem
     phone: c.phone,
     notes: c.notes ?? null,
   }));
-  return { employees, resources, services, employeeServices, classSessions, customers };
+  const schedules: Prisma.ClassScheduleCreateManyInput[] = (data.schedules ?? []).map((s) => ({
+    id: newId(),
+    companyId,
+    serviceId: idOf(serviceIds, s.service),
+    employeeId: idOf(employeeIds, s.instructor),
+    localStartTime: s.start,
+    rrule: s.rrule,
+    capacity: s.capacity,
+    startsOn: DateTime.fromJSDate(now, { zone: opts.timezone }).toISODate()!,
+    generatedUntil: now,
+  }));
+  return { employees, resources, services, employeeServices, classSessions, customers, schedules };
 }
 
 export async function seedSampleCompany(
@@ -100,10 +113,26 @@ export async function seedSampleCompany(
   await tx.employeeService.createMany({ data: rows.employeeServices });
   const classSessions = await tx.classSession.createMany({ data: rows.classSessions });
   const customers = await tx.customer.createMany({ data: rows.customers });
+  // The class schedules, and their sessions up to the horizon, as the API would make them.
+  let scheduled = 0;
+  if (rows.schedules.length) {
+    await tx.classSchedule.createMany({ data: rows.schedules });
+    const now = opts.now ?? new Date();
+    for (const s of await tx.classSchedule.findMany({ where: { companyId: opts.companyId } })) {
+      const r = await generateSessions(tx, s, {
+        zone: opts.timezone,
+        now,
+        from: now,
+        until: horizonOf(now),
+        advance: true,
+      });
+      scheduled += r.created;
+    }
+  }
   return {
     employees: employees.count,
     services: services.count,
-    classSessions: classSessions.count,
+    classSessions: classSessions.count + scheduled,
     customers: customers.count,
   };
 }

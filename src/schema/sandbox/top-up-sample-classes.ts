@@ -89,6 +89,8 @@ async function topUpCompany(
     where: {
       companyId: company.id,
       serviceId: { in: [...serviceOf.values()].map((s) => s.id) },
+      // Sessions of class schedules are theirs to keep (docs/api.md, Class schedules).
+      scheduleId: null,
       startTime: { lt: new Date(horizon) },
     },
     _max: { startTime: true },
@@ -102,7 +104,7 @@ async function topUpCompany(
     last >= now.getTime()
       ? (
           await db.classSession.findMany({
-            where: { companyId: company.id, startTime: new Date(last) },
+            where: { companyId: company.id, scheduleId: null, startTime: new Date(last) },
             select: { serviceId: true },
           })
         ).map((s) => s.serviceId)

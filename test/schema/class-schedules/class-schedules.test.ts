@@ -336,3 +336,23 @@ describe('refusals write nothing', () => {
     );
   });
 });
+
+describe('the sample fitness center', () => {
+  it('keeps an evening class by a class schedule: Mondays and Wednesdays at 20:00 London time, 12 weeks ahead', async () => {
+    const { createCompany } = await import('../../../src/schema/companies/create-company.js');
+    const company = await createCompany(
+      t.dbs,
+      { accountId: w.account.id, mode: 'test', template: 'fitness' },
+      { now: T0 },
+    );
+    const [schedule] = await t.dbs.test.prisma.classSchedule.findMany({ where: { companyId: company.id } });
+    expect(schedule).toMatchObject({ localStartTime: '20:00', rrule: 'FREQ=WEEKLY;BYDAY=MO,WE', status: 'active' });
+    const rows = await t.dbs.test.prisma.classSession.findMany({
+      where: { scheduleId: schedule!.id },
+      orderBy: { startTime: 'asc' },
+    });
+    expect(rows).toHaveLength(24);
+    expect(rows.every((r) => local(r.startTime, 'Europe/London').endsWith('20:00'))).toBe(true);
+    expect(schedule!.skippedOccurrences).toEqual([]);
+  });
+});

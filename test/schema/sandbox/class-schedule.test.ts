@@ -46,7 +46,7 @@ function expectedSchedule(now: Date): string[] {
 async function seededSchedule(now: Date) {
   const company = await createCompany(dbs, { accountId, mode: 'test', template: 'fitness' }, { now });
   const sessions = await dbs.test.prisma.classSession.findMany({
-    where: { companyId: company.id },
+    where: { companyId: company.id, scheduleId: null },
     include: { service: true, employee: true },
     orderBy: { startTime: 'asc' },
   });

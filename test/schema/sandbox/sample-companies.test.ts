@@ -64,7 +64,7 @@ async function graphOf(template: string) {
     dbs.test.prisma.employee.findMany({ where, orderBy: { id: 'asc' } }),
     dbs.test.prisma.service.findMany({ where, orderBy: { id: 'asc' } }),
     dbs.test.prisma.employeeService.findMany({ where: { service: where } }),
-    dbs.test.prisma.classSession.findMany({ where, orderBy: { startTime: 'asc' } }),
+    dbs.test.prisma.classSession.findMany({ where: { ...where, scheduleId: null }, orderBy: { startTime: 'asc' } }),
     dbs.test.prisma.customer.findMany({ where, orderBy: { id: 'asc' } }),
   ]);
   return { company, employees, services, links, sessions, customers };

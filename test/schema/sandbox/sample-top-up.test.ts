@@ -49,7 +49,7 @@ function expected(now: Date, days: number): string[] {
 
 async function schedule(companyId: string, where: object = {}) {
   const rows = await dbs.test.prisma.classSession.findMany({
-    where: { companyId, ...where },
+    where: { companyId, scheduleId: null, ...where },
     include: { service: true, employee: true },
   });
   return rows.map((s) => `${s.startTime.toISOString()} ${s.service.name} ${s.employee.name} ${s.capacity}`).sort();

@@ -139,6 +139,11 @@ export const FITNESS: SampleCompanyData = {
     { weekday: 'sunday', start: '10:00', service: 'yoga', instructor: 'chloe', capacity: 18 },
     { weekday: 'sunday', start: '10:00', service: 'pilates', instructor: 'priya', capacity: 12 },
   ],
+  // An evening class kept by a class schedule: its sessions are generated 12 weeks ahead and
+  // the workers extend them (docs/sandbox.md).
+  schedules: [
+    { service: 'pilates', instructor: 'priya', start: '20:00', rrule: 'FREQ=WEEKLY;BYDAY=MO,WE', capacity: 12 },
+  ],
   customers: [
     { name: 'Oliver Smith', email: 'oliver.smith@example.com', phone: '+447912345601' },
     {

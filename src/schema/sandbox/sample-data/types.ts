@@ -50,6 +50,16 @@ export interface SampleClassSlot {
   capacity: number;
 }
 
+/** A recurring class (docs/api.md, Class schedules), created as a class schedule by the seed. */
+export interface SampleClassSchedule {
+  service: string;
+  instructor: string;
+  /** Local start time "HH:MM" in the company's zone. */
+  start: string;
+  rrule: string;
+  capacity: number;
+}
+
 export interface SampleCustomer {
   name: string;
   email: string;
@@ -61,6 +71,8 @@ export interface SampleCompanyData {
   employees: SampleEmployee[];
   services: SampleService[];
   timetable: SampleClassSlot[];
+  /** Recurring classes kept by class schedules (the sessions they generate are theirs, not the timetable's). */
+  schedules?: SampleClassSchedule[];
   customers: SampleCustomer[];
   resources?: SampleResource[];
 }

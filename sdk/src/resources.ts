@@ -78,6 +78,7 @@ export const RESOURCES = {
     markNoShow: 'markBookingNoShow',
     cancel: 'cancelBooking',
     reschedule: 'rescheduleBooking',
+    acceptOffer: 'acceptBookingOffer',
     getCancellationQuote: 'getBookingCancellationQuote',
     rotateManageLink: 'rotateBookingManageLink',
     listNotifications: 'listBookingNotifications',

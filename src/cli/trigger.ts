@@ -200,6 +200,44 @@ class Fixtures {
     }
   }
 
+  /**
+   * A class session of one place, taken, with a second customer on its waitlist (the class
+   * fixture's waitlist in offer mode): booking.waitlisted. Returns both bookings.
+   */
+  async fullClass(): Promise<{ first: Booking; waiting: Booking }> {
+    const [serviceId, employeeId, startTime] = await Promise.all([
+      this.serviceId('class'),
+      this.employeeId(),
+      this.nextSlot(),
+    ]);
+    await this.api.request('PATCH', `/services/${serviceId}`, {
+      waitlist: { enabled: true, maxSize: 5, offerMode: 'offer', offerMinutes: 30, cutoffMinutes: 0 },
+    });
+    const session = await this.api.request<Record_>('POST', '/classes', {
+      serviceId,
+      employeeId,
+      startTime,
+      capacity: 1,
+    });
+    this.made.class = session._id;
+    const customer = (who: string) => ({ name: 'svc trigger', email: `trigger+${this.run}-${who}@example.com` });
+    const first = await this.api.request<Booking>('POST', '/bookings', {
+      serviceId,
+      classId: session._id,
+      customer: customer('first'),
+      metadata: { svcTrigger: 'booking' },
+    });
+    const waiting = await this.api.request<Booking>('POST', '/bookings', {
+      serviceId,
+      classId: session._id,
+      customer: customer('waiting'),
+      waitlist: true,
+      metadata: { svcTrigger: 'booking' },
+    });
+    this.made.booking = waiting._id;
+    return { first, waiting };
+  }
+
   async pay(card: typeof SUCCEEDS): Promise<Payment> {
     const booking = await this.book('paid');
     const payment = await this.api.request<Payment>('POST', '/payments', { bookingId: booking._id, card });
@@ -272,6 +310,22 @@ const RECIPES: Record<OutboxEventType, Recipe> = {
         new Date(f.clockTime!.getTime() + (REMINDER_MINUTES + 5) * 60_000).toISOString(),
       );
       await advance(new Date(Date.parse(b.startTime) - REMINDER_MINUTES * 60_000 + 1000));
+    }),
+  'booking.waitlisted': async (f) => {
+    await f.fullClass();
+  },
+  // The place is freed: the first in line is offered it.
+  'booking.offered': async (f) => {
+    const { first } = await f.fullClass();
+    await f.api.request('POST', `/bookings/${first._id}/cancel`, { reason: 'svc trigger' });
+  },
+  // An offer the clock passes: the advance lapses it.
+  'booking.offer_expired': (f) =>
+    f.withClock(async (advance) => {
+      const { first, waiting } = await f.fullClass();
+      await f.api.request('POST', `/bookings/${first._id}/cancel`, { reason: 'svc trigger' });
+      const offered = await f.api.request<Booking & { offerExpiresAt: string }>('GET', `/bookings/${waiting._id}`);
+      await advance(new Date(Date.parse(offered.offerExpiresAt) + 1000));
     }),
   'payment.succeeded': async (f, signal) => {
     await f.settled(await f.pay(SUCCEEDS), signal);

@@ -21,7 +21,9 @@ const booking = {
   startTime: Timestamp,
   endTime: Timestamp,
   status: Type.Union(
-    ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired'].map((s) => Type.Literal(s)),
+    ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired', 'waitlisted', 'offered'].map((s) =>
+      Type.Literal(s),
+    ),
     { description: "The booking's status after the change (an open set)" },
   ),
   classId: Type.Optional({ ...Id, description: 'Class bookings only' }),
@@ -40,6 +42,35 @@ const booking = {
 };
 
 const BookingData = Type.Object(booking, { title: 'Booking event data' });
+const CreatedData = Type.Object(
+  {
+    ...booking,
+    fromWaitlist: Type.Optional(
+      Type.Boolean({ description: 'true when a waitlisted or offered booking first holds a place' }),
+    ),
+  },
+  { title: 'booking.created data' },
+);
+const ExpiredData = Type.Object(
+  {
+    ...booking,
+    expiredReason: Type.Optional(
+      Type.String({ description: 'hold_lapsed (a payment hold ran out) or offer_lapsed (an open set)' }),
+    ),
+  },
+  { title: 'booking.expired data' },
+);
+const WaitlistedData = Type.Object(
+  { ...booking, waitlistPosition: Type.Integer({ minimum: 1, description: 'Its place in the line (1 = next)' }) },
+  { title: 'booking.waitlisted data' },
+);
+const OfferedData = Type.Object(
+  {
+    ...booking,
+    offerExpiresAt: { ...Timestamp, description: 'Until when POST /bookings/{id}/accept-offer claims it' },
+  },
+  { title: 'booking.offered data' },
+);
 const RescheduledData = Type.Object(
   {
     ...booking,
@@ -116,13 +147,16 @@ const PingData = Type.Object({ endpointId: Id, message: Type.String() }, { title
 
 /** The `data` of each event type. */
 export const EVENT_DATA: Record<EventType, TSchema> = {
-  'booking.created': BookingData,
+  'booking.created': CreatedData,
   'booking.confirmed': BookingData,
   'booking.rescheduled': RescheduledData,
   'booking.cancelled': CancelledData,
   'booking.completed': BookingData,
   'booking.no_show': BookingData,
-  'booking.expired': BookingData,
+  'booking.expired': ExpiredData,
+  'booking.waitlisted': WaitlistedData,
+  'booking.offered': OfferedData,
+  'booking.offer_expired': ExpiredData,
   'booking.updated': BookingData,
   'booking.reminder_due': ReminderData,
   'payment.succeeded': PaymentData,
@@ -136,13 +170,18 @@ export const EVENT_DATA: Record<EventType, TSchema> = {
 };
 
 const WHEN: Record<EventType, string> = {
-  'booking.created': 'A booking is made (confirmed, or pending when the service requires payment)',
+  'booking.created':
+    'A booking first holds a place: it is made (confirmed, or pending when the service requires payment), or a waitlisted or offered class booking is promoted (fromWaitlist: true)',
   'booking.confirmed': 'A pending booking is confirmed: its payment succeeded, or POST /confirm',
   'booking.rescheduled': 'A confirmed booking moves to new times (POST /reschedule, or its class session moved)',
   'booking.cancelled': 'A booking is cancelled (POST /cancel, or its class session was cancelled)',
   'booking.completed': 'A booking is marked completed',
   'booking.no_show': 'A booking is marked as a no-show',
-  'booking.expired': "A pending booking's payment hold ran out",
+  'booking.expired': "A pending booking's payment hold ran out (expiredReason hold_lapsed)",
+  'booking.waitlisted': "A booking joined a full class's waitlist (status waitlisted, waitlistPosition)",
+  'booking.offered': 'A freed class place is offered to the first in line (status offered, offerExpiresAt)',
+  'booking.offer_expired':
+    'An offer was not accepted by offerExpiresAt: the booking is expired (expiredReason offer_lapsed) and the place passes to the next in line',
   'booking.updated': "A booking's notes or metadata changed",
   'booking.reminder_due': 'A webhook reminder of a booking fell due',
   'payment.succeeded': 'A payment settled successfully',

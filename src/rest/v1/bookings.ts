@@ -6,7 +6,10 @@ import { Id, Metadata, MetadataPatch, Nullable, PageQuery, PathId, Timestamp } f
 import { CreateCustomer } from './customers.js';
 
 const Status = Type.Union(
-  ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired'].map((s) => Type.Literal(s)),
+  ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired', 'waitlisted', 'offered'].map((s) =>
+    Type.Literal(s),
+  ),
+  { description: 'An open list: new states may be added (docs/api.md, Booking states)' },
 );
 
 const Notification = Type.Object(
@@ -99,6 +102,16 @@ export const Booking = Type.Object(
         "The customer's manage link (BASE_URL/b/<token>): see and cancel or reschedule the booking without signing in. A secret: stops working 7 days after the booking ends, or when rotated",
     }),
     holdExpiresAt: Nullable(Timestamp),
+    waitlistPosition: Nullable(
+      Type.Integer({ description: "A waitlisted booking's place in its class's line (1 = next); null otherwise" }),
+    ),
+    offerExpiresAt: Nullable({
+      ...Timestamp,
+      description: 'Until when an offered booking may accept its place; null otherwise',
+    }),
+    expiredReason: Nullable(
+      Type.String({ description: 'Why an expired booking expired: hold_lapsed or offer_lapsed (an open list)' }),
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -128,6 +141,12 @@ const CreateBooking = Type.Object(
       Type.Boolean({
         description:
           "A business's walk-in: waives minimum notice, maximum advance, the slot interval and the daily limit (never working hours, closures, time off or overlaps)",
+      }),
+    ),
+    waitlist: Type.Optional(
+      Type.Boolean({
+        description:
+          'Class services: when the session is full, join its waitlist (status waitlisted, waitlistPosition) instead of a 409 CLASS_FULL; refused with CLASS_FULL (details.reason WAITLIST_FULL or WAITLIST_CLOSED) when the line cannot take it',
       }),
     ),
   },
@@ -280,11 +299,26 @@ export default async function bookingRoutes(app: FastifyInstance, deps: V1Deps):
   }
   graphqlRoute(app, deps, {
     method: 'POST',
+    url: '/bookings/:id/accept-offer',
+    operationId: 'acceptBookingOffer',
+    errors: ['INVALID_STATE_TRANSITION'],
+    summary: 'Accept a waitlist offer',
+    description:
+      'offered → confirmed (pending when the service is paid for up front), before offerExpiresAt; writes booking.created with fromWaitlist: true',
+    tags,
+    scope: 'bookings:write',
+    request: { params: ById },
+    response: Booking,
+    mutation: 'acceptBookingOffer',
+    variables: (req) => req.params,
+  });
+  graphqlRoute(app, deps, {
+    method: 'POST',
     url: '/bookings/:id/cancel',
     operationId: 'cancelBooking',
     errors: ['INVALID_STATE_TRANSITION', 'CUTOFF_PASSED'],
     summary: 'Cancel a booking',
-    description: 'pending or confirmed → cancelled',
+    description: 'pending or confirmed → cancelled; waitlisted or offered → cancelled (leaving the waitlist, free)',
     tags,
     scope: 'bookings:write',
     request: {

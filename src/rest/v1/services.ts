@@ -43,6 +43,41 @@ export const ResourceKind = Type.Union([Type.Literal('room'), Type.Literal('equi
 
 const Kind = Type.Union([Type.Literal('appointment'), Type.Literal('class')]);
 
+const OfferMode = Type.Union([Type.Literal('auto'), Type.Literal('offer')], {
+  description:
+    'auto: a freed place goes to the first in line at once; offer: it is offered to them until offerExpiresAt',
+});
+const waitlistFields = {
+  enabled: Type.Boolean({ description: 'Whether a full session takes new names (POST /bookings with waitlist: true)' }),
+  maxSize: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    description: 'The most bookings waiting per session (default 20)',
+  }),
+  offerMode: OfferMode,
+  offerMinutes: Type.Integer({
+    minimum: 1,
+    maximum: 10_080,
+    description: 'offer mode: how long an offer lasts, never past the start (default 60)',
+  }),
+  cutoffMinutes: Type.Integer({
+    minimum: 0,
+    maximum: 10_080,
+    description: 'No promotion or offer once the session starts within this many minutes (default 60)',
+  }),
+};
+const Waitlist = Type.Object(waitlistFields, { title: 'Waitlist' });
+const WaitlistInput = Type.Object(
+  {
+    enabled: waitlistFields.enabled,
+    maxSize: Type.Optional(waitlistFields.maxSize),
+    offerMode: Type.Optional({ ...OfferMode, description: `${OfferMode.description} (default auto)` }),
+    offerMinutes: Type.Optional(waitlistFields.offerMinutes),
+    cutoffMinutes: Type.Optional(waitlistFields.cutoffMinutes),
+  },
+  { additionalProperties: false, title: 'Waitlist (input)', description: 'Class services only' },
+);
+
 const QuestionType = Type.Union(
   ['text', 'long_text', 'choice', 'multi_choice', 'boolean', 'phone'].map((s) => Type.Literal(s)),
   { description: 'text (≤ 1000 characters), long_text (≤ 5000), choice, multi_choice, boolean, phone (E.164)' },
@@ -100,6 +135,7 @@ const Service = Type.Object(
       Type.Array(Reminder, { description: "The service's own reminders; null: it inherits the company's" }),
     ),
     questions: Type.Array(Question, { description: 'Asked when it is booked, in this order' }),
+    waitlist: Nullable(Waitlist),
     active: Type.Boolean(),
     requiredResourceIds: Type.Array(Id, { description: 'Resources every booking of it holds, all of them' }),
     requiredResourceKinds: Type.Array(ResourceKind, {
@@ -130,6 +166,8 @@ const Fields = {
   questions: Type.Array(QuestionInput, {
     description: 'At most 20 questions (ids unique); a PATCH replaces the list',
   }),
+  // A class service's waitlist; null removes it (docs/api.md, Class waitlists).
+  waitlist: Nullable(WaitlistInput),
   active: Type.Boolean(),
   requiredResourceIds: Type.Array(Id, {
     maxItems: 10,

@@ -132,7 +132,7 @@ export async function explainAvailability(
       });
       if (closed)
         reasons.push({ code: 'CLOSURE', message: 'The business is closed at that time', employeeId: x.employeeId });
-      else if (x.bookedCount >= x.capacity) reasons.push(reasonFor.classFull(x));
+      else if (x.bookedCount + x.offeredCount >= x.capacity) reasons.push(reasonFor.classFull(x));
       else employeeIds.add(x.employeeId);
     }
     return answer({ employeeIds: [...employeeIds], reasons });

@@ -112,7 +112,7 @@ export async function findAvailability(
           endTime: s.endTime,
           employeeId: s.employeeId,
           capacity: s.capacity,
-          spotsLeft: s.capacity - s.bookedCount,
+          spotsLeft: Math.max(0, s.capacity - s.bookedCount - s.offeredCount),
         })),
     };
   }

@@ -1,6 +1,6 @@
 // Bookings (docs/api.md): create, read, list with filters, and the transitions.
 // Scopes: bookings:read / bookings:write.
-import type { Booking, BookingStatus, CancelledBy, Prisma } from '../../generated/prisma/client.js';
+import type { Booking, BookingStatus, CancelledBy, ExpiredReason, Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { CustomerInput } from '../customers/customer.js';
 import { checkRange } from '../domain-validation.js';
@@ -20,6 +20,7 @@ import { parseInput } from '../validation.js';
 import { transitionBooking, type BookingAction } from './transition-booking.js';
 import { cancelBooking, quoteCancellation, type CancellationQuote } from './cancel-booking.js';
 import { manageUrl, rotateManageLink } from './manage-link.js';
+import { acceptOffer } from './accept-offer.js';
 
 export const BookingActorEnum = builder.enumType('BookingActor', {
   description:
@@ -62,8 +63,22 @@ export const BookingStatusEnum = builder.enumType('BookingStatus', {
     cancelled: { description: 'Cancelled by the business or the customer' },
     completed: { description: 'Took place' },
     no_show: { description: 'The customer did not come' },
-    expired: { description: 'An unpaid pending booking whose hold ran out' },
+    expired: { description: 'An unpaid pending booking whose hold ran out, or an offer that lapsed (expiredReason)' },
+    waitlisted: {
+      description: "On a full class's waitlist at waitlistPosition; holds no place (docs/api.md, Class waitlists)",
+    },
+    offered: {
+      description: 'A freed class place reserved for this booking until offerExpiresAt; accept it to hold it',
+    },
   } satisfies Record<BookingStatus, { description: string }>,
+});
+
+export const ExpiredReasonEnum = builder.enumType('ExpiredReason', {
+  description: 'Why a booking expired; an open list',
+  values: {
+    hold_lapsed: { description: 'Its payment hold ran out unpaid' },
+    offer_lapsed: { description: 'Its waitlist offer was not accepted by offerExpiresAt' },
+  } satisfies Record<ExpiredReason, { description: string }>,
 });
 
 export const BookingType = builder.prismaObject('Booking', {
@@ -155,6 +170,20 @@ export const BookingType = builder.prismaObject('Booking', {
       nullable: true,
       description: 'When an unpaid pending booking expires',
     }),
+    waitlistPosition: t.exposeInt('waitlistPosition', {
+      nullable: true,
+      description: "A waitlisted booking's place in its class's line (1 = next); null unless waitlisted",
+    }),
+    offerExpiresAt: t.expose('offerExpiresAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Until when an offered booking may accept its place; null unless offered',
+    }),
+    expiredReason: t.expose('expiredReason', {
+      type: ExpiredReasonEnum,
+      nullable: true,
+      description: 'Why an expired booking expired: hold_lapsed or offer_lapsed; null unless expired',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the booking was made' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the booking last changed' }),
   }),
@@ -235,6 +264,10 @@ const CreateBookingInput = builder.inputType('CreateBookingInput', {
       description:
         "A business's walk-in: waives minimum notice, maximum advance, the slot interval and the daily limit " +
         '(never working hours, closures, time off or overlaps); default false',
+    }),
+    waitlist: t.boolean({
+      description:
+        'Class services: when the session is full, join its waitlist (status waitlisted) instead of a CLASS_FULL refusal; default false',
     }),
   }),
 });
@@ -363,6 +396,7 @@ const transition = (action: BookingAction, description: string) =>
       complete: 'completeBooking',
       no_show: 'markBookingNoShow',
       expire: '',
+      lapse: '',
     }[action],
     (t) =>
       t.field({
@@ -386,6 +420,13 @@ builder.mutationFields((t) => ({
     authScopes: write,
     args: { input: t.arg({ type: CreateBookingInput, required: true, description: 'The booking' }) },
     resolve: (_r, args, ctx) => createBooking(ctx.db, { company: ctx.credential!.company, input: args.input }),
+  }),
+  acceptBookingOffer: t.field({
+    type: BookingType,
+    description: 'offered → confirmed (pending when the service is paid for up front): claims the reserved class place',
+    authScopes: write,
+    args: { id: t.arg.id({ required: true, description: 'The booking id' }) },
+    resolve: (_r, args, ctx) => acceptOffer(ctx.db, { company: ctx.credential!.company, bookingId: String(args.id) }),
   }),
   updateBooking: t.field({
     type: BookingType,

@@ -1,7 +1,7 @@
 // POST /bookings/:id/cancel { reason?, cancelledBy?, waiveFee? } and
 // GET /bookings/:id/cancellation-quote?cancelledBy= (docs/api.md, Cancellation and deposits).
 // Both ask cancellationTerms (cancellation-terms.ts); the quote changes nothing, the cancel
-// applies the terms: pending|confirmed → cancelled with cancelledBy and cancellationFee on the
+// applies the terms: pending|confirmed (or, leaving a class waitlist, waitlisted|offered) → cancelled with cancelledBy and cancellationFee on the
 // booking and in booking.cancelled, then refunds of what was paid minus the fee.
 import { z } from 'zod';
 import type { Config } from '../../config.js';
@@ -17,6 +17,7 @@ import { parseInput, text } from '../validation.js';
 import { loadCancellationTerms, type CancellationTerms } from './cancellation-terms.js';
 import { applyTransition, invalidTransition } from './transition-booking.js';
 import { domainNow } from '../domain-time.js';
+import { lockClassSession } from './waitlist.js';
 
 const party = z.enum(['business', 'customer'], { error: 'must be business or customer' });
 
@@ -93,6 +94,8 @@ export async function cancelBooking(
   const now = opts.now ?? (await domainNow(db, opts.company));
   const found = await findBooking(db, opts.company.id, opts.bookingId);
   const { booking, terms, payments } = await domainTransaction(db, async (tx) => {
+    // A class booking: the session's lock first, the order every class write takes (waitlist.ts).
+    if (found.classSessionId) await lockClassSession(tx, found.classSessionId);
     await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${found.id} FOR UPDATE`;
     const current = await tx.booking.findUniqueOrThrow({ where: { id: found.id } });
     const loaded = await loadCancellationTerms(tx, {

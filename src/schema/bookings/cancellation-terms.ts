@@ -40,7 +40,9 @@ export function cancellationTerms(t: {
   const start = t.booking.startTime.getTime();
   const freeUntil = t.policy ? new Date(start - t.policy.freeUntilMinutesBefore * 60_000) : null;
   const customer = t.cancelledBy === 'customer';
-  const deadline = customer ? cutoffDeadline(t.booking.startTime, t.rules.cancellationCutoffMinutes) : null;
+  // Leaving a waitlist, or giving an offer back, holds nothing and costs nothing: no cut-off.
+  const waiting = t.booking.status === 'waitlisted' || t.booking.status === 'offered';
+  const deadline = customer && !waiting ? cutoffDeadline(t.booking.startTime, t.rules.cancellationCutoffMinutes) : null;
   const refusal = !TRANSITIONS.cancel.from.includes(t.booking.status)
     ? 'state'
     : deadline && t.now.getTime() > deadline.getTime()

@@ -14,7 +14,7 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
-import type { Booking, Company, Prisma } from '../../generated/prisma/client.js';
+import type { Booking, ClassSession, Company, Prisma } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from './booking-events.js';
@@ -33,9 +33,8 @@ import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-c
 import { domainNow } from '../domain-time.js';
 import { holdResources } from '../resources/resource-holds.js';
 import type { ResourceNeeds } from '../resources/resource-schedule.js';
-
-/** How long an unpaid pending booking holds its slot (docs/api.md: expired after 15 minutes). */
-export const HOLD_MINUTES = 15;
+import { storedWaitlist, waitlistOpen, type WaitlistConfig } from '../services/waitlist-config.js';
+import { HOLD_MINUTES, lockClassSession, spotsLeft, waitlistCutoff } from './waitlist.js';
 
 const input = z
   .object({
@@ -51,11 +50,15 @@ const input = z
     /** A business's walk-in: minimum notice, maximum advance, slot interval and daily limit waived. */
     skipRules: z.boolean({ error: 'must be true or false' }).nullish(),
     answers: answersInput.nullish(),
+    /** A full class's waitlist: join it instead of a 409 CLASS_FULL (docs/api.md, Class waitlists). */
+    waitlist: z.boolean({ error: 'must be true or false' }).nullish(),
   })
   .strict()
   .superRefine((v, ctx) => {
     if (!v.customerId === !v.customer)
       ctx.addIssue({ code: 'custom', path: ['customerId'], message: 'give exactly one of customerId or customer' });
+    if (v.waitlist && !v.classId)
+      ctx.addIssue({ code: 'custom', path: ['waitlist'], message: 'is only for a class session (classId)' });
   });
 type Input = z.output<typeof input>;
 
@@ -63,6 +66,48 @@ export const slotUnavailable = (
   message = 'The employee is booked, off, or outside working hours at that time',
   reasons: Reason[] = [],
 ) => new AppError('SLOT_UNAVAILABLE', message, reasons.length > 0 ? { details: { reasons } } : undefined);
+
+/**
+ * 409 CLASS_FULL: no place left. details.waitlist says whether the class's waitlist can be
+ * joined (POST /bookings with waitlist: true) or why not (details.reason WAITLIST_FULL or
+ * WAITLIST_CLOSED, docs/api.md, Class waitlists).
+ */
+function classFull(
+  session: Pick<ClassSession, 'id' | 'capacity' | 'employeeId' | 'waitlistCount' | 'startTime'>,
+  waitlist: WaitlistConfig | null,
+  now: Date,
+): AppError {
+  const open = waitlistOpen(waitlist);
+  const full = open && session.waitlistCount >= waitlist.maxSize;
+  const closed = open && now.getTime() >= waitlistCutoff(session, waitlist).getTime();
+  const reason = !open ? null : full ? 'WAITLIST_FULL' : closed ? 'WAITLIST_CLOSED' : null;
+  const message = !open
+    ? 'No places left in this class session'
+    : reason === 'WAITLIST_FULL'
+      ? 'No places left in this class session, and its waitlist is full'
+      : reason === 'WAITLIST_CLOSED'
+        ? 'No places left in this class session, and its waitlist closed at its cut-off before the start'
+        : 'No places left in this class session; join its waitlist with waitlist: true';
+  return new AppError('CLASS_FULL', message, {
+    details: {
+      classId: session.id,
+      capacity: session.capacity,
+      ...(reason ? { reason } : {}),
+      waitlist: open
+        ? { available: reason === null, waitlistCount: session.waitlistCount, maxSize: waitlist.maxSize }
+        : { available: false },
+      reasons: [reasonFor.classFull(session)],
+    },
+  });
+}
+
+/** Whether a full class's line takes a new name now: open, not full, before its cut-off. */
+const waitlistJoinable = (
+  s: Pick<ClassSession, 'waitlistCount' | 'startTime'>,
+  w: WaitlistConfig | null,
+  now: Date,
+): w is WaitlistConfig =>
+  waitlistOpen(w) && s.waitlistCount < w.maxSize && now.getTime() < waitlistCutoff(s, w).getTime();
 
 const reasonsOf = (err: AppError): Reason[] => (err.details as { reasons?: Reason[] } | undefined)?.reasons ?? [];
 
@@ -145,6 +190,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
       throw slotUnavailable('The class session is cancelled', [reasonFor.noSession()]);
     if (session.startTime.getTime() <= now.getTime())
       throw slotUnavailable('The class session has already started', [reasonFor.passed()]);
+    const waitlist = storedWaitlist(service.waitlist);
     try {
       return await domainTransaction(db, async (tx) => {
         // Under the instructor's lock, a closure committed first is seen (and one committed
@@ -161,40 +207,48 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
           throw slotUnavailable('The business is closed at that time', [
             { code: 'CLOSURE', message: 'The business is closed at that time', employeeId: session.employeeId },
           ]);
-        // The place is taken by one atomic UPDATE: the CHECK refuses bookedCount > capacity.
-        const taken = await tx.classSession.updateMany({
-          where: { id: session.id, status: 'scheduled', startTime: { gt: now } },
-          data: { bookedCount: { increment: 1 } },
-        });
-        if (taken.count === 0)
+        // Under the session's lock (waitlist.ts), its places and line as committed now. The
+        // CHECK on bookedCount + offeredCount <= capacity stays the last word on the places.
+        const current = await lockClassSession(tx, session.id);
+        if (current.status !== 'scheduled' || current.startTime.getTime() <= now.getTime())
           throw slotUnavailable('The class session is cancelled or has started', [
-            session.startTime.getTime() <= now.getTime() ? reasonFor.passed() : reasonFor.noSession(),
+            current.startTime.getTime() <= now.getTime() ? reasonFor.passed() : reasonFor.noSession(),
           ]);
+        const free = spotsLeft(current) > 0;
+        if (!free && !data.waitlist) throw classFull(current, waitlist, now);
+        if (!free && !waitlistJoinable(current, waitlist, now)) throw classFull(current, waitlist, now);
         const customerId = await customerFor(tx, companyId, data);
-        const booking = await tx.booking.create({
-          data: {
-            id: newId(),
-            ...base,
-            customerId,
-            employeeId: session.employeeId,
-            classSessionId: session.id,
-            startTime: session.startTime,
-            endTime: session.endTime,
-            blockStart: session.startTime,
-            blockEnd: session.endTime,
-          },
-        });
+        const place = {
+          id: newId(),
+          ...base,
+          customerId,
+          employeeId: session.employeeId,
+          classSessionId: session.id,
+          startTime: session.startTime,
+          endTime: session.endTime,
+          blockStart: session.startTime,
+          blockEnd: session.endTime,
+        };
+        if (!free) {
+          // The class is full: the customer joins the end of its line, holding nothing.
+          const position = current.waitlistCount + 1;
+          await tx.classSession.update({ where: { id: session.id }, data: { waitlistCount: { increment: 1 } } });
+          const booking = await tx.booking.create({
+            data: { ...place, status: 'waitlisted', holdExpiresAt: null, waitlistPosition: position },
+          });
+          await recordBookingEvent(tx, booking, 'booking.waitlisted', { waitlistPosition: position });
+          return booking;
+        }
+        await tx.classSession.update({ where: { id: session.id }, data: { bookedCount: { increment: 1 } } });
+        const booking = await tx.booking.create({ data: place });
         await recordBookingEvent(tx, booking, 'booking.created');
         await planReminders(tx, booking, { now });
         return booking;
       });
     } catch (err) {
-      if (isCheckViolation(err))
-        throw new AppError('CLASS_FULL', 'No places left in this class session', {
-          details: { classId: session.id, capacity: session.capacity, reasons: [reasonFor.classFull(session)] },
-        });
+      if (isCheckViolation(err)) throw classFull(session, waitlist, now);
       if (isExclusionViolation(err))
-        throw new AppError('CONFLICT', 'This customer already holds a place in this class session', {
+        throw new AppError('CONFLICT', 'This customer already holds a place in this class session or waits for one', {
           details: { classId: session.id },
         });
       if (isForeignKeyViolation(err)) throw customerGone(err);

@@ -11,6 +11,7 @@
 // company's holds however long the wall clock runs (advancing the clock expires them, in order).
 import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
+import { retryOnDeadlock } from '../db-errors.js';
 import { applyTransition } from './transition-booking.js';
 
 export async function expirePendingBookings(
@@ -39,10 +40,14 @@ export async function expirePendingBookings(
   const expired: string[] = [];
   for (const { id, at } of due) {
     try {
-      await db.$transaction(async (tx) => {
-        const booking = await tx.booking.findUniqueOrThrow({ where: { id } });
-        await applyTransition(tx, booking, 'expire', { now: at });
-      });
+      // A class booking's freed place goes to the waitlist in the same transaction, under the
+      // session's lock (waitlist.ts); a deadlock victim among concurrent class writes runs again.
+      await retryOnDeadlock(() =>
+        db.$transaction(async (tx) => {
+          const booking = await tx.booking.findUniqueOrThrow({ where: { id } });
+          await applyTransition(tx, booking, 'expire', { now: at });
+        }),
+      );
       expired.push(id);
     } catch (err) {
       // Confirmed or cancelled since we read it, or a payment started: nothing to expire.

@@ -12,3 +12,6 @@ export * from './manage-link.js';
 export * from './reschedule-booking.js';
 export * from './transition-booking.js';
 export * from './update-booking.js';
+export * from './accept-offer.js';
+export * from './lapse-offers.js';
+export * from './waitlist.js';

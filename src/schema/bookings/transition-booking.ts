@@ -2,9 +2,15 @@
 //   pending → confirmed (payment or POST /confirm) · pending → expired (the system, after the
 //   hold) · pending|confirmed → cancelled · confirmed → completed|no_show (once startTime has
 //   passed). confirmed → confirmed by reschedule lives in reschedule-booking.ts.
+//   Class waitlists (waitlist.ts): waitlisted|offered → cancelled (leaving the line, or giving
+//   an offer back) · offered → expired (the offer lapsed, expiredReason offer_lapsed). The
+//   promotions (waitlisted → confirmed|pending|offered) are waitlist.ts's, and offered →
+//   confirmed|pending is accept-offer.ts's.
 // Every other (from, to) pair is INVALID_STATE_TRANSITION with details { from, to }. The
 // status change is a conditional UPDATE (WHERE status = from), so two concurrent transitions
-// of one booking cannot both win.
+// of one booking cannot both win. A class booking's transitions that free or give back a place
+// take the class session's lock first, and the freed place goes to the waitlist in the same
+// transaction (waitlist.ts).
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Booking, BookingStatus, CancelledBy, Prisma } from '../../generated/prisma/client.js';
@@ -16,16 +22,18 @@ import type { OutboxEventType } from '../events/events.js';
 import { parseInput, text } from '../validation.js';
 import { findBooking } from '../find-records.js';
 import { domainNow } from '../domain-time.js';
+import { lockClassSession, releaseClassPlace } from './waitlist.js';
 
-export type BookingAction = 'confirm' | 'cancel' | 'complete' | 'no_show' | 'expire';
+export type BookingAction = 'confirm' | 'cancel' | 'complete' | 'no_show' | 'expire' | 'lapse';
 
 export const TRANSITIONS: Record<BookingAction, { from: BookingStatus[]; to: BookingStatus; event: OutboxEventType }> =
   {
     confirm: { from: ['pending'], to: 'confirmed', event: 'booking.confirmed' },
-    cancel: { from: ['pending', 'confirmed'], to: 'cancelled', event: 'booking.cancelled' },
+    cancel: { from: ['pending', 'confirmed', 'waitlisted', 'offered'], to: 'cancelled', event: 'booking.cancelled' },
     complete: { from: ['confirmed'], to: 'completed', event: 'booking.completed' },
     no_show: { from: ['confirmed'], to: 'no_show', event: 'booking.no_show' },
     expire: { from: ['pending'], to: 'expired', event: 'booking.expired' },
+    lapse: { from: ['offered'], to: 'expired', event: 'booking.offer_expired' },
   };
 
 const WITHDRAWN_BY: Record<Exclude<BookingAction, 'confirm'>, WithdrawReason> = {
@@ -33,6 +41,7 @@ const WITHDRAWN_BY: Record<Exclude<BookingAction, 'confirm'>, WithdrawReason> = 
   complete: 'booking_completed',
   no_show: 'booking_no_show',
   expire: 'booking_expired',
+  lapse: 'booking_expired',
 };
 
 export function invalidTransition(from: BookingStatus, to: BookingStatus, why?: string): AppError {
@@ -42,15 +51,6 @@ export function invalidTransition(from: BookingStatus, to: BookingStatus, why?: 
 }
 
 const cancelInput = z.object({ reason: text(500).nullish() }).strict();
-
-/** Gives a class place back when a live class booking stops being live. */
-async function releasePlace(tx: Prisma.TransactionClient, b: Booking) {
-  if (!b.classSessionId) return;
-  await tx.classSession.updateMany({
-    where: { id: b.classSessionId, status: 'scheduled', bookedCount: { gt: 0 } },
-    data: { bookedCount: { decrement: 1 } },
-  });
-}
 
 /**
  * A pending booking whose payment is processing keeps its slot until the payment settles: its
@@ -85,9 +85,14 @@ export async function applyTransition(
     now: Date;
     /** A cancel's party and money (cancel-booking.ts); without it, a business cancel without a fee. */
     cancellation?: { cancelledBy: CancelledBy; fee: number; refundAmount: number };
+    /** Give a freed class place to the waitlist (default true; a closure's cancels do not). */
+    refill?: boolean;
   },
 ): Promise<Booking> {
   const rule = TRANSITIONS[action];
+  const freesPlace = action === 'cancel' || action === 'expire' || action === 'lapse';
+  // The session's lock before the booking's (waitlist.ts): the order every class write takes.
+  if (booking.classSessionId && freesPlace) await lockClassSession(tx, booking.classSessionId);
   if (!rule.from.includes(booking.status)) throw invalidTransition(booking.status, rule.to);
   if ((action === 'complete' || action === 'no_show') && booking.startTime.getTime() > opts.now.getTime()) {
     throw invalidTransition(
@@ -102,6 +107,10 @@ export async function applyTransition(
     data: {
       status: rule.to,
       ...(rule.to !== 'pending' ? { holdExpiresAt: null } : {}),
+      // A waitlisted booking leaves the line; an offered one gives its offer back.
+      ...(freesPlace ? { waitlistPosition: null, offerExpiresAt: null } : {}),
+      ...(action === 'expire' ? { expiredReason: 'hold_lapsed' } : {}),
+      ...(action === 'lapse' ? { expiredReason: 'offer_lapsed' } : {}),
       ...(action === 'cancel'
         ? {
             cancelReason: opts.reason ?? null,
@@ -116,7 +125,6 @@ export async function applyTransition(
     const now = await tx.booking.findUniqueOrThrow({ where: { id: booking.id } });
     throw invalidTransition(now.status, rule.to);
   }
-  if (action === 'cancel' || action === 'expire') await releasePlace(tx, booking);
   // A booking that no longer holds a place is not reminded: its scheduled reminders withdrawn.
   if (action !== 'confirm') await cancelReminders(tx, booking.id, WITHDRAWN_BY[action]);
   const after = await tx.booking.findUniqueOrThrow({ where: { id: booking.id } });
@@ -131,8 +139,16 @@ export async function applyTransition(
           cancellationFee: after.cancellationFee,
           ...(opts.cancellation ? { refundAmount: opts.cancellation.refundAmount } : {}),
         }
-      : {},
+      : action === 'expire' || action === 'lapse'
+        ? { expiredReason: after.expiredReason }
+        : {},
   );
+  // After this booking's event, so the events of the place passing on follow it.
+  if (freesPlace)
+    await releaseClassPlace(tx, booking, booking.status, booking.waitlistPosition, {
+      now: opts.now,
+      refill: opts.refill,
+    });
   return after;
 }
 

@@ -8,6 +8,7 @@ import { connectionType, nodeQuery, orderByOf, resolveConnection, ScheduleOrderE
 import { legacyPageArgs } from '../pagination.js';
 import { found } from '../find-records.js';
 import { cancelClassSession, createClassSession, updateClassSession } from './manage-class-sessions.js';
+import { spotsLeft } from '../bookings/waitlist.js';
 
 export const ClassStatusEnum = builder.enumType('ClassStatus', {
   description: "A class session's state",
@@ -36,6 +37,17 @@ export const ClassSessionType = builder.prismaObject('ClassSession', {
     endTime: t.expose('endTime', { type: 'DateTime', description: 'When it ends' }),
     capacity: t.exposeInt('capacity', { description: 'How many places it has' }),
     bookedCount: t.exposeInt('bookedCount', { description: 'How many places are held (pending or confirmed)' }),
+    offeredCount: t.exposeInt('offeredCount', {
+      description: 'How many places are reserved for offered waitlist bookings',
+    }),
+    spotsLeft: t.int({
+      description: 'Places neither held nor offered: capacity − bookedCount − offeredCount',
+      select: { capacity: true, bookedCount: true, offeredCount: true },
+      resolve: (s) => spotsLeft(s),
+    }),
+    waitlistCount: t.exposeInt('waitlistCount', {
+      description: "How many bookings wait on the session's waitlist (status waitlisted)",
+    }),
     status: t.expose('status', { type: ClassStatusEnum, description: 'The session state' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When it last changed' }),

@@ -27,6 +27,7 @@ import { lockEmployees } from '../staff/employee-lock.js';
 import { domainNow } from '../domain-time.js';
 import { holdResources } from '../resources/resource-holds.js';
 import { needsResources } from '../resources/resource-schedule.js';
+import { fillFreedPlaces, lockClassSession } from '../bookings/waitlist.js';
 
 const capacity = z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000');
 const createInput = z
@@ -175,11 +176,14 @@ export async function updateClassSession(
     return await domainTransaction(db, async (tx) => {
       // The instructor's lock first (the order every availability write takes), then the row.
       if (moved || newInstructor) await requireInstructorFree(tx, opts.companyId, employeeId, startTime, endTime);
+      // The session row's lock (waitlist.ts) before its bookings'.
+      await lockClassSession(tx, session.id);
       const updated = await tx.classSession.updateMany({ where: { id: session.id, status: 'scheduled' }, data: patch });
       if (updated.count === 0) throw new AppError('CONFLICT', 'A cancelled class session cannot be changed');
       if (moved || newInstructor) {
+        // Its waitlist moves with it: waiting and offered bookings are of the same session.
         const live = await tx.booking.findMany({
-          where: { classSessionId: session.id, status: { in: ['pending', 'confirmed'] } },
+          where: { classSessionId: session.id, status: { in: ['pending', 'confirmed', 'waitlisted', 'offered'] } },
           orderBy: { id: 'asc' },
         });
         for (const b of live) {
@@ -204,11 +208,15 @@ export async function updateClassSession(
           if (after.startTime.getTime() !== b.startTime.getTime()) await replanReminders(tx, after, { now });
         }
       }
+      // More places (or a move that leaves the waitlist's cut-off ahead): the line gets them now.
+      await fillFreedPlaces(tx, session.id, now);
       return tx.classSession.findUniqueOrThrow({ where: { id: session.id } });
     });
   } catch (err) {
     if (isCheckViolation(err))
-      throw AppError.validation([{ path: 'capacity', message: 'must not be below the places already booked' }]);
+      throw AppError.validation([
+        { path: 'capacity', message: 'must not be below the places already booked or offered' },
+      ]);
     // The session's rooms and equipment move with it (a trigger): taken at the new time, refused.
     if (isExclusionViolation(err) && constraintName(err) === 'resource_holds_no_overlap') throw resourceBusy(err);
     if (isExclusionViolation(err)) throw instructorBusy(employeeId, err);
@@ -230,22 +238,29 @@ export async function cancelClassSession(db: Db, opts: { companyId: string; clas
   return db.$transaction(async (tx) => {
     const updated = await tx.classSession.updateMany({
       where: { id: session.id, status: 'scheduled' },
-      data: { status: 'cancelled', bookedCount: 0 },
+      data: { status: 'cancelled', bookedCount: 0, offeredCount: 0, waitlistCount: 0 },
     });
     if (updated.count === 0) {
       throw new AppError('INVALID_STATE_TRANSITION', 'This class session is already cancelled', {
         details: { from: 'cancelled', to: 'cancelled' },
       });
     }
+    // Its waitlist goes with it: waiting and offered bookings are cancelled too.
     const live = await tx.booking.findMany({
-      where: { classSessionId: session.id, status: { in: ['pending', 'confirmed'] } },
+      where: { classSessionId: session.id, status: { in: ['pending', 'confirmed', 'waitlisted', 'offered'] } },
       orderBy: { id: 'asc' },
     });
     const why = reason ?? 'class_cancelled';
     for (const b of live) {
       const after = await tx.booking.update({
         where: { id: b.id },
-        data: { status: 'cancelled', cancelReason: why, holdExpiresAt: null },
+        data: {
+          status: 'cancelled',
+          cancelReason: why,
+          holdExpiresAt: null,
+          waitlistPosition: null,
+          offerExpiresAt: null,
+        },
       });
       await recordBookingEvent(tx, after, 'booking.cancelled', { reason: why });
       await cancelReminders(tx, b.id, 'booking_cancelled');

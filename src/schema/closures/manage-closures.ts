@@ -97,6 +97,8 @@ export async function createClosure(
         reason: data.reason,
         now,
         cancellation: { cancelledBy: 'business', fee: 0, refundAmount },
+        // A class place freed by a closure is not offered to the waitlist: the business is closed.
+        refill: false,
       });
       paid.push(...payments);
     }

@@ -4,7 +4,12 @@
 import { DateTime } from 'luxon';
 
 export type EmailKind =
-  'booking_confirmed' | 'booking_rescheduled' | 'booking_cancelled' | 'booking_reminder' | 'payment_receipt';
+  | 'booking_confirmed'
+  | 'booking_rescheduled'
+  | 'booking_cancelled'
+  | 'booking_reminder'
+  | 'payment_receipt'
+  | 'waitlist_offer';
 
 export interface EmailFacts {
   kind: EmailKind;
@@ -17,6 +22,8 @@ export interface EmailFacts {
     startTime: Date;
     endTime: Date;
     cancelReason?: string | null;
+    /** A waitlist offer's end (docs/api.md, Class waitlists). */
+    offerExpiresAt?: Date | null;
     /** The customer's IANA zone, when the booking was made with one: e-mails show times in it. */
     customerTimeZone?: string | null;
   };
@@ -78,6 +85,20 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
       lines.push(`This is a reminder of your ${f.service.name} with ${f.employee.name}.`, '', `When: ${when}`);
       if (f.company.address) lines.push(`Where: ${f.company.address}`);
       break;
+    case 'waitlist_offer': {
+      // A freed class place reserved for a waitlisted customer until offerExpiresAt.
+      const until = f.booking.offerExpiresAt
+        ? DateTime.fromJSDate(f.booking.offerExpiresAt, { zone }).toFormat('cccc d LLLL yyyy, HH:mm ZZZZ')
+        : 'soon';
+      subject = `A place is free for you at ${f.company.name}`;
+      lines.push(
+        `A place has opened up in ${f.service.name} with ${f.employee.name}, and it is yours if you accept it.`,
+        '',
+        `When: ${when}`,
+        `Accept by: ${until}; after that it goes to the next person on the waitlist.`,
+      );
+      break;
+    }
     case 'booking_cancelled':
       subject = `Your booking at ${f.company.name} is cancelled`;
       lines.push(`Your ${f.service.name} with ${f.employee.name} on ${when} has been cancelled.`);
@@ -100,8 +121,14 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
   }
   const manage =
     f.manageUrl &&
-    (f.kind === 'booking_confirmed' || f.kind === 'booking_rescheduled' || f.kind === 'booking_reminder');
-  const manageLine = 'To cancel or reschedule, use your booking link (keep it private):';
+    (f.kind === 'booking_confirmed' ||
+      f.kind === 'booking_rescheduled' ||
+      f.kind === 'booking_reminder' ||
+      f.kind === 'waitlist_offer');
+  const manageLine =
+    f.kind === 'waitlist_offer'
+      ? 'To accept the place or give it back, use your booking link (keep it private):'
+      : 'To cancel or reschedule, use your booking link (keep it private):';
   if (manage) lines.push('', manageLine, f.manageUrl!);
   lines.push('', `Booking reference: ${f.booking.id}`);
   const contact = [f.company.address, f.company.phone, f.company.email].filter(Boolean).join(' · ');
@@ -115,7 +142,9 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
       .map((l) => (l ? `<p>${escape(l)}</p>` : '')),
     ...(manage
       ? [
-          `<p><a href="${escape(f.manageUrl!)}">Manage your booking</a>: cancel or reschedule it online. Keep this link private.</p>`,
+          f.kind === 'waitlist_offer'
+            ? `<p><a href="${escape(f.manageUrl!)}">Accept the place</a>, or give it back, online. Keep this link private.</p>`
+            : `<p><a href="${escape(f.manageUrl!)}">Manage your booking</a>: cancel or reschedule it online. Keep this link private.</p>`,
         ]
       : []),
     `<hr><p><strong>${escape(f.company.name)}</strong>${contact ? `<br>${escape(contact)}` : ''}</p>`,

@@ -14,6 +14,7 @@ import { cancellationPolicySchema, depositAmountSchema, moneyFieldErrors } from 
 import { id, minutes } from '../domain-validation.js';
 import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
 import { questionsSchema } from './questions.js';
+import { waitlistSchema } from './waitlist-config.js';
 import { parseInput, requiredText, text } from '../validation.js';
 import { findService, requireAll, serviceInclude } from '../find-records.js';
 import { requiredResourceIdsInput, requiredResourceKindsInput, requireResources } from '../resources/index.js';
@@ -36,6 +37,8 @@ const fields = {
   /** The service's own reminders, replacing the company's; null inherits them. */
   reminders: remindersInput.nullable(),
   questions: questionsSchema,
+  /** A class service's waitlist (waitlist-config.ts); null removes it. */
+  waitlist: waitlistSchema.nullable(),
   active: z.boolean(),
   employeeIds: z
     .array(id)
@@ -61,6 +64,7 @@ const createInput = z
     bookingRules: true,
     reminders: true,
     questions: true,
+    waitlist: true,
     active: true,
     employeeIds: true,
     metadata: true,
@@ -87,10 +91,12 @@ function jsonFields(
     cancellationPolicy?: unknown;
     bookingRules?: z.output<typeof bookingRulesPatch>;
     reminders?: z.output<typeof remindersInput> | null;
+    waitlist?: z.output<typeof waitlistSchema> | null;
   },
   storedRules: unknown,
 ) {
   return {
+    ...(input.waitlist !== undefined ? { waitlist: input.waitlist === null ? Prisma.DbNull : input.waitlist } : {}),
     ...(input.cancellationPolicy !== undefined
       ? {
           cancellationPolicy:
@@ -107,8 +113,18 @@ function checkMoneyFields(s: Parameters<typeof moneyFieldErrors>[0]) {
   if (errors.length) throw AppError.validation(errors);
 }
 
+/** A waitlist is a class's: an appointment service has none (docs/api.md, Class waitlists). */
+function checkWaitlistKind(kind: string, waitlist: unknown) {
+  if (waitlist != null && kind !== 'class')
+    throw AppError.validation([{ path: 'waitlist', message: 'is only for class services' }]);
+}
+
 export async function createService(db: Db, opts: { companyId: string; input: unknown }) {
-  const { employeeIds, cancellationPolicy, bookingRules, reminders, ...data } = parseInput(createInput, opts.input);
+  const { employeeIds, cancellationPolicy, bookingRules, reminders, waitlist, ...data } = parseInput(
+    createInput,
+    opts.input,
+  );
+  checkWaitlistKind(data.kind ?? 'appointment', waitlist);
   checkMoneyFields({
     price: data.price ?? 0,
     depositAmount: data.depositAmount ?? null,
@@ -121,7 +137,7 @@ export async function createService(db: Db, opts: { companyId: string; input: un
       id: newId(),
       companyId: opts.companyId,
       ...data,
-      ...jsonFields({ cancellationPolicy, bookingRules, reminders }, {}),
+      ...jsonFields({ cancellationPolicy, bookingRules, reminders, waitlist }, {}),
       employees: { create: (employeeIds ?? []).map((employeeId) => ({ employeeId })) },
     },
     include: serviceInclude,
@@ -130,10 +146,11 @@ export async function createService(db: Db, opts: { companyId: string; input: un
 
 export async function updateService(db: Db, opts: { companyId: string; serviceId: string; input: unknown }) {
   const existing = await findService(db, opts.companyId, opts.serviceId);
-  const { employeeIds, cancellationPolicy, bookingRules, reminders, metadata, ...patch } = parseInput(
+  const { employeeIds, cancellationPolicy, bookingRules, reminders, metadata, waitlist, ...patch } = parseInput(
     updateInput,
     opts.input,
   );
+  checkWaitlistKind(existing.kind, waitlist);
   checkMoneyFields({
     price: patch.price ?? existing.price,
     depositAmount: patch.depositAmount !== undefined ? patch.depositAmount : existing.depositAmount,
@@ -153,7 +170,10 @@ export async function updateService(db: Db, opts: { companyId: string; serviceId
       }
       return tx.service.update({
         where: { id: existing.id },
-        data: { ...patch, ...jsonFields({ cancellationPolicy, bookingRules, reminders }, existing.bookingRules) },
+        data: {
+          ...patch,
+          ...jsonFields({ cancellationPolicy, bookingRules, reminders, waitlist }, existing.bookingRules),
+        },
         include: serviceInclude,
       });
     })

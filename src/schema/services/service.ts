@@ -16,6 +16,7 @@ import { createService, deactivateService, updateService } from './manage-servic
 import { ServiceQuestionInput, ServiceQuestionType } from './question-types.js';
 import { storedQuestions } from './questions.js';
 import { ResourceKindEnum } from '../resources/resource.js';
+import { storedWaitlist, type WaitlistConfig } from './waitlist-config.js';
 
 export const ServiceKindEnum = builder.enumType('ServiceKind', {
   description: 'How a service is booked',
@@ -65,6 +66,44 @@ const CancellationPolicyInput = builder.inputType('CancellationPolicyInput', {
   fields: (t) => ({
     freeUntilMinutesBefore: t.int({ required: true, description: 'Free until this many minutes before the start' }),
     lateFee: t.field({ type: LateFeeInput, required: true, description: 'The fee after that' }),
+  }),
+});
+
+const WaitlistOfferModeEnum = builder.enumType('WaitlistOfferMode', {
+  description: 'How a freed class place goes to the first in line (docs/api.md, Class waitlists)',
+  values: {
+    auto: { description: 'At once: the booking becomes confirmed (pending when paid up front)' },
+    offer: {
+      description: 'As an offer until offerExpiresAt, accepted with acceptBookingOffer; unclaimed, it passes on',
+    },
+  } satisfies Record<WaitlistConfig['offerMode'], { description: string }>,
+});
+
+const WaitlistType = builder.objectRef<WaitlistConfig>('Waitlist').implement({
+  description: "A class service's waitlist: who may join a full session and how freed places are given",
+  fields: (t) => ({
+    enabled: t.exposeBoolean('enabled', { description: 'Whether a full session takes new names' }),
+    maxSize: t.exposeInt('maxSize', { description: 'The most bookings waiting per session' }),
+    offerMode: t.expose('offerMode', { type: WaitlistOfferModeEnum, description: 'auto or offer' }),
+    offerMinutes: t.exposeInt('offerMinutes', {
+      description: 'offer mode: how long an offer lasts (never past the start)',
+    }),
+    cutoffMinutes: t.exposeInt('cutoffMinutes', {
+      description: 'No promotion or offer once the session starts within this many minutes',
+    }),
+  }),
+});
+
+const WaitlistInput = builder.inputType('WaitlistInput', {
+  description: "A class service's waitlist; left-out fields take their defaults",
+  fields: (t) => ({
+    enabled: t.boolean({ required: true, description: 'Whether a full session takes new names' }),
+    maxSize: t.int({ description: '1–1000, default 20' }),
+    offerMode: t.field({ type: WaitlistOfferModeEnum, description: 'Default auto' }),
+    offerMinutes: t.int({ description: 'offer mode: 1–10080 minutes an offer lasts, default 60' }),
+    cutoffMinutes: t.int({
+      description: 'No promotion or offer once the session starts within this many minutes: 0–10080, default 60',
+    }),
   }),
 });
 
@@ -126,6 +165,12 @@ export const ServiceType = builder.prismaObject('Service', {
       description: 'The questions a booking of it answers (answers on Booking), in the order asked',
       resolve: (s) => storedQuestions(s.questions),
     }),
+    waitlist: t.field({
+      type: WaitlistType,
+      nullable: true,
+      description: "A class service's waitlist; null: none (a full session refuses with CLASS_FULL)",
+      resolve: (s) => storedWaitlist(s.waitlist),
+    }),
     active: t.exposeBoolean('active', { description: 'Whether it can be booked (inactive services stay readable)' }),
     metadata: t.expose('metadata', {
       type: 'Metadata',
@@ -181,6 +226,10 @@ const serviceInput = (create: boolean) =>
       questions: t.field({
         type: [ServiceQuestionInput],
         description: 'Up to 20 questions asked when it is booked; on update the list replaces the stored one',
+      }),
+      waitlist: t.field({
+        type: WaitlistInput,
+        description: 'Class services: the waitlist of a full session; null removes it',
       }),
       active: t.boolean({ description: 'Whether it can be booked' }),
       requiredResourceIds: t.idList({

@@ -1,9 +1,10 @@
 // Advancing a test clock (docs/sandbox.md, Test clocks): forward only, at most 90 days a call.
 // Every time-based transition of the attached company that falls due between the clock's time
 // and `to` runs here, in the order it falls due, each at the clock time it fell due: pending
-// bookings whose hold passes expire (booking.expired), reminders whose due time passes are sent
-// (their e-mail in the sandbox log, or booking.reminder_due), and class schedules generate their
-// sessions up to the horizon of the new time. All of it and the clock's new
+// bookings whose hold passes expire (booking.expired), waitlist offers whose offerExpiresAt
+// passes lapse (booking.offer_expired, the place offered to the next in line), reminders whose
+// due time passes are sent (their e-mail in the sandbox log, or booking.reminder_due), and class
+// schedules generate their sessions up to the horizon of the new time. All of it and the clock's new
 // time commit together, so the call returns once they have run and a failure leaves the clock
 // where it was. The events keep the real time as their createdAt (only domain time moves), and
 // the outbox relay delivers them as it delivers every event.
@@ -75,7 +76,7 @@ export async function advanceTestClock(
 /**
  * Runs the company's transitions due by `to`, earliest first: each round takes the next instant
  * something falls due and runs everything due by then at that instant (expiries first, then
- * reminders, so a reminder of a booking that just expired is withdrawn, not sent).
+ * offers' lapses, then reminders, so a reminder of a booking that just expired is withdrawn, not sent).
  */
 async function runDueTransitions(
   tx: Prisma.TransactionClient,
@@ -90,7 +91,9 @@ async function runDueTransitions(
          WHERE b.company_id = ${o.companyId} AND b.status = 'pending' AND b.hold_expires_at <= ${o.to}
            AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'processing')),
         (SELECT min(n.due_at) FROM notifications n
-         WHERE n.company_id = ${o.companyId} AND n.status = 'scheduled' AND n.due_at <= ${o.to})
+         WHERE n.company_id = ${o.companyId} AND n.status = 'scheduled' AND n.due_at <= ${o.to}),
+        (SELECT min(b.offer_expires_at) FROM bookings b
+         WHERE b.company_id = ${o.companyId} AND b.status = 'offered' AND b.offer_expires_at <= ${o.to})
       ) AS at`;
     if (!next?.at) return ran;
     // Something already overdue by the clock (the sweep had not reached it) runs at its time now.
@@ -107,6 +110,16 @@ async function runDueTransitions(
     });
     for (const booking of expiring) {
       await applyTransition(tx, booking, 'expire', { now: at });
+      ran++;
+    }
+    // Offers not accepted in time lapse; each place passes to the next in line at this instant
+    // (whose new offer, if it ends by `to`, lapses in a later round).
+    const lapsing = await tx.booking.findMany({
+      where: { companyId: o.companyId, status: 'offered', offerExpiresAt: { lte: at } },
+      orderBy: [{ offerExpiresAt: 'asc' }, { id: 'asc' }],
+    });
+    for (const booking of lapsing) {
+      await applyTransition(tx, booking, 'lapse', { now: at });
       ran++;
     }
     const reminders = await tx.notification.findMany({

@@ -30,6 +30,9 @@ function kindFor(e: EventRow): EmailKind | null {
       return 'booking_rescheduled';
     case 'booking.cancelled':
       return 'booking_cancelled';
+    // A waitlisted customer is offered a freed place (docs/api.md, Class waitlists).
+    case 'booking.offered':
+      return 'waitlist_offer';
     case 'payment.succeeded':
       return 'payment_receipt';
     default:
@@ -114,6 +117,7 @@ export async function composeEmails(
         startTime,
         endTime,
         cancelReason: (data.reason as string | undefined) ?? booking.cancelReason,
+        offerExpiresAt: asDate(data.offerExpiresAt) ?? null,
         customerTimeZone: booking.customerTimeZone,
       },
       previous: prevStart && prevEnd ? { startTime: prevStart, endTime: prevEnd } : undefined,

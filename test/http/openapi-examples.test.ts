@@ -18,6 +18,7 @@ import { serviceUnavailable } from '../../src/errors.js';
 import { EVENT_TYPES } from '../../src/schema/events/index.js';
 import { createBooking } from '../../src/schema/bookings/create-booking.js';
 import { expirePendingBookings } from '../../src/schema/bookings/expire-pending-bookings.js';
+import { lapseOffers } from '../../src/schema/bookings/lapse-offers.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bookThroughUseCase, minutesAgo } from '../helpers/bookings.js';
@@ -362,6 +363,37 @@ describe('the tour of every operation', () => {
 
     await bookless('/bookings', { serviceId: yoga._id, classId: session._id, customerId: customer._id });
     await call('POST', `/classes/${session._id}/cancel`, { reason: 'Instructor ill' });
+
+    // A class waitlist in offer mode (docs/api.md, Class waitlists): waitlisted, offered, accepted;
+    // a second offer lapses when the lapse job runs past its offerExpiresAt.
+    const spin = await bookless('/services', {
+      name: 'Spin',
+      kind: 'class',
+      durationMinutes: 45,
+      price: 1200,
+      employeeIds: [employee._id],
+      waitlist: { enabled: true, maxSize: 10, offerMode: 'offer', offerMinutes: 30, cutoffMinutes: 60 },
+    });
+    const spinSession = await bookless('/classes', {
+      serviceId: spin._id,
+      employeeId: employee._id,
+      startTime: futureHour(12, 7),
+      capacity: 1,
+    });
+    const spinBook = (name: string) =>
+      bookless('/bookings', {
+        serviceId: spin._id,
+        classId: spinSession._id,
+        customer: { name, email: `${name.toLowerCase()}@example.com` },
+        waitlist: true,
+      });
+    const rider = await spinBook('Robin');
+    const [kim, jo] = [await spinBook('Kim'), await spinBook('Jo')];
+    await bookless(`/bookings/${rider._id}/cancel`, { reason: 'Cannot make it' });
+    await call('POST', `/bookings/${kim._id}/accept-offer`, {});
+    await bookless(`/bookings/${kim._id}/cancel`, { cancelledBy: 'customer' });
+    expect((await call('GET', `/bookings/${jo._id}`)).status).toBe('offered');
+    await lapseOffers(t.dbs.test.prisma, { now: new Date(Date.now() + 2 * HOUR) });
 
     await call('GET', '/webhook-endpoints');
     await call('GET', `/webhook-endpoints/${endpoint._id}`);

@@ -22,6 +22,8 @@ const STATUS_LABELS: Record<string, string> = {
   cancelled: 'Cancelled',
   no_show: 'No-show',
   expired: 'Expired',
+  waitlisted: 'Waitlisted',
+  offered: 'Offered',
 };
 
 /** "24 h", "1 h 30 min", "45 min": how long before the start a reminder is due. */

@@ -13,6 +13,7 @@ import { stringFieldsOf } from '../../auth/pages/request-fields.js';
 import { AppError, isAppError, toAppError } from '../../errors.js';
 import { findAvailability } from '../../schema/availability/index.js';
 import {
+  acceptOffer,
   cancelBooking,
   openManageLink,
   publicOrigin,
@@ -32,6 +33,7 @@ const MAX_DAYS_AHEAD = 365;
 const DONE: Record<string, Notice> = {
   cancelled: { kind: 'ok', text: 'Your booking is cancelled.' },
   rescheduled: { kind: 'ok', text: 'Your booking has moved to the new time.' },
+  accepted: { kind: 'ok', text: 'The place is yours.' },
 };
 
 function send(reply: FastifyReply, status: number, html: string): FastifyReply {
@@ -252,6 +254,30 @@ export default async function managePages(app: FastifyInstance, opts: { services
       return send(reply, err.status, cancelView(token, m, fresh, refusal(err, m)));
     }
     return reply.redirect(`${linkPath(token)}?done=cancelled`, 303);
+  });
+
+  // A waitlist offer accepted by the customer (docs/api.md, Class waitlists).
+  app.post('/:token/accept', hide, async (req, reply) => {
+    guardPost(req);
+    const { token, m } = await open(req);
+    if (!permitted(m).accept) {
+      const text = m.started
+        ? 'This booking has started, so it can no longer be changed online.'
+        : 'There is no offer to accept for this booking.';
+      return send(reply, 409, bookingView(token, m, { kind: 'error', text }));
+    }
+    try {
+      await acceptOffer(m.db, { company: m.booking.company, bookingId: m.booking.id });
+    } catch (err) {
+      if (!isAppError(err) || err.status >= 500) throw err;
+      const fresh = (await openManageLink(services.dbs, services.config, token)) ?? m;
+      const text =
+        err.code === 'INVALID_STATE_TRANSITION'
+          ? 'The offer is no longer open: it lapsed or was already answered.'
+          : err.message;
+      return send(reply, err.status, bookingView(token, fresh, { kind: 'error', text }));
+    }
+    return reply.redirect(`${linkPath(token)}?done=accepted`, 303);
   });
 
   app.get('/:token/reschedule', hide, async (req, reply) => {

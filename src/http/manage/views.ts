@@ -12,16 +12,20 @@ const STATUS_WORDS: Record<string, string> = {
   completed: 'Completed',
   no_show: 'Missed',
   expired: 'Expired (not paid in time)',
+  waitlisted: 'On the waitlist',
+  offered: 'A place is offered to you',
 };
 
 export const linkPath = (token: string, rest = '') => `/b/${token}${rest}`;
 
 /** What the customer may still do: only before the start, and only from a live state. */
-export function permitted(m: ManagedBooking): { cancel: boolean; reschedule: boolean } {
+export function permitted(m: ManagedBooking): { cancel: boolean; reschedule: boolean; accept: boolean } {
   const b = m.booking;
   const open = !m.started;
   return {
-    cancel: open && (b.status === 'pending' || b.status === 'confirmed'),
+    // A waitlisted customer may leave the line, an offered one give the place back (docs/api.md, Class waitlists).
+    cancel: open && ['pending', 'confirmed', 'waitlisted', 'offered'].includes(b.status),
+    accept: open && b.status === 'offered',
     reschedule: open && b.status === 'confirmed' && !b.classSessionId && b.service.kind !== 'class',
   };
 }
@@ -42,6 +46,8 @@ function summary(m: ManagedBooking): string {
       <dt>With</dt><dd>${esc(b.employee.name)}</dd>
       <dt>When</dt><dd>${esc(formatSlot(b.startTime, b.endTime, zone))}</dd>
       <dt>Status</dt><dd>${esc(STATUS_WORDS[b.status] ?? b.status)}</dd>
+      ${b.waitlistPosition ? `<dt>Place in line</dt><dd>${b.waitlistPosition}</dd>` : ''}
+      ${b.offerExpiresAt ? `<dt>Offer open until</dt><dd>${esc(formatInstant(b.offerExpiresAt, zone))}</dd>` : ''}
       <dt>Business</dt><dd>${esc(b.company.name)}</dd>
       ${answerRows(b.answers)}
     </dl>
@@ -64,11 +70,19 @@ export function bookingView(token: string, m: ManagedBooking, n?: Notice | null)
     next = `<p class="notice info">This booking has started, so it can no longer be changed online.${contact(m)}</p>`;
   else if (!can.cancel && !can.reschedule)
     next = `<p class="muted">This booking can no longer be changed online.${contact(m)}</p>`;
-  else
+  else {
+    const leave =
+      b.status === 'waitlisted'
+        ? 'Leave the waitlist'
+        : b.status === 'offered'
+          ? 'Decline the place'
+          : 'Cancel booking';
     next = `<div class="actions">
+      ${can.accept ? `<form method="post" action="${linkPath(token, '/accept')}"><button type="submit" class="primary">Accept the place</button></form>` : ''}
       ${can.reschedule ? `<a class="button primary" href="${linkPath(token, '/reschedule')}">Reschedule</a>` : ''}
-      ${can.cancel ? `<a class="button" href="${linkPath(token, '/cancel')}">Cancel booking</a>` : ''}
+      ${can.cancel ? `<a class="button" href="${linkPath(token, '/cancel')}">${leave}</a>` : ''}
     </div>`;
+  }
   return managePage(
     `Your booking at ${b.company.name}`,
     `<h1>Your booking</h1>

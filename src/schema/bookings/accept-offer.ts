@@ -56,6 +56,6 @@ export async function acceptOffer(
   throw invalidTransition(
     'expired',
     outcome.to,
-    `The offer lapsed at ${outcome.lapsed!.toISOString()}; it has expired`,
+    `The offer lapsed at ${outcome.lapsed.toISOString()}; it has expired`,
   );
 }

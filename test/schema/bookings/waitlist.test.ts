@@ -480,3 +480,54 @@ describe('the state machine', () => {
     });
   });
 });
+
+describe('the manage link of a waitlisted or offered booking', () => {
+  const form = (url: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload: new URLSearchParams(fields).toString(),
+    });
+  const pathOf = (b: { manageUrl: string }) => new URL(b.manageUrl).pathname;
+
+  it('shows the place in line and leaves it; an offered customer accepts the place', async () => {
+    const g = await gym({ enabled: true, offerMode: 'offer' }, { capacity: 1 });
+    const a = ok(await g.book());
+    const w1 = ok(await g.book({ waitlist: true }));
+    const w2 = ok(await g.book({ waitlist: true }));
+    const w3 = ok(await g.book({ waitlist: true }));
+    const page = await t.app.inject({ method: 'GET', url: pathOf(w2) });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('On the waitlist');
+    expect(page.body).toContain('<dt>Place in line</dt><dd>2</dd>');
+    expect(page.body).toContain('Leave the waitlist');
+    expect(page.body).not.toContain('/accept');
+    // Leaving through the link: a customer's cancel, free, and the line closes up.
+    const quote = await t.app.inject({ method: 'GET', url: `${pathOf(w2)}/cancel` });
+    expect(quote.body).toContain('name="fee" value="0"');
+    const left = await form(`${pathOf(w2)}/cancel`, { fee: '0' });
+    expect(left.statusCode).toBe(303);
+    expect(await getBooking(g.auth, w2._id)).toMatchObject({ status: 'cancelled', cancelledBy: 'customer' });
+    expect((await getBooking(g.auth, w3._id)).waitlistPosition).toBe(2);
+    // A waitlisted customer has nothing to accept yet.
+    const early = await form(`${pathOf(w1)}/accept`);
+    expect(early.statusCode).toBe(409);
+    expect(early.body).toContain('There is no offer to accept');
+    ok(await act(g.auth, a._id, 'cancel'));
+    const offer = await t.app.inject({ method: 'GET', url: pathOf(w1) });
+    expect(offer.body).toContain('A place is offered to you');
+    expect(offer.body).toContain('Offer open until');
+    expect(offer.body).toContain(`action="${pathOf(w1)}/accept"`);
+    // A cross-site post changes nothing.
+    const cross = await form(`${pathOf(w1)}/accept`, {}, { 'sec-fetch-site': 'cross-site' });
+    expect(cross.statusCode).toBe(403);
+    expect((await getBooking(g.auth, w1._id)).status).toBe('offered');
+    const accepted = await form(`${pathOf(w1)}/accept`);
+    expect(accepted.statusCode).toBe(303);
+    expect(accepted.headers.location).toBe(`${pathOf(w1)}?done=accepted`);
+    expect((await getBooking(g.auth, w1._id)).status).toBe('confirmed');
+    const again = await form(`${pathOf(w1)}/accept`);
+    expect(again.statusCode).toBe(409);
+  });
+});

@@ -59,7 +59,18 @@ describe('the GraphQL schema', () => {
       const t = schema.getType(name);
       return isEnumType(t) ? t.getValues().map((v) => v.value as string) : null;
     };
-    expect(values('BookingStatus')).toEqual(['cancelled', 'completed', 'confirmed', 'expired', 'no_show', 'pending']);
+    expect(values('BookingStatus')).toEqual([
+      'cancelled',
+      'completed',
+      'confirmed',
+      'expired',
+      'no_show',
+      'offered',
+      'pending',
+      'waitlisted',
+    ]);
+    expect(values('ExpiredReason')).toEqual(['hold_lapsed', 'offer_lapsed']);
+    expect(values('WaitlistOfferMode')).toEqual(['auto', 'offer']);
     expect(values('PaymentStatus')).toEqual(['failed', 'partially_refunded', 'processing', 'refunded', 'succeeded']);
     expect(values('ServiceKind')).toEqual(['appointment', 'class']);
     expect(values('ClassStatus')).toEqual(['cancelled', 'scheduled']);

@@ -240,6 +240,34 @@ describe('every operation through the SDK', () => {
     expect((await client.classes.get(session._id)).capacity).toBe(5);
     expect((await client.classes.update(session._id, { capacity: 6 })).capacity).toBe(6);
     expect((await client.classes.list({ serviceId: classService._id }).toArray()).length).toBe(1);
+    // A waitlist offer accepted (docs/api.md, Class waitlists).
+    const spin = await client.services.create({
+      name: 'Spin',
+      durationMinutes: 45,
+      kind: 'class',
+      employeeIds: [employee._id],
+      waitlist: { enabled: true, offerMode: 'offer' },
+    });
+    const ride = await client.classes.create({
+      serviceId: spin._id,
+      employeeId: employee._id,
+      startTime: daysAhead(11, 18),
+      capacity: 1,
+    });
+    const rider = await client.bookings.create({
+      serviceId: spin._id,
+      classId: ride._id,
+      customer: { name: 'Ash', email: 'ash@example.com' },
+    });
+    const waiting = await client.bookings.create({
+      serviceId: spin._id,
+      classId: ride._id,
+      customer: { name: 'Jo', email: 'jo@example.com' },
+      waitlist: true,
+    });
+    expect([waiting.status, waiting.waitlistPosition]).toEqual(['waitlisted', 1]);
+    await client.bookings.cancel(rider._id);
+    expect((await client.bookings.acceptOffer(waiting._id)).status).toBe('confirmed');
     expect((await client.classes.cancel(session._id)).status).toBe('cancelled');
 
     // A timetable beyond the 12-week horizon: no sessions yet.

@@ -53,9 +53,5 @@ export async function acceptOffer(
     return { booking: after, lapsed: null, to };
   });
   if (outcome.booking) return outcome.booking;
-  throw invalidTransition(
-    'expired',
-    outcome.to,
-    `The offer lapsed at ${outcome.lapsed.toISOString()}; it has expired`,
-  );
+  throw invalidTransition('expired', outcome.to, `The offer lapsed at ${outcome.lapsed.toISOString()}; it has expired`);
 }

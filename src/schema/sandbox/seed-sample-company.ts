@@ -54,6 +54,7 @@ export function sampleCompanyRows(opts: { companyId: string; template: SampleTem
     requiresPayment: s.requiresPayment,
     requiredResourceIds: (s.resources ?? []).map((r) => idOf(resourceIds, r)),
     requiredResourceKinds: s.resourceKinds ?? [],
+    ...(s.waitlist ? { waitlist: { ...s.waitlist } } : {}),
   }));
   const resources: Prisma.ResourceCreateManyInput[] = (data.resources ?? []).map((r) => ({
     id: idOf(resourceIds, r.key),

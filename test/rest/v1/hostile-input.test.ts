@@ -1233,6 +1233,30 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
     'bookings:write',
     async () => ({ url: `/api/v1/bookings/${await freshBooking()}/cancel`, payload: { reason: 'scope' } }),
   ],
+  'POST /api/v1/bookings/{id}/accept-offer': [
+    'bookings:write',
+    async () => {
+      // A class of one place with a waitlist in offer mode: the place freed is offered to the second.
+      const serviceId = await made('/api/v1/services', {
+        name: 'Spin',
+        kind: 'class',
+        durationMinutes: 45,
+        employeeIds: [ids.employee],
+        waitlist: { enabled: true, offerMode: 'offer' },
+      });
+      const classId = await made('/api/v1/classes', {
+        serviceId,
+        employeeId: ids.employee,
+        startTime: later(700 + slotSeq++),
+        capacity: 1,
+      });
+      const customer = () => ({ name: 'S', email: `s${slotSeq++}@example.com` });
+      const first = await made('/api/v1/bookings', { serviceId, classId, customer: customer() });
+      const second = await made('/api/v1/bookings', { serviceId, classId, customer: customer(), waitlist: true });
+      await post(t.app, `/api/v1/bookings/${first}/cancel`, full(), {});
+      return { url: `/api/v1/bookings/${second}/accept-offer` };
+    },
+  ],
   'POST /api/v1/bookings/{id}/reschedule': [
     'bookings:write',
     async () => ({

@@ -1,6 +1,7 @@
 // "Sample Fitness Center" in London (GBP): four instructors, group classes on a weekly
 // timetable (sessions are generated for the coming weeks in Europe/London local time, see
-// seed-sample-company.ts), and personal training as an appointment paid when booking.
+// seed-sample-company.ts), and personal training as an appointment paid when booking. Yoga
+// (offer mode) and Spin (auto mode) keep waitlists for their full sessions.
 // Every class on the timetable lies inside its instructor's working hours.
 import { hours, week, type SampleCompanyData } from './types.js';
 
@@ -68,6 +69,8 @@ export const FITNESS: SampleCompanyData = {
       bufferAfterMinutes: 0,
       requiresPayment: false,
       employees: ['chloe', 'priya'],
+      // A full session offers freed mats to its waitlist, first come first offered.
+      waitlist: { enabled: true, maxSize: 10, offerMode: 'offer', offerMinutes: 60, cutoffMinutes: 120 },
     },
     {
       key: 'spin',
@@ -80,6 +83,8 @@ export const FITNESS: SampleCompanyData = {
       bufferAfterMinutes: 0,
       requiresPayment: false,
       employees: ['tom'],
+      // A full ride promotes the next on its waitlist at once.
+      waitlist: { enabled: true, maxSize: 15, offerMode: 'auto', offerMinutes: 60, cutoffMinutes: 60 },
     },
     {
       key: 'hiit',

@@ -3,6 +3,7 @@
 // a short key so the data reads like a staff sheet, not like a set of foreign keys.
 
 import { WEEKDAYS, type Weekday, type WorkingHours } from '../../staff/working-hours.js';
+import type { WaitlistConfig } from '../../services/waitlist-config.js';
 
 export { WEEKDAYS, type Weekday, type WorkingHours };
 
@@ -31,6 +32,8 @@ export interface SampleService {
   resources?: string[];
   /** Kinds of which every booking holds any one free resource. */
   resourceKinds?: Array<'room' | 'equipment'>;
+  /** A class's waitlist (docs/api.md, Class waitlists); absent: none. */
+  waitlist?: WaitlistConfig;
 }
 
 /** A room or piece of equipment. */

@@ -195,6 +195,9 @@ describe('wipeSandbox', () => {
     expect((await me(a.testKey.key)).statusCode).toBe(200);
     expect((await me(a.liveKey.key)).statusCode).toBe(200);
     await t.services.credentials.flushLastUsed();
+    // The two requests' log rows are written now, not by the writer's timer between the
+    // snapshots below (a live row appearing then would look like the wipe touched live data).
+    await t.app.requestLogs?.flush();
 
     const liveBefore = await snapshot(t.dbs.live);
     const aBefore = await rowsOf(t.dbs.test, aIds);

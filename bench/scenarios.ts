@@ -106,18 +106,22 @@ async function salon(
   employees: number,
   workingHours: Record<string, unknown> = ALL_DAY,
   bookingRules: Record<string, number> = { maxAdvanceDays: 730 },
+  /** Rooms the service requires any one of (docs/api.md, Rooms and equipment): made here. */
+  rooms = 0,
 ) {
   const f = await ctx.fixtures();
   const key = f.testKey.key;
   const staff: { _id: string }[] = [];
   for (let i = 0; i < employees; i++)
     staff.push(await ctx.api(key, 'POST', '/api/v1/employees', { name: `Stylist ${i}`, workingHours }));
+  for (let i = 0; i < rooms; i++) await ctx.api(key, 'POST', '/api/v1/resources', { name: `Room ${i}`, kind: 'room' });
   const service = await ctx.api(key, 'POST', '/api/v1/services', {
     name: `Cut ${employees}`,
     durationMinutes: 30,
     price: 4500,
     employeeIds: staff.map((s) => s._id),
     bookingRules,
+    ...(rooms > 0 ? { requiredResourceKinds: ['room'] } : {}),
   });
   const customer = await ctx.api(key, 'POST', '/api/v1/customers', {
     name: 'Bench Customer',
@@ -140,11 +144,11 @@ const midnightUtc = (daysAhead: number) => {
  * With `extras`, the service has every booking rule set, and the month has closures (one for
  * all five, one per employee) and four date overrides per employee (docs/performance.md).
  */
-async function availabilitySetup(ctx: BenchContext, extras: boolean): Promise<RequestSpec> {
+async function availabilitySetup(ctx: BenchContext, extras: boolean, rooms = 0): Promise<RequestSpec> {
   const rules = extras
     ? { minNoticeMinutes: 120, maxAdvanceDays: 60, slotIntervalMinutes: 15, dailyLimitPerEmployee: 8 }
     : undefined;
-  const s = await salon(ctx, 5, SALON_WEEK, rules);
+  const s = await salon(ctx, 5, SALON_WEEK, rules, rooms);
   // A few bookings, so the slots are not all the same five employees.
   const from = midnightUtc(2);
   for (let i = 0; i < 20; i++) {
@@ -241,6 +245,30 @@ async function meSpec(ctx: BenchContext): Promise<RequestSpec> {
   };
 }
 
+/** POST /bookings, every request a different free 30-minute slot: 4 employees x 48 a day x 400 days. */
+async function bookingsSetup(ctx: BenchContext, rooms: number): Promise<RequestSpec> {
+  const s = await salon(ctx, 4, ALL_DAY, { maxAdvanceDays: 730 }, rooms);
+  const start = midnightUtc(2).getTime();
+  const bodies: string[] = [];
+  for (let i = 0; i < 48 * 400; i++) {
+    bodies.push(
+      JSON.stringify({
+        serviceId: s.service._id,
+        customerId: s.customer._id,
+        startTime: new Date(start + i * 30 * 60_000).toISOString(),
+      }),
+    );
+  }
+  // Each slot four times over (one per employee, and one per room), the copies far apart in the round.
+  return {
+    method: 'POST',
+    path: '/api/v1/bookings',
+    headers: { authorization: `Bearer ${s.key}` },
+    bodies: [...bodies, ...bodies, ...bodies, ...bodies],
+    expect: [200],
+  };
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'bare',
@@ -325,6 +353,35 @@ export const SCENARIOS: Scenario[] = [
         expect: [200],
       };
     },
+  },
+  // Rooms and equipment (docs/api.md, Rooms and equipment): the cost of holding a room on the
+  // booking path, against the same booking without one, in alternating rounds of one run, at 100
+  // clients; and a month of availability for a service that needs a room.
+  {
+    name: 'bookings-plain',
+    group: 'resources',
+    title: 'POST /api/v1/bookings at 100 clients, a service requiring no resource (4 employees)',
+    connections: 100,
+    rounds: 3,
+    setup: (ctx) => bookingsSetup(ctx, 0),
+  },
+  {
+    name: 'bookings-room',
+    group: 'resources',
+    title:
+      'POST /api/v1/bookings at 100 clients, a service requiring any one of 4 rooms (4 employees): each booking also holds a room',
+    connections: 100,
+    rounds: 3,
+    setup: (ctx) => bookingsSetup(ctx, 4),
+  },
+  {
+    name: 'availability-room',
+    group: 'resources',
+    title:
+      'GET /api/v1/availability: the availability scenario with the service requiring any one of 4 rooms (31 days, 5 employees)',
+    connections: 4,
+    setup: (ctx) => availabilitySetup(ctx, false, 4),
+    targets: { maxP99Ms: 50 },
   },
   {
     name: 'contention',

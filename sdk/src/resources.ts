@@ -17,6 +17,13 @@ export const RESOURCES = {
     update: 'updateService',
     delete: 'deleteService',
   },
+  locations: {
+    list: 'listLocations',
+    create: 'createLocation',
+    get: 'getLocation',
+    update: 'updateLocation',
+    delete: 'deleteLocation',
+  },
   resources: {
     list: 'listResources',
     create: 'createResource',

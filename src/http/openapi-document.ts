@@ -18,6 +18,7 @@ type Response = OpenAPIV3_1.ResponseObject;
 export const TAGS: OpenAPIV3_1.TagObject[] = [
   { name: 'Company', description: 'The company the credential belongs to: its profile and calendar feed' },
   { name: 'Services', description: 'What can be booked: appointment and class services, their rules and prices' },
+  { name: 'Locations', description: "The company's sites: address, time zone, phone" },
   { name: 'Resources', description: 'Rooms and equipment that bookings of the services requiring them hold' },
   { name: 'Employees', description: 'Who is booked: working hours, time off, date overrides, calendar feeds' },
   { name: 'Customers', description: 'Who books' },

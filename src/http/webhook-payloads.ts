@@ -29,6 +29,7 @@ const booking = {
   classId: Type.Optional({ ...Id, description: 'Class bookings only' }),
   visitId: Type.Optional({ ...Id, description: 'Items of a multi-service visit only' }),
   seriesId: Type.Optional({ ...Id, description: 'Occurrences of a booking series only' }),
+  locationId: Type.Optional({ ...Id, description: 'Where it takes place, for a company with locations only' }),
   metadata: Metadata,
   answers: Type.Array(
     Type.Object({

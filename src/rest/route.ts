@@ -81,6 +81,7 @@ export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
   /** The field's arguments by name, from the validated request. */
   variables?: (req: RouteRequest<S>) => Record<string, unknown>;
   /** What of the field's value goes into `data` (default: all of it). */
+  /** Shapes the answer (each item's, for a list) after the operation, before serialization. */
   select?: (value: TValue) => unknown;
   /**
    * Fields of the response that need a further scope (reports' revenue needs payments:read): for
@@ -195,7 +196,9 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
       if (opts.list) {
         // The operation selected `data` and `pagination` of the page type (selection.ts).
         const page = value as { data: unknown[]; pagination: Pagination };
-        return success(answerFor(route, req.apiVersion, page.data), String(req.id), page.pagination);
+        // A list route's `select` shapes each item.
+        const items = opts.select ? page.data.map((x) => opts.select!(x as TValue)) : page.data;
+        return success(answerFor(route, req.apiVersion, items), String(req.id), page.pagination);
       }
       return success(
         answerFor(route, req.apiVersion, opts.select ? opts.select(value as TValue) : value),

@@ -16,6 +16,7 @@ import './events/event.js';
 import './notifications/notification.js';
 import './services/service.js';
 import './resources/resource.js';
+import './locations/location.js';
 import './reports/booking-stats.js';
 import './calendars/calendar-feed-url.js';
 import './test-clocks/test-clock.js';

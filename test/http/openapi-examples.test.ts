@@ -199,6 +199,20 @@ describe('the tour of every operation', () => {
       price: 1500,
       employeeIds: [employee._id],
     });
+    const site = await call('POST', '/locations', {
+      name: 'Kreuzberg',
+      address: 'Oranienstraße 25, 10999 Berlin',
+      timeZone: 'Europe/Berlin',
+      phone: '+4930987654321',
+    });
+    await call('GET', '/locations');
+    await call('GET', `/locations/${site._id}`);
+    await call('PATCH', `/locations/${site._id}`, { phone: null });
+    const spareSite = await bookless('/locations', {
+      name: 'Pop-up',
+      address: 'Markthalle Neun',
+      timeZone: 'Europe/Berlin',
+    });
     const room = await call('POST', '/resources', {
       name: 'Treatment room 1',
       kind: 'room',
@@ -438,6 +452,7 @@ describe('the tour of every operation', () => {
     await call('DELETE', `/employees/${employee._id}/date-overrides/${day}`);
     await call('DELETE', `/closures/${closure._id}`);
     await call('DELETE', `/resources/${spareRoom._id}`);
+    await call('DELETE', `/locations/${spareSite._id}`);
     await call('DELETE', `/customers/${spareCustomer._id}`);
     await call('DELETE', `/services/${spareService._id}`);
     await call('DELETE', `/employees/${spareEmployee._id}`);

@@ -111,6 +111,11 @@ describe('every operation through the SDK', () => {
     await client.customers.delete(gone._id);
     expect((await client.customers.list({ email: 'dana@example.com' }).toArray()).length).toBe(1);
 
+    const site = await client.locations.create({ name: 'Mitte', address: 'Berlin', timeZone: 'Europe/Berlin' });
+    expect((await client.locations.get(site._id)).timeZone).toBe('Europe/Berlin');
+    expect((await client.locations.update(site._id, { name: 'Mitte 2' })).name).toBe('Mitte 2');
+    expect((await client.locations.list().toArray()).map((l) => l._id)).toEqual([site._id]);
+    await client.locations.delete(site._id);
     const room = await client.resources.create({ name: 'Room 1', kind: 'room' });
     expect((await client.resources.get(room._id)).kind).toBe('room');
     expect((await client.resources.update(room._id, { name: 'Room A' })).name).toBe('Room A');

@@ -96,6 +96,7 @@ export default async function availabilityRoutes(app: FastifyInstance, deps: V1D
           from: Timestamp,
           to: Timestamp,
           employeeId: Type.Optional(Id),
+          locationId: Type.Optional({ ...Id, description: 'Only working intervals and resources at this location' }),
         },
         { additionalProperties: false },
       ),

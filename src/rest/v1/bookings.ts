@@ -68,6 +68,7 @@ export const Booking = Type.Object(
     employeeId: Id,
     customerId: Id,
     classId: Nullable(Id),
+    locationId: Nullable({ ...Id, description: 'Where it takes place; null for a company without locations' }),
     resourceIds: Type.Array(Id, {
       description:
         'The rooms and equipment it holds (or held, once cancelled or over) for the same time as its employee, buffers included',

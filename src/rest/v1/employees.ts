@@ -20,6 +20,43 @@ const LocalTime = Type.String({
   description: 'HH:MM, local time in the company time zone',
 });
 const TimeRange = Type.Object({ start: LocalTime, end: LocalTime }, { additionalProperties: false });
+const LocatedTimeRange = Type.Object(
+  {
+    start: LocalTime,
+    end: LocalTime,
+    locationId: Type.Optional(
+      Nullable({ ...Id, description: "A location of the company: the interval's times are in its zone" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+/** An employee's week: an interval may name a location (docs/api.md, Locations). */
+const EmployeeWorkingHours = Type.Object(
+  Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Array(LocatedTimeRange, { maxItems: 12 })])),
+  {
+    additionalProperties: false,
+    description:
+      'All seven weekdays; several intervals a day allowed; an empty list is a day off; an interval with locationId is at that location, in its time zone',
+  },
+);
+type Hours = Record<string, Array<{ start: string; end: string; locationId?: string | null }>>;
+/**
+ * GraphQL answers locationId: null for an interval at no location; REST leaves it out, so the
+ * hours of a company without locations read exactly as before locations existed.
+ */
+const withoutNullLocations = (e: { workingHours?: Hours }) =>
+  e.workingHours
+    ? {
+        ...e,
+        workingHours: Object.fromEntries(
+          Object.entries(e.workingHours).map(([d, list]) => [
+            d,
+            list.map(({ locationId, ...r }) => (locationId ? { ...r, locationId } : r)),
+          ]),
+        ),
+      }
+    : e;
+
 export const WorkingHours = Type.Object(
   Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Array(TimeRange, { maxItems: 12 })])),
   {
@@ -63,7 +100,7 @@ const Employee = Type.Object(
     name: Type.String(),
     email: Nullable(Type.String()),
     phone: Nullable(Type.String()),
-    workingHours: WorkingHours,
+    workingHours: EmployeeWorkingHours,
     serviceIds: Type.Array(Id),
     active: Type.Boolean(),
     metadata: Metadata,
@@ -78,7 +115,7 @@ const EmployeeFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   email: Nullable(Type.String({ maxLength: 254 })),
   phone: Nullable(Type.String({ maxLength: 32 })),
-  workingHours: WorkingHours,
+  workingHours: EmployeeWorkingHours,
   serviceIds: Type.Array(Id, { maxItems: 200, description: 'The services this employee performs' }),
   active: Type.Boolean(),
   externalCalendars: Type.Array(ExternalCalendarEntry, {
@@ -167,6 +204,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
       ),
     },
     response: Employee,
+    select: withoutNullLocations,
     query: 'employees',
     variables: (req) => req.query,
   });
@@ -179,6 +217,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
     scope: 'employees:write',
     request: { body: CreateEmployee },
     response: Employee,
+    select: withoutNullLocations,
     mutation: 'createEmployee',
     variables: (req) => ({ input: req.body }),
   });
@@ -191,6 +230,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
     scope: 'employees:read',
     request: { params: ById },
     response: Employee,
+    select: withoutNullLocations,
     query: 'employee',
     variables: (req) => req.params,
   });
@@ -203,6 +243,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
     scope: 'employees:write',
     request: { params: ById, body: UpdateEmployee },
     response: Employee,
+    select: withoutNullLocations,
     mutation: 'updateEmployee',
     variables: (req) => ({ id: req.params.id, input: req.body }),
   });
@@ -215,6 +256,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
     scope: 'employees:write',
     request: { params: ById },
     response: Employee,
+    select: withoutNullLocations,
     mutation: 'deactivateEmployee',
     variables: (req) => req.params,
   });

@@ -19,6 +19,7 @@ import reportRoutes from './reports.js';
 import requestLogRoutes from './request-logs.js';
 import serviceRoutes from './services.js';
 import resourceRoutes from './resources.js';
+import locationRoutes from './locations.js';
 import testClockRoutes from './test-clocks.js';
 import visitRoutes from './visits.js';
 import bookingSeriesRoutes from './booking-series.js';
@@ -39,6 +40,7 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(employeeRoutes, { services, schema });
   await app.register(serviceRoutes, { services, schema });
   await app.register(resourceRoutes, { services, schema });
+  await app.register(locationRoutes, { services, schema });
   await app.register(customerRoutes, { services, schema });
   await app.register(classRoutes, { services, schema });
   await app.register(classScheduleRoutes, { services, schema });

@@ -11,6 +11,7 @@ const Resource = Type.Object(
     _id: Id,
     name: Type.String(),
     kind: ResourceKind,
+    locationId: Nullable({ ...Id, description: 'The location it is at; null: none' }),
     workingHours: Nullable({
       ...WorkingHours,
       description: 'When it can be booked, weekly in the company time zone; null: always',
@@ -25,9 +26,15 @@ const Fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   kind: ResourceKind,
   workingHours: Nullable({ ...WorkingHours, description: 'Weekly hours in the company time zone; null: always' }),
+  locationId: Nullable({ ...Id, description: 'A location of the company; null: none' }),
 };
 const CreateResource = Type.Object(
-  { name: Fields.name, kind: Fields.kind, workingHours: Type.Optional(Fields.workingHours) },
+  {
+    name: Fields.name,
+    kind: Fields.kind,
+    workingHours: Type.Optional(Fields.workingHours),
+    locationId: Type.Optional(Fields.locationId),
+  },
   { additionalProperties: false },
 );
 const UpdateResource = Type.Partial(Type.Object(Fields), { additionalProperties: false });

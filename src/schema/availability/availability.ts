@@ -80,6 +80,9 @@ builder.queryField('availability', (t) =>
       from: t.arg({ type: 'DateTime', required: true, description: 'The start of the window' }),
       to: t.arg({ type: 'DateTime', required: true, description: 'The end of the window' }),
       employeeId: t.arg.id({ description: "Only this employee's slots" }),
+      locationId: t.arg.id({
+        description: 'Only working intervals (and resources of a required kind) at this location',
+      }),
     },
     resolve: (_r, args, ctx) => findAvailability(ctx.db, { company: ctx.credential!.company, input: args }),
   }),

@@ -14,6 +14,7 @@ import { policyFor } from './explain-availability.js';
 import { domainNow } from '../domain-time.js';
 import { findVisitAvailability } from '../visits/visit-availability.js';
 import { loadResourceSchedule } from '../resources/resource-schedule.js';
+import { findLocation } from '../locations/index.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 
@@ -25,6 +26,8 @@ const input = z
     from: boundedInstant,
     to: boundedInstant,
     employeeId: id.nullish(),
+    /** Only working intervals (and resources of a required kind) at this location (docs/api.md, Locations). */
+    locationId: id.nullish(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -53,6 +56,9 @@ export async function findAvailability(
   const now = (opts.now ?? (await domainNow(db, opts.company))).getTime();
   const from = Math.max(data.from.getTime(), now);
   const to = data.to.getTime();
+  // Another company's location is not found, as anything else of theirs.
+  if (data.locationId) await findLocation(db, companyId, data.locationId);
+  const locationId = data.locationId ?? undefined;
   if (data.serviceIds) {
     const slots = await findVisitAvailability(db, {
       company: opts.company,
@@ -134,9 +140,18 @@ export async function findAvailability(
       to,
       margin,
       countServiceId: policy.rules.dailyLimitPerEmployee !== null ? service.id : undefined,
+      locationId,
     }),
     // The rooms and equipment it requires, with all their holds in the window: two queries.
-    loadResourceSchedule(db, { companyId, zone: opts.company.timezone, needs: service, from, to, margin }),
+    loadResourceSchedule(db, {
+      companyId,
+      zone: opts.company.timezone,
+      needs: service,
+      from,
+      to,
+      margin,
+      locationId,
+    }),
   ]);
   return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to, policy, resources) };
 }

@@ -52,6 +52,15 @@ export interface EmployeeSchedule {
   days: LocalDay[];
   /** Live bookings of the service per local date, when a daily limit is in force. */
   dailyCounts: Map<string, number> | null;
+  /** The location of each `grid` interval (null: none named); null when no interval names one. */
+  gridLocations?: Array<string | null> | null;
+}
+
+/** The location of the working interval `start` falls in (null: none named, or no locations). */
+export function locationAt(s: EmployeeSchedule, start: number): string | null {
+  if (!s.gridLocations) return null;
+  const i = lastStartingBy(s.grid, start);
+  return i >= 0 && start < s.grid[i]![1] ? (s.gridLocations[i] ?? null) : null;
 }
 
 /** The reason codes (an open list: clients must accept codes they do not know). */
@@ -257,6 +266,8 @@ export function refusals(s: EmployeeSchedule, start: number, t: ServiceTiming, p
 export interface Assessment {
   employeeIds: string[];
   reasons: Reason[];
+  /** Where each free employee would take it (docs/api.md, Locations): null for none named. */
+  locations?: Map<string, string | null>;
 }
 
 /**
@@ -288,7 +299,10 @@ export function assessStart(
     }
   }
   if (busy.length > 0) return { employeeIds: [], reasons: [...reasons, ...busy] };
-  return { employeeIds, reasons };
+  const locations = new Map<string, string | null>();
+  for (const sch of schedules)
+    if (employeeIds.includes(sch.employeeId)) locations.set(sch.employeeId, locationAt(sch, start));
+  return { employeeIds, reasons, locations };
 }
 
 /** The reasons given outside the schedule rule, built in one place so every caller words them alike. */

@@ -10,7 +10,9 @@ import type { Db } from '../../db/databases.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import {
   localDays,
+  hoursLocations,
   localIntervals,
+  locatedIntervals,
   mergeIntervals,
   readDayRanges,
   readWorkingHours,
@@ -47,6 +49,8 @@ export async function loadSchedules(
     ignoreBookingId?: string | string[];
     /** Count this service's live bookings per employee and local day (the daily limit). */
     countServiceId?: string;
+    /** Only the working intervals at this location (docs/api.md, Locations). */
+    locationId?: string;
   },
 ): Promise<EmployeeSchedule[]> {
   const ids = opts.employees.map((e) => e.id);
@@ -57,7 +61,13 @@ export async function loadSchedules(
   const days = localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000);
   const ignored = opts.ignoreBookingId === undefined ? [] : [opts.ignoreBookingId].flat();
   const notThis = ignored.length > 0 ? { id: { notIn: ignored } } : {};
-  const [bookings, timeOff, external, sessions, closures, overrides, counted] = await Promise.all([
+  // Intervals that name a location are in its zone: the company's locations, loaded only when
+  // an employee's hours name one (or a location is asked for), so a company without locations
+  // pays nothing.
+  const located =
+    opts.locationId !== undefined ||
+    opts.employees.some((e) => hoursLocations(readWorkingHours(e.workingHours)).length > 0);
+  const [bookings, timeOff, external, sessions, closures, overrides, counted, locations] = await Promise.all([
     db.booking.findMany({
       where: {
         companyId: opts.companyId,
@@ -112,7 +122,11 @@ export async function loadSchedules(
           select: { employeeId: true, startTime: true },
         })
       : Promise.resolve(null),
+    located
+      ? db.location.findMany({ where: { companyId: opts.companyId }, select: { id: true, timeZone: true } })
+      : Promise.resolve([]),
   ]);
+  const zones = new Map(locations.map((l) => [l.id, l.timeZone]));
   const kinds = () => ({
     booked: [] as Interval[],
     blocks: [] as Interval[],
@@ -149,7 +163,9 @@ export async function loadSchedules(
   // intervals are not clipped to it, so each keeps its real start, the anchor of its grid.
   return opts.employees.map((e) => {
     const own = byEmployee.get(e.id);
-    const grid = localIntervals(readWorkingHours(e.workingHours), days, own);
+    const hoursOf = readWorkingHours(e.workingHours);
+    const withPlaces = located ? locatedIntervals(hoursOf, days, own, zones, opts.locationId) : null;
+    const grid = withPlaces ? withPlaces.map((x): Interval => [x[0], x[1]]) : localIntervals(hoursOf, days, own);
     const closed = merge(
       closures
         .filter((c) => c.employeeIds.length === 0 || c.employeeIds.includes(e.id))
@@ -173,6 +189,7 @@ export async function loadSchedules(
       overridden,
       days,
       dailyCounts: counted ? counts.get(e.id)! : null,
+      gridLocations: withPlaces ? withPlaces.map((x) => x[2]) : null,
     };
   });
 }

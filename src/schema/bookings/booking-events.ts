@@ -1,7 +1,8 @@
 // The data of booking events (docs/webhooks.md): bookingId, customerId, startTime,
 // endTime, status, plus serviceId and employeeId, and previousStartTime/previousEndTime on a
 // reschedule or reason on a cancellation, and the booking's metadata and answers; visitId for
-// an item of a multi-service visit, seriesId for an occurrence of a booking series.
+// an item of a multi-service visit, seriesId for an occurrence of a booking series; locationId
+// where the booking takes place (docs/api.md, Locations).
 import type { Booking } from '../../generated/prisma/client.js';
 import { recordEvent, type OutboxEventType, type Tx } from '../events/events.js';
 
@@ -17,6 +18,7 @@ export function bookingEventData(b: Booking, extra: Record<string, unknown> = {}
     ...(b.classSessionId ? { classId: b.classSessionId } : {}),
     ...(b.visitId ? { visitId: b.visitId } : {}),
     ...(b.seriesId ? { seriesId: b.seriesId } : {}),
+    ...(b.locationId ? { locationId: b.locationId } : {}),
     metadata: b.metadata,
     answers: b.answers,
     ...extra,

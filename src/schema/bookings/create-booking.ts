@@ -127,10 +127,12 @@ export async function checkEmployeeLocked(
     policy: Policy;
     ignoreBookingId?: string | string[];
   },
-): Promise<void> {
+): Promise<string | null> {
   await lockEmployees(tx, opts.company.id, [opts.employeeId]);
-  const { employeeIds, reasons } = await assessEmployees(tx, { ...opts, employeeIds: [opts.employeeId] });
+  const { employeeIds, reasons, locations } = await assessEmployees(tx, { ...opts, employeeIds: [opts.employeeId] });
   if (employeeIds.length === 0) throw slotUnavailable(refusalMessage(reasons, true), reasons);
+  // Where the employee works then (docs/api.md, Locations): null for a company without locations.
+  return locations?.get(opts.employeeId) ?? null;
 }
 
 // The customer named by customerId was deleted after it was looked up (employees and services
@@ -366,7 +368,7 @@ export async function insertAppointment(
   },
 ): Promise<Booking> {
   const { company, service, employeeId, start, now } = opts;
-  await checkEmployeeLocked(tx, { company, service, employeeId, start, policy: opts.policy });
+  const locationId = await checkEmployeeLocked(tx, { company, service, employeeId, start, policy: opts.policy });
   const end = start + service.durationMinutes * 60_000;
   const f = opts.fields ?? {};
   const booking = await tx.booking.create({
@@ -386,6 +388,7 @@ export async function insertAppointment(
       answers: f.answers ?? [],
       visitId: f.visitId ?? null,
       seriesId: f.seriesId ?? null,
+      locationId,
       customerId: opts.customerId,
       employeeId,
       startTime: new Date(start),
@@ -404,6 +407,7 @@ export async function insertAppointment(
     end: booking.endTime,
     blockStart: booking.blockStart,
     blockEnd: booking.blockEnd,
+    locationId,
   });
   await recordBookingEvent(tx, booking, 'booking.created');
   await planReminders(tx, booking, { now });

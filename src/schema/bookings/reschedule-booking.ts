@@ -86,7 +86,7 @@ export async function rescheduleBooking(
     try {
       return await domainTransaction(db, async (tx) => {
         // Under the new employee's lock, against their schedule as committed now.
-        await checkEmployeeLocked(tx, {
+        const locationId = await checkEmployeeLocked(tx, {
           company: opts.company,
           service,
           employeeId,
@@ -107,6 +107,8 @@ export async function rescheduleBooking(
             blockEnd: new Date(end + service.bufferAfterMinutes * 60_000),
             // The invitation's SEQUENCE (RFC 5546 §2.1.4): a moved event is a new revision.
             calendarSequence: { increment: 1 },
+            // Where the employee works at the new time (docs/api.md, Locations).
+            locationId,
           },
         });
         if (changed.count === 0) {
@@ -123,6 +125,7 @@ export async function rescheduleBooking(
           end: after.endTime,
           blockStart: after.blockStart,
           blockEnd: after.blockEnd,
+          locationId,
         });
         await recordBookingEvent(tx, after, 'booking.rescheduled', {
           previousStartTime: booking.startTime.toISOString(),

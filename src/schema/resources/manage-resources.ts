@@ -15,6 +15,7 @@ import { isId, newId } from '../../ids.js';
 import { id } from '../domain-validation.js';
 import { parseInput, requiredText } from '../validation.js';
 import { workingHoursSchema } from '../staff/working-hours.js';
+import { requireLocations } from '../locations/index.js';
 
 export const RESOURCE_KINDS = ['room', 'equipment'] as const satisfies readonly ResourceKind[];
 const kind = z.enum(RESOURCE_KINDS, { error: 'must be room or equipment' });
@@ -22,11 +23,13 @@ const kind = z.enum(RESOURCE_KINDS, { error: 'must be room or equipment' });
 const fields = {
   name: requiredText(200),
   kind,
-  /** Weekly hours in the company's zone; null: always available. */
+  /** Weekly hours in the company's zone (its location's, when it has one); null: always available. */
   workingHours: workingHoursSchema.nullable(),
+  /** The location it is at (docs/api.md, Locations); null: none. */
+  locationId: id.nullable(),
 };
 
-const createInput = z.object(fields).partial({ workingHours: true }).strict();
+const createInput = z.object(fields).partial({ workingHours: true, locationId: true }).strict();
 const updateInput = z.object(fields).partial().strict();
 const listInput = z.object({ kind: kind.nullish() }).strict();
 
@@ -42,14 +45,23 @@ const hours = (v: z.output<typeof fields.workingHours> | undefined) =>
 
 export async function createResource(db: Db, opts: { companyId: string; input: unknown }) {
   const data = parseInput(createInput, opts.input);
+  if (data.locationId) await requireLocations(db, opts.companyId, [data.locationId], 'locationId');
   return db.resource.create({
-    data: { id: newId(), companyId: opts.companyId, name: data.name, kind: data.kind, ...hours(data.workingHours) },
+    data: {
+      id: newId(),
+      companyId: opts.companyId,
+      name: data.name,
+      kind: data.kind,
+      locationId: data.locationId ?? null,
+      ...hours(data.workingHours),
+    },
   });
 }
 
 export async function updateResource(db: Db, opts: { companyId: string; resourceId: string; input: unknown }) {
   const existing = await findResource(db, opts.companyId, opts.resourceId);
   const data = parseInput(updateInput, opts.input);
+  if (data.locationId) await requireLocations(db, opts.companyId, [data.locationId], 'locationId');
   if (data.kind && data.kind !== existing.kind) {
     // A service that takes "any one room" may hold this one now: changing its kind under a live
     // hold would leave the booking holding the wrong kind. Refused while it is held from now on.
@@ -64,6 +76,7 @@ export async function updateResource(db: Db, opts: { companyId: string; resource
     data: {
       ...(data.name !== undefined ? { name: data.name } : {}),
       ...(data.kind !== undefined ? { kind: data.kind } : {}),
+      ...(data.locationId !== undefined ? { locationId: data.locationId } : {}),
       ...hours(data.workingHours),
     },
   });

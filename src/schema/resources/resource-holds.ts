@@ -71,6 +71,8 @@ export async function holdResources(
     end: Date;
     blockStart: Date;
     blockEnd: Date;
+    /** Where the booking takes place: a required kind is held at this location only. */
+    locationId?: string | null;
   },
 ): Promise<string[]> {
   if (!needsResources(opts.needs)) return [];
@@ -86,6 +88,7 @@ export async function holdResources(
     to: end,
     margin: Math.max(start - bs, be - end),
     ignoreBookingId: 'bookingId' in opts.owner ? opts.owner.bookingId : undefined,
+    locationId: opts.locationId,
   }))!;
   const held: string[] = [];
   // By id in id order, so two bookings needing the same resources wait on each other in one order.

@@ -90,6 +90,8 @@ export async function loadResourceSchedule(
     margin: number;
     /** Bookings to leave out (the ones being moved). */
     ignoreBookingId?: string | string[];
+    /** Where the booking takes place: a required kind is then met by a resource there only. */
+    locationId?: string | null;
   },
 ): Promise<ResourceSchedule | null> {
   const { needs } = opts;
@@ -99,10 +101,19 @@ export async function loadResourceSchedule(
       companyId: opts.companyId,
       OR: [
         ...(needs.requiredResourceIds.length ? [{ id: { in: needs.requiredResourceIds } }] : []),
-        ...(needs.requiredResourceKinds.length ? [{ kind: { in: needs.requiredResourceKinds } }] : []),
+        ...(needs.requiredResourceKinds.length
+          ? [{ kind: { in: needs.requiredResourceKinds }, ...(opts.locationId ? { locationId: opts.locationId } : {}) }]
+          : []),
       ],
     },
-    select: { id: true, name: true, kind: true, workingHours: true },
+    select: {
+      id: true,
+      name: true,
+      kind: true,
+      workingHours: true,
+      locationId: true,
+      location: { select: { timeZone: true } },
+    },
     orderBy: { id: 'asc' },
   });
   const lo = new Date(opts.from - opts.margin);
@@ -127,9 +138,13 @@ export async function loadResourceSchedule(
     list.push([h.startTime.getTime(), h.endTime.getTime()]);
     busy.set(h.resourceId, list);
   }
-  const days = resources.some((r) => r.workingHours !== null)
-    ? localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000)
-    : [];
+  // A resource at a location keeps the hours of the location's zone (docs/api.md, Locations).
+  const daysIn = new Map<string, ReturnType<typeof localDays>>();
+  const days = (zone: string) => {
+    let d = daysIn.get(zone);
+    if (!d) daysIn.set(zone, (d = localDays(zone, opts.from - 86_400_000, opts.to + 86_400_000)));
+    return d;
+  };
   const times = new Map<string, ResourceTimes>(
     resources.map((r) => [
       r.id,
@@ -137,7 +152,10 @@ export async function loadResourceSchedule(
         id: r.id,
         name: r.name,
         kind: r.kind,
-        open: r.workingHours === null ? null : mergeIntervals(localIntervals(readWorkingHours(r.workingHours), days)),
+        open:
+          r.workingHours === null
+            ? null
+            : mergeIntervals(localIntervals(readWorkingHours(r.workingHours), days(r.location?.timeZone ?? opts.zone))),
         busy: mergeIntervals((busy.get(r.id) ?? []).sort((a, b) => a[0] - b[0])),
       },
     ]),
@@ -147,7 +165,9 @@ export async function loadResourceSchedule(
     byId: needs.requiredResourceIds.map((id) => times.get(id) ?? gone(id)),
     byKind: needs.requiredResourceKinds.map((kind) => ({
       kind,
-      resources: resources.filter((r) => r.kind === kind).map((r) => times.get(r.id)!),
+      resources: resources
+        .filter((r) => r.kind === kind && (!opts.locationId || r.locationId === opts.locationId))
+        .map((r) => times.get(r.id)!),
     })),
   };
 }

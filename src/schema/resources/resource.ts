@@ -43,6 +43,7 @@ const resourceInput = (create: boolean) =>
     fields: (t) => ({
       name: t.string({ required: create, description: 'Its name, 1–200 characters' }),
       kind: t.field({ type: ResourceKindEnum, required: create, description: 'room or equipment' }),
+      locationId: t.id({ description: 'The location it is at; null: none' }),
       workingHours: t.field({
         type: WorkingHoursInput,
         description: 'Weekly hours in the company time zone; null or left out: always available',

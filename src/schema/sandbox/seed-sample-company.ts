@@ -12,6 +12,7 @@ import { generateSessions, horizonOf } from '../class-schedules/generate-session
 import type { Tx } from '../events/events.js';
 import { datedSessions, SAMPLE_DATA } from './sample-data/index.js';
 import type { SampleTemplate } from './samples.js';
+import type { WorkingHours } from './sample-data/types.js';
 
 export interface SeededCounts {
   employees: number;
@@ -27,19 +28,39 @@ export function sampleCompanyRows(opts: { companyId: string; template: SampleTem
   const employeeIds = new Map(data.employees.map((e) => [e.key, newId()]));
   const serviceIds = new Map(data.services.map((s) => [s.key, newId()]));
   const resourceIds = new Map((data.resources ?? []).map((r) => [r.key, newId()]));
+  const locationIds = new Map((data.locations ?? []).map((l) => [l.key, newId()]));
   const idOf = (ids: Map<string, string>, key: string) => {
     const id = ids.get(key);
     if (!id) throw new Error(`sample template ${opts.template}: unknown key ${key}`);
     return id;
   };
 
+  // With locations, an interval naming none is at the first (the main site).
+  const main = data.locations?.[0]?.key;
+  const placed = (hours: WorkingHours): WorkingHours =>
+    main
+      ? (Object.fromEntries(
+          Object.entries(hours).map(([d, list]) => [
+            d,
+            list.map((r) => ({ ...r, locationId: idOf(locationIds, r.locationId ?? main) })),
+          ]),
+        ) as WorkingHours)
+      : hours;
+  const locations: Prisma.LocationCreateManyInput[] = (data.locations ?? []).map((l) => ({
+    id: idOf(locationIds, l.key),
+    companyId,
+    name: l.name,
+    address: l.address,
+    timeZone: l.timeZone,
+    phone: l.phone ?? null,
+  }));
   const employees: Prisma.EmployeeCreateManyInput[] = data.employees.map((e) => ({
     id: idOf(employeeIds, e.key),
     companyId,
     name: e.name,
     email: e.email,
     phone: e.phone,
-    workingHours: e.workingHours,
+    workingHours: placed(e.workingHours),
   }));
   const services: Prisma.ServiceCreateManyInput[] = data.services.map((s) => ({
     id: idOf(serviceIds, s.key),
@@ -61,6 +82,7 @@ export function sampleCompanyRows(opts: { companyId: string; template: SampleTem
     companyId,
     name: r.name,
     kind: r.kind,
+    locationId: r.location ? idOf(locationIds, r.location) : null,
   }));
   const employeeServices: Prisma.EmployeeServiceCreateManyInput[] = data.services.flatMap((s) =>
     s.employees.map((e) => ({ employeeId: idOf(employeeIds, e), serviceId: idOf(serviceIds, s.key) })),
@@ -99,7 +121,7 @@ export function sampleCompanyRows(opts: { companyId: string; template: SampleTem
     startsOn: DateTime.fromJSDate(now, { zone: opts.timezone }).toISODate()!,
     generatedUntil: now,
   }));
-  return { employees, resources, services, employeeServices, classSessions, customers, schedules };
+  return { locations, employees, resources, services, employeeServices, classSessions, customers, schedules };
 }
 
 export async function seedSampleCompany(
@@ -108,6 +130,7 @@ export async function seedSampleCompany(
 ): Promise<SeededCounts> {
   const rows = sampleCompanyRows({ ...opts, now: opts.now ?? new Date() });
   // Parents before children; one statement per table, in sequence (one connection per transaction).
+  if (rows.locations.length) await tx.location.createMany({ data: rows.locations });
   const employees = await tx.employee.createMany({ data: rows.employees });
   if (rows.resources.length) await tx.resource.createMany({ data: rows.resources });
   const services = await tx.service.createMany({ data: rows.services });

@@ -4,7 +4,8 @@ import { newId } from '../../ids.js';
 import { id } from '../domain-validation.js';
 import { metadataInput } from '../metadata.js';
 import { email, parseInput, phone, requiredText } from '../validation.js';
-import { EMPTY_WEEK, workingHoursSchema } from './working-hours.js';
+import { EMPTY_WEEK, employeeWorkingHoursSchema, hoursLocations } from './working-hours.js';
+import { requireLocations } from '../locations/index.js';
 import { employeeInclude, requireAll } from '../find-records.js';
 import {
   checkExternalCalendars,
@@ -17,7 +18,7 @@ export const employeeFields = {
   name: requiredText(200),
   email: email.nullable(),
   phone: phone.nullable(),
-  workingHours: workingHoursSchema,
+  workingHours: employeeWorkingHoursSchema,
   serviceIds: z
     .array(id)
     .max(200, 'must list at most 200 services')
@@ -59,6 +60,7 @@ export async function createEmployee(db: Db, opts: { companyId: string; input: u
     serviceIds,
     'service',
   );
+  if (data.workingHours) await requireLocations(db, opts.companyId, hoursLocations(data.workingHours), 'workingHours');
   const employeeId = newId();
   if (calendars) {
     // A new employee has no bookings to race with: no lock to take.

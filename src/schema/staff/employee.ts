@@ -20,13 +20,21 @@ import { createTimeOff, deleteTimeOff } from './manage-time-off.js';
 import { deactivateEmployee, updateEmployee } from './update-employee.js';
 import { readWorkingHours, WEEKDAYS } from './working-hours.js';
 
-export const TimeRange = builder.objectRef<{ start: string; end: string }>('TimeRange').implement({
-  description: 'A local time interval "HH:MM"–"HH:MM" in the company time zone',
-  fields: (t) => ({
-    start: t.exposeString('start', { description: 'Local start, HH:MM' }),
-    end: t.exposeString('end', { description: 'Local end, HH:MM, after start' }),
-  }),
-});
+export const TimeRange = builder
+  .objectRef<{ start: string; end: string; locationId?: string | null }>('TimeRange')
+  .implement({
+    description:
+      'A local time interval "HH:MM"–"HH:MM" in the company time zone (or, when it names a location, in the location\'s)',
+    fields: (t) => ({
+      start: t.exposeString('start', { description: 'Local start, HH:MM' }),
+      end: t.exposeString('end', { description: 'Local end, HH:MM, after start' }),
+      locationId: t.id({
+        nullable: true,
+        description: 'The location an employee works at then (its zone applies); null: none named',
+        resolve: (r) => r.locationId ?? null,
+      }),
+    }),
+  });
 
 export const WorkingHours = builder.objectRef<ReturnType<typeof readWorkingHours>>('WorkingHours').implement({
   description: 'The weekly working hours: each weekday its intervals (none: a day off)',
@@ -127,10 +135,13 @@ export const TimeRangeInput = builder.inputType('TimeRangeInput', {
   fields: (t) => ({
     start: t.string({ required: true, description: 'Local start, HH:MM' }),
     end: t.string({ required: true, description: 'Local end, HH:MM, after start' }),
+    locationId: t.id({
+      description: "An employee's weekly interval only: a location of the company, whose zone its times are in",
+    }),
   }),
 });
 export const WorkingHoursInput = builder.inputType('WorkingHoursInput', {
-  description: 'All seven weekdays; an empty list is a day off',
+  description: 'All seven weekdays; an empty list is a day off; an interval may name a location',
   fields: (t) =>
     Object.fromEntries(
       WEEKDAYS.map((d) => [

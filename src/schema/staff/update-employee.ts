@@ -3,6 +3,8 @@ import type { Db } from '../../db/databases.js';
 import { mergeMetadata, metadataPatch } from '../metadata.js';
 import { parseInput } from '../validation.js';
 import { employeeFields } from './create-employee.js';
+import { hoursLocations } from './working-hours.js';
+import { requireLocations } from '../locations/index.js';
 import { employeeInclude, findEmployee, requireAll } from '../find-records.js';
 import {
   checkExternalCalendars,
@@ -30,6 +32,8 @@ export async function updateEmployee(
   const existing = await findEmployee(db, opts.companyId, opts.employeeId);
   const { serviceIds, metadata, externalCalendars, ...patch } = parseInput(input, opts.input);
   const calendars = externalCalendars ? checkExternalCalendars(externalCalendars, urlRules(opts.urls)) : null;
+  if (patch.workingHours)
+    await requireLocations(db, opts.companyId, hoursLocations(patch.workingHours), 'workingHours');
   if (serviceIds) {
     await requireAll(
       (ids) => db.service.findMany({ where: { companyId: opts.companyId, id: { in: ids } }, select: { id: true } }),

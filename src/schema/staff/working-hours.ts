@@ -14,6 +14,8 @@ export type Weekday = (typeof WEEKDAYS)[number];
 export type TimeRange = {
   start: string;
   end: string;
+  /** An employee's interval at one of the company's locations: its times are in that location's zone. */
+  locationId?: string | null;
 };
 export type WorkingHours = Record<Weekday, TimeRange[]>;
 
@@ -32,32 +34,61 @@ const timeRange = z
   .strict();
 
 /** One day's intervals: sorted, non-overlapping, at most 12 (weekly hours and date overrides). */
-export const dayRanges = z
-  .array(timeRange)
-  .max(12, 'must have at most 12 intervals')
-  .superRefine((ranges, ctx) => {
-    ranges.forEach((r, i) => {
-      if (HHMM.test(r.start) && minutes(r.start) >= minutes(r.end)) {
-        ctx.addIssue({ code: 'custom', path: [i, 'end'], message: 'must be after start' });
+const rangesOf = <T extends z.ZodType<TimeRange>>(range: T) =>
+  z
+    .array(range)
+    .max(12, 'must have at most 12 intervals')
+    .superRefine((ranges, ctx) => {
+      ranges.forEach((r, i) => {
+        if (HHMM.test(r.start) && minutes(r.start) >= minutes(r.end)) {
+          ctx.addIssue({ code: 'custom', path: [i, 'end'], message: 'must be after start' });
+        }
+      });
+      const sorted = ranges.map((r, i) => ({ ...r, i })).sort((a, b) => minutes(a.start) - minutes(b.start));
+      for (let k = 1; k < sorted.length; k++) {
+        if (minutes(sorted[k]!.start) < minutes(sorted[k - 1]!.end)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [sorted[k]!.i, 'start'],
+            message: 'overlaps another interval of the same day',
+          });
+        }
       }
-    });
-    const sorted = ranges.map((r, i) => ({ ...r, i })).sort((a, b) => minutes(a.start) - minutes(b.start));
-    for (let k = 1; k < sorted.length; k++) {
-      if (minutes(sorted[k]!.start) < minutes(sorted[k - 1]!.end)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [sorted[k]!.i, 'start'],
-          message: 'overlaps another interval of the same day',
-        });
-      }
-    }
-  })
-  // Stored sorted, so responses are predictable.
-  .transform((ranges) => [...ranges].sort((a, b) => minutes(a.start) - minutes(b.start)));
+    })
+    // Stored sorted, so responses are predictable.
+    .transform((ranges) => [...ranges].sort((a, b) => minutes(a.start) - minutes(b.start)));
+export const dayRanges = rangesOf(timeRange);
 
-export const workingHoursSchema = z
-  .object(Object.fromEntries(WEEKDAYS.map((d) => [d, dayRanges])) as Record<Weekday, typeof dayRanges>)
-  .strict();
+const weekOf = <T extends z.ZodType>(day: T) =>
+  z.object(Object.fromEntries(WEEKDAYS.map((d) => [d, day])) as Record<Weekday, T>).strict();
+
+/** Weekly hours of a resource (its location is its own). */
+export const workingHoursSchema = weekOf(dayRanges);
+
+/**
+ * An employee's weekly hours: each interval may name a location of the company (docs/api.md,
+ * Locations; the use case checks the ids), whose zone its times are in.
+ */
+export const employeeWorkingHoursSchema = weekOf(
+  rangesOf(
+    z
+      .object({
+        start: timeRange.shape.start,
+        end: timeRange.shape.end,
+        locationId: z
+          .string()
+          .regex(/^[0-9a-f]{24}$/, 'must be an id')
+          .nullish(),
+      })
+      .strict()
+      .transform(({ locationId, ...r }) => (locationId ? { ...r, locationId } : r)),
+  ),
+);
+
+/** The location ids an employee's hours name. */
+export function hoursLocations(hours: WorkingHours): string[] {
+  return [...new Set(WEEKDAYS.flatMap((d) => hours[d].flatMap((r) => (r.locationId ? [r.locationId] : []))))];
+}
 
 export const EMPTY_WEEK: WorkingHours = Object.fromEntries(WEEKDAYS.map((d) => [d, []])) as unknown as WorkingHours;
 
@@ -161,6 +192,44 @@ export function localIntervals(
   return out.sort((a, b) => a[0] - b[0]);
 }
 
+/** A working interval with the location it is at (null: none named). */
+export type LocatedInterval = [number, number, string | null];
+
+/**
+ * localIntervals for hours whose intervals may name a location: such an interval's times are
+ * local to the location's zone (`zones`, by location id) on the same date and weekday, as Luxon
+ * reads them there (docs/api.md, Locations); the others are in the company's zone of `days`.
+ * With `only`, just the intervals at that location.
+ */
+export function locatedIntervals(
+  hours: WorkingHours,
+  days: LocalDay[],
+  overrides: ReadonlyMap<string, TimeRange[]> | undefined,
+  zones: ReadonlyMap<string, string>,
+  only?: string,
+): LocatedInterval[] {
+  const out: LocatedInterval[] = [];
+  for (const d of days) {
+    for (const r of overrides?.get(d.date) ?? hours[d.weekday] ?? []) {
+      const loc = r.locationId ?? null;
+      if (only !== undefined && loc !== only) continue;
+      const zone = loc ? zones.get(loc) : undefined;
+      let s: number;
+      let e: number;
+      if (zone && zone !== d.day.zoneName) {
+        const day = DateTime.fromISO(d.date, { zone }).startOf('day');
+        s = localInstant(day, r.start);
+        e = localInstant(day, r.end);
+      } else {
+        s = instantOn(d, r.start);
+        e = instantOn(d, r.end);
+      }
+      if (s < e) out.push([s, e, loc]);
+    }
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
 /** Sorted intervals merged where they touch or overlap (a new list; the input is kept). */
 export function mergeIntervals(sorted: Interval[]): Interval[] {
   const merged: Interval[] = [];
@@ -219,7 +288,7 @@ export function localDateSpan(zone: string, date: string): Interval | null {
 
 /** Reads stored working hours defensively (rows written before validation existed). */
 export function readWorkingHours(value: unknown): WorkingHours {
-  const r = workingHoursSchema.safeParse(value);
+  const r = employeeWorkingHoursSchema.safeParse(value);
   return r.success ? r.data : EMPTY_WEEK;
 }
 

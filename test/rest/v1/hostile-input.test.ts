@@ -1353,6 +1353,30 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
       return { url };
     },
   ],
+  'GET /api/v1/locations': ['company:read', async () => ({ url: '/api/v1/locations' })],
+  'POST /api/v1/locations': [
+    'company:write',
+    async () => ({ url: '/api/v1/locations', payload: { name: 'L', address: 'A', timeZone: 'UTC' } }),
+  ],
+  'GET /api/v1/locations/{id}': [
+    'company:read',
+    async () => ({
+      url: `/api/v1/locations/${await made('/api/v1/locations', { name: 'LG', address: 'A', timeZone: 'UTC' })}`,
+    }),
+  ],
+  'PATCH /api/v1/locations/{id}': [
+    'company:write',
+    async () => ({
+      url: `/api/v1/locations/${await made('/api/v1/locations', { name: 'LP', address: 'A', timeZone: 'UTC' })}`,
+      payload: { name: 'LP2' },
+    }),
+  ],
+  'DELETE /api/v1/locations/{id}': [
+    'company:write',
+    async () => ({
+      url: `/api/v1/locations/${await made('/api/v1/locations', { name: 'LD', address: 'A', timeZone: 'UTC' })}`,
+    }),
+  ],
   'GET /api/v1/resources': ['services:read', async () => ({ url: '/api/v1/resources' })],
   'POST /api/v1/resources': [
     'services:write',

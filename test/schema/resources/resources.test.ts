@@ -419,7 +419,13 @@ describe('the sample clinic', () => {
     });
     const auth = bearer((await createApiKey(t.dbs.test.prisma, { companyId: company.id, name: 'k' })).key);
     const rooms = await get(auth, '/api/v1/resources?kind=room');
-    expect(rooms.map((r: { name: string }) => r.name).sort()).toEqual(['Exam Room 1', 'Exam Room 2', 'Exam Room 3']);
+    expect(rooms.map((r: { name: string }) => r.name).sort()).toEqual([
+      'Brooklyn Exam Room',
+      'Exam Room 1',
+      'Exam Room 2',
+    ]);
+    const sites = await get(auth, '/api/v1/locations');
+    expect(sites.map((l: { name: string }) => l.name).sort()).toEqual(['Brooklyn Satellite', 'Midtown Clinic']);
     const services = await get(auth, '/api/v1/services?limit=50');
     const followUp = services.find((s: { name: string }) => s.name === 'Follow-up Visit');
     expect(followUp.requiredResourceKinds).toEqual(['room']);

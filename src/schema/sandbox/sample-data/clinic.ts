@@ -2,8 +2,13 @@
 // registered nurse on weekday schedules with a lunch hour, one Saturday-morning clinic, and
 // self-pay prices in cents. New-patient consultations are prepaid (requiresPayment). Three exam
 // rooms: a visit with a physician or the nurse practitioner takes any free one; blood draws
-// need the one phlebotomy chair (docs/api.md, Rooms and equipment).
+// need the one phlebotomy chair (docs/api.md, Rooms and equipment). Two sites: the Midtown
+// clinic, and a Brooklyn satellite open on Saturday mornings with one exam room, where Dr. Okafor
+// and Emily Chen work then (docs/api.md, Locations; intervals naming no site are Midtown's).
 import { hours, week, type SampleCompanyData } from './types.js';
+
+/** Intervals at a site of the template (its key, turned into the location's id when seeded). */
+const at = (location: string, ranges: ReturnType<typeof hours>) => ranges.map((r) => ({ ...r, locationId: location }));
 
 const weekdays = (...ranges: string[]) => ({
   monday: hours(...ranges),
@@ -33,7 +38,7 @@ export const CLINIC: SampleCompanyData = {
         wednesday: hours('08:00-12:00', '13:00-17:00'),
         thursday: hours('10:00-13:00', '14:00-19:00'),
         friday: hours('08:00-12:00', '13:00-16:00'),
-        saturday: hours('09:00-13:00'),
+        saturday: at('brooklyn', hours('09:00-13:00')),
       }),
     },
     {
@@ -61,7 +66,7 @@ export const CLINIC: SampleCompanyData = {
       name: 'Emily Chen, RN',
       email: 'emily.chen@clinic.example.com',
       phone: '+12125550145',
-      workingHours: week({ ...weekdays('08:00-12:00', '12:30-16:30'), saturday: hours('09:00-13:00') }),
+      workingHours: week({ ...weekdays('08:00-12:00', '12:30-16:30'), saturday: at('brooklyn', hours('09:00-13:00')) }),
     },
   ],
   services: [
@@ -144,11 +149,27 @@ export const CLINIC: SampleCompanyData = {
     },
   ],
   timetable: [],
+  locations: [
+    {
+      key: 'midtown',
+      name: 'Midtown Clinic',
+      address: '250 W 57th St, New York, NY 10107',
+      timeZone: 'America/New_York',
+      phone: '+12125550140',
+    },
+    {
+      key: 'brooklyn',
+      name: 'Brooklyn Satellite',
+      address: '85 Flatbush Ave, Brooklyn, NY 11217',
+      timeZone: 'America/New_York',
+      phone: '+17185550140',
+    },
+  ],
   resources: [
-    { key: 'exam-1', name: 'Exam Room 1', kind: 'room' },
-    { key: 'exam-2', name: 'Exam Room 2', kind: 'room' },
-    { key: 'exam-3', name: 'Exam Room 3', kind: 'room' },
-    { key: 'chair', name: 'Phlebotomy Chair', kind: 'equipment' },
+    { key: 'exam-1', name: 'Exam Room 1', kind: 'room', location: 'midtown' },
+    { key: 'exam-2', name: 'Exam Room 2', kind: 'room', location: 'midtown' },
+    { key: 'exam-3', name: 'Brooklyn Exam Room', kind: 'room', location: 'brooklyn' },
+    { key: 'chair', name: 'Phlebotomy Chair', kind: 'equipment', location: 'midtown' },
   ],
   customers: [
     { name: 'Robert Johnson', email: 'robert.johnson@example.com', phone: '+12125550171' },

@@ -12,6 +12,7 @@ export interface SampleEmployee {
   name: string;
   email: string;
   phone: string;
+  /** An interval's locationId here is a key of the template's locations. */
   workingHours: WorkingHours;
 }
 
@@ -41,6 +42,17 @@ export interface SampleResource {
   key: string;
   name: string;
   kind: 'room' | 'equipment';
+  /** Key of the location it is at. */
+  location?: string;
+}
+
+/** A site of the company (docs/api.md, Locations). */
+export interface SampleLocation {
+  key: string;
+  name: string;
+  address: string;
+  timeZone: string;
+  phone?: string;
 }
 
 /** A class on the weekly timetable; sessions are generated for the coming weeks. */
@@ -78,6 +90,7 @@ export interface SampleCompanyData {
   schedules?: SampleClassSchedule[];
   customers: SampleCustomer[];
   resources?: SampleResource[];
+  locations?: SampleLocation[];
 }
 
 /** Builds a week from the days that differ from "closed". */

@@ -3,26 +3,15 @@
 // constraints (the bulk load turns triggers off for events and deliveries, so the references
 // are checked here), live bookings hold their employees' time, and a second run with the same
 // options changes nothing.
-import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seededDatabase } from '../helpers/scale-seed.js';
 
-const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test');
-const name = `svc_seed_test_${process.pid}`;
-const url = new URL(base);
-url.pathname = `/${name}`;
-const adminUrl = new URL(base);
-adminUrl.pathname = '/postgres';
-
-const seed = () =>
-  spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'bench/seed.ts', '--companies', '21', '--bookings', '3000', '--database', url.toString()],
-    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
-  );
+const db = seededDatabase('seed_test');
+const seed = () => db.seed();
 
 async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url.toString() });
+  const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
     return (await c.query<T>(sql)).rows;
@@ -31,12 +20,7 @@ async function query<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
   }
 }
 
-afterAll(async () => {
-  const c = new pg.Client({ connectionString: adminUrl.toString() });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await c.end();
-});
+afterAll(() => db.drop());
 
 // PGlite has no second database to seed; the seed is for PostgreSQL.
 describe.runIf(process.env.DATABASE_URL)('bench:seed', () => {

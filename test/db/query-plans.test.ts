@@ -5,7 +5,6 @@
 // customers or class sessions must be narrowed by an index condition: a sequential scan, or an
 // index walked whole, means no index serves the statement, whatever the size of the set (a small
 // one keeps CI fast; the planner's choices at scale are the bench's to show).
-import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
@@ -14,14 +13,10 @@ import { createApiKey } from '../../src/schema/credentials/index.js';
 import { createServices, type Services } from '../../src/services.js';
 import { testConfig } from '../helpers/app.js';
 import { bearer } from '../helpers/factories.js';
+import { seededDatabase } from '../helpers/scale-seed.js';
 
 const BIG_TABLES = new Set(['bookings', 'events', 'webhook_deliveries', 'customers', 'class_sessions']);
-const base = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test');
-const name = `svc_plans_test_${process.pid}`;
-const url = new URL(base);
-url.pathname = `/${name}`;
-const adminUrl = new URL(base);
-adminUrl.pathname = '/postgres';
+const seeded = seededDatabase('plans_test');
 
 let dbs: Databases;
 let services: Services;
@@ -33,13 +28,9 @@ let smallest: string;
 
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) return;
-  const seeded = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', 'bench/seed.ts', '--companies', '21', '--bookings', '3000', '--database', url.toString()],
-    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
-  );
-  expect(seeded.status, seeded.stderr).toBe(0);
-  const config = testConfig({ DATABASE_URL: url.toString() });
+  const run = seeded.seed();
+  expect(run.status, run.stderr).toBe(0);
+  const config = testConfig({ DATABASE_URL: seeded.url });
   dbs = await openDatabases(config, { onQuery: (q) => recording?.push(q) });
   services = await createServices(config, { dbs });
   app = await buildApp(services);
@@ -57,10 +48,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await services?.close();
-  const c = new pg.Client({ connectionString: adminUrl.toString() });
-  await c.connect();
-  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await c.end();
+  await seeded.drop();
 });
 
 const get = async (path: string) => {
@@ -134,7 +122,7 @@ describe.runIf(process.env.DATABASE_URL)('query plans of the hot reads', () => {
       if (q.mode === 'live' && /^\s*(SELECT|WITH|UPDATE|DELETE)\b/i.test(q.text) && !statements.has(q.text))
         statements.set(q.text, q);
     expect(statements.size).toBeGreaterThan(10);
-    const c = new pg.Client({ connectionString: url.toString() });
+    const c = new pg.Client({ connectionString: seeded.url });
     await c.connect();
     const scans: Array<{ tables: string[]; sql: string }> = [];
     try {

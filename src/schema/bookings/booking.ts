@@ -283,16 +283,21 @@ const UpdateBookingInput = builder.inputType('UpdateBookingInput', {
   }),
 });
 
+type InputFields = Parameters<Parameters<typeof builder.inputType>[1]['fields']>[0];
+
+/** The fields of a cancellation, of one booking or of a whole visit (docs/api.md, Cancellation). */
+export const cancellationFields = (t: InputFields) => ({
+  reason: t.string({ description: 'Why, up to 500 characters' }),
+  cancelledBy: t.field({
+    type: BookingActorEnum,
+    description: 'Who cancels; default business (full refund, no cut-off)',
+  }),
+  waiveFee: t.boolean({ description: "No fee for this customer's cancel (default false)" }),
+});
+
 const CancelBookingInput = builder.inputType('CancelBookingInput', {
   description: 'What a cancellation says',
-  fields: (t) => ({
-    reason: t.string({ description: 'Why, up to 500 characters' }),
-    cancelledBy: t.field({
-      type: BookingActorEnum,
-      description: 'Who cancels; default business (full refund, no cut-off)',
-    }),
-    waiveFee: t.boolean({ description: "No fee for this customer's cancel (default false)" }),
-  }),
+  fields: cancellationFields,
 });
 
 const RescheduleBookingInput = builder.inputType('RescheduleBookingInput', {

@@ -1,7 +1,7 @@
 // Multi-service visits (docs/api.md, Visits). Scopes: bookings:read / bookings:write.
 import { builder } from '../builder.js';
 import { CustomerInput } from '../customers/customer.js';
-import { BookingActorEnum } from '../bookings/booking.js';
+import { cancellationFields } from '../bookings/booking.js';
 import { createVisit } from './create-visit.js';
 import { cancelVisit, findVisit, rescheduleVisit } from './manage-visit.js';
 
@@ -56,14 +56,7 @@ const CreateVisitInput = builder.inputType('CreateVisitInput', {
 
 const CancelVisitInput = builder.inputType('VisitCancelInput', {
   description: 'What the cancellation of a visit says',
-  fields: (t) => ({
-    reason: t.string({ description: 'Why, up to 500 characters' }),
-    cancelledBy: t.field({
-      type: BookingActorEnum,
-      description: 'Who cancels; default business (full refund, no cut-off)',
-    }),
-    waiveFee: t.boolean({ description: "No fee for this customer's cancel (default false)" }),
-  }),
+  fields: cancellationFields,
 });
 
 const RescheduleVisitInput = builder.inputType('VisitRescheduleInput', {

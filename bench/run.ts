@@ -6,7 +6,7 @@
 // Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
 // postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
 // BENCH_CONNECTIONS (50; a scenario may set its own), BENCH_WARMUP_SECONDS (10), BENCH_DURATION_SECONDS (15),
-// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
+// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts, `retention` for bench/retention.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
 // into bench/results/profiles), BENCH_LOG_LEVEL (warn).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -150,34 +150,6 @@ interface WebhookFigures {
   deliveriesPerSecond: number;
 }
 
-/**
- * Issue 5's webhook benchmark (bench/webhook-latency.ts, its own database and workers), run
- * after the HTTP scenarios so one `npm run bench` gives every figure. Not pinned: it is an app,
- * a receiver and two worker processes. Its text lines are printed with the table.
- */
-function runWebhooks(): Promise<{ lines: string[]; figures: WebhookFigures }> {
-  const u = new URL(DATABASE_URL);
-  u.pathname = `${u.pathname}_webhooks`;
-  const [cmd, args] = [process.execPath, node('webhook-latency.ts').slice(1)] as const;
-  const child = spawn(cmd, args, {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...env, BENCH_DATABASE_URL: u.toString(), REDIS_URL },
-  });
-  const lines: string[] = [];
-  let figures: WebhookFigures | undefined;
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    if (line.startsWith('{"webhooks":')) figures = (JSON.parse(line) as { webhooks: WebhookFigures }).webhooks;
-    else if (!line.startsWith('{')) lines.push(line); // JSON log lines of the app are dropped
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) =>
-      code === 0 && figures
-        ? resolve({ lines, figures })
-        : reject(new Error(`bench/webhook-latency.ts exited with ${code}`)),
-    );
-  });
-}
-
 /** One request before the load: a scenario whose answer is wrong is not worth measuring. */
 async function probe(origin: string, spec: RequestSpec): Promise<void> {
   const res = await fetch(origin + spec.path, {
@@ -214,28 +186,46 @@ interface ReminderFigures {
   emails: number;
 }
 
+interface RetentionFigures {
+  backlog: number;
+  rate: number;
+  writesAlone: { perSecond: number; p50: number; p99: number; max: number };
+  writesWithPurge: { perSecond: number; p50: number; p99: number; max: number };
+  deliveriesPerSecond: number;
+  rowsPerSecond: number;
+  purgeSeconds: number;
+  staleLeft: number;
+}
+
+interface Standalone<T> {
+  lines: string[];
+  figures: T;
+}
+
 /**
- * Issue 18's reminder burst (bench/reminder-burst.ts, its own database and two worker
- * processes): 50 000 e-mail reminders due in one minute. Not pinned, like the webhooks.
+ * A stand-alone benchmark in a process and database of its own, run after the HTTP scenarios so
+ * one `npm run bench` gives every figure: bench/webhook-latency.ts (issue 5: an app, a receiver
+ * and two worker processes), bench/reminder-burst.ts (issue 18: 50 000 e-mail reminders due in
+ * one minute, two workers), bench/retention.ts (issue 22 §5: the purge against 1 000 bookings/s of
+ * writes). Not pinned. Its text lines are printed with the table; its figures are the one line
+ * of JSON under `key` (the app's own JSON log lines are dropped).
  */
-function runReminders(): Promise<{ line: string; figures: ReminderFigures }> {
+function runStandalone<T>(file: string, key: string): Promise<Standalone<T>> {
   const u = new URL(DATABASE_URL);
-  u.pathname = `${u.pathname}_reminders`;
-  const child = spawn(process.execPath, node('reminder-burst.ts').slice(1), {
+  u.pathname = `${u.pathname}_${key}`;
+  const child = spawn(process.execPath, node(file).slice(1), {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...env, BENCH_DATABASE_URL: u.toString(), REDIS_URL },
   });
-  let line = '';
-  let figures: ReminderFigures | undefined;
-  createInterface({ input: child.stdout }).on('line', (l) => {
-    if (l.startsWith('{"reminders":')) figures = (JSON.parse(l) as { reminders: ReminderFigures }).reminders;
-    else if (!l.startsWith('{')) line = l;
+  const lines: string[] = [];
+  let figures: T | undefined;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line.startsWith(`{"${key}":`)) figures = (JSON.parse(line) as Record<string, T>)[key];
+    else if (!line.startsWith('{')) lines.push(line);
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) =>
-      code === 0 && figures
-        ? resolve({ line, figures })
-        : reject(new Error(`bench/reminder-burst.ts exited with ${code}`)),
+      code === 0 && figures ? resolve({ lines, figures }) : reject(new Error(`bench/${file} exited with ${code}`)),
     );
   });
 }
@@ -383,12 +373,12 @@ async function main(): Promise<void> {
     }
   }
 
-  let webhooks: Awaited<ReturnType<typeof runWebhooks>> | undefined;
+  let webhooks: Standalone<WebhookFigures> | undefined;
   if (!ONLY || ONLY.includes('webhooks')) {
     process.stderr.write(
       'bench: webhooks: bench/webhook-latency.ts (500 bookings at 50/s, then 1000 deliveries by two workers)\n',
     );
-    webhooks = await runWebhooks();
+    webhooks = await runStandalone<WebhookFigures>('webhook-latency.ts', 'webhooks');
     // Issue 5: p99 under 1 s with Redis, commit to receipt.
     checks.push({
       scenario: 'webhooks',
@@ -397,18 +387,34 @@ async function main(): Promise<void> {
       met: webhooks.figures.p99Ms < 1000,
     });
   }
-  let reminders: Awaited<ReturnType<typeof runReminders>> | undefined;
+  let reminders: Standalone<ReminderFigures> | undefined;
   if (!ONLY || ONLY.includes('reminders')) {
     process.stderr.write(
       'bench: reminders: bench/reminder-burst.ts (50 000 e-mail reminders due in one minute, two workers)\n',
     );
-    reminders = await runReminders();
+    reminders = await runStandalone<ReminderFigures>('reminder-burst.ts', 'reminders');
     // Issue 18: every reminder out within 2 minutes of its due time.
     checks.push({
       scenario: 'reminders',
       target: 'every reminder sent within 120 s of its due time',
       measured: `max lag ${(reminders.figures.lagMaxMs / 1000).toFixed(1)} s`,
       met: reminders.figures.laterThan2Minutes === 0 && reminders.figures.sent === reminders.figures.reminders,
+    });
+  }
+  let retention: Standalone<RetentionFigures> | undefined;
+  if (!ONLY || ONLY.includes('retention')) {
+    process.stderr.write(
+      'bench: retention: bench/retention.ts (the purge of a stale backlog under 1 000 bookings/s of writes)\n',
+    );
+    retention = await runStandalone<RetentionFigures>('retention.ts', 'retention');
+    const r = retention.figures;
+    // Issue 22 §5: retention keeps up with the writes (deletes faster than they arrive) without
+    // blocking them (their commit p99 while purging within 1.5x of the writes alone).
+    checks.push({
+      scenario: 'retention',
+      target: `purge >= ${r.rate} deliveries/s; write p99 while purging <= 1.5x alone`,
+      measured: `${r.deliveriesPerSecond} deliveries/s; p99 ${r.writesWithPurge.p99} ms vs ${r.writesAlone.p99} ms`,
+      met: r.deliveriesPerSecond >= r.rate && r.staleLeft === 0 && r.writesWithPurge.p99 <= 1.5 * r.writesAlone.p99,
     });
   }
   let cliStart: CliStartFigures | undefined;
@@ -438,10 +444,18 @@ async function main(): Promise<void> {
       ]
     : [];
   const reminderLines = reminders
-    ? ['', 'Reminders (bench/reminder-burst.ts, not pinned):', `  ${reminders.line}`]
+    ? ['', 'Reminders (bench/reminder-burst.ts, not pinned):', ...reminders.lines.map((l) => `  ${l}`)]
+    : [];
+  const retentionLines = retention
+    ? ['', 'Retention (bench/retention.ts, not pinned):', ...retention.lines.map((l) => `  ${l}`)]
     : [];
   process.stdout.write(
-    formatReport(results, verdicts, CEILING, header, [...webhookLines, ...reminderLines, ...cliLines]),
+    formatReport(results, verdicts, CEILING, header, [
+      ...webhookLines,
+      ...reminderLines,
+      ...retentionLines,
+      ...cliLines,
+    ]),
   );
   mkdirSync(join(here, 'results'), { recursive: true });
   const json = {
@@ -454,6 +468,7 @@ async function main(): Promise<void> {
     results,
     webhooks: webhooks?.figures ?? null,
     reminders: reminders?.figures ?? null,
+    retention: retention?.figures ?? null,
     cliStart: cliStart ?? null,
     verdicts,
   };

@@ -1,7 +1,7 @@
 // `npm run bench` (issue 2, "Benchmark"): in one run, against real PostgreSQL and Redis, the
 // real server pinned to core 0 and autocannon pinned to core 1, every scenario of
 // bench/scenarios.ts after a warm-up; prints requests/s, p50, p99 and the share of the ceiling,
-// checks the targets, and writes bench/results/latest.json.
+// checks the targets, and writes bench/results/latest.md (the printed report) and latest.json.
 //
 // Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
 // postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
@@ -449,17 +449,19 @@ async function main(): Promise<void> {
   const retentionLines = retention
     ? ['', 'Retention (bench/retention.ts, not pinned):', ...retention.lines.map((l) => `  ${l}`)]
     : [];
-  process.stdout.write(
-    formatReport(results, verdicts, CEILING, header, [
-      ...webhookLines,
-      ...reminderLines,
-      ...retentionLines,
-      ...cliLines,
-    ]),
-  );
+  const report = formatReport(results, verdicts, CEILING, header, [
+    ...webhookLines,
+    ...reminderLines,
+    ...retentionLines,
+    ...cliLines,
+  ]);
+  process.stdout.write(report);
   mkdirSync(join(here, 'results'), { recursive: true });
+  const at = new Date().toISOString();
+  // The same report as Markdown, to paste into docs/performance.md or a pull request.
+  writeFileSync(join(here, 'results', 'latest.md'), `# npm run bench, ${at}\n\n${report}`);
   const json = {
-    at: new Date().toISOString(),
+    at,
     connections: CONNECTIONS,
     warmupSeconds: WARMUP,
     durationSeconds: DURATION,

@@ -139,6 +139,7 @@ const ClassCancelledData = Type.Object(
     startTime: Timestamp,
     endTime: Timestamp,
     capacity: Type.Integer(),
+    locationId: Type.Optional({ ...Id, description: 'Where it was to take place, for a session at a location only' }),
     reason: Nullable(Type.String()),
     cancelledBookingIds: Type.Array(Id, { description: 'The bookings cancelled with it' }),
   },

@@ -8,7 +8,7 @@ import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 const LocalDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A local date, YYYY-MM-DD' });
 const LocalTime = Type.String({
   pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
-  description: 'A local wall-clock time, HH:MM, in the company time zone',
+  description: "A local wall-clock time, HH:MM, in the company's time zone (the location's, when it names one)",
 });
 const RRule = Type.String({
   minLength: 1,
@@ -16,6 +16,11 @@ const RRule = Type.String({
   description: 'An RFC 5545 RRULE value, e.g. FREQ=WEEKLY;BYDAY=MO,WE (docs/api.md, Recurrence rules)',
 });
 const Capacity = Type.Integer({ minimum: 1, maximum: 10_000 });
+const ResourceIds = Type.Array(Id, {
+  maxItems: 10,
+  uniqueItems: true,
+  description: 'Resources every session holds besides those the service requires; at the location, if any',
+});
 const Status = Type.Union([Type.Literal('active'), Type.Literal('stopped')]);
 
 const ClassSchedule = Type.Object(
@@ -23,6 +28,8 @@ const ClassSchedule = Type.Object(
     _id: Id,
     serviceId: Id,
     employeeId: Id,
+    locationId: Nullable({ ...Id, description: "Where its sessions take place (its times in the location's zone)" }),
+    resourceIds: Type.Array(Id, { description: 'Resources every session holds, besides those the service requires' }),
     localStartTime: Type.String(),
     rrule: Type.String(),
     capacity: Type.Integer(),
@@ -34,7 +41,9 @@ const ClassSchedule = Type.Object(
       Type.Object({
         startTime: Timestamp,
         reason: Type.Union(
-          ['BOOKED', 'TIME_OFF', 'CLOSURE', 'NOT_QUALIFIED', 'SERVICE_INACTIVE'].map((r) => Type.Literal(r)),
+          ['BOOKED', 'TIME_OFF', 'CLOSURE', 'NOT_QUALIFIED', 'SERVICE_INACTIVE', 'RESOURCE_BUSY'].map((r) =>
+            Type.Literal(r),
+          ),
         ),
         message: Type.String(),
       }),
@@ -57,6 +66,8 @@ const CreateClassSchedule = Type.Object(
     capacity: Capacity,
     startsOn: LocalDate,
     endsOn: Type.Optional(Nullable(LocalDate)),
+    locationId: Type.Optional(Nullable({ ...Id, description: 'A location of the company: times in its zone' })),
+    resourceIds: Type.Optional(ResourceIds),
   },
   { additionalProperties: false },
 );
@@ -68,6 +79,8 @@ const UpdateClassSchedule = Type.Object(
     rrule: Type.Optional(RRule),
     capacity: Type.Optional(Capacity),
     endsOn: Type.Optional(Nullable(LocalDate)),
+    locationId: Type.Optional(Nullable({ ...Id, description: 'Another location; null: none' })),
+    resourceIds: Type.Optional(ResourceIds),
   },
   { additionalProperties: false },
 );

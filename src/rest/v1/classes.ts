@@ -10,6 +10,7 @@ const ClassSession = Type.Object(
     serviceId: Id,
     employeeId: Id,
     scheduleId: Nullable(Id),
+    locationId: Nullable({ ...Id, description: 'Where it takes place; null: no location named' }),
     startTime: Timestamp,
     endTime: Timestamp,
     capacity: Type.Integer(),
@@ -26,7 +27,14 @@ const ClassSession = Type.Object(
 
 const Capacity = Type.Integer({ minimum: 1, maximum: 10_000 });
 const CreateClass = Type.Object(
-  { serviceId: Id, employeeId: Id, startTime: Timestamp, endTime: Type.Optional(Timestamp), capacity: Capacity },
+  {
+    serviceId: Id,
+    employeeId: Id,
+    startTime: Timestamp,
+    endTime: Type.Optional(Timestamp),
+    capacity: Capacity,
+    locationId: Type.Optional(Nullable({ ...Id, description: 'A location of the company where it takes place' })),
+  },
   { additionalProperties: false },
 );
 const UpdateClass = Type.Partial(
@@ -57,6 +65,7 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
           serviceId: Type.Optional(Id),
           employeeId: Type.Optional(Id),
           scheduleId: Type.Optional(Id),
+          locationId: Type.Optional(Id),
           status: Type.Optional(Type.Union([Type.Literal('scheduled'), Type.Literal('cancelled')])),
           from: Type.Optional(Timestamp),
           to: Type.Optional(Timestamp),

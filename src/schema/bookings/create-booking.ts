@@ -226,6 +226,8 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
           customerId,
           employeeId: session.employeeId,
           classSessionId: session.id,
+          // Where the class takes place (docs/api.md, Locations).
+          locationId: session.locationId,
           startTime: session.startTime,
           endTime: session.endTime,
           blockStart: session.startTime,

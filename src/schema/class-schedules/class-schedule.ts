@@ -29,6 +29,7 @@ const SkipReasonEnum = builder.enumType('ClassScheduleSkippedReason', {
     CLOSURE: { description: 'The business is closed then' },
     NOT_QUALIFIED: { description: 'The instructor is deactivated or no longer performs the service' },
     SERVICE_INACTIVE: { description: 'The class service is deactivated' },
+    RESOURCE_BUSY: { description: 'A room or piece of equipment the session would hold is busy or closed then' },
   },
 });
 
@@ -65,8 +66,15 @@ export const ClassScheduleType = builder.prismaObject('ClassSchedule', {
     _id: t.exposeID('id', { description: 'The class schedule id' }),
     serviceId: t.exposeID('serviceId', { description: 'The id of the class service' }),
     employeeId: t.exposeID('employeeId', { description: 'The id of the instructor' }),
+    locationId: t.exposeID('locationId', {
+      nullable: true,
+      description: "Where its sessions take place; its times are in the location's zone. Null: none",
+    }),
+    resourceIds: t.exposeIDList('resourceIds', {
+      description: 'Resources every session holds, besides those the class service requires',
+    }),
     localStartTime: t.exposeString('localStartTime', {
-      description: "The sessions' wall-clock start, HH:MM in the company time zone",
+      description: "The sessions' wall-clock start, HH:MM in the company's (or its location's) time zone",
     }),
     rrule: t.exposeString('rrule', { description: 'The RFC 5545 recurrence rule (docs: Recurrence rules)' }),
     capacity: t.exposeInt('capacity', { description: 'Places of each generated session' }),
@@ -99,7 +107,12 @@ const CreateClassScheduleInput = builder.inputType('CreateClassScheduleInput', {
   fields: (t) => ({
     serviceId: t.id({ required: true, description: 'The class service' }),
     employeeId: t.id({ required: true, description: 'The instructor' }),
-    localStartTime: t.string({ required: true, description: 'HH:MM in the company time zone, e.g. 18:30' }),
+    locationId: t.id({ description: 'A location of the company: the times are then in its zone' }),
+    resourceIds: t.idList({ description: 'Resources every session holds (at most 10), besides the service’s' }),
+    localStartTime: t.string({
+      required: true,
+      description: "HH:MM in the company's (or the location's) time zone, e.g. 18:30",
+    }),
     rrule: t.string({ required: true, description: 'An RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,WE' }),
     capacity: t.int({ required: true, description: 'Places of each session' }),
     startsOn: t.string({ required: true, description: 'The first local date, YYYY-MM-DD' }),
@@ -115,6 +128,8 @@ const UpdateClassScheduleInput = builder.inputType('UpdateClassScheduleInput', {
   fields: (t) => ({
     applyTo: t.field({ type: ClassScheduleApplyToEnum, required: true, description: 'Must be future' }),
     employeeId: t.id({ description: 'Another instructor' }),
+    locationId: t.id({ description: 'Another location; null: none' }),
+    resourceIds: t.idList({ description: 'Other resources every session holds; [] for none' }),
     localStartTime: t.string({ description: 'A new wall-clock start, HH:MM' }),
     rrule: t.string({ description: 'A new recurrence rule' }),
     capacity: t.int({ description: 'A new number of places' }),

@@ -9,6 +9,7 @@ import type { Db } from '../../db/databases.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { domainNow } from '../domain-time.js';
 import { generateSessions, horizonOf, lockSchedule } from './generate-sessions.js';
+import { scheduleZone } from './schedule-place.js';
 
 /** Schedules looked at per run; the next run takes the rest. */
 const BATCH = 500;
@@ -19,10 +20,12 @@ export interface ExtendResult {
   skipped: number;
 }
 
-async function extendOne(tx: Prisma.TransactionClient, scheduleId: string, zone: string, now: Date) {
+async function extendOne(tx: Prisma.TransactionClient, scheduleId: string, companyZone: string, now: Date) {
   const schedule = await lockSchedule(tx, scheduleId);
   const until = horizonOf(now);
   if (!schedule || schedule.status !== 'active' || schedule.generatedUntil >= until) return null;
+  // A schedule at a location keeps its wall-clock time in the location's zone.
+  const zone = await scheduleZone(tx, schedule, companyZone);
   return generateSessions(tx, schedule, { zone, now, from: schedule.generatedUntil, until, advance: true });
 }
 

@@ -1,5 +1,5 @@
 // Generating a class schedule's sessions (docs/api.md, Class schedules): the occurrences of its
-// rule at its local start time in the company's zone (recurrence/), each a class session linked
+// rule at its local start time in its zone (recurrence/), each a class session linked
 // to the schedule, up to a horizon (HORIZON_DAYS of domain time ahead).
 //
 // Runs inside the caller's transaction with the schedule's row locked (FOR UPDATE) and then the
@@ -12,10 +12,22 @@
 // (schedule_id, start_time) is the database's guarantee that one occurrence never gets two
 // sessions, and an occurrence that has a session in any state (one the business cancelled
 // included) is not generated again.
+//
+// A schedule at a location expands in the location's zone (docs/api.md, Locations), and its
+// sessions record the location. The resources a session holds (those its service requires and
+// the schedule's resourceIds; a required kind at the schedule's location) are taken as a booking
+// takes them (resources/resource-holds.ts, the `resource_holds_no_overlap` exclusion constraint
+// having the last word), each occurrence in a savepoint: a busy or closed resource rolls that
+// occurrence back and reports it with reason RESOURCE_BUSY, and the others go on.
 import { DateTime } from 'luxon';
 import type { ClassSchedule, Prisma } from '../../generated/prisma/client.js';
+import { isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
+import { inSavepoint } from '../bookings/create-booking.js';
+import { isExclusionViolation, isUniqueViolation } from '../db-errors.js';
 import { expandRecurrence, parseRecurrence } from '../recurrence/index.js';
+import { holdResources } from '../resources/resource-holds.js';
+import { needsResources, type ResourceNeeds } from '../resources/resource-schedule.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 
 /** How far ahead of domain time sessions exist (12 weeks). */
@@ -26,7 +38,7 @@ const MAX_SKIPPED = 200;
 
 export const horizonOf = (now: Date) => new Date(now.getTime() + HORIZON_DAYS * DAY);
 
-export type SkipReason = 'BOOKED' | 'TIME_OFF' | 'CLOSURE' | 'NOT_QUALIFIED' | 'SERVICE_INACTIVE';
+export type SkipReason = 'BOOKED' | 'TIME_OFF' | 'CLOSURE' | 'NOT_QUALIFIED' | 'SERVICE_INACTIVE' | 'RESOURCE_BUSY';
 
 export interface SkippedOccurrence {
   startTime: string;
@@ -40,14 +52,23 @@ const MESSAGES: Record<SkipReason, string> = {
   CLOSURE: 'The business is closed at that time',
   NOT_QUALIFIED: 'The instructor is deactivated or no longer performs the service',
   SERVICE_INACTIVE: 'The class service is deactivated',
+  RESOURCE_BUSY: 'A room or piece of equipment the class needs is busy or closed at that time',
 };
+
+/** What each session of a schedule holds: its service's requirements and the schedule's resources. */
+export function sessionNeeds(service: ResourceNeeds, schedule: Pick<ClassSchedule, 'resourceIds'>): ResourceNeeds {
+  return {
+    requiredResourceIds: [...new Set([...service.requiredResourceIds, ...schedule.resourceIds])],
+    requiredResourceKinds: service.requiredResourceKinds,
+  };
+}
 
 export async function lockSchedule(tx: Prisma.TransactionClient, id: string): Promise<ClassSchedule | null> {
   await tx.$queryRaw`SELECT id FROM class_schedules WHERE id = ${id} FOR UPDATE`;
   return tx.classSchedule.findUnique({ where: { id } });
 }
 
-/** Where each occurrence of the schedule in [from, to) falls, in the company's zone. */
+/** Where each occurrence of the schedule in [from, to) falls, in its zone (the location's or the company's). */
 export function occurrencesOf(schedule: ClassSchedule, zone: string, from: Date, to: Date): Date[] {
   const rule = parseRecurrence(schedule.rrule);
   let end = to;
@@ -143,14 +164,25 @@ export async function generateSessions(
         serviceId: schedule.serviceId,
         employeeId: schedule.employeeId,
         scheduleId: schedule.id,
+        locationId: schedule.locationId,
         startTime: start,
         endTime: new Date(e),
         capacity: schedule.capacity,
       });
     }
-    // Checked under the instructor's lock above; the exclusion constraint on employee_blocks and
-    // the unique (schedule_id, start_time) index stay the last word.
-    if (rows.length) created = (await tx.classSession.createMany({ data: rows, skipDuplicates: true })).count;
+    const needs = sessionNeeds(service, schedule);
+    if (!needsResources(needs)) {
+      // Checked under the instructor's lock above; the exclusion constraint on employee_blocks and
+      // the unique (schedule_id, start_time) index stay the last word.
+      if (rows.length) created = (await tx.classSession.createMany({ data: rows, skipDuplicates: true })).count;
+    } else {
+      for (const row of rows) {
+        const refused = await holdingSession(tx, row, { needs, zone: opts.zone });
+        if (refused) skipped.push({ startTime: (row.startTime as Date).toISOString(), ...refused });
+        else created++;
+      }
+      skipped.sort((a, b) => a.startTime.localeCompare(b.startTime));
+    }
   }
   const data: Prisma.ClassScheduleUpdateInput = {};
   if (opts.advance && opts.until > schedule.generatedUntil) data.generatedUntil = opts.until;
@@ -163,4 +195,41 @@ export async function generateSessions(
   }
   if (Object.keys(data).length) await tx.classSchedule.update({ where: { id: schedule.id }, data });
   return { created, skipped };
+}
+
+/**
+ * One session and the holds on its resources, in a savepoint: null when made, else why not (the
+ * resource refusal, or the instructor's block taken meanwhile), with nothing of it left behind.
+ */
+async function holdingSession(
+  tx: Prisma.TransactionClient,
+  row: Prisma.ClassSessionCreateManyInput,
+  opts: { needs: ResourceNeeds; zone: string },
+): Promise<{ reason: SkipReason; message: string } | null> {
+  try {
+    await inSavepoint(tx, async () => {
+      const session = await tx.classSession.create({ data: row });
+      await holdResources(tx, {
+        companyId: session.companyId,
+        zone: opts.zone,
+        needs: opts.needs,
+        owner: { classSessionId: session.id },
+        start: session.startTime,
+        end: session.endTime,
+        blockStart: session.startTime,
+        blockEnd: session.endTime,
+        locationId: session.locationId,
+      });
+    });
+    return null;
+  } catch (err) {
+    if (isAppError(err) && err.code === 'SLOT_UNAVAILABLE') {
+      const reasons = (err.details as { reasons?: Array<{ message?: string }> } | undefined)?.reasons ?? [];
+      return { reason: 'RESOURCE_BUSY', message: reasons[0]?.message ?? MESSAGES.RESOURCE_BUSY };
+    }
+    if (isExclusionViolation(err)) return { reason: 'BOOKED', message: MESSAGES.BOOKED };
+    // Another session already on this occurrence (the unique index): nothing to add.
+    if (isUniqueViolation(err)) return null;
+    throw err;
+  }
 }

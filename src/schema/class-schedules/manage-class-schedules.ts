@@ -16,7 +16,9 @@ import { findEmployee, findService } from '../find-records.js';
 import { firstOccurrence, parseLocalTime, parseRecurrence } from '../recurrence/index.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { parseInput } from '../validation.js';
+import { requiredResourceIdsInput } from '../resources/index.js';
 import { generateSessions, horizonOf, lockSchedule, occurrencesOf } from './generate-sessions.js';
+import { resolvePlace } from './schedule-place.js';
 
 const capacity = z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000');
 const localTime = z.string().refine((s) => parseLocalTime(s) !== null, 'must be a local time HH:MM, e.g. 18:30');
@@ -37,6 +39,10 @@ const createInput = z
     capacity,
     startsOn: localDate,
     endsOn: localDate.nullish(),
+    /** Where the sessions take place (docs/api.md, Locations): its zone is then the schedule's. */
+    locationId: id.nullish(),
+    /** Resources every session holds, besides those the service requires. */
+    resourceIds: requiredResourceIdsInput.nullish(),
   })
   .strict();
 const updateInput = z
@@ -47,6 +53,8 @@ const updateInput = z
     rrule: rrule.optional(),
     capacity: capacity.optional(),
     endsOn: localDate.nullish(),
+    locationId: id.nullish(),
+    resourceIds: requiredResourceIdsInput.nullish(),
   })
   .strict();
 
@@ -106,7 +114,14 @@ export async function createClassSchedule(
   if (data.endsOn && data.endsOn < data.startsOn) {
     throw AppError.validation([{ path: 'endsOn', message: 'must not be before startsOn' }]);
   }
-  const zone = await companyZone(db, opts.companyId);
+  const place = await resolvePlace(db, {
+    companyId: opts.companyId,
+    companyZone: await companyZone(db, opts.companyId),
+    locationId: data.locationId ?? null,
+    resourceIds: data.resourceIds ?? [],
+  });
+  // A schedule at a location has its local times in the location's zone (docs/api.md, Locations).
+  const zone = place.zone;
   const normalised = checkRule(zone, data);
   const now = opts.now ?? (await domainNow(db, opts.companyId));
   return db.$transaction(
@@ -117,6 +132,8 @@ export async function createClassSchedule(
           companyId: opts.companyId,
           serviceId: service.id,
           employeeId: data.employeeId,
+          locationId: place.locationId,
+          resourceIds: place.resourceIds,
           localStartTime: data.localStartTime,
           rrule: normalised,
           capacity: data.capacity,
@@ -170,6 +187,7 @@ async function cancelEmptySession(
       startTime: cancelled.startTime.toISOString(),
       endTime: cancelled.endTime.toISOString(),
       capacity: cancelled.capacity,
+      ...(cancelled.locationId ? { locationId: cancelled.locationId } : {}),
       reason,
       cancelledBookingIds: [],
     },
@@ -196,9 +214,22 @@ export async function updateClassSchedule(
   const current = await findClassSchedule(db, opts.companyId, opts.scheduleId);
   const patch = parseInput(updateInput, opts.input);
   if (patch.employeeId) await requireInstructor(db, opts.companyId, patch.employeeId, current.serviceId);
-  const zone = await companyZone(db, opts.companyId);
+  const place = await resolvePlace(db, {
+    companyId: opts.companyId,
+    companyZone: await companyZone(db, opts.companyId),
+    locationId: patch.locationId === undefined ? current.locationId : patch.locationId,
+    resourceIds: patch.resourceIds === undefined ? current.resourceIds : (patch.resourceIds ?? []),
+  });
+  const zone = place.zone;
+  // Sessions at another place (a new location or other resources) are made again below.
+  const moved =
+    place.locationId !== current.locationId ||
+    place.resourceIds.length !== current.resourceIds.length ||
+    place.resourceIds.some((r) => !current.resourceIds.includes(r));
   const next = {
     employeeId: patch.employeeId ?? current.employeeId,
+    locationId: place.locationId,
+    resourceIds: place.resourceIds,
     localStartTime: patch.localStartTime ?? current.localStartTime,
     rrule: patch.rrule ?? current.rrule,
     capacity: patch.capacity ?? current.capacity,
@@ -230,9 +261,10 @@ export async function updateClassSchedule(
           await cancelEmptySession(tx, session, 'schedule_changed', true);
           continue;
         }
-        if (session.employeeId !== schedule.employeeId) {
-          // Another instructor: the session is made again for them by the generator below, which
-          // reports the occurrence if they cannot teach it.
+        if (session.employeeId !== schedule.employeeId || moved) {
+          // Another instructor, location or resources: the session is made again by the generator
+          // below, which reports the occurrence if the instructor cannot teach it or a resource
+          // is busy then.
           await cancelEmptySession(tx, session, 'schedule_changed', true);
           continue;
         }

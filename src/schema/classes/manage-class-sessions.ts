@@ -28,10 +28,19 @@ import { domainNow } from '../domain-time.js';
 import { holdResources } from '../resources/resource-holds.js';
 import { needsResources } from '../resources/resource-schedule.js';
 import { fillFreedPlaces, lockClassSession } from '../bookings/waitlist.js';
+import { requireLocations } from '../locations/index.js';
 
 const capacity = z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000');
 const createInput = z
-  .object({ serviceId: id, employeeId: id, startTime: boundedInstant, endTime: boundedInstant.optional(), capacity })
+  .object({
+    serviceId: id,
+    employeeId: id,
+    startTime: boundedInstant,
+    endTime: boundedInstant.optional(),
+    capacity,
+    /** Where it takes place (docs/api.md, Locations): a required kind is held there only. */
+    locationId: id.nullish(),
+  })
   .strict();
 const updateInput = z
   .object({ employeeId: id, startTime: boundedInstant, endTime: boundedInstant, capacity })
@@ -107,6 +116,8 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
     throw AppError.validation([{ path: 'endTime', message: 'must be at most 24 hours after startTime' }]);
   if (data.startTime.getTime() <= (opts.now ?? (await domainNow(db, opts.companyId))).getTime())
     throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
+  // Another company's location is not found, as anything else of theirs.
+  if (data.locationId) await requireLocations(db, opts.companyId, [data.locationId], 'locationId');
   try {
     return await domainTransaction(db, async (tx) => {
       await requireInstructorFree(tx, opts.companyId, data.employeeId, data.startTime, endTime);
@@ -119,6 +130,7 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
           startTime: data.startTime,
           endTime,
           capacity: data.capacity,
+          locationId: data.locationId ?? null,
         },
       });
       // The rooms and equipment the class service requires, held for the session's times.
@@ -133,6 +145,7 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
           end: session.endTime,
           blockStart: session.startTime,
           blockEnd: session.endTime,
+          locationId: session.locationId,
         });
       }
       return session;
@@ -276,6 +289,7 @@ export async function cancelClassSession(db: Db, opts: { companyId: string; clas
         startTime: cancelled.startTime.toISOString(),
         endTime: cancelled.endTime.toISOString(),
         capacity: cancelled.capacity,
+        ...(cancelled.locationId ? { locationId: cancelled.locationId } : {}),
         reason: reason ?? null,
         cancelledBookingIds: live.map((b) => b.id),
       },

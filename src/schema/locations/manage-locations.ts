@@ -4,8 +4,9 @@
 // times are then local to the location's zone; a booking records where it takes place.
 //
 // DELETE is refused while the location is in use: resources at it, employees whose hours name
-// it, or active bookings there from now on are 409 CONFLICT naming them (details.resourceIds,
-// details.employeeIds, details.bookingIds). Past bookings keep their times; their locationId
+// it, active bookings there from now on, active class schedules at it and its scheduled class
+// sessions still to come are 409 CONFLICT naming them (details.resourceIds, details.employeeIds,
+// details.bookingIds, details.classScheduleIds, details.classIds). Past bookings keep their times; their locationId
 // becomes null.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
@@ -59,7 +60,8 @@ export async function deleteLocation(db: Db, opts: { companyId: string; location
   const existing = await findLocation(db, opts.companyId, opts.locationId);
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM locations WHERE id = ${existing.id} FOR UPDATE`;
-    const [resources, employees, bookings] = await Promise.all([
+    const upcoming = { gt: opts.now ?? new Date() };
+    const [resources, employees, bookings, schedules, sessions] = await Promise.all([
       tx.resource.findMany({ where: { locationId: existing.id }, select: { id: true }, orderBy: { id: 'asc' } }),
       tx.$queryRaw<Array<{ id: string }>>`
         SELECT id FROM employees WHERE company_id = ${opts.companyId}
@@ -75,16 +77,29 @@ export async function deleteLocation(db: Db, opts: { companyId: string; location
         orderBy: { startTime: 'asc' },
         take: 100,
       }),
+      tx.classSchedule.findMany({
+        where: { locationId: existing.id, status: 'active' },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+      }),
+      tx.classSession.findMany({
+        where: { locationId: existing.id, status: 'scheduled', endTime: upcoming },
+        select: { id: true },
+        orderBy: { startTime: 'asc' },
+        take: 100,
+      }),
     ]);
-    if (resources.length + employees.length + bookings.length > 0)
+    if (resources.length + employees.length + bookings.length + schedules.length + sessions.length > 0)
       throw new AppError(
         'CONFLICT',
-        'The location is in use: move its resources, employees and active bookings elsewhere first',
+        'The location is in use: move its resources, employees, active bookings and classes elsewhere first',
         {
           details: {
             resourceIds: resources.map((r) => r.id),
             employeeIds: employees.map((e) => e.id),
             bookingIds: bookings.map((b) => b.id),
+            classScheduleIds: schedules.map((x) => x.id),
+            classIds: sessions.map((x) => x.id),
           },
         },
       );

@@ -89,6 +89,8 @@ describe('class schedules across DST', () => {
         _id: created._id,
         serviceId: s.yoga._id,
         employeeId: s.ann._id,
+        locationId: null,
+        resourceIds: [],
         localStartTime: '18:30',
         rrule: 'FREQ=WEEKLY;BYDAY=MO',
         capacity: 10,

@@ -193,7 +193,13 @@ describe('locations', () => {
       409,
       'CONFLICT',
     );
-    expect(used.error.details).toEqual({ resourceIds: [], employeeIds: [employee._id], bookingIds: [booked._id] });
+    expect(used.error.details).toEqual({
+      resourceIds: [],
+      employeeIds: [employee._id],
+      bookingIds: [booked._id],
+      classScheduleIds: [],
+      classIds: [],
+    });
     expectError(
       await t.app.inject({
         method: 'GET',

@@ -1,0 +1,72 @@
+// Where a class schedule's sessions take place (docs/api.md, Class schedules and Locations): an
+// optional location of the company, whose zone the schedule's times are then in, and resources
+// each session holds besides those its service requires. Checked before anything is written:
+// an id that is not the company's (another company's included) is 404 naming the field; a
+// resource at another location than the schedule's is 400 naming its index.
+import type { Db } from '../../db/databases.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
+
+type Client = Db | Prisma.TransactionClient;
+
+export interface SchedulePlace {
+  locationId: string | null;
+  resourceIds: string[];
+  /** The zone the schedule's local times are in: the location's, else the company's. */
+  zone: string;
+}
+
+export async function resolvePlace(
+  db: Client,
+  opts: { companyId: string; companyZone: string; locationId: string | null; resourceIds: string[] },
+): Promise<SchedulePlace> {
+  const location = opts.locationId
+    ? await db.location.findFirst({ where: { id: opts.locationId, companyId: opts.companyId } })
+    : null;
+  if (opts.locationId && !location)
+    throw new AppError('NOT_FOUND', `No such location: ${opts.locationId}`, {
+      details: { field: 'locationId', id: opts.locationId },
+    });
+  if (opts.resourceIds.length > 0) {
+    const rows = await db.resource.findMany({
+      where: { companyId: opts.companyId, id: { in: opts.resourceIds } },
+      select: { id: true, locationId: true },
+    });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const missing = opts.resourceIds.find((i) => !byId.has(i));
+    if (missing)
+      throw new AppError('NOT_FOUND', `No such resource: ${missing}`, {
+        details: { field: 'resourceIds', id: missing },
+      });
+    const misplaced = opts.resourceIds.flatMap((rid, i) => {
+      const at = byId.get(rid)!.locationId;
+      // A resource without a location may serve anywhere; one at a site serves that site only.
+      if (at === null || at === (opts.locationId ?? null)) return [];
+      return [
+        {
+          path: `resourceIds.${i}`,
+          message: opts.locationId
+            ? `is at another location (${at}) than the class schedule`
+            : `is at location ${at}; give the class schedule that locationId`,
+        },
+      ];
+    });
+    if (misplaced.length) throw AppError.validation(misplaced);
+  }
+  return {
+    locationId: location?.id ?? null,
+    resourceIds: opts.resourceIds,
+    zone: location?.timeZone ?? opts.companyZone,
+  };
+}
+
+/** The zone of a stored schedule: its location's when it has one, else the company's. */
+export async function scheduleZone(
+  db: Client,
+  schedule: { locationId: string | null },
+  companyZone: string,
+): Promise<string> {
+  if (!schedule.locationId) return companyZone;
+  const l = await db.location.findUnique({ where: { id: schedule.locationId }, select: { timeZone: true } });
+  return l?.timeZone ?? companyZone;
+}

@@ -32,8 +32,14 @@ const BookingSeries = Type.Object(
     serviceId: Id,
     employeeId: Nullable({ ...Id, description: 'The employee named at creation; null: a free one per occurrence' }),
     customerId: Id,
+    locationId: Nullable({
+      ...Id,
+      description: 'Where every occurrence takes place (the one named, else where its first start falls); null: none',
+    }),
     rrule: Type.String({ description: 'The recurrence rule (RFC 5545 RRULE), as normalised' }),
-    timeZone: Type.String({ description: 'The IANA zone whose wall-clock time the occurrences keep' }),
+    timeZone: Type.String({
+      description: "The IANA zone whose wall-clock time the occurrences keep: the location's, else the company's",
+    }),
     startTime: { ...Timestamp, description: 'The first start asked for' },
     bookings: Type.Array(Booking, { description: 'The booked occurrences in time order, each with this seriesId' }),
     skipped: Type.Array(Skipped, {
@@ -53,8 +59,16 @@ const CreateBookingSeries = Type.Object(
     customer: Type.Optional(CreateCustomer),
     startTime: {
       ...Timestamp,
-      description: "The first start; its local date and time in the company's zone are DTSTART",
+      description:
+        "The first start; its local date and time in the series' zone (the location's, else the company's) are DTSTART",
     },
+    locationId: Type.Optional(
+      Nullable({
+        ...Id,
+        description:
+          "A location of the company: every occurrence in the employees' intervals there, the rule in its zone",
+      }),
+    ),
     rrule: Type.String({
       maxLength: 512,
       description:

@@ -57,6 +57,8 @@ export async function assessEmployees(
     start: number;
     policy: Policy;
     ignoreBookingId?: string | string[];
+    /** Only the employees' working intervals (and resources of a required kind) at this location. */
+    locationId?: string;
   },
 ): Promise<Assessment> {
   const employees = await db.employee.findMany({
@@ -80,8 +82,15 @@ export async function assessEmployees(
       employees,
       ...window,
       countServiceId: counting ? s.id : undefined,
+      locationId: opts.locationId,
     }),
-    loadResourceSchedule(db, { companyId: opts.company.id, zone: opts.company.timezone, needs: needsOf(s), ...window }),
+    loadResourceSchedule(db, {
+      companyId: opts.company.id,
+      zone: opts.company.timezone,
+      needs: needsOf(s),
+      ...window,
+      locationId: opts.locationId,
+    }),
   ]);
   return assessStart(schedules, opts.start, s, opts.policy, resources);
 }

@@ -34,8 +34,15 @@ export const BookingSeriesType = builder.prismaObject('BookingSeries', {
       description: 'The employee named at creation; null: each occurrence took a free qualified one',
     }),
     customerId: t.exposeID('customerId', { description: 'The id of the customer' }),
+    locationId: t.exposeID('locationId', {
+      nullable: true,
+      description:
+        'Where every occurrence takes place: the location named, else that of the working interval its first start fell in; null: none',
+    }),
     rrule: t.exposeString('rrule', { description: 'The recurrence rule (RFC 5545 RRULE), as normalised' }),
-    timeZone: t.exposeString('timeZone', { description: 'The IANA zone whose wall-clock time the rule keeps' }),
+    timeZone: t.exposeString('timeZone', {
+      description: "The IANA zone whose wall-clock time the rule keeps: the location's, else the company's",
+    }),
     startTime: t.expose('startTime', { type: 'DateTime', description: 'The first start asked for' }),
     bookings: t.relation('bookings', {
       description: 'The booked occurrences, in time order',
@@ -68,7 +75,10 @@ const CreateBookingSeriesInput = builder.inputType('CreateBookingSeriesInput', {
     startTime: t.field({
       type: 'DateTime',
       required: true,
-      description: "The first start; its local date and time in the company's zone are the rule's DTSTART",
+      description: "The first start; its local date and time in the series' zone are the rule's DTSTART",
+    }),
+    locationId: t.id({
+      description: "A location of the company: every occurrence there, the rule in its zone (default: startTime's)",
     }),
     rrule: t.string({
       required: true,

@@ -1,8 +1,15 @@
 // POST /booking-series (docs/api.md, Booking series): one appointment service for one customer
 // at every occurrence of a recurrence rule (src/schema/recurrence: RFC 5545 RRULE, COUNT at most
-// 52 or UNTIL, expanded at the wall-clock time of startTime in the company's zone, so 09:00
+// 52 or UNTIL, expanded at the wall-clock time of startTime in the series' zone, so 09:00
 // stays 09:00 across daylight-saving changes). Each occurrence is an ordinary booking made by
 // insertAppointment (the step POST /bookings uses), carrying the series' id.
+//
+// Where (docs/api.md, Booking series and Locations): a series takes place at one location, the
+// `locationId` named, else the location of the working interval its startTime falls in for the
+// employee who takes it (as a single booking records its location); the rule expands in that
+// location's zone, and every occurrence is booked inside the employees' intervals there only.
+// Without either (a company without locations, or an interval naming none) it is the company's
+// zone and any interval, as before.
 //
 // All or none by default: every occurrence is checked outside any transaction (to pick free
 // employees), then booked in one transaction under the locks of all the employees it may use
@@ -25,6 +32,7 @@ import { parseInput, text, timezone } from '../validation.js';
 import { findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
+import { findLocation } from '../locations/index.js';
 import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/create-booking.js';
 import { expandRecurrence, localStartOf, parseRecurrence } from '../recurrence/index.js';
 
@@ -43,6 +51,8 @@ const input = z
     notes: text(5000).nullish(),
     customerTimeZone: timezone.nullish(),
     metadata: metadataInput.nullish(),
+    /** Where every occurrence takes place: its zone is the rule's, its intervals the only ones used. */
+    locationId: id.nullish(),
   })
   .strict()
   .superRefine((v, ctx) => {
@@ -104,9 +114,33 @@ export async function createBookingSeries(
   if (data.customerId) await foundAt('customerId', 'customer', () => findCustomer(db, company.id, data.customerId));
   if (data.startTime.getTime() <= now.getTime())
     throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
+  const named = data.locationId
+    ? await foundAt('locationId', 'location', () => findLocation(db, company.id, data.locationId))
+    : null;
 
-  // The company's zone (docs/api.md §Time zones): DTSTART is startTime's local date and time there.
-  const zone = company.timezone;
+  const policy = policyFor(company, service, now.getTime());
+  const pool = data.employeeId ? [data.employeeId] : qualified;
+  // Where it takes place: the location named, else that of the interval startTime falls in for
+  // the employee who would take it (then preferred for every occurrence).
+  let preferred: string | undefined;
+  let location = named;
+  // A company without locations skips this: it books exactly as before.
+  if (!named && (await db.location.findFirst({ where: { companyId: company.id }, select: { id: true } }))) {
+    const first = await assessEmployees(db, {
+      company,
+      service,
+      employeeIds: pool,
+      start: data.startTime.getTime(),
+      policy,
+    });
+    preferred = shuffle(first.employeeIds)[0];
+    const at = preferred ? (first.locations?.get(preferred) ?? null) : null;
+    location = at ? await db.location.findUnique({ where: { id: at } }) : null;
+  }
+  const locationId = location?.id;
+  // The zone (docs/api.md, Time zones): the location's, else the company's; DTSTART is
+  // startTime's local date and time there.
+  const zone = location?.timeZone ?? company.timezone;
   const { occurrences } = expandRecurrence(rule, {
     zone,
     start: localStartOf(data.startTime, zone),
@@ -118,16 +152,20 @@ export async function createBookingSeries(
       { path: 'rrule', message: `yields more than ${MAX_SERIES_OCCURRENCES} occurrences; use a nearer UNTIL` },
     ]);
 
-  const policy = policyFor(company, service, now.getTime());
-  const pool = data.employeeId ? [data.employeeId] : qualified;
   // Outside any transaction: who is free at each occurrence. The employee of the first
   // bookable occurrence is preferred for the rest, so a series keeps one person when it can.
   const plans: Array<{ index: number; start: number; free: string[] }> = [];
   const failed: SkippedOccurrence[] = [];
-  let preferred: string | undefined;
   for (const o of occurrences) {
     const start = o.startTime.getTime();
-    const { employeeIds, reasons } = await assessEmployees(db, { company, service, employeeIds: pool, start, policy });
+    const { employeeIds, reasons } = await assessEmployees(db, {
+      company,
+      service,
+      employeeIds: pool,
+      start,
+      policy,
+      locationId,
+    });
     if (employeeIds.length === 0) {
       failed.push({ index: o.index, startTime: o.startTime.toISOString(), reasons });
       continue;
@@ -155,6 +193,7 @@ export async function createBookingSeries(
           serviceId: service.id,
           employeeId: data.employeeId ?? null,
           customerId,
+          locationId: locationId ?? null,
           rrule: rule.rrule,
           timeZone: zone,
           startTime: data.startTime,
@@ -171,6 +210,7 @@ export async function createBookingSeries(
           policy,
           customerId,
           now,
+          locationId,
           fields: {
             notes: data.notes ?? null,
             customerTimeZone: data.customerTimeZone ?? null,

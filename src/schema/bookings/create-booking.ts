@@ -126,6 +126,8 @@ export async function checkEmployeeLocked(
     start: number;
     policy: Policy;
     ignoreBookingId?: string | string[];
+    /** Only working intervals at this location count (a booking series at one site). */
+    locationId?: string;
   },
 ): Promise<string | null> {
   await lockEmployees(tx, opts.company.id, [opts.employeeId]);
@@ -367,10 +369,19 @@ export async function insertAppointment(
     customerId: string;
     now: Date;
     fields?: AppointmentFields;
+    /** Book only inside the employee's working intervals at this location (docs/api.md, Booking series). */
+    locationId?: string;
   },
 ): Promise<Booking> {
   const { company, service, employeeId, start, now } = opts;
-  const locationId = await checkEmployeeLocked(tx, { company, service, employeeId, start, policy: opts.policy });
+  const locationId = await checkEmployeeLocked(tx, {
+    company,
+    service,
+    employeeId,
+    start,
+    policy: opts.policy,
+    locationId: opts.locationId,
+  });
   const end = start + service.durationMinutes * 60_000;
   const f = opts.fields ?? {};
   const booking = await tx.booking.create({

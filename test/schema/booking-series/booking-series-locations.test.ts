@@ -1,0 +1,131 @@
+// Booking series at a location (docs/api.md, Booking series and Locations): a New York company
+// whose employee works Mondays at its Berlin site. A series expands in the Berlin zone (09:00
+// Berlin on both sides of Berlin's DST change), whether the location is named or found from the
+// interval its first start falls in, and every occurrence records it; a named location books
+// only inside the intervals there; another company's location is a 404 naming it, nothing written.
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.js';
+import { createAccountWithKeys } from '../../helpers/factories.js';
+import { blankCompany, createDomainApp, expectError, ok, post, type World } from '../../helpers/domain.js';
+
+let t: TestApp;
+let w: World;
+
+beforeAll(async () => {
+  t = await createDomainApp();
+  w = await createAccountWithKeys(t.dbs);
+});
+afterAll(() => t?.close());
+
+const db = () => t.dbs.test.prisma;
+const customer = { name: 'Paula Physio', email: 'paula@example.com' };
+// Mondays 15, 22, 29 March and 5 April 2027: Berlin moves to summer time on 28 March (New York
+// already did on 14 March), so 09:00 Berlin is 08:00 UTC, then 07:00 UTC.
+const FIRST = '2027-03-15T08:00:00.000Z';
+const BERLIN_NINES = ['2027-03-15', '2027-03-22', '2027-03-29', '2027-04-05'].map((d) =>
+  DateTime.fromISO(`${d}T09:00`, { zone: 'Europe/Berlin' }).toUTC().toISO(),
+);
+
+async function clinic() {
+  const c = await blankCompany(t.dbs, w, { timezone: 'America/New_York' });
+  const berlin = await post(t.app, '/api/v1/locations', c.auth, {
+    name: 'Berlin Mitte',
+    address: 'Friedrichstraße 12, 10117 Berlin',
+    timeZone: 'Europe/Berlin',
+  });
+  const brooklyn = await post(t.app, '/api/v1/locations', c.auth, {
+    name: 'Brooklyn',
+    address: '1 Main St, Brooklyn, NY 11201',
+    timeZone: 'America/New_York',
+  });
+  const theo = await post(t.app, '/api/v1/employees', c.auth, {
+    name: 'Theo',
+    workingHours: {
+      monday: [{ start: '08:00', end: '20:00', locationId: berlin._id }],
+      tuesday: [{ start: '00:00', end: '24:00', locationId: brooklyn._id }],
+      wednesday: [],
+      thursday: [],
+      friday: [],
+      saturday: [],
+      sunday: [],
+    },
+  });
+  const physio = await post(t.app, '/api/v1/services', c.auth, {
+    name: 'Physiotherapy',
+    durationMinutes: 45,
+    employeeIds: [theo._id],
+  });
+  const series = (input: Record<string, unknown>) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/booking-series',
+      headers: c.auth,
+      payload: { serviceId: physio._id, startTime: FIRST, rrule: 'FREQ=WEEKLY;COUNT=4', customer, ...input },
+    });
+  return { ...c, berlin, brooklyn, theo, physio, series };
+}
+
+const counts = async (companyId: string) => ({
+  series: await db().bookingSeries.count({ where: { companyId } }),
+  bookings: await db().booking.count({ where: { companyId } }),
+  customers: await db().customer.count({ where: { companyId } }),
+});
+
+describe('a booking series at a location', () => {
+  it("found from the first start's interval: the rule expands in Berlin's zone, every occurrence records it", async () => {
+    const s = await clinic();
+    const made = ok(await s.series({}));
+    expect(made).toMatchObject({ locationId: s.berlin._id, timeZone: 'Europe/Berlin', skipped: [] });
+    expect(made.bookings.map((b: { startTime: string }) => b.startTime)).toEqual(BERLIN_NINES);
+    expect(made.bookings.every((b: { locationId: string }) => b.locationId === s.berlin._id)).toBe(true);
+    const rows = await db().booking.findMany({ where: { seriesId: made._id } });
+    expect(rows.every((r) => r.locationId === s.berlin._id)).toBe(true);
+    const gql = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: s.auth,
+        payload: { query: `{ bookingSeries(id: "${made._id}") { locationId timeZone } }` },
+      })
+    ).json();
+    expect(gql.data.bookingSeries).toEqual({ locationId: s.berlin._id, timeZone: 'Europe/Berlin' });
+    // The events carry it too.
+    const events = await db().event.findMany({ where: { companyId: s.company.id, type: 'booking.created' } });
+    expect(events).toHaveLength(4);
+    expect(events.every((e) => (e.data as { locationId?: string }).locationId === s.berlin._id)).toBe(true);
+  });
+
+  it('named: only the intervals there count (a Tuesday in Brooklyn is refused, or skipped with allowPartial)', async () => {
+    const s = await clinic();
+    const before = await counts(s.company.id);
+    const daily = { rrule: 'FREQ=DAILY;COUNT=2', locationId: s.berlin._id };
+    const refused = expectError(await s.series(daily), 409, 'SLOT_UNAVAILABLE');
+    expect(refused.error.details.occurrences.map((o: { index: number }) => o.index)).toEqual([1]);
+    expect(await counts(s.company.id)).toEqual(before);
+    const partial = ok(await s.series({ ...daily, allowPartial: true }));
+    expect(partial.locationId).toBe(s.berlin._id);
+    expect(partial.bookings.map((b: { startTime: string }) => b.startTime)).toEqual([FIRST]);
+    expect(partial.skipped.map((o: { index: number }) => o.index)).toEqual([1]);
+    // Named Brooklyn, the series is at 04:00 New York on Tuesdays: in Theo's Brooklyn hours.
+    const tuesday = ok(
+      await s.series({
+        startTime: '2027-03-16T08:00:00.000Z',
+        rrule: 'FREQ=WEEKLY;COUNT=2',
+        locationId: s.brooklyn._id,
+      }),
+    );
+    expect(tuesday).toMatchObject({ locationId: s.brooklyn._id, timeZone: 'America/New_York' });
+    expect(tuesday.bookings.every((b: { locationId: string }) => b.locationId === s.brooklyn._id)).toBe(true);
+  });
+
+  it("another company's location is 404 naming locationId, a malformed one 400; nothing written", async () => {
+    const s = await clinic();
+    const other = await clinic();
+    const before = await counts(s.company.id);
+    const foreign = expectError(await s.series({ locationId: other.berlin._id }), 404, 'NOT_FOUND');
+    expect(foreign.error.details).toEqual([{ path: 'locationId', message: 'no such location' }]);
+    expectError(await s.series({ locationId: 'berlin' }), 400, 'VALIDATION_ERROR');
+    expect(await counts(s.company.id)).toEqual(before);
+  });
+});

@@ -27,6 +27,13 @@ export interface Database {
   schema: string;
   /** Runs fn on one raw SQL session (migrations, health checks, tests). */
   withSession<T>(fn: (s: SqlSession) => Promise<T>): Promise<T>;
+  /**
+   * Runs one statement on a pooled connection, past Prisma, and returns how many rows it
+   * changed. For a hot write with one large parameter (the request-log batch): Prisma's raw
+   * path serializes, compiles and copies the parameter several times over, which cost the API
+   * process more CPU than the rest of the write (docs/performance.md, request logs).
+   */
+  execute(sql: string, params: unknown[]): Promise<number>;
   /** LISTENs on a channel until the returned function is called (the workers' outbox wake-up). */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -171,6 +178,9 @@ function postgresDatabase(
         await client.end();
       }
     },
+    async execute(sql, params) {
+      return (await pool.query(sql, params)).rowCount ?? 0;
+    },
     listen: (channel, handler) => listenPostgres(url, options, timeouts, channel, handler),
     async close() {
       await prisma.$disconnect();
@@ -270,6 +280,9 @@ async function pgliteDatabase(mode: Mode, dataDir: string, snapshot?: Blob): Pro
       queue = run.catch(() => undefined);
       return run;
     },
+    // Through Prisma's adapter, which keeps a statement out of an interactive transaction
+    // running on the one connection PGlite has.
+    execute: (sql, params) => prisma.$executeRawUnsafe(sql, ...params),
     async listen(channel, handler) {
       return db.listen(channel, handler);
     },

@@ -98,7 +98,7 @@ export function registerRequestLogs(app: FastifyInstance, services: Services): v
   const writer =
     config.REQUEST_LOGS === 'off'
       ? null
-      : new RequestLogWriter((mode) => services.dbs.forMode(mode), {
+      : new RequestLogWriter(services.dbs, {
           flushMs: config.REQUEST_LOG_FLUSH_MS,
           batchRows: config.REQUEST_LOG_BATCH_ROWS,
           maxBuffered: config.REQUEST_LOG_BUFFER_ROWS,

@@ -1,10 +1,12 @@
 // Writes request logs in batches off the request path (docs/api.md, Request logs): a request
-// only appends its row to an in-process buffer; every `flushMs`, or as soon as `batchRows` rows
-// wait, the buffer is written with one multi-row INSERT per mode's database (live, sandbox).
+// only appends its row to an in-process buffer (the JSON of its columns, written into a chunk
+// of memory outside the JavaScript heap); every `flushMs`, or as soon as `batchRows` rows wait,
+// each chunk is written with one multi-row INSERT on its mode's database (live, sandbox), on a
+// pooled connection past Prisma (Database.execute).
 // The buffer is bounded: when `maxBuffered` rows wait (the database is slow or down), further
 // rows are dropped and counted, never queued without limit. A failed write is logged and its
 // rows counted as lost: logging never fails or slows a request. close() writes what is left.
-import type { Db } from '../../db/databases.js';
+import type { Database } from '../../db/databases.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 
 export interface RequestLogEntry {
@@ -100,25 +102,41 @@ function rowJson(r: RequestLogEntry): string {
   ]);
 }
 
-/** Inserts rows already in rowJson form with one statement; returns how many were written. */
-function insertRowJson(db: Db, rows: readonly string[]): Promise<number> {
-  return db.$executeRawUnsafe(INSERT, `[${rows.join(',')}]`);
+const OPEN_BRACKET = 0x5b;
+const COMMA = 0x2c;
+const CLOSE_BRACKET = 0x5d;
+/** A chunk's first size in bytes; it doubles as needed and is reused after its write. */
+const CHUNK_BYTES = 64 * 1024;
+/** Chunk memory kept for reuse, at most. */
+const SPARE_CHUNKS = 4;
+
+/**
+ * Rows of one mode for one INSERT: the JSON array of their rowJson forms, `[row,row,…`, as
+ * UTF-8 in a Buffer (memory outside the JavaScript heap). A row waits up to flushMs; kept as a
+ * string on the heap it outlived a young-generation collection or two and was copied by each,
+ * then promoted and marked again; written here, its string is garbage as soon as it is made.
+ */
+interface Chunk {
+  mode: Mode;
+  bytes: Buffer;
+  /** Bytes used. */
+  length: number;
+  rows: number;
 }
 
 /** Inserts rows of one mode with one statement; returns how many were written. */
-export async function insertRequestLogs(db: Db, rows: readonly RequestLogEntry[]): Promise<number> {
+export async function insertRequestLogs(db: Database, rows: readonly RequestLogEntry[]): Promise<number> {
   if (rows.length === 0) return 0;
-  return insertRowJson(db, rows.map(rowJson));
-}
-
-/** A buffered row: its mode and its JSON (one string, not an object graph that lives until the flush). */
-interface Buffered {
-  mode: Mode;
-  json: string;
+  return db.execute(INSERT, [`[${rows.map(rowJson).join(',')}]`]);
 }
 
 export class RequestLogWriter {
-  private buffer: Buffered[] = [];
+  /** The chunk each mode is filling. */
+  private readonly filling: Record<Mode, Chunk | null> = { live: null, test: null };
+  /** Chunks that reached batchRows, oldest first. */
+  private full: Chunk[] = [];
+  private spare: Buffer[] = [];
+  private buffered = 0;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<FlushResult> | null = null;
   private waiters: Array<(r: FlushResult) => void> = [];
@@ -131,7 +149,7 @@ export class RequestLogWriter {
   written = 0;
 
   constructor(
-    private readonly forMode: (mode: Mode) => Db,
+    private readonly dbs: Record<Mode, Database>,
     private readonly opts: RequestLogWriterOptions,
   ) {}
 
@@ -143,19 +161,37 @@ export class RequestLogWriter {
 
   /** How many rows wait for the next flush. */
   get pending(): number {
-    return this.buffer.length;
+    return this.buffered;
   }
 
   /** Appends a row; never throws, never waits. */
   record(entry: RequestLogEntry): void {
-    if (this.closed || this.buffer.length >= this.opts.maxBuffered) {
+    if (this.closed || this.buffered >= this.opts.maxBuffered) {
       this.dropped++;
       return;
     }
-    // Serialized now: a row waits up to flushMs, long enough for the garbage collector to move
-    // it to the old generation, where one string costs it far less than an object of 17 fields.
-    this.buffer.push({ mode: entry.mode, json: rowJson(entry) });
-    if (this.buffer.length >= this.opts.batchRows && !this.running) void this.flush();
+    const json = rowJson(entry);
+    const chunk = (this.filling[entry.mode] ??= this.chunk(entry.mode));
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; one more for the separator, one for the `]`.
+    const need = chunk.length + json.length * 3 + 2;
+    if (need > chunk.bytes.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(need, chunk.bytes.length * 2));
+      chunk.bytes.copy(bigger, 0, 0, chunk.length);
+      chunk.bytes = bigger;
+    }
+    chunk.bytes[chunk.length++] = chunk.rows === 0 ? OPEN_BRACKET : COMMA;
+    chunk.length += chunk.bytes.write(json, chunk.length);
+    chunk.rows++;
+    this.buffered++;
+    if (chunk.rows >= this.opts.batchRows) {
+      this.full.push(chunk);
+      this.filling[entry.mode] = null;
+    }
+    if (this.buffered >= this.opts.batchRows && !this.running) void this.flush();
+  }
+
+  private chunk(mode: Mode): Chunk {
+    return { mode, bytes: this.spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES), length: 0, rows: 0 };
   }
 
   /** Resolves when the next flush that writes something has finished (for tests and shutdown). */
@@ -166,8 +202,16 @@ export class RequestLogWriter {
   /** Writes everything buffered now; flushes never overlap (a second call waits for the first). */
   async flush(): Promise<FlushResult> {
     while (this.running) await this.running;
-    if (this.buffer.length === 0) return { statements: 0, written: 0, failed: 0 };
-    this.running = this.write(this.buffer.splice(0));
+    if (this.buffered === 0) return { statements: 0, written: 0, failed: 0 };
+    const chunks = this.full;
+    this.full = [];
+    for (const mode of ['live', 'test'] as const) {
+      const chunk = this.filling[mode];
+      if (chunk) chunks.push(chunk);
+      this.filling[mode] = null;
+    }
+    this.buffered = 0;
+    this.running = this.write(chunks);
     try {
       return await this.running;
     } finally {
@@ -175,22 +219,21 @@ export class RequestLogWriter {
     }
   }
 
-  private async write(rows: Buffered[]): Promise<FlushResult> {
+  private async write(chunks: Chunk[]): Promise<FlushResult> {
     const result: FlushResult = { statements: 0, written: 0, failed: 0 };
-    for (const mode of ['live', 'test'] as const) {
-      const ofMode = rows.filter((r) => r.mode === mode).map((r) => r.json);
-      for (let i = 0; i < ofMode.length; i += this.opts.batchRows) {
-        const batch = ofMode.slice(i, i + this.opts.batchRows);
-        try {
-          result.written += await insertRowJson(this.forMode(mode), batch);
-          result.statements++;
-        } catch (err) {
-          result.failed += batch.length;
-          this.opts.logger?.warn(
-            { err: { message: (err as Error).message }, rows: batch.length, mode },
-            'could not write request logs; these rows are lost',
-          );
-        }
+    for (const chunk of chunks) {
+      chunk.bytes[chunk.length++] = CLOSE_BRACKET;
+      const batch = chunk.bytes.toString('utf8', 0, chunk.length);
+      if (this.spare.length < SPARE_CHUNKS) this.spare.push(chunk.bytes);
+      try {
+        result.written += await this.dbs[chunk.mode].execute(INSERT, [batch]);
+        result.statements++;
+      } catch (err) {
+        result.failed += chunk.rows;
+        this.opts.logger?.warn(
+          { err: { message: (err as Error).message }, rows: chunk.rows, mode: chunk.mode },
+          'could not write request logs; these rows are lost',
+        );
       }
     }
     this.written += result.written;

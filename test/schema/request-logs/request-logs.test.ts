@@ -84,7 +84,7 @@ describe('bodyForLog', () => {
 
 describe('RequestLogWriter', () => {
   it('drops and counts rows beyond its buffer, and writes the rest in one INSERT per mode', async () => {
-    const writer = new RequestLogWriter((m) => db.dbs.forMode(m), { flushMs: 60_000, batchRows: 100, maxBuffered: 3 });
+    const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 3 });
     const rows = [entry({ mode: 'live', companyId: w.live.id }), entry(), entry(), entry(), entry()];
     for (const r of rows) writer.record(r);
     expect([writer.pending, writer.dropped]).toEqual([3, 2]);
@@ -95,7 +95,7 @@ describe('RequestLogWriter', () => {
   });
 
   it("leaves out a deleted company's rows instead of failing the batch", async () => {
-    const writer = new RequestLogWriter((m) => db.dbs.forMode(m), { flushMs: 60_000, batchRows: 100, maxBuffered: 10 });
+    const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 10 });
     writer.record(entry({ companyId: newId() }));
     writer.record(entry());
     expect(await writer.close()).toEqual({ statements: 1, written: 1, failed: 0 });
@@ -118,7 +118,7 @@ describe('scrubCustomerFromRequestLogs', () => {
     const unrelated = entry({ requestBody: '{"name":"Someone Else"}', responseBody: '{}' });
     // The account's second sample company: same database, another company.
     const otherCompany = entry({ companyId: w.testCompanies[1]!.id, requestBody: '{"email":"zoe@example.com"}' });
-    const writer = new RequestLogWriter((m) => db.dbs.forMode(m), {
+    const writer = new RequestLogWriter(db.dbs, {
       flushMs: 60_000,
       batchRows: 100,
       maxBuffered: 100,

@@ -107,8 +107,9 @@ const COMMA = 0x2c;
 const CLOSE_BRACKET = 0x5d;
 /** A chunk's first size in bytes; it doubles as needed and is reused after its write. */
 const CHUNK_BYTES = 64 * 1024;
-/** Chunk memory kept for reuse, at most. */
+/** Chunk memory kept for reuse, at most: 4 chunks of up to 1 MiB (batches of large bodies are let go). */
 const SPARE_CHUNKS = 4;
+const SPARE_BYTES = 1024 * 1024;
 
 /**
  * Rows of one mode for one INSERT: the JSON array of their rowJson forms, `[row,row,…`, as
@@ -224,7 +225,7 @@ export class RequestLogWriter {
     for (const chunk of chunks) {
       chunk.bytes[chunk.length++] = CLOSE_BRACKET;
       const batch = chunk.bytes.toString('utf8', 0, chunk.length);
-      if (this.spare.length < SPARE_CHUNKS) this.spare.push(chunk.bytes);
+      if (this.spare.length < SPARE_CHUNKS && chunk.bytes.length <= SPARE_BYTES) this.spare.push(chunk.bytes);
       try {
         result.written += await this.dbs[chunk.mode].execute(INSERT, [batch]);
         result.statements++;

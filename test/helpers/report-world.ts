@@ -99,6 +99,8 @@ const counts = (c: Partial<Record<string, number>>) => ({
   completed: 0,
   noShow: 0,
   expired: 0,
+  waitlisted: 0,
+  offered: 0,
   ...c,
 });
 

@@ -10,13 +10,15 @@ const GROUPINGS = ['day', 'employee', 'service'] as const;
 
 const Counts = Type.Object(
   {
-    total: Type.Integer(),
+    total: Type.Integer({ description: 'All the bookings: the sum of the other counts' }),
     pending: Type.Integer(),
     confirmed: Type.Integer(),
     cancelled: Type.Integer(),
     completed: Type.Integer(),
     noShow: Type.Integer({ description: 'Status no_show' }),
     expired: Type.Integer(),
+    waitlisted: Type.Integer({ description: "On a full class's waitlist" }),
+    offered: Type.Integer({ description: 'Offered a freed class place, not yet accepted' }),
   },
   { title: 'Bookings by status' },
 );

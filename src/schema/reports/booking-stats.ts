@@ -24,13 +24,19 @@ const GroupBy = builder.enumType('BookingStatsGroupBy', {
 const Counts = builder.objectRef<StatusCounts>('BookingStatusCounts').implement({
   description: 'How many of the bookings are in each status',
   fields: (t) => ({
-    total: t.exposeInt('total', { description: 'All of them, whatever their status' }),
+    total: t.exposeInt('total', { description: 'All of them, whatever their status: the sum of the other counts' }),
     pending: t.exposeInt('pending', { description: 'Status pending: waiting for payment' }),
     confirmed: t.exposeInt('confirmed', { description: 'Status confirmed' }),
     cancelled: t.exposeInt('cancelled', { description: 'Status cancelled' }),
     completed: t.exposeInt('completed', { description: 'Status completed' }),
     noShow: t.exposeInt('noShow', { description: 'Status no_show' }),
-    expired: t.exposeInt('expired', { description: 'Status expired: its payment hold lapsed' }),
+    expired: t.exposeInt('expired', {
+      description: 'Status expired: its payment hold lapsed, or its waitlist offer did',
+    }),
+    waitlisted: t.exposeInt('waitlisted', {
+      description: "Status waitlisted: on a full class's waitlist, holding no place",
+    }),
+    offered: t.exposeInt('offered', { description: 'Status offered: a freed class place offered, not yet accepted' }),
   }),
 });
 

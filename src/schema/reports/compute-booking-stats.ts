@@ -26,6 +26,10 @@ export interface StatusCounts {
   completed: number;
   noShow: number;
   expired: number;
+  /** On a full class's waitlist, holding no place. */
+  waitlisted: number;
+  /** Offered a freed place of a class, not yet accepted. */
+  offered: number;
 }
 
 /** Money taken for the group's bookings, in minor units of one currency. */
@@ -99,7 +103,9 @@ export async function computeBookingStats(
         count(*) FILTER (WHERE b.status = 'cancelled')::int AS cancelled,
         count(*) FILTER (WHERE b.status = 'completed')::int AS completed,
         count(*) FILTER (WHERE b.status = 'no_show')::int AS "noShow",
-        count(*) FILTER (WHERE b.status = 'expired')::int AS expired
+        count(*) FILTER (WHERE b.status = 'expired')::int AS expired,
+        count(*) FILTER (WHERE b.status = 'waitlisted')::int AS waitlisted,
+        count(*) FILTER (WHERE b.status = 'offered')::int AS offered
       FROM bookings b WHERE ${inWindow('b')}
       GROUP BY 1`,
     // An appointment's minutes, and a class session's once however many attend it (when at
@@ -214,10 +220,30 @@ export async function computeBookingStats(
   return { from, to, groupBy, timeZone: zone, groups, totals };
 }
 
-const COUNT_FIELDS = ['total', 'pending', 'confirmed', 'cancelled', 'completed', 'noShow', 'expired'] as const;
+const COUNT_FIELDS = [
+  'total',
+  'pending',
+  'confirmed',
+  'cancelled',
+  'completed',
+  'noShow',
+  'expired',
+  'waitlisted',
+  'offered',
+] as const;
 
 function emptyCounts(): StatusCounts {
-  return { total: 0, pending: 0, confirmed: 0, cancelled: 0, completed: 0, noShow: 0, expired: 0 };
+  return {
+    total: 0,
+    pending: 0,
+    confirmed: 0,
+    cancelled: 0,
+    completed: 0,
+    noShow: 0,
+    expired: 0,
+    waitlisted: 0,
+    offered: 0,
+  };
 }
 
 function money(currency: string, collected: number, refunded: number): Revenue {

@@ -4,9 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { createAccountWithKeys } from '../../helpers/factories.js';
-import { createDomainApp, post, ALL_DAY, blankCompany, type World } from '../../helpers/domain.js';
+import { createDomainApp, post, ok, ALL_DAY, blankCompany, type World } from '../../helpers/domain.js';
 import { EXPECTED, FALL, reportWorld, utc, WINDOW, YEAR } from '../../helpers/report-world.js';
 import { createBooking } from '../../../src/schema/bookings/create-booking.js';
+import { applyTransition, transitionBooking } from '../../../src/schema/bookings/transition-booking.js';
+import { BookingStatus } from '../../../src/generated/prisma/enums.js';
 
 let t: TestApp;
 let w: World;
@@ -18,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const GROUP = `key name counts { total pending confirmed cancelled completed noShow expired } noShowRate
+const GROUP = `key name counts { total pending confirmed cancelled completed noShow expired waitlisted offered } noShowRate
   revenue { currency collected refunded net } bookedMinutes availableMinutes utilisation`;
 const QUERY = `query($from: DateTime!, $to: DateTime!, $groupBy: BookingStatsGroupBy!) {
   bookingStats(from: $from, to: $to, groupBy: $groupBy) { from to groupBy timeZone groups { ${GROUP} } totals { ${GROUP} } } }`;
@@ -102,7 +104,17 @@ describe('bookingStats by EMPLOYEE and SERVICE', () => {
       ...EXPECTED.totals,
       key: r.kim._id,
       name: 'Kim',
-      counts: { total: 0, pending: 0, confirmed: 0, cancelled: 0, completed: 0, noShow: 0, expired: 0 },
+      counts: {
+        total: 0,
+        pending: 0,
+        confirmed: 0,
+        cancelled: 0,
+        completed: 0,
+        noShow: 0,
+        expired: 0,
+        waitlisted: 0,
+        offered: 0,
+      },
       noShowRate: null,
       revenue: [],
       bookedMinutes: 0,
@@ -116,6 +128,113 @@ describe('bookingStats by EMPLOYEE and SERVICE', () => {
     const body = await gql(r.auth, { ...WINDOW, groupBy: 'SERVICE' });
     expect(body.errors).toBeUndefined();
     expect(body.data.bookingStats.groups).toEqual([{ ...EXPECTED.totals, key: r.service._id, name: 'Cut' }]);
+  });
+});
+
+describe('bookingStats: every status', () => {
+  it('counts every booking status under its own key, so the counts add up to total in every group', async () => {
+    const { company, auth } = await blankCompany(t.dbs, w, { timezone: 'Europe/Berlin' });
+    const db = t.dbs.test.prisma;
+    const staff = await post(t.app, '/api/v1/employees', auth, { name: 'Sam', workingHours: ALL_DAY });
+    const cut = await post(t.app, '/api/v1/services', auth, {
+      name: 'Cut',
+      durationMinutes: 30,
+      price: 0,
+      employeeIds: [staff._id],
+    });
+    const paid = await post(t.app, '/api/v1/services', auth, {
+      name: 'Colour',
+      durationMinutes: 30,
+      price: 5000,
+      requiresPayment: true,
+      employeeIds: [staff._id],
+    });
+    const day = Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 2 * 86_400_000;
+    const book = (serviceId: string, hour: number) =>
+      createBooking(db, {
+        company,
+        input: {
+          serviceId,
+          startTime: new Date(day + hour * 3_600_000).toISOString(),
+          customer: { name: 'Dana', email: 'd@example.com' },
+        },
+      });
+    const after = new Date(day + 20 * 3_600_000);
+    const move = (bookingId: string, action: 'complete' | 'no_show' | 'cancel') =>
+      transitionBooking(db, { companyId: company.id, bookingId, action, now: after });
+    await book(cut._id, 8); // confirmed
+    await move((await book(cut._id, 9)).id, 'complete');
+    await move((await book(cut._id, 10)).id, 'no_show');
+    await move((await book(cut._id, 11)).id, 'cancel');
+    await book(paid._id, 12); // pending
+    const lapsed = await book(paid._id, 13);
+    await db.$transaction((tx) => applyTransition(tx, lapsed, 'expire', { now: after }));
+    // A full class of one in offer mode: a cancel offers the place to the first of two waiting.
+    const coach = await post(t.app, '/api/v1/employees', auth, { name: 'Coach' });
+    const spin = await post(t.app, '/api/v1/services', auth, {
+      name: 'Spin',
+      kind: 'class',
+      durationMinutes: 45,
+      price: 0,
+      employeeIds: [coach._id],
+      waitlist: { enabled: true, offerMode: 'offer' },
+    });
+    const session = await post(t.app, '/api/v1/classes', auth, {
+      serviceId: spin._id,
+      employeeId: coach._id,
+      startTime: new Date(day + 15 * 3_600_000).toISOString(),
+      capacity: 1,
+    });
+    const joined = [];
+    for (const n of [1, 2, 3])
+      joined.push(
+        await post(t.app, '/api/v1/bookings', auth, {
+          serviceId: spin._id,
+          classId: session._id,
+          customer: { name: `C${n}`, email: `c${n}@example.com` },
+          ...(n > 1 ? { waitlist: true } : {}),
+        }),
+      );
+    ok(await t.app.inject({ method: 'POST', url: `/api/v1/bookings/${joined[0]._id}/cancel`, headers: auth }));
+
+    const window = { from: new Date(day).toISOString(), to: new Date(day + 86_400_000).toISOString() };
+    const query = `query($from: DateTime!, $to: DateTime!, $groupBy: BookingStatsGroupBy!) {
+      bookingStats(from: $from, to: $to, groupBy: $groupBy) {
+        groups { counts { total pending confirmed cancelled completed noShow expired waitlisted offered } }
+        totals { counts { total pending confirmed cancelled completed noShow expired waitlisted offered } } } }`;
+    const keyOf = (status: string) => status.replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+    for (const groupBy of ['DAY', 'EMPLOYEE', 'SERVICE']) {
+      const body = await gql(auth, { ...window, groupBy }, query);
+      expect(body.errors).toBeUndefined();
+      const { groups, totals } = body.data.bookingStats;
+      // Every status the database knows has its key, and nothing else besides total.
+      expect(Object.keys(totals.counts).sort()).toEqual(['total', ...Object.values(BookingStatus).map(keyOf)].sort());
+      for (const g of [...groups, totals]) {
+        const { total, ...byStatus } = g.counts;
+        expect(Object.values(byStatus).reduce((a: number, b) => a + (b as number), 0)).toBe(total);
+      }
+      expect(totals.counts).toEqual({
+        total: 9,
+        pending: 1,
+        confirmed: 1,
+        cancelled: 2,
+        completed: 1,
+        noShow: 1,
+        expired: 1,
+        waitlisted: 1,
+        offered: 1,
+      });
+    }
+    // REST gives the same keys.
+    const rest = ok(
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/reports/bookings?from=${window.from}&to=${window.to}&groupBy=day`,
+        headers: auth,
+      }),
+    );
+    expect(rest.totals.counts.waitlisted).toBe(1);
+    expect(rest.totals.counts.offered).toBe(1);
   });
 });
 

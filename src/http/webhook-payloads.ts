@@ -13,6 +13,12 @@ const Metadata = Type.Record(Type.String(), Type.String(), { description: "The r
 const Actor = Type.Union([Type.Literal('business'), Type.Literal('customer')]);
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
+const STATUSES = ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired', 'waitlisted', 'offered'];
+const Status = Type.Union(
+  STATUSES.map((s) => Type.Literal(s)),
+  { description: 'A booking status (an open set)' },
+);
+
 const booking = {
   bookingId: Id,
   customerId: Id,
@@ -20,12 +26,7 @@ const booking = {
   employeeId: Id,
   startTime: Timestamp,
   endTime: Timestamp,
-  status: Type.Union(
-    ['pending', 'confirmed', 'cancelled', 'completed', 'no_show', 'expired', 'waitlisted', 'offered'].map((s) =>
-      Type.Literal(s),
-    ),
-    { description: "The booking's status after the change (an open set)" },
-  ),
+  status: { ...Status, description: "The booking's status after the change (an open set)" },
   classId: Type.Optional({ ...Id, description: 'Class bookings only' }),
   visitId: Type.Optional({ ...Id, description: 'Items of a multi-service visit only' }),
   seriesId: Type.Optional({ ...Id, description: 'Occurrences of a booking series only' }),
@@ -90,6 +91,11 @@ const CancelledData = Type.Object(
   {
     ...booking,
     reason: Nullable(Type.String({ description: 'The reason given; class_cancelled when its session was cancelled' })),
+    previousStatus: Type.Optional({
+      ...Status,
+      description:
+        'The status it was cancelled from: waitlisted or offered when its customer left a waitlist (no place was held)',
+    }),
     cancelledBy: Type.Optional(Nullable(Actor)),
     cancellationFee: Type.Optional(Nullable(Type.Integer({ description: 'Minor units kept (0 when free)' }))),
     refundAmount: Type.Optional(Type.Integer({ description: 'By POST /cancel: minor units refunded' })),

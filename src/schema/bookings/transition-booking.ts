@@ -135,6 +135,8 @@ export async function applyTransition(
     action === 'cancel'
       ? {
           reason: opts.reason ?? null,
+          // What it was: a receiver tells leaving a waitlist (waitlisted, offered) from a cancel.
+          previousStatus: booking.status,
           cancelledBy: after.cancelledBy,
           cancellationFee: after.cancellationFee,
           ...(opts.cancellation ? { refundAmount: opts.cancellation.refundAmount } : {}),

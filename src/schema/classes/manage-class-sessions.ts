@@ -275,7 +275,7 @@ export async function cancelClassSession(db: Db, opts: { companyId: string; clas
           offerExpiresAt: null,
         },
       });
-      await recordBookingEvent(tx, after, 'booking.cancelled', { reason: why });
+      await recordBookingEvent(tx, after, 'booking.cancelled', { reason: why, previousStatus: b.status });
       await cancelReminders(tx, b.id, 'booking_cancelled');
     }
     const cancelled = await tx.classSession.findUniqueOrThrow({ where: { id: session.id } });

@@ -1,5 +1,5 @@
 // The customer e-mails of docs/sandbox.md (booking confirmed, rescheduled, cancelled; payment
-// receipt), as text and HTML, with times in the customer's time zone when the booking records
+// receipt; a waitlist offer, and leaving a waitlist), as text and HTML, with times in the customer's time zone when the booking records
 // one (customerTimeZone), else the company's, the zone always named (Luxon, DST-correct).
 import { DateTime } from 'luxon';
 
@@ -9,7 +9,8 @@ export type EmailKind =
   | 'booking_cancelled'
   | 'booking_reminder'
   | 'payment_receipt'
-  | 'waitlist_offer';
+  | 'waitlist_offer'
+  | 'waitlist_left';
 
 export interface EmailFacts {
   kind: EmailKind;
@@ -99,6 +100,15 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
       );
       break;
     }
+    case 'waitlist_left':
+      // A waitlisted or offered booking cancelled: it never held a place, nor was invited.
+      subject = `You have left the waitlist at ${f.company.name}`;
+      lines.push(
+        `You are no longer on the waitlist for ${f.service.name} with ${f.employee.name} on ${when}.`,
+        'You held no place in this class, so nothing else changes for you.',
+      );
+      if (f.booking.cancelReason) lines.push('', `Reason: ${f.booking.cancelReason}`);
+      break;
     case 'booking_cancelled':
       subject = `Your booking at ${f.company.name} is cancelled`;
       lines.push(`Your ${f.service.name} with ${f.employee.name} on ${when} has been cancelled.`);

@@ -28,8 +28,12 @@ function kindFor(e: EventRow): EmailKind | null {
       return 'booking_confirmed';
     case 'booking.rescheduled':
       return 'booking_rescheduled';
+    // Leaving a waitlist (docs/api.md, Class waitlists): the customer held no place and was
+    // never sent an invitation (neither joining nor an offer carries one), so no ICS CANCEL.
     case 'booking.cancelled':
-      return 'booking_cancelled';
+      return data.previousStatus === 'waitlisted' || data.previousStatus === 'offered'
+        ? 'waitlist_left'
+        : 'booking_cancelled';
     // A waitlisted customer is offered a freed place (docs/api.md, Class waitlists).
     case 'booking.offered':
       return 'waitlist_offer';

@@ -531,3 +531,77 @@ describe('the manage link of a waitlisted or offered booking', () => {
     expect(again.statusCode).toBe(409);
   });
 });
+
+describe('the e-mail of leaving a waitlist', () => {
+  const pathOf = (b: { manageUrl: string }) => new URL(b.manageUrl).pathname;
+  const mailsOf = async (companyId: string, bookingId: string) => {
+    const rows = await t.dbs.test.prisma.event.findMany({
+      where: { companyId, type: 'booking.cancelled' },
+      orderBy: { id: 'asc' },
+    });
+    const mine = rows.filter((e) => (e.data as { bookingId?: string }).bookingId === bookingId);
+    return composeEmails(t.dbs.test.prisma, {
+      mode: 'test',
+      events: mine,
+      from: 'Gym <gym@example.com>',
+      config: t.config,
+    });
+  };
+
+  it('says "you have left the waitlist", without a calendar CANCEL, by API, by link and from an offer', async () => {
+    const g = await gym({ enabled: true, offerMode: 'offer' }, { capacity: 1 });
+    const a = ok(await g.book());
+    const w1 = ok(await g.book({ waitlist: true }));
+    const w2 = ok(await g.book({ waitlist: true }));
+    const w3 = ok(await g.book({ waitlist: true }));
+    // Waitlisted, cancelled by the business through the API.
+    ok(await act(g.auth, w3._id, 'cancel', { reason: 'Moved to Thursday' }));
+    // Waitlisted, left by the customer through the manage link.
+    const left = await t.app.inject({
+      method: 'POST',
+      url: `${pathOf(w2)}/cancel`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'fee=0',
+    });
+    expect(left.statusCode).toBe(303);
+    // Offered (a's place freed), then given back through the API.
+    ok(await act(g.auth, a._id, 'cancel'));
+    expect((await getBooking(g.auth, w1._id)).status).toBe('offered');
+    ok(await act(g.auth, w1._id, 'cancel'));
+
+    const byBooking = new Map(
+      (await events(g.company.id))
+        .filter((e) => e.type === 'booking.cancelled')
+        .map((e) => [(e.data as { bookingId: string }).bookingId, e.data as Record<string, unknown>]),
+    );
+    // The event says what the booking was, so receivers tell leaving a waitlist from a cancel.
+    expect(byBooking.get(w3._id)).toMatchObject({ previousStatus: 'waitlisted', cancelledBy: 'business' });
+    expect(byBooking.get(w2._id)).toMatchObject({ previousStatus: 'waitlisted', cancelledBy: 'customer' });
+    expect(byBooking.get(w1._id)).toMatchObject({ previousStatus: 'offered' });
+    expect(byBooking.get(a._id)).toMatchObject({ previousStatus: 'confirmed' });
+
+    for (const [b, n] of [
+      [w3, 4],
+      [w2, 3],
+      [w1, 2],
+    ] as const) {
+      const [mail, ...more] = await mailsOf(g.company.id, b._id);
+      expect(more).toEqual([]);
+      expect(mail).toMatchObject({
+        to: `c${n}@example.com`,
+        kind: 'waitlist_left',
+        subject: `You have left the waitlist at ${g.company.name}`,
+        attachments: [],
+      });
+      expect(mail!.text).toContain('You are no longer on the waitlist for Spin with Coach');
+      expect(mail!.text).not.toContain('has been cancelled');
+      expect((mail!.headers as Record<string, string>)['Content-Type']).toBe('multipart/alternative');
+    }
+    const [w3mail] = await mailsOf(g.company.id, w3._id);
+    expect(w3mail!.text).toContain('Reason: Moved to Thursday');
+    // A booking that held its place still gets the cancellation, with its calendar CANCEL.
+    const [held] = await mailsOf(g.company.id, a._id);
+    expect(held).toMatchObject({ kind: 'booking_cancelled', to: 'c1@example.com' });
+    expect((held!.attachments as Array<{ contentType: string }>)[0]!.contentType).toContain('method=CANCEL');
+  });
+});

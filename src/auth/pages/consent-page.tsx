@@ -4,7 +4,7 @@
 // parameters travel in hidden fields and are validated again when the form comes back.
 // Opt-in scopes (logs:read) are a checkbox that is never preselected: granted only when ticked.
 import { OPT_IN_SCOPES, type Scope } from '../scopes.js';
-import { esc, hiddenInputs, page } from './html.js';
+import { HiddenInputs, Page, renderDocument } from './html.js';
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'company:read': 'See the company profile',
@@ -46,37 +46,68 @@ export interface ConsentPageOptions {
 /** The form field that carries the opt-in scopes a person ticked. */
 export const OPT_IN_FIELD = 'grant_scope';
 
-function scopeItem(s: Scope): string {
-  const label = `${esc(SCOPE_DESCRIPTIONS[s])} (<code>${esc(s)}</code>)`;
-  if (!OPT_IN_SCOPES.has(s)) return `<li>${label}</li>`;
-  const id = `grant-${s.replace(/[^a-z]/g, '-')}`;
-  return `<li><input type="checkbox" id="${id}" name="${OPT_IN_FIELD}" value="${esc(s)}"> <label for="${id}">${label}, only if you tick it</label></li>`;
+function ScopeItem({ scope }: { scope: Scope }) {
+  const label = (
+    <>
+      {SCOPE_DESCRIPTIONS[scope]} (<code>{scope}</code>)
+    </>
+  );
+  if (!OPT_IN_SCOPES.has(scope)) return <li>{label}</li>;
+  const id = `grant-${scope.replace(/[^a-z]/g, '-')}`;
+  return (
+    <li>
+      <input type="checkbox" id={id} name={OPT_IN_FIELD} value={scope} />{' '}
+      <label for={id}>{label}, only if you tick it</label>
+    </li>
+  );
 }
 
 export function consentPage(o: ConsentPageOptions): string {
-  const company =
-    o.companies.length === 1
-      ? `<p>For <strong>${esc(o.companies[0]!.label)}</strong></p>
-      ${hiddenInputs({ company: o.companies[0]!.value })}`
-      : `<label for="company">Company</label>
-      <select id="company" name="company" required>
-        <option value="" selected>Choose a company</option>
-        ${o.companies.map((c) => `<option value="${esc(c.value)}">${esc(c.label)}</option>`).join('\n        ')}
-      </select>`;
-  return page(
-    `Authorize ${o.clientName}`,
-    `<h1><strong>${esc(o.clientName)}</strong> wants access to your account</h1>
-    <p>Signed in as ${esc(o.accountEmail)}.</p>
-    <form method="post" action="${esc(o.action)}">
-      ${hiddenInputs({ ...o.params, csrf_token: o.csrfToken })}
-      <p id="scopes-heading">It will be able to:</p>
-      <ul class="scopes" aria-labelledby="scopes-heading">
-        ${o.scopes.map(scopeItem).join('\n        ')}
-      </ul>
-      ${company}
-      <p>You will be sent back to <strong>${esc(o.redirectHost)}</strong>.</p>
-      <button type="submit" name="decision" value="approve">Approve</button>
-      <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
-    </form>`,
+  const only = o.companies.length === 1 ? o.companies[0]! : null;
+  return renderDocument(
+    <Page title={`Authorize ${o.clientName}`}>
+      <h1>
+        <strong>{o.clientName}</strong> wants access to your account
+      </h1>
+      <p>Signed in as {o.accountEmail}.</p>
+      <form method="post" action={o.action}>
+        <HiddenInputs fields={{ ...o.params, csrf_token: o.csrfToken }} />
+        <p id="scopes-heading">It will be able to:</p>
+        <ul class="scopes" aria-labelledby="scopes-heading">
+          {o.scopes.map((s) => (
+            <ScopeItem scope={s} />
+          ))}
+        </ul>
+        {only ? (
+          <>
+            <p>
+              For <strong>{only.label}</strong>
+            </p>
+            <HiddenInputs fields={{ company: only.value }} />
+          </>
+        ) : (
+          <>
+            <label for="company">Company</label>
+            <select id="company" name="company" required>
+              <option value="" selected>
+                Choose a company
+              </option>
+              {o.companies.map((c) => (
+                <option value={c.value}>{c.label}</option>
+              ))}
+            </select>
+          </>
+        )}
+        <p>
+          You will be sent back to <strong>{o.redirectHost}</strong>.
+        </p>
+        <button type="submit" name="decision" value="approve">
+          Approve
+        </button>
+        <button type="submit" name="decision" value="deny" formnovalidate>
+          Deny
+        </button>
+      </form>
+    </Page>,
   );
 }

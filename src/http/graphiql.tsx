@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { GraphiQLOptions } from 'graphql-yoga';
-import { esc } from '../auth/pages/html.js';
+import { renderDocument } from '../auth/pages/html.js';
 import { packageFile } from '../package-files.js';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -73,21 +73,22 @@ export async function registerGraphiQL(app: FastifyInstance): Promise<GraphiQLRe
     );
   }
   const workerUrls = Object.fromEntries(Object.entries(workers).map(([label, a]) => [label, a.path]));
-  return (options) => `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${esc(options.title ?? 'GraphiQL')}</title>
-  <link rel="icon" href="${icon.path}">
-  <link rel="stylesheet" href="${style.path}">
-  <script src="${script.path}" defer></script>
-  <script src="${start.path}" defer></script>
-</head>
-<body id="body" class="no-focus-outline">
-  <noscript>GraphiQL needs JavaScript. The endpoint itself answers POST /graphql without it.</noscript>
-  <div id="graphiql" data-options="${esc(JSON.stringify(options))}" data-workers="${esc(JSON.stringify(workerUrls))}"></div>
-</body>
-</html>
-`;
+  return (options) =>
+    renderDocument(
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>{options.title ?? 'GraphiQL'}</title>
+          <link rel="icon" href={icon.path} />
+          <link rel="stylesheet" href={style.path} />
+          <script src={script.path} defer />
+          <script src={start.path} defer />
+        </head>
+        <body id="body" class="no-focus-outline">
+          <noscript>GraphiQL needs JavaScript. The endpoint itself answers POST /graphql without it.</noscript>
+          <div id="graphiql" data-options={JSON.stringify(options)} data-workers={JSON.stringify(workerUrls)} />
+        </body>
+      </html>,
+    );
 }

@@ -9,13 +9,6 @@ import type { FastifyReply } from 'fastify';
 import type { ComponentChildren, VNode } from 'preact';
 import { render } from 'preact-render-to-string';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** The admin area's pages still build strings with this until they move onto the JSX pages. */
-export function esc(value: string | number | boolean | null | undefined): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
-
 /** A whole HTML document: the doctype and the rendered page. */
 export function renderDocument(page: VNode): string {
   return `<!doctype html>\n${render(page)}\n`;

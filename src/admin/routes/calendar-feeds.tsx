@@ -3,31 +3,54 @@
 // a form that creates or rotates it, with includeNotes. Rotating runs the use case the API's
 // POST …/calendar-feed/rotate runs.
 import type { FastifyInstance } from 'fastify';
-import { esc } from '../../auth/pages/html.js';
 import { findCalendarFeed, rotateCalendarFeed } from '../../schema/calendars/index.js';
 import type { Services } from '../../services.js';
-import { timeTag } from '../http.js';
-import { companyPath, csrfField } from '../layout.js';
+import { TimeTag } from '../http.js';
+import { companyPath, CsrfField } from '../layout.js';
 import { companyScope, formOf, paramsOf, type CompanyScope } from '../scope.js';
 
 /** The feed's section of a staff page: its URL, or an offer to make one. */
-export async function feedPanel(s: CompanyScope, services: Services, employeeId: string | null): Promise<string> {
+export async function feedPanel(s: CompanyScope, services: Services, employeeId: string | null) {
   const feed = await findCalendarFeed(s.db, { config: services.config, companyId: s.company.id, employeeId });
   const action = companyPath(s.company, employeeId ? `/staff/${employeeId}/calendar-feed` : '/staff/calendar-feed');
   const whose = employeeId ? 'this employee’s bookings' : 'every employee’s bookings';
-  return `<h2>Calendar feed</h2>
-    <p class="muted">A secret address that Google Calendar, Apple Calendar or Outlook subscribe to, showing ${whose} from 30 days back to 180 days ahead. Anyone with it can read the feed: if it leaks, make a new one.</p>
-    ${
-      feed
-        ? `<dl class="fields"><dt>URL</dt><dd><code class="feed-url">${esc(feed.url)}</code></dd>
-           <dt>Notes</dt><dd>${feed.includeNotes ? 'Booking notes are shown' : 'Booking notes are left out'}</dd>
-           <dt>Made</dt><dd>${timeTag(feed.rotatedAt, s.company.timezone)}</dd></dl>`
-        : '<p class="empty">No calendar feed yet.</p>'
-    }
-    <form method="post" action="${action}">${csrfField(s.ctx.csrfToken)}
-      <p><label><input type="checkbox" name="includeNotes" value="true"${feed?.includeNotes ? ' checked' : ''}> Show booking notes in the feed</label></p>
-      <button type="submit">${feed ? 'Make a new URL (the current one stops working)' : 'Create calendar feed'}</button>
-    </form>`;
+  return (
+    <>
+      <h2>Calendar feed</h2>
+      <p class="muted">
+        A secret address that Google Calendar, Apple Calendar or Outlook subscribe to, showing {whose} from 30 days back
+        to 180 days ahead. Anyone with it can read the feed: if it leaks, make a new one.
+      </p>
+      {feed ? (
+        <dl class="fields">
+          <dt>URL</dt>
+          <dd>
+            <code class="feed-url">{feed.url}</code>
+          </dd>
+          <dt>Notes</dt>
+          <dd>{feed.includeNotes ? 'Booking notes are shown' : 'Booking notes are left out'}</dd>
+          <dt>Made</dt>
+          <dd>
+            <TimeTag at={feed.rotatedAt} zone={s.company.timezone} />
+          </dd>
+        </dl>
+      ) : (
+        <p class="empty">No calendar feed yet.</p>
+      )}
+      <form method="post" action={action}>
+        <CsrfField token={s.ctx.csrfToken} />
+        <p>
+          <label>
+            <input type="checkbox" name="includeNotes" value="true" checked={!!feed?.includeNotes} /> Show booking notes
+            in the feed
+          </label>
+        </p>
+        <button type="submit">
+          {feed ? 'Make a new URL (the current one stops working)' : 'Create calendar feed'}
+        </button>
+      </form>
+    </>
+  );
 }
 
 export function registerCalendarFeedRoutes(app: FastifyInstance, services: Services): void {

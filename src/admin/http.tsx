@@ -1,7 +1,8 @@
 // Sending admin pages: the headers every page carries (no caching, no framing, a CSP with no
 // source outside this app), the error pages, and small form helpers shared by the routes.
 import type { FastifyReply } from 'fastify';
-import { esc, sendPage } from '../auth/pages/html.js';
+import type { ComponentChildren } from 'preact';
+import { sendPage } from '../auth/pages/html.js';
 import { isAppError } from '../errors.js';
 import { adminPage, barePage, type LayoutContext } from './layout.js';
 
@@ -24,7 +25,17 @@ export { CSP as ADMIN_CSP };
 
 export function messagePage(ctx: LayoutContext | null, status: number, title: string, message: string): string {
   const back = ctx?.mode === 'test' ? '/admin/test' : '/admin';
-  const body = `<h1>${esc(title)}</h1><p class="notice error" role="alert">${esc(message)}</p><p><a href="${back}">Back to the admin area</a></p>`;
+  const body = (
+    <>
+      <h1>{title}</h1>
+      <p class="notice error" role="alert">
+        {message}
+      </p>
+      <p>
+        <a href={back}>Back to the admin area</a>
+      </p>
+    </>
+  );
   return ctx ? adminPage(ctx, title, body) : barePage(title, body);
 }
 
@@ -65,43 +76,96 @@ export interface FieldOptions {
  * the error sit outside it and are tied to the input with aria-describedby, so a screen reader
  * reads "Phone, edit text, International format…" rather than one long name.
  */
-export function field(o: FieldOptions): string {
+export function Field(o: FieldOptions) {
   const id = `f-${o.name}`;
-  return `<label for="${id}">${esc(o.label)}</label>
-      ${hintText(id, o.hint)}
-      <input id="${id}" name="${esc(o.name)}" type="${o.type ?? 'text'}" value="${esc(o.value ?? '')}"${o.required ? ' required' : ''}${o.maxlength ? ` maxlength="${o.maxlength}"` : ''}${o.autofocus ? ' autofocus' : ''}${describedBy(id, o)}>
-      ${errorText(id, o.error)}`;
+  return (
+    <>
+      <label for={id}>{o.label}</label>
+      <HintText id={id} hint={o.hint} />
+      <input
+        id={id}
+        name={o.name}
+        type={o.type ?? 'text'}
+        value={o.value ?? ''}
+        required={o.required}
+        maxlength={o.maxlength}
+        autofocus={o.autofocus}
+        {...describedBy(id, o)}
+      />
+      <ErrorText id={id} error={o.error} />
+    </>
+  );
 }
 
-/** ` aria-invalid="true"` (with an error) and ` aria-describedby="…"` naming the hint and error of field `id`. */
+/** aria-invalid (with an error) and aria-describedby naming the hint and error of field `id`. */
 export function describedBy(
   id: string,
   o: { hint?: string; error?: string },
   opts: { invalid?: boolean } = {},
-): string {
+): { 'aria-invalid'?: 'true'; 'aria-describedby'?: string } {
   const ids = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return `${o.error && opts.invalid !== false ? ' aria-invalid="true"' : ''}${ids ? ` aria-describedby="${ids}"` : ''}`;
+  return {
+    ...(o.error && opts.invalid !== false ? { 'aria-invalid': 'true' as const } : {}),
+    ...(ids ? { 'aria-describedby': ids } : {}),
+  };
 }
 
-export function hintText(id: string, hint?: string): string {
-  return hint ? `<span class="hint" id="${id}-hint">${esc(hint)}</span>` : '';
+export function HintText({ id, hint }: { id: string; hint?: string }) {
+  return hint ? (
+    <span class="hint" id={`${id}-hint`}>
+      {hint}
+    </span>
+  ) : null;
 }
 
-export function errorText(id: string, error?: string): string {
-  return error ? `<p class="field-error" id="${id}-error">${esc(error)}</p>` : '';
+export function ErrorText({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p class="field-error" id={`${id}-error`}>
+      {error}
+    </p>
+  ) : null;
 }
 
-export function formError(errors: Record<string, string> | null, known: string[]): string {
-  if (!errors) return '';
+export function FormError({ errors, known }: { errors: Record<string, string> | null; known: string[] }) {
+  if (!errors) return null;
   const other = Object.entries(errors).filter(([k]) => !known.includes(k));
-  const list = other.map(([k, m]) => `<li>${k === '_' ? '' : `${esc(k)}: `}${esc(m)}</li>`).join('');
-  return `<div class="notice error" role="alert">Please correct the form.${list ? `<ul>${list}</ul>` : ''}</div>`;
+  return (
+    <div class="notice error" role="alert">
+      Please correct the form.
+      {other.length > 0 && (
+        <ul>
+          {other.map(([k, m]) => (
+            <li>
+              {k === '_' ? '' : `${k}: `}
+              {m}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }
 
 /** Fixed notices after a redirect (?done=…): only these texts can appear, never user input. */
-export function doneNotice(done: unknown, table: Record<string, string>): string {
+export function DoneNotice({ done, table }: { done: unknown; table: Record<string, string> }) {
   const text = typeof done === 'string' && Object.hasOwn(table, done) ? table[done] : null;
-  return text ? `<p class="notice ok" role="status">${esc(text)}</p>` : '';
+  return text ? (
+    <p class="notice ok" role="status">
+      {text}
+    </p>
+  ) : null;
+}
+
+/**
+ * A table that scrolls sideways inside its own region on a narrow screen instead of widening the
+ * page; the region is focusable so a keyboard can scroll it, and named for screen readers.
+ */
+export function ScrollTable({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <div class="table-scroll" role="region" aria-label={label} tabindex={0}>
+      {children}
+    </div>
+  );
 }
 
 export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
@@ -119,13 +183,21 @@ export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { sec
   return zone === 'UTC' ? `${s} UTC` : s;
 }
 
-export function timeTag(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
-  return d ? `<time datetime="${d.toISOString()}">${esc(formatTime(d, zone, opts))}</time>` : '—';
+export function TimeTag({
+  at,
+  zone = 'UTC',
+  seconds,
+}: {
+  at: Date | null | undefined;
+  zone?: string;
+  seconds?: boolean;
+}) {
+  return at ? <time datetime={at.toISOString()}>{formatTime(at, zone, { seconds })}</time> : <>—</>;
 }
 
 /** An amount in minor units, shown with its currency's own decimals (2 for EUR, 0 for JPY). */
 export function money(minor: number, currency: string): string {
   const format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' });
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return esc(format.format(minor / 10 ** digits));
+  return format.format(minor / 10 ** digits);
 }

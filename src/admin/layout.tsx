@@ -1,0 +1,205 @@
+// The admin area's page shell (docs/admin.md): a top bar with the live/test switch (Stripe's
+// toggle: the same pages, over the other database), the company picker and sign-out; a side
+// navigation; and the content. Plain server-rendered HTML: every page works without scripts,
+// is keyboard-navigable (skip link, native controls, visible focus) and loads only the
+// stylesheet and the small script this app serves.
+import type { ComponentChildren } from 'preact';
+import { renderDocument } from '../auth/pages/html.js';
+import type { Company } from '../generated/prisma/client.js';
+import type { Mode } from '../generated/prisma/enums.js';
+import { ASSET_PATHS } from './assets.js';
+
+export interface LayoutContext {
+  accountEmail: string;
+  csrfToken: string;
+  mode: Mode;
+  companies: Company[];
+  company?: Company | null;
+  /** The side-navigation item this page belongs to. */
+  section?: string;
+  /** Where the live/test switch leads; by default the other mode's home. */
+  switchHref?: string;
+}
+
+export const modePath = (mode: Mode) => `/admin/${mode}`;
+export const companyPath = (c: { mode: Mode; id: string }, rest = '') => `/admin/${c.mode}/companies/${c.id}${rest}`;
+/**
+ * Pages of the whole account (OAuth apps) are the same in both modes, so their URL carries the
+ * mode the person is in as `?mode=test` (live needs nothing): the switch, the side navigation
+ * and any error page stay in that mode. Every other page has the mode in its path.
+ */
+export const accountPath = (path: string, mode: Mode, query = '') => {
+  const q = [query, mode === 'test' ? 'mode=test' : ''].filter(Boolean).join('&');
+  return `/admin${path}${q ? `?${q}` : ''}`;
+};
+
+export function CsrfField({ token }: { token: string }) {
+  return <input type="hidden" name="csrf_token" value={token} />;
+}
+
+function Head({ title }: { title: string }) {
+  return (
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="referrer" content="no-referrer" />
+      <link rel="icon" href="data:," />
+      <title>{`${title} · Admin`}</title>
+      <link rel="stylesheet" href={ASSET_PATHS.css} />
+      <script src={ASSET_PATHS.js} defer />
+    </head>
+  );
+}
+
+function NavLink({ href, label, current }: { href: string; label: string; current: boolean }) {
+  return (
+    <li>
+      <a href={href} aria-current={current ? 'page' : undefined}>
+        {label}
+      </a>
+    </li>
+  );
+}
+
+function SideNav({ ctx }: { ctx: LayoutContext }) {
+  const c = ctx.company;
+  const s = ctx.section;
+  return (
+    <nav class="side" aria-label="Admin sections">
+      {c && (
+        <>
+          <h2>{c.name}</h2>
+          <ul>
+            <NavLink href={companyPath(c)} label="Company profile" current={s === 'profile'} />
+            <NavLink href={companyPath(c, '/bookings')} label="Bookings" current={s === 'bookings'} />
+            <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} />
+            <NavLink
+              href={companyPath(c, '/emails')}
+              label={ctx.mode === 'test' ? 'E-mail log' : 'E-mails'}
+              current={s === 'emails'}
+            />
+          </ul>
+          <h2>Integrations</h2>
+          <ul>
+            <NavLink href={companyPath(c, '/api-keys')} label="API Keys" current={s === 'api-keys'} />
+            <NavLink href={companyPath(c, '/webhooks')} label="Webhooks" current={s === 'webhooks'} />
+            <NavLink href={companyPath(c, '/request-logs')} label="Request logs" current={s === 'request-logs'} />
+          </ul>
+        </>
+      )}
+      <h2>Account</h2>
+      <ul>
+        <NavLink
+          href={modePath(ctx.mode)}
+          label={ctx.mode === 'test' ? 'Test companies' : 'Companies'}
+          current={s === 'companies'}
+        />
+        {ctx.mode === 'test' && <NavLink href="/admin/test/sandbox" label="Sandbox" current={s === 'sandbox'} />}
+        <NavLink href={accountPath('/oauth-apps', ctx.mode)} label="OAuth apps" current={s === 'oauth-apps'} />
+      </ul>
+    </nav>
+  );
+}
+
+function CompanyPicker({ ctx }: { ctx: LayoutContext }) {
+  if (ctx.companies.length < 2) return null;
+  return (
+    <form method="get" action={`${modePath(ctx.mode)}/open`} class="picker">
+      <label for="company-picker">Company</label>
+      <select id="company-picker" name="company">
+        {!ctx.company && <option value="">Choose…</option>}
+        {ctx.companies.map((c) => (
+          <option value={c.id} selected={c.id === ctx.company?.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+      <button type="submit">Open</button>
+    </form>
+  );
+}
+
+function ModeSwitch({ ctx }: { ctx: LayoutContext }) {
+  const test = ctx.mode === 'test';
+  // A link, not a form: switching only changes which pages are shown.
+  return (
+    <a
+      class="mode-switch"
+      role="switch"
+      aria-checked={test ? 'true' : 'false'}
+      href={ctx.switchHref ?? modePath(test ? 'live' : 'test')}
+    >
+      <span class="track" aria-hidden="true" />
+      <span>Test mode</span>
+    </a>
+  );
+}
+
+/** In test mode, on every page: the sandbox, and which company of it the page shows. */
+function TestBanner({ ctx }: { ctx: LayoutContext }) {
+  if (ctx.mode !== 'test') return null;
+  return (
+    <div class="test-banner">
+      Test mode: you are viewing sandbox data
+      {ctx.company && (
+        <>
+          {' of '}
+          <strong>{ctx.company.name}</strong>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A page of the signed-in admin area. */
+export function adminPage(
+  ctx: LayoutContext,
+  title: string,
+  body: ComponentChildren,
+  opts: { crumbs?: string } = {},
+): string {
+  return renderDocument(
+    <html lang="en">
+      <Head title={title} />
+      <body>
+        <a class="skip" href="#content">
+          Skip to content
+        </a>
+        <header class="top">
+          <a class="brand" href="/admin">
+            Booking Service
+          </a>
+          <CompanyPicker ctx={ctx} />
+          <ModeSwitch ctx={ctx} />
+          <span class="who">{ctx.accountEmail}</span>
+          <form method="post" action="/admin/logout">
+            <CsrfField token={ctx.csrfToken} />
+            <button type="submit">Sign out</button>
+          </form>
+        </header>
+        <TestBanner ctx={ctx} />
+        <div class="shell">
+          <SideNav ctx={ctx} />
+          <main id="content" tabindex={-1}>
+            {opts.crumbs && <div class="crumbs">{opts.crumbs}</div>}
+            {body}
+          </main>
+        </div>
+      </body>
+    </html>,
+  );
+}
+
+/** A page outside the signed-in shell (errors before a session exists). */
+export function barePage(title: string, body: ComponentChildren): string {
+  return renderDocument(
+    <html lang="en">
+      <Head title={title} />
+      <body>
+        <main id="content" class="login-wrap">
+          <div class="panel">{body}</div>
+        </main>
+      </body>
+    </html>,
+  );
+}

@@ -1,7 +1,10 @@
 // Every page of the admin area passes axe-core's WCAG 2.2 A/AA rules with no serious or
-// critical finding, at desktop and phone widths. "Every page" is found, not listed: the test
+// critical finding, at desktop and phone widths, and never scrolls sideways as a whole (a wide
+// table scrolls inside its own region). A screenshot of each page at each width is kept in
+// test-artifacts/screenshots/ (git-ignored) for a person to look at. "Every page" is found, not listed: the test
 // signs in and follows every same-origin GET link under /admin from the overview, so a new
 // page linked from anywhere is checked without touching this file.
+import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
@@ -32,6 +35,21 @@ afterAll(async () => {
   await t?.close();
 });
 
+const SHOTS = 'test-artifacts/screenshots';
+
+/** What the page adds on top of axe: a sideways page overflow, and its screenshot. */
+async function widthAndShot(page: Page, path: string, width: number): Promise<string[]> {
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  const name =
+    path
+      .replace(/[0-9a-f]{24}/g, 'id')
+      .replace(/[^a-z0-9]+/gi, '-')
+      .replace(/^-|-$/g, '') || 'root';
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  return scrollWidth > width ? [`page is ${scrollWidth} px wide at ${width} px`] : [];
+}
+
 /** Same-origin GET pages under /admin linked from this page (sign-out excluded). */
 async function links(page: Page): Promise<string[]> {
   const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
@@ -50,7 +68,8 @@ async function crawl(context: BrowserContext, limit: number): Promise<Map<string
     const path = queue.shift()!;
     const res = await page.goto(`${origin}${path}`);
     if (!res || res.status() >= 400) continue;
-    findings.set(path, await axeFindings(page));
+    const width = page.viewportSize()!.width;
+    findings.set(path, [...(await axeFindings(page)), ...(await widthAndShot(page, path, width))]);
     for (const l of await links(page)) {
       // One page per shape: ids and query strings vary, the template does not.
       const shape = l.replace(/[0-9a-f]{24}/g, ':id').replace(/\?.*$/, '');
@@ -73,7 +92,10 @@ describe('axe-core on every admin page', () => {
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
       await page.goto(`${origin}/admin`);
-      expect(await axeFindings(page), 'the sign-in page').toEqual([]);
+      expect(
+        [...(await axeFindings(page)), ...(await widthAndShot(page, '/admin/login', viewport.width))],
+        'the sign-in page',
+      ).toEqual([]);
       await signIn(page, origin, w.email, w.password);
       await page.close();
       const findings = await crawl(context, 60);

@@ -111,7 +111,7 @@ describe('a live e-mail that failed', () => {
     });
     for (const body of [(await page('/emails')).body, (await page(`/emails/${hostile.id}`)).body]) {
       expect(body).toContain(
-        '<span class="muted email-error">550 &lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &quot;quotes&quot;</span>',
+        '<span class="muted email-error">550 &lt;img src=x onerror=&quot;alert(1)&quot;> &amp; &quot;quotes&quot;</span>',
       );
       expect(body).not.toContain('<img src=x');
     }

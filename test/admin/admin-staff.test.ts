@@ -73,9 +73,9 @@ describe('admin staff page', () => {
       cookies: { svc_session: cookie },
     });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('Private &lt;cal&gt;');
+    expect(page.body).toContain('Private &lt;cal>');
     expect(page.body).toContain('<code>https://calendar.example.com/…</code>');
-    expect(page.body).toContain('HTTP 500 &lt;oops&gt;');
+    expect(page.body).toContain('HTTP 500 &lt;oops>');
     expect(page.body).toContain('2026-11-20');
     expect(page.body).not.toContain('SECRET');
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!;

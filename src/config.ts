@@ -69,6 +69,11 @@ export const envSchema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
     .default('sandbox'),
+  // `transaction`: DATABASE_URL and SANDBOX_DATABASE_URL are a transaction-pooling pooler
+  // (PgBouncer), one database alias each; DIRECT_DATABASE_URL is the server itself, for LISTEN
+  // and migrations (docs/scaling.md).
+  DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
+  DIRECT_DATABASE_URL: url(['postgres:', 'postgresql:']).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   // The pool wait and the query wait together bound how long a request can wait on a stalled
   // database before it is a 503: 5 s + 5 s keeps the promise of an answer within 10 s.
@@ -208,6 +213,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (c.SECRET_KEY !== undefined && !/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/.test(c.SECRET_KEY)) {
     throw new ConfigError('Invalid configuration:\n  SECRET_KEY: must be 32 bytes as 64 hex characters or base64');
+  }
+  if (c.DATABASE_POOLER === 'transaction') {
+    const missing = !c.DATABASE_URL
+      ? 'DATABASE_URL: is required'
+      : !c.SANDBOX_DATABASE_URL || c.SANDBOX_DATABASE_URL === c.DATABASE_URL
+        ? "SANDBOX_DATABASE_URL: is required and must name the pooler's sandbox database alias (its connect_query sets the sandbox schema's search_path)"
+        : !c.DIRECT_DATABASE_URL
+          ? 'DIRECT_DATABASE_URL: is required (a direct connection to PostgreSQL for LISTEN and migrations, which a transaction pooler breaks)'
+          : undefined;
+    if (missing) throw new ConfigError(`Invalid configuration:\n  ${missing} with DATABASE_POOLER=transaction`);
   }
   // Webhook secrets are encrypted with it; a key generated on the fly would strand them.
   if (c.NODE_ENV === 'production' && !c.SECRET_KEY) {

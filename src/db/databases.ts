@@ -2,6 +2,12 @@
 // DATABASE_URL they are PostgreSQL schemas (`public` and SANDBOX_SCHEMA, the latter on
 // SANDBOX_DATABASE_URL when given); without it, two embedded PGlite directories under DATA_DIR.
 // A credential's mode picks the database, so sandbox requests cannot reach live rows.
+//
+// Behind a transaction-pooling PgBouncer (DATABASE_POOLER=transaction, docs/scaling.md) a
+// client's statements may each run on another server connection, so nothing may rest on
+// connection state: statements go unnamed, the sandbox schema is chosen by the pooler's
+// database alias (its connect_query sets search_path on every server connection it opens)
+// rather than by a startup option, and LISTEN and migrations use DIRECT_DATABASE_URL.
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,7 +59,19 @@ type DbConfig = Pick<
   Config,
   'DATABASE_URL' | 'SANDBOX_DATABASE_URL' | 'SANDBOX_SCHEMA' | 'DATABASE_POOL_SIZE' | 'DATA_DIR'
 > &
-  Partial<Pick<Config, 'DATABASE_POOL_TIMEOUT_MS' | 'DATABASE_QUERY_TIMEOUT_MS'>>;
+  Partial<
+    Pick<Config, 'DATABASE_POOL_TIMEOUT_MS' | 'DATABASE_QUERY_TIMEOUT_MS' | 'DATABASE_POOLER' | 'DIRECT_DATABASE_URL'>
+  >;
+
+/** Where a database is reached: through the pool (maybe a pooler), and directly. */
+interface Urls {
+  /** The application's queries: PostgreSQL itself, or a transaction pooler's database alias. */
+  pooled: string;
+  /** LISTEN and raw sessions (migrations): always PostgreSQL itself. */
+  direct: string;
+  /** `pooled` is a transaction pooler: no named statements, no startup options. */
+  pooler: boolean;
+}
 
 interface Timeouts {
   /** The longest wait for a connection, from the pool or a new one. */
@@ -132,22 +150,25 @@ function observedClient(mode: Mode, onQuery: (q: SentQuery) => void): typeof Sta
 
 function postgresDatabase(
   mode: Mode,
-  url: string,
+  urls: Urls,
   schema: string,
   poolSize: number,
   timeouts: Timeouts,
   onQuery?: (q: SentQuery) => void,
 ): Database {
   const options = `-c search_path=${schema},public`;
+  // A transaction pooler refuses startup options, and would not keep them: the server
+  // connection behind the next statement is not the one the option was sent to. Its database
+  // alias sets the search_path instead (checkSchema).
   // connectionTimeoutMillis bounds the wait for a connection, from the pool or a new one: an
   // exhausted pool or an unanswering server becomes a 503 with Retry-After (the error table's
   // "timeout exceeded when trying to connect"), not a request that hangs until the client
   // gives up. query_timeout does the same for a query whose answer does not come: a server
   // that is stopped or cut off never fails it, and its own statement_timeout never fires.
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: urls.pooled,
     max: poolSize,
-    options,
+    ...(urls.pooler ? {} : { options }),
     connectionTimeoutMillis: timeouts.connectMs,
     query_timeout: timeouts.queryMs,
     ...KEEPALIVE,
@@ -157,7 +178,10 @@ function postgresDatabase(
     // An idle client lost its connection; the pool replaces it. Queries report their own errors.
   });
   const prisma = new PrismaClient({
-    adapter: new PrismaPg(pool, { schema, statementNameGenerator: statementName }),
+    // Named statements are prepared on one server connection; through a transaction pooler the
+    // next use may land on another that never saw them. Prisma's own SQL names `schema` on
+    // every table either way, so only raw SQL depends on the search_path.
+    adapter: new PrismaPg(pool, urls.pooler ? { schema } : { schema, statementNameGenerator: statementName }),
   });
   return {
     mode,
@@ -166,7 +190,7 @@ function postgresDatabase(
     async withSession(fn) {
       // No query timeout: migrations may rightly run long (an index on a big table).
       const client = new pg.Client({
-        connectionString: url,
+        connectionString: urls.direct,
         options,
         connectionTimeoutMillis: timeouts.connectMs,
         ...KEEPALIVE,
@@ -181,7 +205,7 @@ function postgresDatabase(
     async execute(sql, params) {
       return (await pool.query(sql, params)).rowCount ?? 0;
     },
-    listen: (channel, handler) => listenPostgres(url, options, timeouts, channel, handler),
+    listen: (channel, handler) => listenPostgres(urls.direct, options, timeouts, channel, handler),
     async close() {
       await prisma.$disconnect();
       await pool.end();
@@ -293,6 +317,23 @@ async function pgliteDatabase(mode: Mode, dataDir: string, snapshot?: Blob): Pro
   };
 }
 
+export class PoolerSchemaError extends Error {}
+
+/**
+ * Behind a transaction pooler the pooled connection's schema is the pooler alias's doing
+ * (connect_query), not ours: refuse to serve a mode from an alias that selects another schema,
+ * where raw SQL would read and write the other mode's tables. Every server connection of one
+ * alias runs the same connect_query, so one answer speaks for all of them.
+ */
+async function checkSchema(db: Database): Promise<void> {
+  const [row] = await db.prisma.$queryRawUnsafe<{ schema: string | null }[]>('SELECT current_schema() AS schema');
+  if (row?.schema !== db.schema) {
+    throw new PoolerSchemaError(
+      `The pooled ${db.mode === 'test' ? 'sandbox' : 'live'} database's current schema is ${row?.schema ?? 'none'}, not ${db.schema}: set search_path=${db.schema},public in its pooler alias's connect_query (docs/scaling.md)`,
+    );
+  }
+}
+
 /**
  * `pgliteSnapshot`: an embedded database's dumped data directory to start both embedded
  * databases from (tests: one migrated snapshot per run loads in well under a second, where
@@ -317,10 +358,22 @@ export async function openDatabases(
       connectMs: config.DATABASE_POOL_TIMEOUT_MS ?? 5_000,
       queryMs: config.DATABASE_QUERY_TIMEOUT_MS ?? 5_000,
     };
-    live = postgresDatabase('live', config.DATABASE_URL, 'public', config.DATABASE_POOL_SIZE, timeouts, opts.onQuery);
+    const pooler = config.DATABASE_POOLER === 'transaction';
+    const direct = config.DIRECT_DATABASE_URL ?? config.DATABASE_URL;
+    const sandbox = config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL;
+    live = postgresDatabase(
+      'live',
+      { pooled: config.DATABASE_URL, direct, pooler },
+      'public',
+      config.DATABASE_POOL_SIZE,
+      timeouts,
+      opts.onQuery,
+    );
     test = postgresDatabase(
       'test',
-      config.SANDBOX_DATABASE_URL ?? config.DATABASE_URL,
+      // Behind a pooler SANDBOX_DATABASE_URL is the pooler's sandbox alias of the same server,
+      // which DIRECT_DATABASE_URL reaches directly (the startup option picks the schema there).
+      { pooled: sandbox, direct: pooler || !config.SANDBOX_DATABASE_URL ? direct : sandbox, pooler },
       config.SANDBOX_SCHEMA,
       config.DATABASE_POOL_SIZE,
       timeouts,
@@ -348,10 +401,12 @@ export async function openDatabases(
       // Live first: it creates the btree_gist extension the sandbox schema shares.
       const l = await live.withSession((s) => applyMigrations(s, { schema: live.schema, migrations }));
       const t = await test.withSession((s) => applyMigrations(s, { schema: test.schema, migrations }));
+      if (config.DATABASE_POOLER === 'transaction') await Promise.all([checkSchema(live), checkSchema(test)]);
       return { live: l, test: t };
     },
     async ping() {
-      await Promise.all([live.prisma.$queryRawUnsafe('SELECT 1'), test.prisma.$queryRawUnsafe('SELECT 1')]);
+      if (config.DATABASE_POOLER === 'transaction') await Promise.all([checkSchema(live), checkSchema(test)]);
+      else await Promise.all([live.prisma.$queryRawUnsafe('SELECT 1'), test.prisma.$queryRawUnsafe('SELECT 1')]);
     },
     async close() {
       try {

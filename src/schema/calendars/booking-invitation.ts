@@ -18,6 +18,8 @@ export interface InvitationFacts {
   service: { name: string };
   employee: { name: string };
   booking: { id: string; startTime: Date; endTime: Date };
+  /** Where it takes place (docs/api.md, Locations): LOCATION is its name and address; else the company's address. */
+  location?: { name: string; address: string } | null;
   /** The revision: the booking's calendarSequence (docs/calendars.md says what a cancel sends). */
   sequence: number;
   manageUrl?: string;
@@ -57,6 +59,14 @@ export function parameterText(s: string): string {
   );
 }
 
+/** LOCATION of a booking's event: its location's name and address, else the company's address. */
+export function locationText(
+  location: { name: string; address: string } | null | undefined,
+  companyAddress: string | null,
+): string | null {
+  return location ? `${location.name}, ${location.address}` : companyAddress || null;
+}
+
 export function renderInvitation(f: InvitationFacts): string {
   const cancel = f.method === 'CANCEL';
   const cal = ical({
@@ -78,7 +88,7 @@ export function renderInvitation(f: InvitationFacts): string {
     end: f.booking.endTime,
     summary: `${f.service.name} at ${f.company.name}`,
     description,
-    location: f.company.address || null,
+    location: locationText(f.location, f.company.address),
     url: cancel ? null : (f.manageUrl ?? null),
     status: cancel ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: { name: parameterText(f.company.name), email: f.organizerEmail },

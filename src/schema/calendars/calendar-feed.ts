@@ -11,7 +11,7 @@ import type { Config } from '../../config.js';
 import { feedTokenHash, feedTokenMode } from '../../crypto/calendar-feed-token.js';
 import type { Databases } from '../../db/databases.js';
 import { publicOrigin } from '../bookings/index.js';
-import { bookingUid, PRODUCT_ID, uidHostOf } from './booking-invitation.js';
+import { bookingUid, locationText, PRODUCT_ID, uidHostOf } from './booking-invitation.js';
 
 const DAY_MS = 86_400_000;
 
@@ -115,20 +115,22 @@ export async function openCalendarFeed(
   const [rows] = await db.$queryRaw<Array<{ bookings: string | null; sessions: string | null }>>`
     SELECT
       (SELECT md5(string_agg(concat_ws('|', b.id, b.start_time, b.end_time, b.status, b.notes, b.calendar_sequence,
-                                       b.updated_at, c.name, s.name, e.name), ',' ORDER BY b.id))
+                                       b.updated_at, c.name, s.name, e.name, l.name, l.address), ',' ORDER BY b.id))
          FROM bookings b
          JOIN customers c ON c.id = b.customer_id
          JOIN services s ON s.id = b.service_id
          JOIN employees e ON e.id = b.employee_id
+         LEFT JOIN locations l ON l.id = b.location_id
         WHERE b.company_id = ${feed.companyId}
           AND (${feed.employeeId}::text IS NULL OR b.employee_id = ${feed.employeeId})
           AND b.end_time > ${from} AND b.start_time < ${to}
           AND b.status IN ('pending', 'confirmed') AND b.class_session_id IS NULL) AS bookings,
       (SELECT md5(string_agg(concat_ws('|', cs.id, cs.start_time, cs.end_time, cs.capacity, cs.booked_count,
-                                       cs.updated_at, s.name, e.name), ',' ORDER BY cs.id))
+                                       cs.updated_at, s.name, e.name, l.name, l.address), ',' ORDER BY cs.id))
          FROM class_sessions cs
          JOIN services s ON s.id = cs.service_id
          JOIN employees e ON e.id = cs.employee_id
+         LEFT JOIN locations l ON l.id = cs.location_id
         WHERE cs.company_id = ${feed.companyId}
           AND (${feed.employeeId}::text IS NULL OR cs.employee_id = ${feed.employeeId})
           AND cs.end_time > ${from} AND cs.start_time < ${to}
@@ -177,6 +179,7 @@ export async function openCalendarFeed(
         customer: { select: { name: true } },
         service: { select: { name: true } },
         employee: { select: { name: true } },
+        location: { select: { name: true, address: true } },
       },
     }),
     db.classSession.findMany({
@@ -191,6 +194,7 @@ export async function openCalendarFeed(
         updatedAt: true,
         service: { select: { name: true } },
         employee: { select: { name: true } },
+        location: { select: { name: true, address: true } },
       },
     }),
   ]);
@@ -208,7 +212,6 @@ export async function openCalendarFeed(
   const shell = cal.toString();
   const head = shell.slice(0, shell.lastIndexOf('END:VCALENDAR'));
   const parts: string[] = [head];
-  const location = company.address || null;
   for (const b of bookings) {
     const withWhom = feed.employee ? '' : ` (${b.employee.name})`;
     const lines = [
@@ -229,7 +232,8 @@ export async function openCalendarFeed(
       end: b.endTime,
       summary: `${b.customer.name} – ${b.service.name}${withWhom}`,
       description: lines.join('\n'),
-      location,
+      // Where it takes place (docs/api.md, Locations): its location, else the company's address.
+      location: locationText(b.location, company.address),
       status: b.status === 'pending' ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
     });
     parts.push(foldLines(event.toString()));
@@ -243,7 +247,7 @@ export async function openCalendarFeed(
       end: s.endTime,
       summary: `${s.service.name} (class, ${s.bookedCount}/${s.capacity} booked)${feed.employee ? '' : ` (${s.employee.name})`}`,
       description: `Class: ${s.service.name}\nInstructor: ${s.employee.name}\nBooked: ${s.bookedCount} of ${s.capacity}\n\nSession reference: ${s.id}`,
-      location,
+      location: locationText(s.location, company.address),
       status: ICalEventStatus.CONFIRMED,
     });
     parts.push(foldLines(event.toString()));

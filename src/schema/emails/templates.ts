@@ -1,6 +1,8 @@
 // The customer e-mails of docs/sandbox.md (booking confirmed, rescheduled, cancelled; payment
-// receipt; a waitlist offer, and leaving a waitlist), as text and HTML, with times in the customer's time zone when the booking records
-// one (customerTimeZone), else the company's, the zone always named (Luxon, DST-correct).
+// receipt; a waitlist offer, and leaving a waitlist), as text and HTML, with times in the
+// customer's time zone when the booking records one (customerTimeZone), else its location's,
+// else the company's, the zone always named (Luxon, DST-correct). A booking at a location names
+// it (name and address) in its e-mails.
 import { DateTime } from 'luxon';
 
 export type EmailKind =
@@ -18,6 +20,8 @@ export interface EmailFacts {
   customer: { name: string };
   service: { name: string };
   employee: { name: string };
+  /** Where the booking takes place (docs/api.md, Locations); absent or null: the company's address. */
+  location?: { name: string; address: string; timeZone: string } | null;
   booking: {
     id: string;
     startTime: Date;
@@ -65,26 +69,30 @@ export function formatMoney(amount: number, currency: string): string {
 }
 
 export function renderEmail(f: EmailFacts): RenderedEmail {
-  // docs/calendars.md: the customer's zone when the booking has one, else the company's, named.
-  const zone = f.booking.customerTimeZone || f.company.timezone;
+  // docs/calendars.md: the customer's zone when the booking has one, else its location's, else
+  // the company's, named.
+  const zone = f.booking.customerTimeZone || f.location?.timeZone || f.company.timezone;
   const when = formatSlot(f.booking.startTime, f.booking.endTime, zone);
+  const place = f.location ? `${f.location.name}, ${f.location.address}` : null;
+  const where = place ? [`Where: ${place}`] : [];
   const lines: string[] = [];
   let subject: string;
   switch (f.kind) {
     case 'booking_confirmed':
       subject = `Your booking at ${f.company.name} is confirmed`;
-      lines.push(`Your ${f.service.name} with ${f.employee.name} is confirmed.`, '', `When: ${when}`);
+      lines.push(`Your ${f.service.name} with ${f.employee.name} is confirmed.`, '', `When: ${when}`, ...where);
       break;
     case 'booking_rescheduled':
       subject = `Your booking at ${f.company.name} has moved`;
       lines.push(`Your ${f.service.name} with ${f.employee.name} has been rescheduled.`, '', `New time: ${when}`);
       if (f.previous) lines.push(`Was: ${formatSlot(f.previous.startTime, f.previous.endTime, zone)}`);
+      lines.push(...where);
       break;
     case 'booking_reminder':
       // A reminder (docs/api.md, Reminders), sent offsetMinutes before the start.
       subject = `Reminder: your booking at ${f.company.name}`;
       lines.push(`This is a reminder of your ${f.service.name} with ${f.employee.name}.`, '', `When: ${when}`);
-      if (f.company.address) lines.push(`Where: ${f.company.address}`);
+      if (place ?? f.company.address) lines.push(`Where: ${place ?? f.company.address}`);
       break;
     case 'waitlist_offer': {
       // A freed class place reserved for a waitlisted customer until offerExpiresAt.
@@ -96,6 +104,7 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
         `A place has opened up in ${f.service.name} with ${f.employee.name}, and it is yours if you accept it.`,
         '',
         `When: ${when}`,
+        ...where,
         `Accept by: ${until}; after that it goes to the next person on the waitlist.`,
       );
       break;
@@ -111,7 +120,7 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
       break;
     case 'booking_cancelled':
       subject = `Your booking at ${f.company.name} is cancelled`;
-      lines.push(`Your ${f.service.name} with ${f.employee.name} on ${when} has been cancelled.`);
+      lines.push(`Your ${f.service.name} with ${f.employee.name} on ${when} has been cancelled.`, ...where);
       if (f.booking.cancelReason) lines.push('', `Reason: ${f.booking.cancelReason}`);
       break;
     case 'payment_receipt': {

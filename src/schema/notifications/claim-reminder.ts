@@ -13,7 +13,15 @@
 // has moved (a path that did not withdraw its reminders) is not reminded, and one whose
 // appointment has already started (the workers were down when it fell due) is recorded skipped
 // rather than reminded late.
-import type { Booking, Company, Customer, Employee, Notification, Service } from '../../generated/prisma/client.js';
+import type {
+  Booking,
+  Company,
+  Customer,
+  Employee,
+  Location,
+  Notification,
+  Service,
+} from '../../generated/prisma/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { recordBookingEvent } from '../bookings/booking-events.js';
 import { holdsPlace } from './plan-reminders.js';
@@ -23,7 +31,13 @@ type Tx = Prisma.TransactionClient;
 /** After this many failed sends a reminder is recorded failed (the sweep stops retrying it). */
 export const MAX_REMINDER_ATTEMPTS = 5;
 
-export type ReminderBooking = Booking & { company: Company; customer: Customer; service: Service; employee: Employee };
+export type ReminderBooking = Booking & {
+  company: Company;
+  customer: Customer;
+  service: Service;
+  employee: Employee;
+  location: Location | null;
+};
 
 export type ReminderClaim =
   /** Not scheduled at that version (sent, withdrawn, or retried under a newer version), or not due yet. */
@@ -49,7 +63,7 @@ export async function claimDueReminder(
   const notification = await tx.notification.findUniqueOrThrow({ where: { id: opts.notificationId } });
   const booking = await tx.booking.findUniqueOrThrow({
     where: { id: notification.bookingId },
-    include: { company: true, customer: true, service: true, employee: true },
+    include: { company: true, customer: true, service: true, employee: true, location: true },
   });
   const plannedStart = notification.dueAt.getTime() + notification.offsetMinutes * 60_000;
   const notSent = async (status: 'skipped' | 'cancelled', reason: string): Promise<ReminderClaim> => {

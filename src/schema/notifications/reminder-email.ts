@@ -33,6 +33,7 @@ export function composeReminderEmail(o: {
     customer: booking.customer,
     service: booking.service,
     employee: booking.employee,
+    location: booking.location,
     booking: {
       id: booking.id,
       startTime: booking.startTime,

@@ -97,7 +97,7 @@ export async function composeEmails(
   ];
   const bookings = await tx.booking.findMany({
     where: { id: { in: bookingIds } },
-    include: { customer: true, service: true, employee: true, company: true },
+    include: { customer: true, service: true, employee: true, company: true, location: true },
   });
   const out: Prisma.EmailCreateManyInput[] = [];
   for (const { e, kind } of wanted) {
@@ -116,6 +116,7 @@ export async function composeEmails(
       customer: booking.customer,
       service: booking.service,
       employee: booking.employee,
+      location: booking.location,
       booking: {
         id: booking.id,
         startTime,
@@ -144,6 +145,7 @@ export async function composeEmails(
               service: booking.service,
               employee: booking.employee,
               booking: { id: booking.id, startTime, endTime },
+              location: booking.location,
               sequence: sequenceFor(kind, data, booking),
               manageUrl: method === 'REQUEST' ? url : undefined,
               stamp: new Date(),

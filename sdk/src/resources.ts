@@ -51,6 +51,8 @@ export const RESOURCES = {
     get: 'getCustomer',
     update: 'updateCustomer',
     delete: 'deleteCustomer',
+    erase: 'eraseCustomer',
+    export: 'exportCustomer',
   },
   classes: {
     list: 'listClasses',

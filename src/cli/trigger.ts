@@ -356,6 +356,14 @@ const RECIPES: Record<OutboxEventType, Recipe> = {
     f.made.customer = c._id;
     await f.api.request('PATCH', `/customers/${c._id}`, { notes: 'changed by svc trigger' });
   },
+  'customer.erased': async (f) => {
+    const c = await f.api.request<Record_>('POST', '/customers', {
+      name: 'svc trigger',
+      email: `trigger+${randomBytes(4).toString('hex')}@example.com`,
+    });
+    f.made.customer = c._id;
+    await f.api.request('POST', `/customers/${c._id}/erase`, {});
+  },
   'class.cancelled': async (f) => {
     const [serviceId, employeeId, startTime] = await Promise.all([f.serviceId('class'), f.employeeId(), f.nextSlot()]);
     const session = await f.api.request<Record_>('POST', '/classes', {

@@ -1,7 +1,7 @@
 // The OpenAPI document's `webhooks` (docs/webhooks.md): one entry per event type, the headers
 // every delivery carries (both signature schemes, src/webhooks/signature.ts) and the body
 // `{ event, timestamp, data }` with the `data` each event really carries (the use cases'
-// booking-events.ts, manage-customers.ts, refund-payment.ts, manage-class-sessions.ts and
+// booking-events.ts, manage-customers.ts, erase-customer.ts, refund-payment.ts, manage-class-sessions.ts and
 // send-test-webhook.ts). test/http/openapi-examples.test.ts checks real deliveries against them.
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { OpenAPIV3_1 } from 'openapi-types';
@@ -137,6 +137,13 @@ const CustomerData = Type.Object(
   { customerId: Id, name: Type.String(), email: Type.String(), phone: Nullable(Type.String()), metadata: Metadata },
   { title: 'Customer event data' },
 );
+const CustomerErasedData = Type.Object(
+  {
+    customerId: Id,
+    erasedAt: { ...Timestamp, description: "When the customer's personal data was replaced" },
+  },
+  { title: 'customer.erased data', description: 'Only ids and the time: the event itself holds no personal data' },
+);
 const ClassCancelledData = Type.Object(
   {
     classId: Id,
@@ -173,6 +180,7 @@ export const EVENT_DATA: Record<EventType, TSchema> = {
   'payment.updated': PaymentData,
   'customer.created': CustomerData,
   'customer.updated': CustomerData,
+  'customer.erased': CustomerErasedData,
   'class.cancelled': ClassCancelledData,
   ping: PingData,
 };
@@ -198,6 +206,8 @@ const WHEN: Record<EventType, string> = {
   'payment.updated': "A payment's metadata changed",
   'customer.created': 'A customer is created (also by a booking with a new inline customer)',
   'customer.updated': 'A customer is changed',
+  'customer.erased':
+    "A customer is erased (POST /customers/{id}/erase): their personal data was replaced everywhere it was held, earlier events' payloads included; delete your own copies",
   'class.cancelled': 'A class session is cancelled (each of its bookings also gets booking.cancelled)',
   ping: 'The test button or POST /webhook-endpoints/{id}/test; sent to that endpoint only',
 };

@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'payment.updated',
   'customer.created',
   'customer.updated',
+  'customer.erased',
   'class.cancelled',
   'ping',
 ] as const;

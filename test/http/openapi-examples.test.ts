@@ -244,6 +244,14 @@ describe('the tour of every operation', () => {
     await call('GET', '/customers');
     await call('GET', `/customers/${customer._id}`);
     await call('PATCH', `/customers/${customer._id}`, { notes: 'Prefers mornings' });
+    // A customer who asks to be forgotten: what is held about them, then the erase.
+    const leaving = await bookless('/customers', {
+      name: 'Robin Weiss',
+      email: 'robin.weiss@example.com',
+      phone: '+4917612345678',
+    });
+    await call('GET', `/customers/${leaving._id}/export`);
+    await call('POST', `/customers/${leaving._id}/erase`);
 
     const session = await call('POST', '/classes', {
       serviceId: yoga._id,

@@ -12,7 +12,7 @@ const Status = Type.Union(
   { description: 'An open list: new states may be added (docs/api.md, Booking states)' },
 );
 
-const Notification = Type.Object(
+export const Notification = Type.Object(
   {
     _id: Id,
     bookingId: Id,

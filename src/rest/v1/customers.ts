@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Metadata, MetadataPatch, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
-const Customer = Type.Object(
+export const Customer = Type.Object(
   {
     _id: Id,
     name: Type.String(),
@@ -12,6 +12,11 @@ const Customer = Type.Object(
     phone: Nullable(Type.String()),
     notes: Nullable(Type.String()),
     metadata: Metadata,
+    erasedAt: Nullable({
+      ...Timestamp,
+      description:
+        'When the customer was erased (POST /customers/{id}/erase): name, email, phone, notes and metadata are placeholders since; null unless erased',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -39,8 +44,8 @@ const UpdateCustomer = Type.Partial(Type.Object({ ...CustomerFields, metadata: M
   additionalProperties: false,
 });
 
-const ById = Type.Object({ id: PathId });
-const tags = ['Customers'];
+export const ById = Type.Object({ id: PathId });
+export const tags = ['Customers'];
 
 export default async function customerRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {

@@ -5,7 +5,7 @@ import { EVENT_TYPES } from '../../schema/events/index.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Nullable, PageQuery, PathId, Timestamp } from '../schemas.js';
 
-const Event = Type.Object(
+export const Event = Type.Object(
   {
     _id: Id,
     type: Type.String({ description: 'The event type: booking.created, customer.updated, ... (an open set)' }),

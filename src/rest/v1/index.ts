@@ -10,6 +10,7 @@ import classRoutes from './classes.js';
 import classScheduleRoutes from './class-schedules.js';
 import closureRoutes from './closures.js';
 import customerRoutes from './customers.js';
+import customerPrivacyRoutes from './customer-privacy.js';
 import employeeRoutes from './employees.js';
 import eventRoutes from './events.js';
 import meRoutes from './me.js';
@@ -42,6 +43,7 @@ export default async function apiV1(app: FastifyInstance, deps: V1Deps): Promise
   await app.register(resourceRoutes, { services, schema });
   await app.register(locationRoutes, { services, schema });
   await app.register(customerRoutes, { services, schema });
+  await app.register(customerPrivacyRoutes, { services, schema });
   await app.register(classRoutes, { services, schema });
   await app.register(classScheduleRoutes, { services, schema });
   await app.register(closureRoutes, { services, schema });

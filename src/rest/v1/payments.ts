@@ -5,7 +5,7 @@ import { PAYMENT_METHOD_TOKEN_PATTERN } from '../../payments/payment-method-toke
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Metadata, MetadataPatch, Nullable, Timestamp } from '../schemas.js';
 
-const Payment = Type.Object(
+export const Payment = Type.Object(
   {
     _id: Id,
     bookingId: Id,
@@ -75,7 +75,7 @@ const UpdatePayment = Type.Object(
   { additionalProperties: false, title: 'Payment changes' },
 );
 
-const Email = Type.Object(
+export const Email = Type.Object(
   {
     _id: Id,
     to: Type.String(),

@@ -30,7 +30,7 @@ import { lockEmployees } from '../staff/employee-lock.js';
 import { metadataInput } from '../metadata.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findCustomer, findEmployee, findService } from '../find-records.js';
-import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
+import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
 import { findLocation } from '../locations/index.js';
 import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/create-booking.js';
@@ -185,6 +185,7 @@ export async function createBookingSeries(
     return await domainTransaction(db, async (tx) => {
       await lockEmployees(tx, company.id, [...new Set(plans.flatMap((p) => p.free))]);
       const customerId = data.customerId ?? (await findOrCreateCustomer(tx, company.id, data.customer)).id;
+      if (data.customerId) await lockCustomer(tx, company.id, customerId, 'FOR KEY SHARE');
       const seriesId = newId();
       await tx.bookingSeries.create({
         data: {

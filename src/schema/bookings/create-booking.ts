@@ -29,7 +29,7 @@ import { metadataInput } from '../metadata.js';
 import { answersInput, judgeAnswers, storedQuestions } from '../services/questions.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
-import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
+import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
 import { holdResources } from '../resources/resource-holds.js';
 import type { ResourceNeeds } from '../resources/resource-schedule.js';
@@ -152,7 +152,10 @@ export function shuffle<T>(list: T[]): T[] {
 }
 
 async function customerFor(tx: Prisma.TransactionClient, companyId: string, data: Input) {
-  if (data.customerId) return data.customerId;
+  if (data.customerId) {
+    await lockCustomer(tx, companyId, data.customerId, 'FOR KEY SHARE');
+    return data.customerId;
+  }
   return (await findOrCreateCustomer(tx, companyId, data.customer)).id;
 }
 

@@ -63,9 +63,11 @@ export async function openManageLink(
   const db = dbs.forMode(claims.mode);
   const booking = await db.booking.findUnique({
     where: { id: claims.bookingId },
-    include: { service: true, employee: true, company: true },
+    include: { service: true, employee: true, company: true, customer: { select: { erasedAt: true } } },
   });
   if (!booking || booking.manageLinkVersion !== claims.version) return null;
+  // The erase moved the version of every link it knew; a link made later opens nothing either.
+  if (booking.customer.erasedAt) return null;
   if ((now ?? new Date()).getTime() > booking.endTime.getTime() + MANAGE_LINK_LIFETIME_AFTER_END_MS) return null;
   const domain = now ?? (await domainNow(db, booking.companyId));
   return { mode: claims.mode, db, booking, started: domain.getTime() >= booking.startTime.getTime(), now: domain };

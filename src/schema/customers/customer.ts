@@ -5,6 +5,7 @@ import { builder } from '../builder.js';
 import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
 import { found } from '../find-records.js';
 import { legacyPageArgs } from '../pagination.js';
+import { eraseCustomer } from './erase-customer.js';
 import { createCustomer, deleteCustomer, updateCustomer } from './manage-customers.js';
 
 export const CustomerType = builder.prismaObject('Customer', {
@@ -18,6 +19,12 @@ export const CustomerType = builder.prismaObject('Customer', {
     metadata: t.expose('metadata', {
       type: 'Metadata',
       description: 'Your own key/value pairs (docs/api.md, Metadata)',
+    }),
+    erasedAt: t.expose('erasedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When the customer was erased (eraseCustomer): their personal data was replaced by placeholders; null unless erased',
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When the customer was created' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the customer last changed' }),
@@ -135,5 +142,14 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true, description: 'The customer id' }) },
     resolve: (_r, args, ctx) =>
       deleteCustomer(ctx.db, { companyId: ctx.credential!.companyId, customerId: String(args.id) }),
+  }),
+  eraseCustomer: t.field({
+    type: CustomerType,
+    description:
+      "Replaces the customer's personal data everywhere it is held, keeps their bookings anonymous and emits customer.erased; cannot be undone (CONFLICT when already erased)",
+    authScopes: write,
+    args: { id: t.arg.id({ required: true, description: 'The customer id' }) },
+    resolve: (_r, args, ctx) =>
+      eraseCustomer(ctx.db, { companyId: ctx.credential!.companyId, customerId: String(args.id) }),
   }),
 }));

@@ -11,6 +11,7 @@ import { recordEvent } from '../events/events.js';
 import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
 import { email, parseInput, phone, requiredText, text } from '../validation.js';
 import { findCustomer } from '../find-records.js';
+import { alreadyErased } from './erase-customer.js';
 
 export const customerFields = { name: requiredText(200), email, phone: phone.nullable(), notes: text(5000).nullable() };
 export const createCustomerInput = z
@@ -66,6 +67,9 @@ export async function findOrCreateCustomer(
     where: { companyId_email: { companyId, email: data.email } },
   });
   if (count === 1) await recordEvent(tx, { companyId, type: 'customer.created', data: customerEventData(customer) });
+  // Found, not made: it may be an erasure under way (or one that took this address's
+  // placeholder); the lock waits for it and refuses an erased customer.
+  else await lockCustomer(tx, companyId, customer.id, 'FOR KEY SHARE');
   return customer;
 }
 
@@ -74,6 +78,9 @@ export async function updateCustomer(db: Db, opts: { companyId: string; customer
   const { metadata, ...patch } = parseInput(updateInput, opts.input);
   try {
     return await db.$transaction(async (tx) => {
+      // Under the row lock an erase also takes: an update never writes personal data back
+      // onto an erased customer, whichever of the two comes first.
+      await lockCustomer(tx, opts.companyId, existing.id, 'FOR NO KEY UPDATE');
       if (metadata)
         await mergeMetadata(tx, { table: 'customers', id: existing.id, companyId: opts.companyId, patch: metadata });
       const customer = await tx.customer.update({ where: { id: existing.id }, data: patch });
@@ -107,4 +114,25 @@ export async function deleteCustomer(db: Db, opts: { companyId: string; customer
   }
   if (deleted === 0) throw AppError.notFound('customer'); // deleted concurrently
   return existing;
+}
+
+/**
+ * Locks the customer's row and answers NOT_FOUND if it is gone, CONFLICT if the customer was
+ * erased. `FOR KEY SHARE` is what a new booking for them takes (it waits for an erase under way
+ * and then sees it); `FOR NO KEY UPDATE` what a change of the customer takes.
+ */
+export async function lockCustomer(
+  tx: Prisma.TransactionClient,
+  companyId: string,
+  customerId: string,
+  lock: 'FOR KEY SHARE' | 'FOR NO KEY UPDATE',
+): Promise<void> {
+  const rows = await tx.$queryRawUnsafe<Array<{ erasedAt: Date | null }>>(
+    `SELECT erased_at AS "erasedAt" FROM customers WHERE id = $1 AND company_id = $2 ${lock}`,
+    customerId,
+    companyId,
+  );
+  const [row] = rows;
+  if (!row) throw AppError.notFound('customer');
+  if (row.erasedAt) throw alreadyErased(row.erasedAt);
 }

@@ -71,6 +71,8 @@ export async function claimDueReminder(
     return { outcome: status, reason };
   };
   if (!holdsPlace(booking)) return notSent('cancelled', `booking_${booking.status}`);
+  // An erased customer has no address: a reminder planned afterwards (a move) is withdrawn.
+  if (notification.channel === 'email' && booking.customer.erasedAt) return notSent('cancelled', 'customer_erased');
   if (booking.startTime.getTime() !== plannedStart) return notSent('cancelled', 'booking_rescheduled');
   if (booking.startTime.getTime() <= opts.now.getTime()) return notSent('skipped', 'appointment_started');
   if (notification.channel === 'webhook') {

@@ -1,10 +1,11 @@
 // Erasing a customer (docs/api.md, Retention and privacy: the erase replaces the customer's
-// personal data everywhere we hold a copy, request logs included). The erase use case itself
-// is not built yet; it will call this. A request log's bodies (4xx/5xx only) may quote a
-// customer's name, e-mail or phone, or their id beside such data: every row of the company
+// personal data everywhere we hold a copy, request logs included). The erase use case
+// (customers/erase-customer.ts) calls this in its transaction. A request log's bodies (4xx/5xx
+// only) may quote a customer's name, e-mail or phone, or their id beside such data: every row of the company
 // whose bodies mention any of them has both bodies replaced by ERASED_BODY. The row itself
 // (time, path, status) stays: it says nothing about the person.
 import type { Db } from '../../db/databases.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 
 export const ERASED_BODY = '[erased: the customer’s data was removed]';
 
@@ -13,12 +14,14 @@ export interface ErasedCustomer {
   name?: string | null;
   email?: string | null;
   phone?: string | null;
+  /** Other texts that identify them: notes, what they answered. */
+  texts?: Array<string | null>;
 }
 
 /** The strings that identify the customer as bodies hold them: as typed, and JSON-escaped. */
 function termsOf(c: ErasedCustomer): string[] {
   const terms = new Set<string>();
-  for (const v of [c.id, c.name, c.email, c.phone]) {
+  for (const v of [c.id, c.name, c.email, c.phone, ...(c.texts ?? [])]) {
     const s = v?.trim();
     // A one- or two-letter name would match half the logs; the id and e-mail still match.
     if (!s || s.length < 3) continue;
@@ -30,7 +33,7 @@ function termsOf(c: ErasedCustomer): string[] {
 
 /** Replaces the bodies of the company's request logs that mention the customer; returns how many rows. */
 export async function scrubCustomerFromRequestLogs(
-  db: Db,
+  db: Db | Prisma.TransactionClient,
   opts: { companyId: string; customer: ErasedCustomer },
 ): Promise<number> {
   const terms = termsOf(opts.customer);

@@ -22,7 +22,7 @@ import { lockEmployees } from '../staff/employee-lock.js';
 import { metadataInput } from '../metadata.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findCustomer, findEmployee, findService } from '../find-records.js';
-import { createCustomerInput, findOrCreateCustomer } from '../customers/manage-customers.js';
+import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
 import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/create-booking.js';
 
@@ -201,6 +201,7 @@ export async function createVisit(
       // Every candidate of every item at once, in id order: no cycle with another visit.
       await lockEmployees(tx, company.id, candidates.flat());
       const customerId = data.customerId ?? (await findOrCreateCustomer(tx, company.id, data.customer)).id;
+      if (data.customerId) await lockCustomer(tx, company.id, customerId, 'FOR KEY SHARE');
       const visit = await tx.visit.create({
         data: { id: newId(), companyId: company.id, customerId, startTime: new Date(start), endTime: new Date(end) },
       });

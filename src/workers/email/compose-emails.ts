@@ -105,6 +105,8 @@ export async function composeEmails(
     const payment = kind === 'payment_receipt' ? payments.find((p) => p.id === data.paymentId) : undefined;
     const booking = bookings.find((b) => b.id === (payment ? payment.bookingId : data.bookingId));
     if (!booking || booking.companyId !== e.companyId || (kind === 'payment_receipt' && !payment)) continue;
+    // An erased customer has no address any more (docs/api.md, Customers: erase and export).
+    if (booking.customer.erasedAt) continue;
     const prevStart = asDate(data.previousStartTime);
     const prevEnd = asDate(data.previousEndTime);
     const url = manageUrl(o.config, o.mode, booking);

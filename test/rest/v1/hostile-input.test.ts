@@ -1188,6 +1188,16 @@ const SCOPE_ROUTES: Record<string, [scope: string, request: () => Promise<Req>]>
       url: `/api/v1/customers/${await made('/api/v1/customers', { name: 'D', email: `d${slotSeq++}@example.com` })}`,
     }),
   ],
+  'POST /api/v1/customers/{id}/erase': [
+    'customers:write',
+    async () => ({
+      url: `/api/v1/customers/${await made('/api/v1/customers', { name: 'E', email: `e${slotSeq++}@example.com` })}/erase`,
+    }),
+  ],
+  'GET /api/v1/customers/{id}/export': [
+    'customers:read',
+    async () => ({ url: `/api/v1/customers/${ids.customer}/export` }),
+  ],
   'GET /api/v1/availability': [
     'availability:read',
     async () => ({ url: `/api/v1/availability?serviceId=${ids.service}&from=${later(70)}&to=${later(71)}` }),

@@ -251,7 +251,7 @@ describe('the tour of every operation', () => {
       phone: '+4917612345678',
     });
     await call('GET', `/customers/${leaving._id}/export`);
-    await call('POST', `/customers/${leaving._id}/erase`);
+    await call('POST', `/customers/${leaving._id}/erase`, {});
 
     const session = await call('POST', '/classes', {
       serviceId: yoga._id,

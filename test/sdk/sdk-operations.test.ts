@@ -109,6 +109,9 @@ describe('every operation through the SDK', () => {
     expect((await client.customers.update(customer._id, { phone: '+493099999999' })).phone).toBe('+493099999999');
     const gone = await client.customers.create({ name: 'Gone', email: 'gone@example.com' });
     await client.customers.delete(gone._id);
+    const leaving = await client.customers.create({ name: 'Leaving', email: 'leaving@example.com' });
+    expect((await client.customers.export(leaving._id)).customer.email).toBe('leaving@example.com');
+    expect((await client.customers.erase(leaving._id)).erasedAt).toEqual(expect.any(String));
     expect((await client.customers.list({ email: 'dana@example.com' }).toArray()).length).toBe(1);
 
     const site = await client.locations.create({ name: 'Mitte', address: 'Berlin', timeZone: 'Europe/Berlin' });

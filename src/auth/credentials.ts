@@ -63,6 +63,8 @@ export class CredentialResolver {
   private readonly cache = new Map<string, Entry>();
   private readonly inflight = new Map<string, Lookup>();
   private readonly lastUsed = new Map<string, { mode: Mode; at: number }>();
+  /** The last write of lastUsedAt begun, by the timer or a caller; the next one waits for it. */
+  private flushing: Promise<void> = Promise.resolve();
   private timer?: NodeJS.Timeout;
   private readonly now: () => number;
 
@@ -251,7 +253,18 @@ export class CredentialResolver {
     };
   }
 
-  async flushLastUsed(): Promise<void> {
+  /**
+   * Writes the pending lastUsedAt times, after any write already under way (the timer's): when
+   * it resolves, every use recorded before the call is in the database. Without the wait, a
+   * caller that found nothing pending could go on while the timer's write was still landing.
+   */
+  flushLastUsed(): Promise<void> {
+    const run = this.flushing.catch(() => undefined).then(() => this.writeLastUsed());
+    this.flushing = run;
+    return run;
+  }
+
+  private async writeLastUsed(): Promise<void> {
     if (this.lastUsed.size === 0) return;
     const batch = [...this.lastUsed];
     this.lastUsed.clear();

@@ -82,6 +82,21 @@ export async function post(app: TestApp['app'], url: string, headers: Record<str
 }
 
 /** An employee working all day every day, and a service they perform. */
+/** Two sites in different zones: Berlin Mitte (Europe/Berlin) and Brooklyn (America/New_York). */
+export async function berlinAndBrooklyn(app: TestApp['app'], headers: Record<string, string>) {
+  const berlin = await post(app, '/api/v1/locations', headers, {
+    name: 'Berlin Mitte',
+    address: 'Friedrichstraße 12, 10117 Berlin',
+    timeZone: 'Europe/Berlin',
+  });
+  const brooklyn = await post(app, '/api/v1/locations', headers, {
+    name: 'Brooklyn',
+    address: '1 Main St, Brooklyn, NY 11201',
+    timeZone: 'America/New_York',
+  });
+  return { berlin, brooklyn };
+}
+
 export async function salon(
   app: TestApp['app'],
   auth: Record<string, string>,

@@ -7,7 +7,15 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { createAccountWithKeys } from '../../helpers/factories.js';
-import { blankCompany, createDomainApp, expectError, ok, post, type World } from '../../helpers/domain.js';
+import {
+  berlinAndBrooklyn,
+  blankCompany,
+  createDomainApp,
+  expectError,
+  ok,
+  post,
+  type World,
+} from '../../helpers/domain.js';
 
 let t: TestApp;
 let w: World;
@@ -29,16 +37,7 @@ const BERLIN_NINES = ['2027-03-15', '2027-03-22', '2027-03-29', '2027-04-05'].ma
 
 async function clinic() {
   const c = await blankCompany(t.dbs, w, { timezone: 'America/New_York' });
-  const berlin = await post(t.app, '/api/v1/locations', c.auth, {
-    name: 'Berlin Mitte',
-    address: 'Friedrichstraße 12, 10117 Berlin',
-    timeZone: 'Europe/Berlin',
-  });
-  const brooklyn = await post(t.app, '/api/v1/locations', c.auth, {
-    name: 'Brooklyn',
-    address: '1 Main St, Brooklyn, NY 11201',
-    timeZone: 'America/New_York',
-  });
+  const { berlin, brooklyn } = await berlinAndBrooklyn(t.app, c.auth);
   const theo = await post(t.app, '/api/v1/employees', c.auth, {
     name: 'Theo',
     workingHours: {

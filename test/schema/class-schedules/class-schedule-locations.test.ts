@@ -9,7 +9,16 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { createAccountWithKeys } from '../../helpers/factories.js';
-import { ALL_DAY, blankCompany, createDomainApp, expectError, ok, post, type World } from '../../helpers/domain.js';
+import {
+  ALL_DAY,
+  berlinAndBrooklyn,
+  blankCompany,
+  createDomainApp,
+  expectError,
+  ok,
+  post,
+  type World,
+} from '../../helpers/domain.js';
 
 let t: TestApp;
 let w: World;
@@ -35,16 +44,7 @@ async function studio() {
   const c = await blankCompany(t.dbs, w, { timezone: 'America/New_York' });
   const clock = await post(t.app, '/api/v1/test-clocks', c.auth, { frozenTime: iso(T0) });
   ok(await req('PATCH', '/api/v1/me', c.auth, { testClockId: clock._id }));
-  const berlin = await post(t.app, '/api/v1/locations', c.auth, {
-    name: 'Berlin Mitte',
-    address: 'Friedrichstraße 12, 10117 Berlin',
-    timeZone: 'Europe/Berlin',
-  });
-  const brooklyn = await post(t.app, '/api/v1/locations', c.auth, {
-    name: 'Brooklyn',
-    address: '1 Main St, Brooklyn, NY 11201',
-    timeZone: 'America/New_York',
-  });
+  const { berlin, brooklyn } = await berlinAndBrooklyn(t.app, c.auth);
   const room = await post(t.app, '/api/v1/resources', c.auth, {
     name: 'Studio A',
     kind: 'room',

@@ -20,7 +20,7 @@ import type { Customer, Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { recordEvent } from '../events/events.js';
-import { ERASED_BODY, scrubCustomerFromRequestLogs } from '../request-logs/index.js';
+import { ERASED_BODY, mentionTerms, scrubCustomerFromRequestLogs } from '../request-logs/index.js';
 
 export const ERASED_NAME = 'Erased customer';
 /** What replaces a mention of the customer inside a longer text or JSON value. */
@@ -42,15 +42,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * characters are left out (they would match everything); the e-mail is always there.
  */
 function patternOf(texts: Array<string | null | undefined>, json: boolean): string {
-  const terms = new Set<string>();
-  for (const v of texts) {
-    const s = v?.trim();
-    if (!s || s.length < 3) continue;
-    terms.add(JSON.stringify(s).slice(1, -1));
-    if (!json) terms.add(s);
-  }
   // Longest first, so a longer term is replaced whole rather than a shorter one inside it.
-  return [...terms]
+  return mentionTerms(texts, { jsonOnly: json })
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp)
     .join('|');

@@ -18,18 +18,27 @@ export interface ErasedCustomer {
   texts?: Array<string | null>;
 }
 
-/** The strings that identify the customer as bodies hold them: as typed, and JSON-escaped. */
-function termsOf(c: ErasedCustomer): string[] {
+/**
+ * The strings that identify a customer inside stored text (the erase uses them too): each value
+ * trimmed, JSON-escaped as JSON text holds it and, unless `jsonOnly`, as typed. Values under 3
+ * characters are left out: a one- or two-letter name would match half of everything; the id and
+ * e-mail still match.
+ */
+export function mentionTerms(values: Array<string | null | undefined>, opts: { jsonOnly?: boolean } = {}): string[] {
   const terms = new Set<string>();
-  for (const v of [c.id, c.name, c.email, c.phone, ...(c.texts ?? [])]) {
+  for (const v of values) {
     const s = v?.trim();
-    // A one- or two-letter name would match half the logs; the id and e-mail still match.
     if (!s || s.length < 3) continue;
-    terms.add(s.toLowerCase());
-    terms.add(JSON.stringify(s).slice(1, -1).toLowerCase());
+    if (!opts.jsonOnly) terms.add(s);
+    terms.add(JSON.stringify(s).slice(1, -1));
   }
   return [...terms];
 }
+
+/** The strings that identify the customer as bodies hold them, lower-cased for the match. */
+const termsOf = (c: ErasedCustomer) => [
+  ...new Set(mentionTerms([c.id, c.name, c.email, c.phone, ...(c.texts ?? [])]).map((t) => t.toLowerCase())),
+];
 
 /** Replaces the bodies of the company's request logs that mention the customer; returns how many rows. */
 export async function scrubCustomerFromRequestLogs(

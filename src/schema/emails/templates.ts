@@ -2,7 +2,7 @@
 // receipt; a waitlist offer, and leaving a waitlist), as text and HTML, with times in the
 // customer's time zone when the booking records one (customerTimeZone), else its location's,
 // else the company's, the zone always named (Luxon, DST-correct). A booking at a location names
-// it (name and address) in its e-mails.
+// it (name and address) in its e-mails, the payment receipt included.
 import { DateTime } from 'luxon';
 
 export type EmailKind =
@@ -133,6 +133,8 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
         `Card: ${p.brand ?? 'card'} ending in ${p.last4 ?? '----'}`,
         `Paid: ${DateTime.fromJSDate(p.createdAt, { zone }).toFormat('d LLLL yyyy, HH:mm ZZZZ')}`,
         `For: ${f.service.name} with ${f.employee.name}, ${when}`,
+        // The same line as the booking's own e-mails: the site it was paid for.
+        ...where,
         `Receipt number: ${p.id}`,
       );
       break;

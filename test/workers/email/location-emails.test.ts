@@ -1,7 +1,8 @@
 // What the customer sees of a booking's location (docs/api.md, Locations; docs/calendars.md): a
 // Berlin company's booking at its New York site. The confirmation, reschedule and cancellation
 // e-mails name the location (name and address) and show times in the location's zone, named
-// (the customer's own zone when the booking has one); their invitations carry LOCATION with the
+// (the customer's own zone when the booking has one), and so does the payment receipt of one paid
+// for; their invitations carry LOCATION with the
 // name and address; the calendar feed's event too; the webhook payload carries locationId. A
 // booking without a location keeps the company's address and zone. The reminder e-mail is
 // rendered by the same template (renderEmail), checked here with a location.
@@ -139,6 +140,54 @@ describe('a booking at a location', () => {
     expect(cancelled.text).toContain(`Where: ${place}`);
     expect(cancelled.text).toContain('(America/New_York)');
     expect(icsOf(cancelled).location).toBe(place);
+  });
+
+  it('the payment receipt of a booking there names the location too', async () => {
+    const site = await data('POST', '/locations', { ...SITE, name: `Receipt site ${unique()}` });
+    const employee = await data('POST', '/employees', {
+      name: `Robin ${unique()}`,
+      workingHours: Object.fromEntries(
+        ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+          d,
+          [{ start: '06:00', end: '18:00', locationId: site._id }],
+        ]),
+      ),
+    });
+    const service = await data('POST', '/services', {
+      name: 'Massage',
+      durationMinutes: 60,
+      price: 6000,
+      requiresPayment: true,
+      employeeIds: [employee._id],
+    });
+    const at = summer.plus({ days: 3 });
+    const booking = await data('POST', '/bookings', {
+      serviceId: service._id,
+      employeeId: employee._id,
+      startTime: at.toISO(),
+      customer: { name: 'Pat', email: `pat-${unique()}@example.com` },
+    });
+    expect(booking).toMatchObject({ status: 'pending', locationId: site._id });
+    const payment = await data('POST', '/payments', {
+      bookingId: booking._id,
+      card: { number: '4242424242424242', expMonth: 12, expYear: DateTime.utc().year + 2, cvc: '123' },
+    });
+    const succeeded = await waitFor(
+      () =>
+        t.dbs.test.prisma.event.findFirst({
+          where: { type: 'payment.succeeded', data: { path: ['paymentId'], equals: payment._id } },
+        }),
+      { what: 'payment.succeeded' },
+    );
+    const receipt = await waitFor(() => t.dbs.test.prisma.email.findUnique({ where: { eventId: succeeded.id } }), {
+      what: 'the receipt',
+    });
+    expect(receipt.kind).toBe('payment_receipt');
+    expect(receipt.text).toContain(
+      `For: Massage with ${employee.name}, ${day(at, 'America/New_York')}, 10:00–11:00 EDT (America/New_York)\n` +
+        `Where: ${site.name}, ${SITE.address}\nReceipt number: ${payment._id}`,
+    );
+    expect(receipt.html).toContain(`<p>Where: ${site.name}, 100 Spring St, New York, NY 10012</p>`);
   });
 
   it("the customer's own zone still wins; a booking without a location keeps the company's address and zone", () => {

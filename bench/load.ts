@@ -1,6 +1,8 @@
 // The load generator: autocannon in a process of its own (run.ts pins it to the core the
 // server does not use). Reads one JSON document on stdin (the target and the request spec), runs a
 // warm-up and then the measured run, and prints the measured figures as one JSON line.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { CPU_ROUTE, type RequestSpec } from './scenarios.js';
 
@@ -10,6 +12,11 @@ export interface LoadOptions {
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
+  /**
+   * Processes whose CPU time is the server's (several behind one port, bench/cluster.ts): read
+   * from /proc instead of asking the one process a request happens to reach.
+   */
+  cpuPids?: number[];
 }
 
 export interface LoadResult {
@@ -26,7 +33,21 @@ export interface LoadResult {
   serverCpuUsPerRequest: number;
 }
 
-async function serverCpu(url: string): Promise<number> {
+/** CPU time (user + system) of these processes, in microseconds, from /proc/<pid>/stat. */
+function processesCpu(pids: number[]): number {
+  const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name in parentheses: state is field 3, utime 14 and stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks / ticksPerSecond) * 1e6;
+}
+
+async function serverCpu(url: string, pids?: number[]): Promise<number> {
+  if (pids?.length) return processesCpu(pids);
   const res = await fetch(url + CPU_ROUTE);
   const { user, system } = (await res.json()) as { user: number; system: number };
   return user + system;
@@ -150,10 +171,10 @@ const options = JSON.parse(input) as LoadOptions;
 const run = (seconds: number, phase: 'warmup' | 'measured') =>
   options.spec.fanOut ? fireFanOut(options, seconds) : fire(options, seconds, phase);
 if (options.warmupSeconds > 0) await run(options.warmupSeconds, 'warmup');
-const cpuBefore = await serverCpu(options.url);
+const cpuBefore = await serverCpu(options.url, options.cpuPids);
 const measured = await run(options.durationSeconds, 'measured');
 const { result: r, latency } = measured;
-const cpu = (await serverCpu(options.url)) - cpuBefore;
+const cpu = (await serverCpu(options.url, options.cpuPids)) - cpuBefore;
 const result: LoadResult = {
   // Completed requests over the run's wall time (autocannon's per-second mean says the same).
   requestsPerSecond: Math.round(r.requests.total / r.duration),

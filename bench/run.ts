@@ -6,18 +6,17 @@
 // Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
 // postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
 // BENCH_CONNECTIONS (50; a scenario may set its own), BENCH_WARMUP_SECONDS (10), BENCH_DURATION_SECONDS (15),
-// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts, `retention` for bench/retention.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
+// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts, `retention` for bench/retention.ts, `processes` for bench/processes.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
 // into bench/results/profiles), BENCH_LOG_LEVEL (warn).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openDatabases } from '../src/db/databases.js';
 import { createAccountWithKeys } from '../test/helpers/factories.js';
+import { benchServerEnv, nodeArgs, recreateDatabase, runLoad as runLoadProcess } from './setup.js';
 import type { LoadOptions, LoadResult } from './load.js';
 import { checkTargets, formatReport, type ScenarioResult, type Verdict } from './report.js';
 import { SCENARIOS, type BenchContext, type Fixtures, type RequestSpec, type Scenario } from './scenarios.js';
@@ -36,47 +35,15 @@ const CEILING = 'bare';
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const onCore = (core: number, args: string[]) =>
   pinned ? (['taskset', ['-c', String(core), ...args]] as const) : ([args[0]!, args.slice(1)] as const);
-const node = (script: string, extra: string[] = []) => [
-  process.execPath,
-  ...extra,
-  '--import',
-  'tsx',
-  join(here, script),
-];
-
-async function recreateDatabase(url: string): Promise<void> {
-  const u = new URL(url);
-  const name = u.pathname.slice(1);
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`BENCH_DATABASE_URL names an odd database: ${name}`);
-  u.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: u.toString() });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-}
 
 function startServer(extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; port: number }> {
   const profile = env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', '--cpu-prof-dir', join(here, 'results', 'profiles')] : [];
-  const [cmd, args] = onCore(0, node('server.ts', profile));
+  const [cmd, args] = onCore(0, nodeArgs('server.ts', profile));
   const child = spawn(cmd, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
+    // A scenario that compares a setting (request logs off) runs on a server of its own.
     env: {
-      ...env,
-      NODE_ENV: 'production',
-      DATABASE_URL,
-      REDIS_URL,
-      REDIS_PREFIX: `bench${randomBytes(3).toString('hex')}:`,
-      LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'warn',
-      // One key drives the load: the limiter still makes its Redis round trip on every request,
-      // it just never says no (the limit itself is tested, not benchmarked).
-      RATE_LIMIT_PER_SECOND: '1000000000',
-      // Production refuses to start without one; a throwaway key for a throwaway database.
-      SECRET_KEY: randomBytes(32).toString('hex'),
-      // The HTTP path alone; webhook delivery has its own benchmark (bench/webhook-latency.ts).
-      RUN_WORKERS: 'false',
-      SEED_DEMO: 'false',
-      // A scenario that compares a setting (request logs off) runs on a server of its own.
+      ...benchServerEnv({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, logLevel: env.BENCH_LOG_LEVEL }),
       ...extraEnv,
     },
   });
@@ -91,21 +58,9 @@ function startServer(extraEnv: Record<string, string> = {}): Promise<{ child: Ch
   });
 }
 
-function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const [cmd, args] = onCore(1, node('load.ts', []));
-  // Options go through stdin: a booking scenario's bodies are too long for argv.
-  const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin.end(JSON.stringify(options));
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult)
-        : reject(new Error(`load generator exited with ${code}`)),
-    );
-  });
-}
+/** The load generator, pinned to core 1 (the server's is 0). */
+const runLoad = (options: LoadOptions): Promise<LoadResult> =>
+  runLoadProcess(options, pinned ? ['taskset', '-c', '1'] : []);
 
 type Started = Awaited<ReturnType<typeof startServer>>;
 
@@ -197,6 +152,18 @@ interface RetentionFigures {
   staleLeft: number;
 }
 
+interface ProcessesFigures {
+  workers: number;
+  rows: Array<LoadResult & { processes: number; scenario: string }>;
+  bookingsShare: number | null;
+  meShare: number | null;
+  rateLimit: { limit: number; sent: number; ok: number; limited: number };
+  idempotency: { ids: number; rows: number; other: number };
+  revocation: { warmedOn: number; refusedAfterMs: number };
+  servedBy: number;
+  webhooks: { events: number; undelivered: number; duplicates: number };
+}
+
 interface Standalone<T> {
   lines: string[];
   figures: T;
@@ -213,7 +180,7 @@ interface Standalone<T> {
 function runStandalone<T>(file: string, key: string): Promise<Standalone<T>> {
   const u = new URL(DATABASE_URL);
   u.pathname = `${u.pathname}_${key}`;
-  const child = spawn(process.execPath, node(file).slice(1), {
+  const child = spawn(process.execPath, nodeArgs(file).slice(1), {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...env, BENCH_DATABASE_URL: u.toString(), REDIS_URL },
   });
@@ -417,6 +384,28 @@ async function main(): Promise<void> {
       met: r.deliveriesPerSecond >= r.rate && r.staleLeft === 0 && r.writesWithPurge.p99 <= 1.5 * r.writesAlone.p99,
     });
   }
+  let processes: Standalone<ProcessesFigures> | undefined;
+  if (!ONLY || ONLY.includes('processes')) {
+    process.stderr.write(
+      'bench: processes: bench/processes.ts (1 and then 2 API processes behind one port, svc workers, checks across them)\n',
+    );
+    processes = await runStandalone<ProcessesFigures>('processes.ts', 'processes');
+    const p = processes.figures;
+    // Issue 22 §6: a second process loses no throughput (within the 5% a run varies), and what
+    // must hold across processes holds: one limit, one answer per key, revocation everywhere.
+    checks.push({
+      scenario: 'processes',
+      target: 'POST /bookings req/s on 2 processes >= 0.95x on 1; limits, idempotency, revocation, webhooks hold',
+      measured: `${p.bookingsShare}x; ${p.rateLimit.ok}/${p.rateLimit.sent} past a ${p.rateLimit.limit}/s limit; ${p.idempotency.rows} booking for one key; revoked everywhere in ${p.revocation.refusedAfterMs} ms; ${p.webhooks.undelivered} undelivered`,
+      met:
+        (p.bookingsShare ?? 0) >= 0.95 &&
+        p.rateLimit.ok <= 2 * p.rateLimit.limit &&
+        p.idempotency.rows === 1 &&
+        p.idempotency.other === 0 &&
+        p.revocation.refusedAfterMs >= 0 &&
+        p.webhooks.undelivered === 0,
+    });
+  }
   let cliStart: CliStartFigures | undefined;
   if (!ONLY || ONLY.includes('cli')) {
     process.stderr.write('bench: cli: svc --help from exec to exit\n');
@@ -449,10 +438,14 @@ async function main(): Promise<void> {
   const retentionLines = retention
     ? ['', 'Retention (bench/retention.ts, not pinned):', ...retention.lines.map((l) => `  ${l}`)]
     : [];
+  const processLines = processes
+    ? ['', 'Many processes (bench/processes.ts, not pinned):', ...processes.lines.map((l) => `  ${l}`)]
+    : [];
   const report = formatReport(results, verdicts, CEILING, header, [
     ...webhookLines,
     ...reminderLines,
     ...retentionLines,
+    ...processLines,
     ...cliLines,
   ]);
   process.stdout.write(report);
@@ -471,6 +464,7 @@ async function main(): Promise<void> {
     webhooks: webhooks?.figures ?? null,
     reminders: reminders?.figures ?? null,
     retention: retention?.figures ?? null,
+    processes: processes?.figures ?? null,
     cliStart: cliStart ?? null,
     verdicts,
   };

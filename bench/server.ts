@@ -26,6 +26,13 @@ app.get(
 // request is the figure least disturbed by other processes sharing the machine.
 app.get(CPU_ROUTE, { schema: { hide: true } }, async () => process.cpuUsage());
 
+// Several processes behind one port (bench/cluster.ts): each answer says which one gave it, so
+// the many-process benchmark can show that every process served.
+if (process.env.BENCH_PID_HEADER === '1')
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('x-bench-pid', String(process.pid));
+  });
+
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 process.stdout.write(`${JSON.stringify({ benchPort: typeof address === 'object' && address ? address.port : 0 })}\n`);

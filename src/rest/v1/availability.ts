@@ -120,7 +120,15 @@ export default async function availabilityRoutes(app: FastifyInstance, deps: V1D
     scope: 'availability:read',
     request: {
       querystring: Type.Object(
-        { serviceId: Id, startTime: Timestamp, employeeId: Type.Optional(Id) },
+        {
+          serviceId: Id,
+          startTime: Timestamp,
+          employeeId: Type.Optional(Id),
+          locationId: Type.Optional({
+            ...Id,
+            description: 'As on /availability: only working intervals and resources at this location',
+          }),
+        },
         { additionalProperties: false },
       ),
     },

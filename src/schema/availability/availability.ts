@@ -141,6 +141,9 @@ builder.queryField('availabilityExplanation', (t) =>
       serviceId: t.arg.id({ required: true, description: 'The service' }),
       startTime: t.arg({ type: 'DateTime', required: true, description: 'The start to explain' }),
       employeeId: t.arg.id({ description: 'Only this employee' }),
+      locationId: t.arg.id({
+        description: 'As on availability: only working intervals (and resources of a required kind) at this location',
+      }),
     },
     resolve: (_r, args, ctx) => explainAvailability(ctx.db, { company: ctx.credential!.company, input: args }),
   }),

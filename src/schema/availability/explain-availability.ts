@@ -13,6 +13,7 @@ import { parseInput } from '../validation.js';
 import { assessStart, reasonFor, type Assessment, type Policy, type Reason, type ServiceTiming } from './refusals.js';
 import { loadSchedules } from './schedule.js';
 import { domainNow } from '../domain-time.js';
+import { requireLocations } from '../locations/index.js';
 import { loadResourceSchedule, type ResourceNeeds } from '../resources/resource-schedule.js';
 
 /** A service's resource needs (none when the caller's service object does not carry them). */
@@ -23,7 +24,15 @@ export const needsOf = (s: Partial<ResourceNeeds>): ResourceNeeds => ({
 
 type Client = Db | Prisma.TransactionClient;
 
-const input = z.object({ serviceId: id, startTime: boundedInstant, employeeId: id.nullish() }).strict();
+const input = z
+  .object({
+    serviceId: id,
+    startTime: boundedInstant,
+    employeeId: id.nullish(),
+    /** As on /availability: only working intervals (and resources of a required kind) at this location. */
+    locationId: id.nullish(),
+  })
+  .strict();
 
 export interface Explanation {
   available: boolean;
@@ -112,11 +121,15 @@ export async function explainAvailability(
   const service = await findService(db, companyId, data.serviceId);
   // An employee of another company is not found, as on /availability.
   const employee = data.employeeId ? await findEmployee(db, companyId, data.employeeId) : null;
+  // Another company's location is not found, as on /availability (404 naming locationId).
+  if (data.locationId) await requireLocations(db, companyId, [data.locationId], 'locationId');
+  const locationId = data.locationId ?? undefined;
   if (!service.active) return answer({ employeeIds: [], reasons: [reasonFor.serviceInactive()] });
 
   if (service.kind === 'class') {
     // A class is booked by its session: one of this service starting exactly then (taught by
-    // the employee, when one is named). Booking rules apply to appointment services only.
+    // the employee, when one is named; at the location, when one is named). Booking rules apply
+    // to appointment services only.
     const sessions = await db.classSession.findMany({
       where: {
         companyId,
@@ -124,6 +137,7 @@ export async function explainAvailability(
         status: 'scheduled',
         startTime: new Date(start),
         ...(employee ? { employeeId: employee.id } : {}),
+        ...(locationId ? { locationId } : {}),
       },
       orderBy: { id: 'asc' },
     });
@@ -159,6 +173,8 @@ export async function explainAvailability(
       employeeIds: employee ? [employee.id] : qualified,
       start,
       policy: policyFor(opts.company, service, now),
+      // An employee working at another site then is outside their hours here (OUTSIDE_WORKING_HOURS).
+      locationId,
     }),
   );
 }

@@ -14,7 +14,7 @@ import { policyFor } from './explain-availability.js';
 import { domainNow } from '../domain-time.js';
 import { findVisitAvailability } from '../visits/visit-availability.js';
 import { loadResourceSchedule } from '../resources/resource-schedule.js';
-import { findLocation } from '../locations/index.js';
+import { requireLocations } from '../locations/index.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 
@@ -56,8 +56,8 @@ export async function findAvailability(
   const now = (opts.now ?? (await domainNow(db, opts.company))).getTime();
   const from = Math.max(data.from.getTime(), now);
   const to = data.to.getTime();
-  // Another company's location is not found, as anything else of theirs.
-  if (data.locationId) await findLocation(db, companyId, data.locationId);
+  // Another company's location is not found, as anything else of theirs (404 naming locationId).
+  if (data.locationId) await requireLocations(db, companyId, [data.locationId], 'locationId');
   const locationId = data.locationId ?? undefined;
   if (data.serviceIds) {
     const slots = await findVisitAvailability(db, {
@@ -87,6 +87,8 @@ export async function findAvailability(
         status: 'scheduled',
         startTime: { gt: new Date(from), lt: new Date(to) },
         ...(data.employeeId ? { employeeId: data.employeeId } : {}),
+        // Sessions at that location only (docs/api.md, Locations).
+        ...(locationId ? { locationId } : {}),
       },
       orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
     });

@@ -152,6 +152,22 @@ describe('a class schedule at a location', () => {
       locationId: s.berlin._id,
     });
     expect(oneOff.locationId).toBe(s.berlin._id);
+    // /availability and /availability/explain with a locationId: only sessions held there.
+    const day = `from=${iso(third.getTime() - 3_600_000)}&to=${iso(third.getTime() + 3_600_000)}`;
+    const sessionsAt = async (l: string) =>
+      ok(await req('GET', `/api/v1/availability?serviceId=${pilates._id}&${day}&locationId=${l}`, s.auth)).sessions;
+    expect((await sessionsAt(s.berlin._id)).map((x: { classId: string }) => x.classId)).toEqual([oneOff._id]);
+    expect(await sessionsAt(s.brooklyn._id)).toEqual([]);
+    const explainAt = async (l: string) =>
+      ok(
+        await req(
+          'GET',
+          `/api/v1/availability/explain?serviceId=${pilates._id}&startTime=${iso(third)}&locationId=${l}`,
+          s.auth,
+        ),
+      );
+    expect(await explainAt(s.berlin._id)).toEqual({ available: true, employeeIds: [s.bea._id], reasons: [] });
+    expect((await explainAt(s.brooklyn._id)).reasons.map((r: { code: string }) => r.code)).toEqual(['NO_SESSION']);
     const created = ok(await s.schedule({ locationId: s.berlin._id, resourceIds: [s.room._id] }));
     expect(created.skippedOccurrences).toEqual([
       {

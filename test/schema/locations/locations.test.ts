@@ -1,6 +1,7 @@
 // Locations (docs/api.md, Locations): CRUD under company:read/write; an employee at two sites on
 // different days, each interval in its location's zone; /availability?locationId= filtering;
-// bookings recording where they take place (REST, GraphQL, the webhook payload); a required
+// /availability/explain?locationId= giving the reason of that filter; bookings recording where
+// they take place (REST, GraphQL, the webhook payload); a required
 // room kind met at the booking's site only; deleting a location in use refused, naming what
 // uses it; hostile references 404 naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -164,6 +165,45 @@ describe('locations', () => {
     const offset = (s: string) => Date.parse(s) - Date.parse(`${s.slice(0, 10)}T00:00:00Z`);
     expect(offset(atB[0]!) - offset(atA[0]!)).toBe(H);
 
+    // /availability/explain takes the same locationId: at A, the Tuesday start in London is
+    // outside the employee's hours (the reason /availability's filter gives); at B it is free.
+    const explain = async (start: string, q = '') =>
+      get(c.auth, `/api/v1/availability/explain?serviceId=${service._id}&startTime=${start}${q}`);
+    expect(await explain(atB[0]!)).toEqual({ available: true, employeeIds: [employee._id], reasons: [] });
+    expect(await explain(atB[0]!, `&locationId=${london._id}`)).toEqual({
+      available: true,
+      employeeIds: [employee._id],
+      reasons: [],
+    });
+    expect(await explain(atB[0]!, `&locationId=${berlin._id}`)).toEqual({
+      available: false,
+      employeeIds: [],
+      reasons: [
+        {
+          code: 'OUTSIDE_WORKING_HOURS',
+          message: "That time is outside the employee's working hours",
+          employeeId: employee._id,
+        },
+      ],
+    });
+    expect(await explain(atA[0]!, `&locationId=${berlin._id}&employeeId=${employee._id}`)).toMatchObject({
+      available: true,
+    });
+    const gqlExplain = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        headers: c.auth,
+        payload: {
+          query: `{ availabilityExplanation(serviceId: "${service._id}", startTime: "${atB[0]}", locationId: "${berlin._id}") { available reasons { code employeeId } } }`,
+        },
+      })
+    ).json();
+    expect(gqlExplain.data.availabilityExplanation).toEqual({
+      available: false,
+      reasons: [{ code: 'OUTSIDE_WORKING_HOURS', employeeId: employee._id }],
+    });
+
     const booked = ok(
       await t.app.inject({
         method: 'POST',
@@ -200,15 +240,25 @@ describe('locations', () => {
       classScheduleIds: [],
       classIds: [],
     });
-    expectError(
-      await t.app.inject({
-        method: 'GET',
-        url: `/api/v1/availability?serviceId=${service._id}&from=${from}&to=${to}&locationId=000000000000000000000000`,
-        headers: c.auth,
-      }),
-      404,
-      'NOT_FOUND',
-    );
+    // An unknown location, or another company's, is 404 naming locationId on both.
+    const theirs = await post(t.app, '/api/v1/locations', (await blankCompany(t.dbs, w)).auth, {
+      name: 'T',
+      address: 'T',
+      timeZone: 'UTC',
+    });
+    for (const [url, id] of [
+      [
+        `/api/v1/availability?serviceId=${service._id}&from=${from}&to=${to}&locationId=000000000000000000000000`,
+        '000000000000000000000000',
+      ],
+      [
+        `/api/v1/availability/explain?serviceId=${service._id}&startTime=${atB[0]}&locationId=${theirs._id}`,
+        theirs._id,
+      ],
+    ] as const) {
+      const refused = expectError(await t.app.inject({ method: 'GET', url, headers: c.auth }), 404, 'NOT_FOUND');
+      expect(refused.error.details).toEqual({ field: 'locationId', id });
+    }
   });
 
   it('a required room kind is met at the booking site only; a company without locations books as before', async () => {

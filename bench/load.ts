@@ -2,7 +2,7 @@
 // server does not use). Reads one JSON document on stdin (the target and the request spec), runs a
 // warm-up and then the measured run, and prints the measured figures as one JSON line.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { CPU_ROUTE, type RequestSpec } from './scenarios.js';
 
@@ -17,6 +17,12 @@ export interface LoadOptions {
    * from /proc instead of asking the one process a request happens to reach.
    */
   cpuPids?: number[];
+  /**
+   * Also the CPU time of every process of these names (`postgres`, `redis-server`), or of these
+   * pids under a name (`svc worker`), per request over the same measured run: what one request
+   * costs the shared services and the workers, for sizing them.
+   */
+  sideCpu?: Array<string | { name: string; pids: number[] }>;
 }
 
 export interface LoadResult {
@@ -31,19 +37,45 @@ export interface LoadResult {
   timeouts: number;
   /** The server's CPU time (user + system) per completed request, in microseconds. */
   serverCpuUsPerRequest: number;
+  /** Per name of `sideCpu`: those processes' CPU time per completed request, in microseconds. */
+  sideCpuUsPerRequest?: Record<string, number>;
 }
 
-/** CPU time (user + system) of these processes, in microseconds, from /proc/<pid>/stat. */
-function processesCpu(pids: number[]): number {
-  const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  let ticks = 0;
-  for (const pid of pids) {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After the command name in parentheses: state is field 3, utime 14 and stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+/** One process's CPU time (user + system) in microseconds, from /proc/<pid>/stat; null once gone. */
+function processCpu(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
   }
-  return (ticks / ticksPerSecond) * 1e6;
+  // After the command name in parentheses: state is field 3, utime 14 and stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
+}
+
+function processesCpu(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + (processCpu(pid) ?? 0), 0);
+}
+
+/** CPU time of every process named `name`, per pid (a process gone by the second reading is left out). */
+function cpuByName(name: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let comm: string;
+    try {
+      comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm !== name) continue;
+    const cpu = processCpu(Number(entry));
+    if (cpu !== null) out.set(Number(entry), cpu);
+  }
+  return out;
 }
 
 async function serverCpu(url: string, pids?: number[]): Promise<number> {
@@ -171,10 +203,21 @@ const options = JSON.parse(input) as LoadOptions;
 const run = (seconds: number, phase: 'warmup' | 'measured') =>
   options.spec.fanOut ? fireFanOut(options, seconds) : fire(options, seconds, phase);
 if (options.warmupSeconds > 0) await run(options.warmupSeconds, 'warmup');
+const sideCpuNow = (side: string | { name: string; pids: number[] }) =>
+  typeof side === 'string'
+    ? cpuByName(side)
+    : new Map(side.pids.flatMap((pid) => (processCpu(pid) === null ? [] : [[pid, processCpu(pid)!] as const])));
+const sideBefore = (options.sideCpu ?? []).map(sideCpuNow);
 const cpuBefore = await serverCpu(options.url, options.cpuPids);
 const measured = await run(options.durationSeconds, 'measured');
 const { result: r, latency } = measured;
 const cpu = (await serverCpu(options.url, options.cpuPids)) - cpuBefore;
+// A process started during the run (a new PostgreSQL backend) counts from zero.
+const side = (options.sideCpu ?? []).map((what, i) => {
+  let used = 0;
+  for (const [pid, after] of sideCpuNow(what)) used += after - (sideBefore[i]!.get(pid) ?? 0);
+  return [typeof what === 'string' ? what : what.name, Math.round((used / r.requests.total) * 10) / 10] as const;
+});
 const result: LoadResult = {
   // Completed requests over the run's wall time (autocannon's per-second mean says the same).
   requestsPerSecond: Math.round(r.requests.total / r.duration),
@@ -190,5 +233,6 @@ const result: LoadResult = {
   errors: r.errors,
   timeouts: r.timeouts,
   serverCpuUsPerRequest: Math.round((cpu / r.requests.total) * 10) / 10,
+  ...(side.length ? { sideCpuUsPerRequest: Object.fromEntries(side) } : {}),
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

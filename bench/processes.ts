@@ -12,6 +12,7 @@
 // alike for every count compared. Server CPU is the sum over the primary and its workers.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -90,6 +91,12 @@ function startCluster(size: number, extra: Record<string, string> = {}): Promise
   });
 }
 
+/** A process's resident memory in MB (/proc/<pid>/status, VmRSS). */
+function residentMb(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Math.round(Number(kb ?? 0) / 1024);
+}
+
 /** One request on a connection of its own, so that the cluster may hand it to any process. */
 function once(
   origin: string,
@@ -157,7 +164,7 @@ const workers = Array.from({ length: WORKERS }, () => {
 });
 
 const measured = ['me', 'bookings'] as const;
-const rows: Array<{ processes: number; scenario: string; title: string; result: LoadResult }> = [];
+const rows: Array<{ processes: number; scenario: string; title: string; result: LoadResult; rssMb: number }> = [];
 let endpointMade = false;
 for (const size of SIZES) {
   const cluster = await startCluster(size);
@@ -188,10 +195,13 @@ for (const size of SIZES) {
       warmupSeconds: WARMUP,
       durationSeconds: DURATION,
       cpuPids: cluster.pids,
+      sideCpu: ['postgres', 'redis-server', { name: 'svc worker', pids: workers.map((w) => w.pid!) }],
     });
+    // Memory: each API process's resident set after the run (the largest), in MB.
+    const rssMb = Math.max(...cluster.pids.slice(1).map(residentMb));
     const unexpected = Object.entries(result.statusCounts).filter(([st]) => !spec.expect.includes(Number(st)));
     if (unexpected.length) fail(`${name} on ${size} processes answered ${JSON.stringify(result.statusCounts)}`);
-    rows.push({ processes: size, scenario: name, title: s.title, result });
+    rows.push({ processes: size, scenario: name, title: s.title, result, rssMb });
   }
   await cluster.stop();
 }
@@ -286,7 +296,11 @@ await dbs.close();
 const by = (n: number, s: string) => rows.find((r) => r.processes === n && r.scenario === s)!.result;
 for (const r of rows)
   console.log(
-    `${r.scenario.padEnd(9)} ${r.processes} API process(es): ${r.result.requestsPerSecond} req/s, p50 ${r.result.p50Ms} ms, p99 ${r.result.p99Ms} ms, server CPU ${r.result.serverCpuUsPerRequest} µs/request`,
+    `${r.scenario.padEnd(9)} ${r.processes} API process(es): ${r.result.requestsPerSecond} req/s, p50 ${r.result.p50Ms} ms, p99 ${r.result.p99Ms} ms; CPU µs/request: API ${r.result.serverCpuUsPerRequest}, ${Object.entries(
+      r.result.sideCpuUsPerRequest ?? {},
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; API process RSS ${r.rssMb} MB`,
   );
 const checkLines = [
   `rate limit ${RATE_LIMIT}/s per credential over ${most} processes: a burst of ${burst.length} → ${burstOk} × 200, ${burst429} × 429`,
@@ -300,7 +314,7 @@ console.log(
   JSON.stringify({
     processes: {
       workers: WORKERS,
-      rows: rows.map((r) => ({ processes: r.processes, scenario: r.scenario, ...r.result })),
+      rows: rows.map((r) => ({ processes: r.processes, scenario: r.scenario, rssMb: r.rssMb, ...r.result })),
       bookingsShare:
         SIZES.length > 1
           ? +(by(most, 'bookings').requestsPerSecond / by(Math.min(...SIZES), 'bookings').requestsPerSecond).toFixed(3)

@@ -154,7 +154,7 @@ interface RetentionFigures {
 
 interface ProcessesFigures {
   workers: number;
-  rows: Array<LoadResult & { processes: number; scenario: string }>;
+  rows: Array<LoadResult & { processes: number; scenario: string; rssMb: number }>;
   bookingsShare: number | null;
   meShare: number | null;
   rateLimit: { limit: number; sent: number; ok: number; limited: number };

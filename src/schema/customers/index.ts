@@ -4,3 +4,5 @@
 export * from './manage-customers.js';
 export * from './erase-customer.js';
 export * from './export-customer.js';
+export * from './search-customers.js';
+export * from './customer-overview.js';

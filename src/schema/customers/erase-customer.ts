@@ -16,9 +16,10 @@
 //   payment and reminder error texts that mention them;
 // - payments keep their amounts, states, card brand and last four digits.
 import type { Db } from '../../db/databases.js';
-import type { Customer, Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type Customer } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
+import { findCustomer } from '../find-records.js';
 import { recordEvent } from '../events/events.js';
 import { ERASED_BODY, mentionTerms, scrubCustomerFromRequestLogs } from '../request-logs/index.js';
 
@@ -50,12 +51,19 @@ function patternOf(texts: Array<string | null | undefined>, json: boolean): stri
 }
 
 /** The free text of their bookings: notes, cancel reasons, and text and phone answers. */
-async function bookingTexts(tx: Prisma.TransactionClient, companyId: string, customerId: string): Promise<string[]> {
+async function bookingTexts(
+  tx: Prisma.TransactionClient,
+  companyId: string,
+  customerId: string,
+  opts: { lock: boolean } = { lock: true },
+): Promise<string[]> {
   // FOR UPDATE: waits for a change of one of their bookings under way, and holds the rest until
-  // the erase commits, so no booking event is written from the unscrubbed rows meanwhile.
+  // the erase commits, so no booking event is written from the unscrubbed rows meanwhile. The
+  // preview (erasurePreview) only reads.
   const rows = await tx.$queryRaw<Array<{ notes: string | null; cancelReason: string | null; answers: unknown }>>`
     SELECT notes, cancel_reason AS "cancelReason", answers FROM bookings
-    WHERE company_id = ${companyId} AND customer_id = ${customerId} ORDER BY id FOR UPDATE`;
+    WHERE company_id = ${companyId} AND customer_id = ${customerId} ORDER BY id
+    ${opts.lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
   const texts: string[] = [];
   for (const r of rows) {
     if (r.notes) texts.push(r.notes);
@@ -206,4 +214,98 @@ async function scrubCopies(
     UPDATE idempotency_records
        SET response_body = regexp_replace(response_body::text, ${json}, ${ERASED_MARK}, 'gi')::jsonb
      WHERE strpos(response_body::text, ${c.id}) > 0 AND response_body::text ~* ${json}`;
+}
+
+/** What erasing a customer would change and keep, counted now (the admin area's confirmation). */
+export interface ErasurePreview {
+  customer: Customer;
+  /** Their bookings: all kept, anonymous (times, status, prices, ids). */
+  bookings: number;
+  /** Of those, the ones with notes, a cancel reason, answers or a time zone to remove. */
+  bookingsWithText: number;
+  /** Payments of their bookings: kept with amounts, states, card brand and last four digits. */
+  payments: number;
+  /** Of those, the ones whose metadata or error texts mention them. */
+  paymentsMentioning: number;
+  /** Events about them whose payloads are rewritten. */
+  events: number;
+  /** E-mails to them or about their bookings: recipient, subject and bodies replaced. */
+  emails: number;
+  /** Of those, the ones still queued, which are then never sent. */
+  emailsQueued: number;
+  /** E-mail reminders still planned, withdrawn. */
+  remindersPlanned: number;
+  /** Webhook attempts whose recorded answer or error is replaced. */
+  webhookAttempts: number;
+}
+
+/**
+ * What eraseCustomer would do to this customer, counted with the same selections it rewrites
+ * (scrubCopies) without changing anything. NOT_FOUND like the erase; an erased customer's
+ * counts are what the erase left (the confirmation page says it is done instead).
+ */
+export async function erasurePreview(db: Db, opts: { companyId: string; customerId: string }): Promise<ErasurePreview> {
+  const { companyId } = opts;
+  const customer = await findCustomer(db, companyId, opts.customerId);
+  return db.$transaction(
+    async (tx) => {
+      const texts = [
+        customer.name,
+        customer.email,
+        customer.phone,
+        customer.notes,
+        ...(await bookingTexts(tx, companyId, customer.id, { lock: false })),
+      ];
+      const text = patternOf(texts, false);
+      const json = patternOf(texts, true);
+      const [b] = await tx.$queryRaw<Array<{ bookings: bigint; withText: bigint }>>`
+        SELECT count(*) AS bookings,
+               count(*) FILTER (WHERE notes IS NOT NULL OR cancel_reason IS NOT NULL OR answers <> '[]'::jsonb
+                                OR customer_time_zone IS NOT NULL OR metadata::text ~* ${json}) AS "withText"
+        FROM bookings WHERE company_id = ${companyId} AND customer_id = ${customer.id}`;
+      const bookingIds = (
+        await tx.booking.findMany({ where: { companyId, customerId: customer.id }, select: { id: true } })
+      ).map((x) => x.id);
+      const [p] = await tx.$queryRaw<Array<{ payments: bigint; mentioning: bigint }>>`
+        SELECT count(*) AS payments,
+               count(*) FILTER (WHERE metadata::text ~* ${json} OR failure_message ~* ${text}
+                                OR last_error ~* ${text}) AS mentioning
+        FROM payments WHERE booking_id = ANY(${bookingIds}::text[])`;
+      const paymentIds = (
+        await tx.payment.findMany({ where: { bookingId: { in: bookingIds } }, select: { id: true } })
+      ).map((x) => x.id);
+      const eventIds = (
+        await tx.$queryRaw<Array<{ id: string }>>`
+          SELECT id FROM events
+          WHERE company_id = ${companyId}
+            AND (data->>'customerId' = ${customer.id} OR data->>'bookingId' = ANY(${bookingIds}::text[])
+                 OR data->>'paymentId' = ANY(${paymentIds}::text[]))`
+      ).map((e) => e.id);
+      const [m] = await tx.$queryRaw<Array<{ emails: bigint; queued: bigint }>>`
+        SELECT count(*) AS emails, count(*) FILTER (WHERE status = 'queued') AS queued FROM emails
+        WHERE company_id = ${companyId}
+          AND (lower("to") = ${customer.email.toLowerCase()} OR event_id = ANY(${eventIds}::text[])
+               OR notification_id IN (SELECT id FROM notifications WHERE booking_id = ANY(${bookingIds}::text[])))`;
+      const remindersPlanned = await tx.notification.count({
+        where: { bookingId: { in: bookingIds }, status: 'scheduled', channel: 'email' },
+      });
+      const [w] = await tx.$queryRaw<Array<{ attempts: bigint }>>`
+        SELECT count(*) AS attempts FROM webhook_attempts a JOIN webhook_deliveries d ON a.delivery_id = d.id
+        WHERE d.company_id = ${companyId} AND (a.response_excerpt IS NOT NULL OR a.error IS NOT NULL)
+          AND (d.event_id = ANY(${eventIds}::text[]) OR a.response_excerpt ~* ${text} OR a.error ~* ${text})`;
+      return {
+        customer,
+        bookings: Number(b!.bookings),
+        bookingsWithText: Number(b!.withText),
+        payments: Number(p!.payments),
+        paymentsMentioning: Number(p!.mentioning),
+        events: eventIds.length,
+        emails: Number(m!.emails),
+        emailsQueued: Number(m!.queued),
+        remindersPlanned,
+        webhookAttempts: Number(w!.attempts),
+      };
+    },
+    { isolationLevel: 'RepeatableRead' },
+  );
 }

@@ -20,6 +20,7 @@ import { clientErrorHandler } from './rest/client-error.js';
 import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './rest/error-handler.js';
 import { BODY_LIMIT, registerJsonParser } from './rest/json-body.js';
 import apiV1 from './rest/v1/index.js';
+import { customerExportAnswer } from './rest/v1/customer-privacy.js';
 import { ErrorEnvelope } from './rest/schemas.js';
 import { schemaSerializerOptions } from './rest/serialize.js';
 import { requestId } from './rest/request-id.js';
@@ -127,7 +128,11 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
 
   await app.register(apiV1, { prefix: '/api/v1', services, schema });
   await app.register(oauthServer, { services });
-  await app.register(adminArea, { prefix: '/admin', services });
+  await app.register(adminArea, {
+    prefix: '/admin',
+    services,
+    customerExport: customerExportAnswer(schema, services),
+  });
   await app.register(managePages, { prefix: '/b', services });
   await app.register(calendarFeeds, { prefix: '/calendar', services });
 

@@ -23,6 +23,7 @@ import { AdminNotFound, messagePage, sendAdmin } from './http.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerBookingRoutes } from './routes/bookings.js';
 import { registerCompanyRoutes } from './routes/companies.js';
+import { registerCustomerRoutes, type CustomerExportAnswer } from './routes/customers.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
 import { registerRequestLogRoutes } from './routes/request-logs.js';
@@ -33,7 +34,14 @@ import { companiesOf, layoutFor, modeOfRequest } from './scope.js';
 
 const PUBLIC = /^\/admin\/(login|assets\/)/;
 
-export default async function adminArea(app: FastifyInstance, opts: { services: Services }): Promise<void> {
+export default async function adminArea(
+  app: FastifyInstance,
+  opts: {
+    services: Services;
+    /** GET /api/v1/customers/:id/export's answer, for the Export button (src/app.ts passes it). */
+    customerExport?: CustomerExportAnswer;
+  },
+): Promise<void> {
   const { services } = opts;
   await registerPageSupport(app);
   app.decorateRequest('adminSession', null);
@@ -138,6 +146,7 @@ export default async function adminArea(app: FastifyInstance, opts: { services: 
   registerEmailRoutes(app, services);
   registerWebhookRoutes(app, services);
   registerStaffRoutes(app, services);
+  registerCustomerRoutes(app, services, opts.customerExport);
   registerRequestLogRoutes(app, services);
 }
 

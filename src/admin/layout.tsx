@@ -72,6 +72,7 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
           <ul>
             <NavLink href={companyPath(c)} label="Company profile" current={s === 'profile'} />
             <NavLink href={companyPath(c, '/bookings')} label="Bookings" current={s === 'bookings'} />
+            <NavLink href={companyPath(c, '/customers')} label="Customers" current={s === 'customers'} />
             <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} />
             <NavLink
               href={companyPath(c, '/emails')}

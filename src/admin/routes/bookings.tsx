@@ -230,7 +230,12 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
           <span class="muted">({zone})</span>
         </>,
       ],
-      ['Customer', `${b.customer.name} <${b.customer.email}>`],
+      [
+        'Customer',
+        <a
+          href={companyPath(s.company, `/customers/${b.customer.id}`)}
+        >{`${b.customer.name} <${b.customer.email}>`}</a>,
+      ],
       ['Service', b.service.name],
       ['Employee', b.employee.name],
       ['Price', money(b.price, b.currency)],

@@ -3,8 +3,16 @@
 // already takes the customer's.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { Credential } from '../../auth/credentials.js';
+import type { Company } from '../../generated/prisma/client.js';
 import { EXPORT_LIMIT } from '../../schema/customers/index.js';
+import { createContext } from '../../schema/context.js';
+import type { Services } from '../../services.js';
+import { success } from '../envelope.js';
+import { compileOperation } from '../operation.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
+import { operationFor } from '../selection.js';
 import { Timestamp } from '../schemas.js';
 import { Booking, Notification } from './bookings.js';
 import { ById, Customer, tags } from './customers.js';
@@ -67,4 +75,41 @@ export default async function customerPrivacyRoutes(app: FastifyInstance, deps: 
     query: 'customerExport',
     variables: (req) => req.params,
   });
+}
+
+/** The export's body for the admin area's download: `customerExport(company, id, requestId)`. */
+export type CustomerExportAnswer = (company: Company, customerId: string, requestId: string) => Promise<unknown>;
+
+/**
+ * GET /customers/:id/export's answer (envelope and all) for the admin area's Export button
+ * (docs/admin.md, Customers), so the download is the API's JSON byte for byte and not a second
+ * rendering of it: the same operation, compiled from the same response schema, run for the
+ * signed-in account's company with customers:read as the only scope. src/app.ts hands it to the
+ * admin plugin (transports do not import each other).
+ */
+export function customerExportAnswer(schema: GraphQLSchema, services: Services): CustomerExportAnswer {
+  const op = compileOperation<{ customerExport: unknown }>(
+    schema,
+    operationFor(schema, 'query', 'customerExport', CustomerExport),
+  );
+  return async (company, customerId, requestId) => {
+    // Not a stored credential: nothing resolves, logs or touches it; it carries the company,
+    // its mode and the one scope the operation checks.
+    const credential: Credential = {
+      kind: 'api_key',
+      id: '',
+      name: 'admin area',
+      hash: '',
+      mode: company.mode,
+      companyId: company.id,
+      accountId: company.accountId,
+      clientId: null,
+      grantId: null,
+      scopes: new Set(['customers:read']),
+      company,
+      expiresAt: null,
+    };
+    const data = await op.run(createContext({ credential, services, requestId }), { id: customerId });
+    return success(data.customerExport, requestId);
+  };
 }

@@ -106,7 +106,10 @@ describe('axe-core on every admin page', () => {
       // and the erase confirmation.
       const shapes = [...findings.keys()].map((p) => p.replace(/[0-9a-f]{24}/g, ':id').replace(/\?.*$/, ''));
       for (const shape of ['/customers', '/customers/:id', '/customers/:id/erase'])
-        expect(shapes.some((s) => s.endsWith(shape)), shape).toBe(true);
+        expect(
+          shapes.some((s) => s.endsWith(shape)),
+          shape,
+        ).toBe(true);
       const failing = Object.fromEntries([...findings].filter(([, f]) => f.length > 0));
       expect(failing).toEqual({});
     }, 180_000);

@@ -106,6 +106,8 @@ async function pickerDays(m: ManagedBooking, start: DateTime): Promise<DaySlots[
       from: start.toUTC().toISO(),
       to: end.toUTC().toISO(),
       employeeId: b.employeeId,
+      // An occurrence of a booking series is rescheduled at its site only (docs/api.md, Booking series).
+      ...(b.seriesId && b.locationId ? { locationId: b.locationId } : {}),
     },
   });
   if (found.kind !== 'appointment') return days;

@@ -444,6 +444,8 @@ export async function freeEmployees(
     policy: Policy;
     ignoreBookingId?: string;
     prefer?: string;
+    /** Only working intervals at this location count (an occurrence of a series at one site). */
+    locationId?: string;
   },
 ): Promise<string[]> {
   const qualified = opts.service.employees.map((e) => e.employeeId);
@@ -460,6 +462,7 @@ export async function freeEmployees(
     start: opts.start,
     policy: opts.policy,
     ignoreBookingId: opts.ignoreBookingId,
+    locationId: opts.locationId,
   });
   if (employeeIds.length === 0) throw slotUnavailable(refusalMessage(reasons, !!opts.employeeId), reasons);
   const free = shuffle(employeeIds);

@@ -4,6 +4,10 @@
 // under their lock inside the transaction, and the exclusion constraint guards the new times
 // exactly as it guards a new booking. The rooms and equipment the service requires move with it
 // (released and held again at the new time in the same transaction; RESOURCE_BUSY if they cannot).
+// A single booking records where the employee works at the new time (its location may change);
+// an occurrence of a booking series stays at the series' location (docs/api.md, Booking series):
+// only the employees' intervals there count, as when the series was booked, and a time when
+// nobody works there is 409 SLOT_UNAVAILABLE with the reasons of /availability/explain?locationId=.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Booking, Company } from '../../generated/prisma/client.js';
@@ -72,6 +76,8 @@ export async function rescheduleBooking(
   // The booking rules apply to the new time as to a new booking (its own booking left out of
   // the daily count); a business may waive them with skipRules.
   const policy = policyFor(opts.company, service, now.getTime(), data.skipRules ?? false);
+  // An occurrence of a series is held to the series' location (none: anywhere, as before).
+  const locationId = booking.seriesId ? await seriesLocation(db, booking.seriesId) : undefined;
   const candidates = await freeEmployees(db, {
     company: opts.company,
     service,
@@ -80,19 +86,22 @@ export async function rescheduleBooking(
     policy,
     ignoreBookingId: booking.id,
     prefer: booking.employeeId,
+    locationId,
   });
   const reasons: Reason[] = [];
   for (const employeeId of candidates) {
     try {
       return await domainTransaction(db, async (tx) => {
-        // Under the new employee's lock, against their schedule as committed now.
-        const locationId = await checkEmployeeLocked(tx, {
+        // Under the new employee's lock, against their schedule as committed now (at the
+        // series' location, for an occurrence of one).
+        const at = await checkEmployeeLocked(tx, {
           company: opts.company,
           service,
           employeeId,
           start,
           policy,
           ignoreBookingId: booking.id,
+          locationId,
         });
         // The booking's rooms and equipment are let go and taken again at the new time below
         // (for a required kind, possibly another resource of it).
@@ -108,7 +117,7 @@ export async function rescheduleBooking(
             // The invitation's SEQUENCE (RFC 5546 §2.1.4): a moved event is a new revision.
             calendarSequence: { increment: 1 },
             // Where the employee works at the new time (docs/api.md, Locations).
-            locationId,
+            locationId: at,
           },
         });
         if (changed.count === 0) {
@@ -125,7 +134,7 @@ export async function rescheduleBooking(
           end: after.endTime,
           blockStart: after.blockStart,
           blockEnd: after.blockEnd,
-          locationId,
+          locationId: at,
         });
         await recordBookingEvent(tx, after, 'booking.rescheduled', {
           previousStartTime: booking.startTime.toISOString(),
@@ -152,4 +161,10 @@ export async function rescheduleBooking(
     }
   }
   throw slotUnavailable(refusalMessage(reasons, true), reasons);
+}
+
+/** The location a series' occurrences are held to; undefined when it names none. */
+async function seriesLocation(db: Db, seriesId: string): Promise<string | undefined> {
+  const series = await db.bookingSeries.findUnique({ where: { id: seriesId }, select: { locationId: true } });
+  return series?.locationId ?? undefined;
 }

@@ -2,7 +2,9 @@
 // whose employee works Mondays at its Berlin site. A series expands in the Berlin zone (09:00
 // Berlin on both sides of Berlin's DST change), whether the location is named or found from the
 // interval its first start falls in, and every occurrence records it; a named location books
-// only inside the intervals there; another company's location is a 404 naming it, nothing written.
+// only inside the intervals there; rescheduling one occurrence keeps to that location (a time the
+// employee works elsewhere refused with the reasons explain gives), while a single booking follows
+// the employee; another company's location is a 404 naming it, nothing written.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
@@ -116,6 +118,51 @@ describe('a booking series at a location', () => {
     );
     expect(tuesday).toMatchObject({ locationId: s.brooklyn._id, timeZone: 'America/New_York' });
     expect(tuesday.bookings.every((b: { locationId: string }) => b.locationId === s.brooklyn._id)).toBe(true);
+  });
+
+  it("rescheduling one occurrence stays at the series' location; a single booking follows the employee", async () => {
+    const s = await clinic();
+    const made = ok(await s.series({}));
+    const first = made.bookings[0];
+    const reschedule = (id: string, startTime: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/bookings/${id}/reschedule`,
+        headers: s.auth,
+        payload: { startTime },
+      });
+    // Tuesday 09:00 New York: Theo works then, but in Brooklyn, not at the series' Berlin site.
+    const tuesday = '2027-03-16T13:00:00.000Z';
+    const explained = ok(
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/availability/explain?serviceId=${s.physio._id}&startTime=${tuesday}&locationId=${s.berlin._id}`,
+        headers: s.auth,
+      }),
+    );
+    const refused = expectError(await reschedule(first._id, tuesday), 409, 'SLOT_UNAVAILABLE');
+    expect(refused.error.details.reasons).toEqual(explained.reasons);
+    expect(refused.error.details.reasons).toEqual([
+      {
+        code: 'OUTSIDE_WORKING_HOURS',
+        message: "That time is outside the employee's working hours",
+        employeeId: s.theo._id,
+      },
+    ]);
+    const unchanged = await db().booking.findUniqueOrThrow({ where: { id: first._id } });
+    expect(unchanged).toMatchObject({ startTime: new Date(FIRST), locationId: s.berlin._id });
+    // Another Monday hour in Berlin is fine, and the occurrence stays there.
+    const later = DateTime.fromISO('2027-03-15T14:00', { zone: 'Europe/Berlin' }).toUTC().toISO()!;
+    const moved = ok(await reschedule(first._id, later));
+    expect(moved).toMatchObject({ startTime: later, locationId: s.berlin._id, seriesId: made._id });
+    // A booking outside any series records where the employee works at its new time.
+    const single = await post(t.app, '/api/v1/bookings', s.auth, {
+      serviceId: s.physio._id,
+      startTime: '2027-03-22T15:00:00.000Z',
+      customer: { name: 'Solo', email: 'solo@example.com' },
+    });
+    expect(single.locationId).toBe(s.berlin._id);
+    expect(ok(await reschedule(single._id, tuesday))).toMatchObject({ startTime: tuesday, locationId: s.brooklyn._id });
   });
 
   it("another company's location is 404 naming locationId, a malformed one 400; nothing written", async () => {

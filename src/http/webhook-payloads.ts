@@ -113,7 +113,8 @@ const ReminderData = Type.Object(
 
 const payment = {
   paymentId: Id,
-  bookingId: Id,
+  bookingId: Type.Optional({ ...Id, description: "The booking paid for; left out for a visit's payment" }),
+  visitId: Type.Optional({ ...Id, description: 'The visit paid for as one; left out for a booking payment' }),
   amount: Type.Integer({ description: 'Minor units' }),
   currency: Type.String(),
   status: Type.String({

@@ -46,7 +46,14 @@ export function stripeClient(config: Config): Stripe {
  */
 export async function chargeWithStripe(
   config: Config,
-  p: { id: string; amount: number; currency: string; paymentMethod: string; bookingId: string },
+  p: {
+    id: string;
+    amount: number;
+    currency: string;
+    paymentMethod: string;
+    bookingId: string | null;
+    visitId: string | null;
+  },
 ): Promise<ChargeResult> {
   const stripe = stripeClient(config);
   try {
@@ -67,7 +74,11 @@ export async function chargeWithStripe(
         payment_method: paymentMethod,
         confirm: true,
         automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
-        metadata: { paymentId: p.id, bookingId: p.bookingId },
+        metadata: {
+          paymentId: p.id,
+          ...(p.bookingId ? { bookingId: p.bookingId } : {}),
+          ...(p.visitId ? { visitId: p.visitId } : {}),
+        },
         expand: ['payment_method'],
       },
       { idempotencyKey: `payment-${p.id}` },

@@ -1,6 +1,7 @@
 // The payments worker (docs/api.md): settles a `processing` payment to succeeded or failed and
-// emits payment.succeeded / payment.failed; a succeeded payment confirms its pending booking
-// (booking.confirmed), all in one transaction with the payment's change.
+// emits payment.succeeded / payment.failed; a succeeded payment confirms its pending booking, or
+// every pending item of the visit it pays (booking.confirmed each), all in one transaction with
+// the payment's change.
 //
 // A payment is only ever for a booking that holds its slot: a pending booking is not expired
 // while its payment is processing (applyTransition), so a charge that succeeds after the hold
@@ -10,7 +11,7 @@
 import type { BookingStatus, Payment } from '../generated/prisma/client.js';
 import { chargeWithStripe, type ChargeResult } from '../payments/stripe-processor.js';
 import { recordEvent, type Tx } from '../schema/events/index.js';
-import { paymentEventData, refundCharge } from '../schema/payments/index.js';
+import { paymentEventData, refundCharge, REFUNDABLE } from '../schema/payments/index.js';
 import { applyTransition } from '../schema/bookings/index.js';
 import type { JobContext } from './job-types.js';
 
@@ -67,6 +68,7 @@ async function verdict(ctx: JobContext, mode: 'live' | 'test', payment: Payment)
     currency: payment.currency,
     paymentMethod: payment.paymentMethod,
     bookingId: payment.bookingId,
+    visitId: payment.visitId,
   });
 }
 
@@ -139,12 +141,11 @@ export async function settlePayment(
       { mode: p.mode, paymentId: payment.id, failureCode: result.failureCode },
       'payment failed',
     );
-  const next = await db.$transaction(async (tx): Promise<'settled' | 'refund'> => {
-    // The booking's row first, as createPayment and expiry take it: its status holds until commit.
-    const [booking] = await tx.$queryRaw<
-      { status: BookingStatus }[]
-    >`SELECT status::text AS status FROM bookings WHERE id = ${payment.bookingId} FOR UPDATE`;
-    if (result.status === 'succeeded' && booking && !PAYABLE.has(booking.status)) {
+  const next = await db.$transaction(async (tx): Promise<{ next: 'settled' | 'refund'; owed: number }> => {
+    // The bookings' rows first, as createPayment and expiry take them: their status holds until commit.
+    const items = await lockPaidFor(tx, payment);
+    const standing = items.filter((b) => PAYABLE.has(b.status));
+    if (result.status === 'succeeded' && items.length > 0 && standing.length === 0) {
       // Charged, but the booking no longer holds its slot: keep the charge's facts for the
       // refund (which may need retrying) and leave the payment processing until it is done.
       await tx.payment.updateMany({
@@ -156,7 +157,7 @@ export async function settlePayment(
           outcome: 'succeeded',
         },
       });
-      return 'refund';
+      return { next: 'refund', owed: 0 };
     }
     // Conditional: a second worker settling the same payment changes nothing.
     const { count } = await tx.payment.updateMany({
@@ -171,17 +172,59 @@ export async function settlePayment(
         outcome: result.status === 'succeeded' ? 'succeeded' : result.failureCode,
       },
     });
-    if (!count) return 'settled';
+    if (!count) return { next: 'settled', owed: 0 };
     const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
     await recordEvent(tx, {
       companyId: after.companyId,
       type: result.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed',
       data: paymentEventData(after),
     });
-    if (result.status === 'succeeded') await confirmPendingBooking(tx, after.bookingId);
-    return 'settled';
+    if (result.status !== 'succeeded') return { next: 'settled', owed: 0 };
+    // Each item still standing is confirmed as a booking paid alone is, in the visit's order.
+    for (const b of [...standing].sort((x, y) => x.startTime.getTime() - y.startTime.getTime()))
+      await confirmPendingBooking(tx, b.id);
+    // A visit's items cancelled while the charge was on its way: their shares (their prices) go
+    // back, the rest of the payment stands (docs/api.md, Payments: paying a visit).
+    const owed = after.visitId ? after.amount - standing.reduce((sum, b) => sum + b.price, 0) : 0;
+    return { next: 'settled', owed: Math.max(0, owed) };
   });
-  if (next === 'refund') await refundUnheldBooking(ctx, p.mode, payment.id);
+  if (next.next === 'refund') await refundUnheldBooking(ctx, p.mode, payment.id);
+  else if (next.owed > 0) await refundUnheldItems(ctx, p.mode, payment.id, next.owed);
+}
+
+/**
+ * The bookings a payment is for, their rows locked in id order: its booking, or every item of
+ * its visit (as createPayment locks them).
+ */
+async function lockPaidFor(
+  tx: Tx,
+  payment: Payment,
+): Promise<Array<{ id: string; status: BookingStatus; price: number; startTime: Date }>> {
+  const rows = payment.visitId
+    ? await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM bookings WHERE visit_id = ${payment.visitId} ORDER BY id FOR UPDATE`
+    : await tx.$queryRaw<Array<{ id: string }>>`SELECT id FROM bookings WHERE id = ${payment.bookingId} FOR UPDATE`;
+  return tx.booking.findMany({
+    where: { id: { in: rows.map((r) => r.id) } },
+    select: { id: true, status: true, price: true, startTime: true },
+  });
+}
+
+/**
+ * Gives back the shares of a visit's items cancelled while its payment was processing, once the
+ * payment has succeeded for the others. Tried once, as a cancel's refunds are: a processor that
+ * does not answer leaves the payment succeeded, to be refunded with POST /payments/:id/refund,
+ * and says so in the log.
+ */
+async function refundUnheldItems(ctx: JobContext, mode: 'live' | 'test', paymentId: string, amount: number) {
+  const db = ctx.services.dbs.forMode(mode);
+  const payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
+  const result = await refundCharge(db, { config: ctx.services.config, mode, payment, from: REFUNDABLE, amount });
+  if (result.outcome === 'refunded') return;
+  ctx.services.logger.error(
+    { mode, paymentId, amount, outcome: result.outcome },
+    "the share of a visit's cancelled items was not refunded; refund it by hand",
+  );
 }
 
 /**

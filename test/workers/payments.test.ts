@@ -61,6 +61,7 @@ describe('sandbox test cards', () => {
     expect(created).toEqual({
       _id: expect.stringMatching(/^[0-9a-f]{24}$/),
       bookingId: booking.id,
+      visitId: null,
       amount: 4500,
       currency: 'EUR',
       status: 'processing',

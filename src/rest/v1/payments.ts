@@ -8,8 +8,11 @@ import { Id, Metadata, MetadataPatch, Nullable, Timestamp } from '../schemas.js'
 export const Payment = Type.Object(
   {
     _id: Id,
-    bookingId: Id,
-    amount: Type.Integer({ description: 'Minor units of currency' }),
+    bookingId: Nullable({ ...Id, description: 'The booking paid for; null for the payment of a whole visit' }),
+    visitId: Nullable({ ...Id, description: 'The visit paid for as one; null for the payment of one booking' }),
+    amount: Type.Integer({
+      description: "Minor units of currency: the booking's price (or deposit, balance), or the sum of a visit's items",
+    }),
     currency: Type.String(),
     status: Type.Union(
       ['processing', 'succeeded', 'failed', 'partially_refunded', 'refunded'].map((s) => Type.Literal(s)),
@@ -36,7 +39,11 @@ export const Payment = Type.Object(
 
 const CreatePayment = Type.Object(
   {
-    bookingId: Id,
+    bookingId: Type.Optional({ ...Id, description: 'The booking to pay for; or visitId, not both' }),
+    visitId: Type.Optional({
+      ...Id,
+      description: "A visit to pay for as one: the sum of its pending and confirmed items' prices; or bookingId",
+    }),
     card: Type.Optional(
       Type.Object(
         {
@@ -58,7 +65,7 @@ const CreatePayment = Type.Object(
     ),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false, title: 'New payment' },
+  { additionalProperties: false, title: 'New payment', description: 'Exactly one of bookingId and visitId' },
 );
 
 const RefundPayment = Type.Object(
@@ -111,6 +118,7 @@ const PaymentListQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
     bookingId: Type.Optional(Id),
+    visitId: Type.Optional(Id),
   },
   { additionalProperties: false },
 );
@@ -134,7 +142,7 @@ export default async function paymentRoutes(app: FastifyInstance, deps: V1Deps):
     url: '/payments',
     operationId: 'createPayment',
     errors: ['INVALID_STATE_TRANSITION'],
-    summary: 'Pay for a booking; the payment is processing until the payments worker settles it',
+    summary: 'Pay for a booking, or a whole visit; the payment is processing until the payments worker settles it',
     tags: ['Payments'],
     scope: 'payments:write',
     request: { body: CreatePayment },

@@ -9,6 +9,7 @@
 import type { Booking, CancelledBy, Company, Payment, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
 import { cutoffDeadline, effectiveBookingRules, type BookingRules } from '../booking-rules.js';
 import { storedCancellationPolicy, type CancellationPolicy } from '../services/cancellation-policy.js';
+import { visitShareOf } from '../payments/visit-charge.js';
 import { TRANSITIONS } from './transition-booking.js';
 
 export interface CancellationTerms {
@@ -61,6 +62,29 @@ export function cancellationTerms(t: {
 /** Payments that hold money: charged, and not refunded in full. */
 export const CHARGED: PaymentStatus[] = ['succeeded', 'partially_refunded'];
 
+/**
+ * What was paid for a booking and by which payments: its own charged payments, and for an item
+ * of a visit paid as one that still holds its place, its share of the visit's payment (its
+ * price, up to what is left of that payment; docs/api.md, Payments: paying a visit). The
+ * refunds of a cancel are taken from these payments, at most `paid` in all.
+ */
+export async function paidFor(
+  db: Prisma.TransactionClient,
+  booking: Booking,
+): Promise<{ payments: Payment[]; paid: number }> {
+  const payments = await db.payment.findMany({
+    where: { bookingId: booking.id, status: { in: CHARGED } },
+    orderBy: { id: 'asc' },
+  });
+  let paid = payments.reduce((sum, p) => sum + p.amount - p.amountRefunded, 0);
+  const visit = booking.status === 'pending' || booking.status === 'confirmed' ? await visitShareOf(db, booking) : null;
+  if (visit && visit.share > 0) {
+    payments.push(visit.payment);
+    paid += visit.share;
+  }
+  return { payments, paid };
+}
+
 /** cancellationTerms with the facts read from the database: service, rules, payments. */
 export async function loadCancellationTerms(
   db: Prisma.TransactionClient,
@@ -73,15 +97,12 @@ export async function loadCancellationTerms(
   },
 ): Promise<{ terms: CancellationTerms; payments: Payment[] }> {
   const service = await db.service.findUniqueOrThrow({ where: { id: t.booking.serviceId } });
-  const payments = await db.payment.findMany({
-    where: { bookingId: t.booking.id, status: { in: CHARGED } },
-    orderBy: { id: 'asc' },
-  });
+  const { payments, paid } = await paidFor(db, t.booking);
   const terms = cancellationTerms({
     booking: t.booking,
     policy: storedCancellationPolicy(service.cancellationPolicy),
     rules: effectiveBookingRules(t.company.bookingRules, service.bookingRules),
-    paid: payments.reduce((sum, p) => sum + p.amount - p.amountRefunded, 0),
+    paid,
     cancelledBy: t.cancelledBy,
     waiveFee: t.waiveFee,
     now: t.now,

@@ -2,7 +2,7 @@
 // (holdExpiresAt, 15 minutes after creation) has passed. The workers run this on a schedule
 // for each database (live and sandbox); each booking expires in its own transaction with its
 // booking.expired event, and a booking confirmed meanwhile is left alone (conditional UPDATE).
-// A booking whose payment is processing keeps its hold until the payment settles (checked again
+// A booking whose payment (or its visit's) is processing keeps its hold until the payment settles (checked again
 // under the booking's lock in applyTransition): a charge is never made for an expired booking.
 // Left out of the query too, so a slow processor cannot fill every batch with bookings it skips.
 //
@@ -28,12 +28,14 @@ export async function expirePendingBookings(
        FROM bookings b JOIN companies c ON c.id = b.company_id
        WHERE b.status = 'pending' AND b.hold_expires_at <= ${now} AND c.test_clock_id IS NULL
          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'processing')
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.visit_id = b.visit_id AND p.status = 'processing')
        ORDER BY b.hold_expires_at LIMIT ${limit})
       UNION ALL
       (SELECT b.id, b.hold_expires_at, tc.frozen_time AS at
        FROM test_clocks tc JOIN companies c ON c.test_clock_id = tc.id JOIN bookings b ON b.company_id = c.id
        WHERE b.status = 'pending' AND b.hold_expires_at <= tc.frozen_time
          AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'processing')
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.visit_id = b.visit_id AND p.status = 'processing')
        ORDER BY b.hold_expires_at LIMIT ${limit})
     ) d
     ORDER BY hold_expires_at LIMIT ${limit}`;

@@ -60,8 +60,12 @@ const cancelInput = z.object({ reason: text(500).nullish() }).strict();
  */
 async function refuseExpiryWhilePaying(tx: Prisma.TransactionClient, booking: Booking): Promise<void> {
   await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${booking.id} FOR UPDATE`;
+  // Its own payment, or its visit's (which createVisitPayment makes under the same row locks).
   const paying = await tx.payment.findFirst({
-    where: { bookingId: booking.id, status: 'processing' },
+    where: {
+      OR: [{ bookingId: booking.id }, ...(booking.visitId ? [{ visitId: booking.visitId }] : [])],
+      status: 'processing',
+    },
     select: { id: true },
   });
   if (paying) {

@@ -26,7 +26,7 @@ import { boundedInstant, checkRange, id } from '../domain-validation.js';
 import { parseInput, requiredText } from '../validation.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { applyTransition } from '../bookings/transition-booking.js';
-import { REFUNDABLE } from '../payments/refund-payment.js';
+import { paidFor } from '../bookings/cancellation-terms.js';
 import { refundCancelled } from '../bookings/cancel-booking.js';
 import { domainNow } from '../domain-time.js';
 
@@ -89,10 +89,10 @@ export async function createClosure(
     }
     // A closure is the business cancelling: no cut-off, no fee, what was paid goes back in full
     // (docs/api.md, Cancellation and deposits), after the commit, as cancelBooking does.
-    const paid: Payment[] = [];
+    const paid: Array<{ payments: Payment[]; amount: number }> = [];
     for (const b of active) {
-      const payments = await tx.payment.findMany({ where: { bookingId: b.id, status: { in: [...REFUNDABLE] } } });
-      const refundAmount = payments.reduce((sum, p) => sum + p.amount - p.amountRefunded, 0);
+      // Its own payments, or its share of its visit's payment.
+      const { payments, paid: refundAmount } = await paidFor(tx, b);
       await applyTransition(tx, b, 'cancel', {
         reason: data.reason,
         now,
@@ -100,12 +100,11 @@ export async function createClosure(
         // A class place freed by a closure is not offered to the waitlist: the business is closed.
         refill: false,
       });
-      paid.push(...payments);
+      paid.push({ payments, amount: refundAmount });
     }
     return { closure, paid };
   });
-  const refundable = paid.reduce((sum, p) => sum + p.amount - p.amountRefunded, 0);
-  await refundCancelled(db, { config: opts.config, mode: opts.mode, payments: paid, amount: refundable });
+  for (const o of paid) await refundCancelled(db, { config: opts.config, mode: opts.mode, ...o });
   return closure;
 }
 

@@ -149,7 +149,10 @@ async function scrubCopies(
       RETURNING id`
   ).map((b) => b.id);
   const paymentIds = (
-    await tx.payment.findMany({ where: { bookingId: { in: bookingIds } }, select: { id: true } })
+    await tx.payment.findMany({
+      where: { OR: [{ bookingId: { in: bookingIds } }, { visit: { companyId, customerId: c.id } }] },
+      select: { id: true },
+    })
   ).map((p) => p.id);
   // The events that are about them: their customer events, and those of their bookings and payments.
   const eventIds = (

@@ -38,14 +38,14 @@ export async function exportCustomer(db: Db, opts: { companyId: string; customer
       const ids = (
         await tx.booking.findMany({ where: { companyId, customerId: customer.id }, select: { id: true } })
       ).map((b) => b.id);
+      // Their bookings' payments and their visits' (a visit paid as one).
+      const theirs = { companyId, OR: [{ bookingId: { in: ids } }, { visit: { customerId: customer.id } }] };
       const payments = await tx.payment.findMany({
-        where: { companyId, bookingId: { in: ids } },
+        where: theirs,
         orderBy: newest,
         take,
       });
-      const paymentIds = (
-        await tx.payment.findMany({ where: { companyId, bookingId: { in: ids } }, select: { id: true } })
-      ).map((p) => p.id);
+      const paymentIds = (await tx.payment.findMany({ where: theirs, select: { id: true } })).map((p) => p.id);
       const notifications = await tx.notification.findMany({
         where: { companyId, bookingId: { in: ids } },
         orderBy: newest,

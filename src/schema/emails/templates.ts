@@ -35,6 +35,15 @@ export interface EmailFacts {
   previous?: { startTime: Date; endTime: Date };
   /** The customer's manage link (docs/manage-links.md), in confirmations and reschedules. */
   manageUrl?: string;
+  /** A visit's receipt: each item paid for, in the order of the visit. */
+  items?: Array<{
+    service: { name: string };
+    employee: { name: string };
+    startTime: Date;
+    endTime: Date;
+    price: number;
+    currency: string;
+  }>;
   payment?: {
     id: string;
     amount: number;
@@ -132,7 +141,15 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
         `Amount: ${formatMoney(p.amount, p.currency)}`,
         `Card: ${p.brand ?? 'card'} ending in ${p.last4 ?? '----'}`,
         `Paid: ${DateTime.fromJSDate(p.createdAt, { zone }).toFormat('d LLLL yyyy, HH:mm ZZZZ')}`,
-        `For: ${f.service.name} with ${f.employee.name}, ${when}`,
+        ...(f.items?.length
+          ? [
+              'For:',
+              ...f.items.map(
+                (i) =>
+                  `- ${i.service.name} with ${i.employee.name}, ${formatSlot(i.startTime, i.endTime, zone)}: ${formatMoney(i.price, i.currency)}`,
+              ),
+            ]
+          : [`For: ${f.service.name} with ${f.employee.name}, ${when}`]),
         // The same line as the booking's own e-mails: the site it was paid for.
         ...where,
         `Receipt number: ${p.id}`,

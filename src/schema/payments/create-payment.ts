@@ -1,5 +1,5 @@
 // POST /payments (docs/api.md): a `processing` payment for a booking's price (or its deposit,
-// then its balance); the payments
+// then its balance), or for a whole visit's (visit-charge.ts); the payments
 // worker settles it (src/workers/settle-payment.ts). Sandbox: a test card, judged by the
 // simulator now, of which only brand and last4 are kept. Live: a processor token only.
 import { z } from 'zod';
@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import type { Booking, Payment, Prisma } from '../../generated/prisma/client.js';
-import type { Mode, PaymentKind, PaymentStatus } from '../../generated/prisma/enums.js';
+import type { Mode, PaymentKind } from '../../generated/prisma/enums.js';
 import { isId, newId } from '../../ids.js';
 import { simulateCard } from '../../payments/card-simulator.js';
 import { isPaymentMethodToken, looksLikeCardNumber } from '../../payments/payment-method-token.js';
@@ -15,19 +15,31 @@ import { wakeWorkers } from '../events/outbox.js';
 import { metadataInput } from '../metadata.js';
 import { parseInput } from '../validation.js';
 import { domainNow } from '../domain-time.js';
+import { assertPayable, LIVE } from './payable.js';
+import { createVisitPayment, refuseIfVisitPaid } from './visit-charge.js';
 
 const bookingId = z.string().refine(isId, 'must be a booking id (24 hex characters)');
+const visitId = z.string().refine(isId, 'must be a visit id (24 hex characters)');
+/** What is paid for: one booking, or a whole visit; exactly one of them. */
+const target = { bookingId: bookingId.optional(), visitId: visitId.optional() };
+const exactlyOne = (v: { bookingId?: string; visitId?: string }, ctx: z.RefinementCtx) => {
+  if (v.bookingId && v.visitId)
+    ctx.addIssue({ code: 'custom', path: ['visitId'], message: 'give exactly one of bookingId or visitId, not both' });
+  else if (!v.bookingId && !v.visitId)
+    ctx.addIssue({ code: 'custom', path: ['bookingId'], message: 'give exactly one of bookingId or visitId' });
+};
 const card = z
   .object({ number: z.string().max(19), expMonth: z.number(), expYear: z.number(), cvc: z.string().max(4) })
   .strict();
 const sandboxInput = z
   .object({
-    bookingId,
+    ...target,
     card,
     paymentMethod: z.undefined({ error: 'is for live mode; the sandbox takes a test card' }).optional(),
     metadata: metadataInput.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine(exactlyOne);
 // A card number is judged first, so it gets the message that says why and is never kept.
 const paymentMethod = z.string().superRefine((v, ctx) => {
   if (looksLikeCardNumber(v)) {
@@ -44,31 +56,10 @@ const paymentMethod = z.string().superRefine((v, ctx) => {
     });
   }
 });
-const liveInput = z.object({ bookingId, paymentMethod, metadata: metadataInput.optional() }).strict();
-
-/**
- * A pending booking holding its slot, or a confirmed one. A pending booking whose hold has ended
- * is expired (docs/api.md) even before the expiry job gets to it, so it can no longer be paid.
- */
-function assertPayable(b: Pick<Booking, 'status' | 'holdExpiresAt'>, now: Date): void {
-  if (b.status !== 'pending' && b.status !== 'confirmed') {
-    throw new AppError('INVALID_STATE_TRANSITION', `A ${b.status} booking cannot be paid`, {
-      details: { from: b.status, to: 'paid' },
-    });
-  }
-  if (b.status === 'pending' && b.holdExpiresAt && b.holdExpiresAt.getTime() <= now.getTime()) {
-    throw new AppError(
-      'INVALID_STATE_TRANSITION',
-      `The booking's hold ended at ${b.holdExpiresAt.toISOString()}; it can no longer be paid`,
-      {
-        details: { from: 'expired', to: 'paid' },
-      },
-    );
-  }
-}
-
-// Payments that stand: processing, or charged and not refunded in full.
-const LIVE: PaymentStatus[] = ['processing', 'succeeded', 'partially_refunded'];
+const liveInput = z
+  .object({ ...target, paymentMethod, metadata: metadataInput.optional() })
+  .strict()
+  .superRefine(exactlyOne);
 
 const alreadyPaid = (bookingId: string) =>
   new AppError('CONFLICT', 'This booking already has a payment that is processing or succeeded', {
@@ -119,11 +110,23 @@ export async function createPayment(
     });
   }
   const now = opts.now ?? (await domainNow(db, opts.companyId));
-  const found = await db.booking.findFirst({ where: { id: input.bookingId, companyId: opts.companyId } });
+  const simulated = 'card' in input && input.card ? simulateCard(input.card, now) : null;
+  const charge = {
+    brand: simulated?.brand ?? null,
+    last4: simulated?.last4 ?? null,
+    outcome: simulated?.outcome ?? null,
+    paymentMethod: 'paymentMethod' in input ? (input.paymentMethod ?? null) : null,
+    metadata: input.metadata ?? {},
+  };
+  if (input.visitId) {
+    const payment = await createVisitPayment(db, { companyId: opts.companyId, visitId: input.visitId, now, charge });
+    await wakeWorkers(db);
+    return payment;
+  }
+  const found = await db.booking.findFirst({ where: { id: input.bookingId!, companyId: opts.companyId } });
   if (!found) throw AppError.notFound('booking');
   assertPayable(found, now);
   if (found.price <= 0) throw AppError.validation([{ path: 'bookingId', message: 'the booking has nothing to pay' }]);
-  const simulated = 'card' in input && input.card ? simulateCard(input.card, now) : null;
   try {
     const payment = await db.$transaction(async (tx) => {
       // The booking's row lock orders this payment against the expiry job, which takes the same
@@ -133,22 +136,20 @@ export async function createPayment(
       await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${found.id} FOR UPDATE`;
       const booking = await tx.booking.findUniqueOrThrow({ where: { id: found.id } });
       assertPayable(booking, now);
-      const charge = await nextCharge(tx, booking);
+      // An item of a visit paid as one is paid by the visit's payment (visit-charge.ts).
+      await refuseIfVisitPaid(tx, booking);
+      const next = await nextCharge(tx, booking);
       return tx.payment.create({
         data: {
           id: newId(),
           companyId: opts.companyId,
           bookingId: booking.id,
           // The price fixed on the booking when it was made, or its deposit, or the balance.
-          amount: charge.amount,
-          kind: charge.kind,
+          amount: next.amount,
+          kind: next.kind,
           currency: booking.currency,
           status: 'processing',
-          brand: simulated?.brand ?? null,
-          last4: simulated?.last4 ?? null,
-          outcome: simulated?.outcome ?? null,
-          paymentMethod: 'paymentMethod' in input ? (input.paymentMethod ?? null) : null,
-          metadata: input.metadata ?? {},
+          ...charge,
         },
       });
     });

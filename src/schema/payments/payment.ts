@@ -33,18 +33,31 @@ export const PaymentKindEnum = builder.enumType('PaymentKind', {
 });
 
 export const PaymentType = builder.prismaObject('Payment', {
-  description: 'A charge for a booking: processing, then succeeded or failed; succeeded can be refunded',
+  description:
+    'A charge for a booking or for a whole visit: processing, then succeeded or failed; succeeded can be refunded',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The payment id' }),
-    bookingId: t.exposeID('bookingId', { description: 'The id of the booking paid for' }),
+    bookingId: t.exposeID('bookingId', {
+      nullable: true,
+      description: 'The id of the booking paid for; null for the payment of a whole visit (visitId)',
+    }),
+    visitId: t.exposeID('visitId', {
+      nullable: true,
+      description: 'The id of the visit paid for as one; null for the payment of one booking (bookingId)',
+    }),
     booking: t.relation('booking', {
       nullable: true,
-      description: 'The booking paid for (needs bookings:read)',
+      description: 'The booking paid for (needs bookings:read); null for a visit payment',
+      authScopes: { scope: 'bookings:read' },
+    }),
+    visit: t.relation('visit', {
+      nullable: true,
+      description: 'The visit paid for as one (needs bookings:read); null for a booking payment',
       authScopes: { scope: 'bookings:read' },
     }),
     amountMoney: t.field({
       type: MoneyType,
-      description: "What is charged: the booking's price, or its deposit or balance",
+      description: "What is charged: the booking's price, or its deposit or balance; for a visit, its items' prices",
       resolve: (p) => ({ amount: p.amount, currency: p.currency }),
     }),
     amount: t.exposeInt('amount', {
@@ -93,11 +106,12 @@ const paymentFilterArgs = (t: ArgBuilder) => ({
 type ArgBuilder = Parameters<Parameters<typeof builder.queryField>[1]>[0]['arg'];
 const paymentWhere = (
   companyId: string,
-  a: { status?: PaymentStatus | null; bookingId?: string | number | null },
+  a: { status?: PaymentStatus | null; bookingId?: string | number | null; visitId?: string | number | null },
 ): Prisma.PaymentWhereInput => ({
   companyId,
   ...(a.status ? { status: a.status } : {}),
   ...(a.bookingId != null ? { bookingId: String(a.bookingId) } : {}),
+  ...(a.visitId != null ? { visitId: String(a.visitId) } : {}),
 });
 const read = { scope: 'payments:read' } as const;
 
@@ -112,9 +126,13 @@ const CardInput = builder.inputType('CardInput', {
 });
 
 const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
-  description: 'A charge for a booking: a test card in the sandbox, a payment method in live mode',
+  description:
+    'A charge for a booking or a whole visit (exactly one of bookingId and visitId): a test card in the sandbox, a payment method in live mode',
   fields: (t) => ({
-    bookingId: t.id({ required: true, description: 'The booking to pay for' }),
+    bookingId: t.id({ description: 'The booking to pay for' }),
+    visitId: t.id({
+      description: "The visit to pay for as one: its pending and confirmed items' prices, in one payment",
+    }),
     card: t.field({ type: CardInput, description: 'Sandbox: a test card' }),
     paymentMethod: t.string({ description: "Live: the processor's payment-method token" }),
     metadata: t.field({ type: 'Metadata', description: 'Your own key/value pairs, up to 50 string values' }),
@@ -147,6 +165,7 @@ builder.queryFields((t) => ({
       args: {
         ...legacyPageArgs(t.arg),
         bookingId: t.arg.id({ description: "Only this booking's payments" }),
+        visitId: t.arg.id({ description: "Only this visit's payments (a visit paid as one)" }),
         ...paymentFilterArgs(t.arg),
       },
       resolve: (_r, a, ctx, info) => {
@@ -183,6 +202,7 @@ builder.queryFields((t) => ({
 for (const [model, description] of [
   ['Booking', 'The payments of this booking'],
   ['Company', "The company's payments"],
+  ['Visit', 'The payments of this visit paid as one (at most one standing)'],
 ] as const) {
   builder.prismaObjectFields(model, (t) => ({
     payments: t.relatedConnection(
@@ -201,19 +221,22 @@ for (const [model, description] of [
   }));
 }
 
-// A customer's payments are those of their bookings: loaded with the customer, paged in memory.
+// A customer's payments are those of their bookings and visits: loaded with the customer, paged in memory.
 builder.prismaObjectFields('Customer', (t) => ({
   payments: t.connection(
     {
       type: PaymentType,
       nullable: true,
-      description: "The payments of the customer's bookings, newest first (needs payments:read)",
+      description: "The payments of the customer's bookings and visits, newest first (needs payments:read)",
       authScopes: read,
       select: (_args, _ctx, nestedSelection) => ({
         bookings: { select: { payments: nestedSelection(true) } },
+        visits: { select: { payments: nestedSelection(true) } },
       }),
       resolve: (c, args) => {
-        const list = c.bookings.flatMap((b) => b.payments).sort((x, y) => (x.id < y.id ? 1 : x.id > y.id ? -1 : 0));
+        const list = [...c.bookings.flatMap((b) => b.payments), ...c.visits.flatMap((v) => v.payments)].sort((x, y) =>
+          x.id < y.id ? 1 : x.id > y.id ? -1 : 0,
+        );
         return { ...resolveArrayConnection({ args }, list), totalCount: list.length };
       },
     },
@@ -224,7 +247,8 @@ builder.prismaObjectFields('Customer', (t) => ({
 builder.mutationFields((t) => ({
   createPayment: t.field({
     type: PaymentType,
-    description: 'Charges a booking: the payment starts processing and the payments worker settles it',
+    description:
+      'Charges a booking, or a whole visit: the payment starts processing and the payments worker settles it',
     authScopes: { scope: 'payments:write' },
     args: { input: t.arg({ type: CreatePaymentInput, required: true, description: 'The charge' }) },
     resolve: (_r, { input }, ctx) =>

@@ -16,10 +16,15 @@ import { DOMAIN_TRANSACTION } from '../db-errors.js';
 import { recordEvent } from '../events/events.js';
 import { parseInput } from '../validation.js';
 
+/**
+ * A payment event's data: bookingId for a booking's payment, visitId for a visit's, each left
+ * out when it is null (as booking events leave out visitId; docs/webhooks.md).
+ */
 export function paymentEventData(p: Payment) {
   return {
     paymentId: p.id,
-    bookingId: p.bookingId,
+    ...(p.bookingId ? { bookingId: p.bookingId } : {}),
+    ...(p.visitId ? { visitId: p.visitId } : {}),
     amount: p.amount,
     currency: p.currency,
     status: p.status,

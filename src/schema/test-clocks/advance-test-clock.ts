@@ -89,7 +89,8 @@ async function runDueTransitions(
       SELECT LEAST(
         (SELECT min(b.hold_expires_at) FROM bookings b
          WHERE b.company_id = ${o.companyId} AND b.status = 'pending' AND b.hold_expires_at <= ${o.to}
-           AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'processing')),
+           AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.booking_id = b.id AND p.status = 'processing')
+           AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.visit_id = b.visit_id AND p.status = 'processing')),
         (SELECT min(n.due_at) FROM notifications n
          WHERE n.company_id = ${o.companyId} AND n.status = 'scheduled' AND n.due_at <= ${o.to}),
         (SELECT min(b.offer_expires_at) FROM bookings b

@@ -3,7 +3,7 @@
 // Sandbox companies' e-mails are logged, never sent; live ones are queued for SMTP.
 import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Mode } from '../../generated/prisma/enums.js';
+import type { BookingStatus, Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
 import type { Config } from '../../config.js';
 import { manageUrl, publicOrigin } from '../../schema/bookings/index.js';
@@ -43,6 +43,9 @@ function kindFor(e: EventRow): EmailKind | null {
       return null;
   }
 }
+
+/** The states of a visit's items that its payment paid for and that still stand. */
+const PAID_ITEM: BookingStatus[] = ['pending', 'confirmed', 'completed', 'no_show'];
 
 const asDate = (v: unknown) => (typeof v === 'string' ? new Date(v) : undefined);
 
@@ -93,17 +96,28 @@ export async function composeEmails(
     ...wanted
       .filter((w) => w.kind !== 'payment_receipt')
       .map((w) => String((w.e.data as Record<string, unknown>).bookingId)),
-    ...payments.map((p) => p.bookingId),
+    ...payments.flatMap((p) => (p.bookingId ? [p.bookingId] : [])),
   ];
+  const visitIds = payments.flatMap((p) => (p.visitId ? [p.visitId] : []));
   const bookings = await tx.booking.findMany({
-    where: { id: { in: bookingIds } },
+    where: {
+      OR: [
+        { id: { in: bookingIds } },
+        // A visit's receipt names each item it paid for: those still standing (not cancelled or expired).
+        ...(visitIds.length ? [{ visitId: { in: visitIds }, status: { in: PAID_ITEM } }] : []),
+      ],
+    },
     include: { customer: true, service: true, employee: true, company: true, location: true },
+    orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
   });
   const out: Prisma.EmailCreateManyInput[] = [];
   for (const { e, kind } of wanted) {
     const data = e.data as Record<string, unknown>;
     const payment = kind === 'payment_receipt' ? payments.find((p) => p.id === data.paymentId) : undefined;
-    const booking = bookings.find((b) => b.id === (payment ? payment.bookingId : data.bookingId));
+    const items = payment?.visitId ? bookings.filter((b) => b.visitId === payment.visitId) : [];
+    const booking = payment?.visitId
+      ? items[0]
+      : bookings.find((b) => b.id === (payment ? payment.bookingId : data.bookingId));
     if (!booking || booking.companyId !== e.companyId || (kind === 'payment_receipt' && !payment)) continue;
     // An erased customer has no address any more (docs/api.md, Customers: erase and export).
     if (booking.customer.erasedAt) continue;
@@ -129,6 +143,16 @@ export async function composeEmails(
       },
       previous: prevStart && prevEnd ? { startTime: prevStart, endTime: prevEnd } : undefined,
       payment: payment ?? undefined,
+      items: items.length
+        ? items.map((b) => ({
+            service: b.service,
+            employee: b.employee,
+            startTime: b.startTime,
+            endTime: b.endTime,
+            price: b.price,
+            currency: b.currency,
+          }))
+        : undefined,
       // The link as it is now (a rotated link's e-mails carry the new one).
       manageUrl: url,
     });

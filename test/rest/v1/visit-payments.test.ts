@@ -213,6 +213,45 @@ describe('paying a visit as one', () => {
     });
   });
 
+  it("a customer cancel of one item keeps the policy's fee from its share and refunds the rest", async () => {
+    const s = await paidVisitWorld();
+    // Free until 30 days before: the visit (days ahead) is past it, so the 20% fee applies.
+    ok(
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/services/${s.colour._id}`,
+        headers: s.auth,
+        payload: { cancellationPolicy: { freeUntilMinutesBefore: 43_200, lateFee: { percent: 20 } } },
+      }),
+    );
+    const v = await s.visit();
+    const created = ok(await pay(s.auth, { visitId: v._id, card }));
+    await settled(created._id);
+    const colour = v.bookings[1];
+    const quote = ok(
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/bookings/${colour._id}/cancellation-quote?cancelledBy=customer`,
+        headers: s.auth,
+      }),
+    );
+    expect(quote).toMatchObject({ fee: 500, refundAmount: 2000, allowed: true });
+    const cancelled = ok(
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/bookings/${colour._id}/cancel`,
+        headers: s.auth,
+        payload: { cancelledBy: 'customer' },
+      }),
+    );
+    expect(cancelled).toMatchObject({ status: 'cancelled', cancelledBy: 'customer', cancellationFee: 500 });
+    expect(await db().payment.findUniqueOrThrow({ where: { id: created._id } })).toMatchObject({
+      status: 'partially_refunded',
+      amountRefunded: 2000,
+    });
+    expect(await itemStatuses(v._id)).toEqual(['confirmed', 'cancelled']);
+  });
+
   it('refuses both ids, neither, unknown, other company and cancelled visits, naming the field; nothing written', async () => {
     const s = await paidVisitWorld();
     const v = await s.visit();

@@ -8,6 +8,7 @@ import { metadataInput } from '../metadata.js';
 import { LATEST_API_VERSION } from './api-versions.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 import { seedSampleCompany } from '../sandbox/seed-sample-company.js';
+import { bookSampleCompany } from '../sandbox/sample-bookings.js';
 
 const createCompanyInput = z
   .object({
@@ -67,7 +68,9 @@ export async function insertCompany(tx: Tx, data: ParsedCompanyInput, opts: { no
  * Creates a company in the database of its mode (docs/sandbox.md: test companies are the sandbox).
  * With a `template`, the company is a test company made from that sample: the template's
  * profile fills the fields not given, and its staff, services, classes and customers are
- * written in the same transaction, so a company never exists half-seeded.
+ * written in the same transaction, so a company never exists half-seeded. Its sample bookings
+ * are made right after that transaction commits, by the API's own use cases, which run
+ * transactions of their own (src/schema/sandbox/sample-bookings.ts).
  */
 export async function createCompany(
   dbs: Databases,
@@ -77,7 +80,9 @@ export async function createCompany(
   const data = parseCompanyInput(input);
   const db = dbs.forMode(data.mode);
   if (!data.template) return db.company.create({ data: { id: newId(), apiVersion: LATEST_API_VERSION, ...data } });
-  return db.$transaction((tx) => insertCompany(tx, data, opts), SEED_TRANSACTION);
+  const company = await db.$transaction((tx) => insertCompany(tx, data, opts), SEED_TRANSACTION);
+  await bookSampleCompany(db, company, opts);
+  return company;
 }
 
 /** The sample test companies every account starts with; returns them in template order. */
@@ -89,7 +94,11 @@ export async function createSampleCompanies(
 ): Promise<Company[]> {
   const out: Company[] = [];
   for (const template of templates) {
-    out.push(await createCompany(dbs, { accountId, mode: 'test', template }, opts));
+    const data = parseCompanyInput({ accountId, mode: 'test', template });
+    out.push(await dbs.test.prisma.$transaction((tx) => insertCompany(tx, data, opts), SEED_TRANSACTION));
   }
+  // Their sample bookings side by side: each company's are independent of the others', and
+  // account creation waits for the slowest, not for the sum (docs/performance.md).
+  await Promise.all(out.map((company) => bookSampleCompany(dbs.test.prisma, company, opts)));
   return out;
 }

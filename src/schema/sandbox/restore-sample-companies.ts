@@ -9,7 +9,9 @@
 //   A reset a person confirmed on a page naming the samples passes their ids (`companyIds`):
 //   exactly those go, so a sample made after the page was shown stays, as the wipe does.
 // Deleting and recreating are one transaction (the CLI and the admin area alike): a failure
-// half-way leaves the samples as they were, never deleted and not recreated.
+// half-way leaves the samples as they were, never deleted and not recreated. The recreated
+// companies' sample bookings are made once it has committed (sample-bookings.ts: the booking
+// use cases run transactions of their own), as when an account is created.
 // It answers the account's samples in template order (the oldest company of each template).
 import type { CredentialResolver } from '../../auth/credentials.js';
 import type { Databases } from '../../db/databases.js';
@@ -19,6 +21,7 @@ import { isId } from '../../ids.js';
 import { SAMPLE_ORDER, type SampleTemplate } from './samples.js';
 import { insertCompany, parseCompanyInput, SEED_TRANSACTION } from '../companies/create-company.js';
 import { deleteTestCompanies, forgetCompanies } from './wipe-sandbox.js';
+import { bookSampleCompany } from './sample-bookings.js';
 
 export interface RestoreResult {
   testCompanies: Company[];
@@ -37,7 +40,7 @@ export async function restoreSampleCompanies(
     : null;
   if (!account) throw AppError.notFound('Account');
 
-  const { deletedIds, testCompanies, created } = await dbs.test.prisma.$transaction(async (tx) => {
+  const { deletedIds, testCompanies, created, fresh } = await dbs.test.prisma.$transaction(async (tx) => {
     // One restore per account at a time: two concurrent restores would both see a template
     // missing and create it twice. The lock is released when the transaction ends.
     await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext(${`restore-samples:${account.id}`}))) AS l`;
@@ -51,15 +54,22 @@ export async function restoreSampleCompanies(
     const byTemplate = new Map<SampleTemplate, Company>();
     for (const c of existing)
       if (!byTemplate.has(c.template as SampleTemplate)) byTemplate.set(c.template as SampleTemplate, c);
-    let created = 0;
+    const fresh: Company[] = [];
     for (const template of SAMPLE_ORDER.filter((t) => !byTemplate.has(t))) {
       const data = parseCompanyInput({ accountId: account.id, mode: 'test', template });
-      byTemplate.set(template, await insertCompany(tx, data, { now: opts.now }));
-      created++;
+      const company = await insertCompany(tx, data, { now: opts.now });
+      byTemplate.set(template, company);
+      fresh.push(company);
     }
-    return { deletedIds, testCompanies: SAMPLE_ORDER.map((t) => byTemplate.get(t)!), created };
+    return {
+      deletedIds,
+      testCompanies: SAMPLE_ORDER.map((t) => byTemplate.get(t)!),
+      created: fresh.length,
+      fresh,
+    };
   }, SEED_TRANSACTION);
 
   await forgetCompanies(credentials, deletedIds);
+  await Promise.all(fresh.map((company) => bookSampleCompany(dbs.test.prisma, company, { now: opts.now })));
   return { testCompanies, created, deleted: deletedIds.length };
 }

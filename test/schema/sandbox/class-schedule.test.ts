@@ -66,7 +66,7 @@ describe('class sessions across the British daylight-saving changes', () => {
     const now = new Date('2027-03-15T12:00:00Z'); // a Monday, after its 07:00 class
     const { sessions, lines, startsOf } = await seededSchedule(now);
     expect(lines).toEqual(expectedSchedule(now));
-    expect(sessions).toHaveLength(19 * 4 - 1);
+    expect(sessions).toHaveLength(20 * 4 - 1);
     // Monday 07:00 Spin: GMT (UTC+0) before the change, BST (UTC+1) after.
     expect(startsOf('Spin')).toEqual(
       expect.arrayContaining(['2027-03-22T07:00:00.000Z', '2027-03-29T06:00:00.000Z', '2027-04-05T06:00:00.000Z']),
@@ -87,7 +87,7 @@ describe('class sessions across the British daylight-saving changes', () => {
     const now = new Date('2026-10-12T12:00:00Z'); // a Monday
     const { sessions, lines, startsOf } = await seededSchedule(now);
     expect(lines).toEqual(expectedSchedule(now));
-    expect(sessions).toHaveLength(19 * 4 - 1);
+    expect(sessions).toHaveLength(20 * 4 - 1);
     expect(startsOf('Spin')).toEqual(expect.arrayContaining(['2026-10-19T06:00:00.000Z', '2026-10-26T07:00:00.000Z']));
     expect(startsOf('Vinyasa Yoga')).toEqual(
       expect.arrayContaining(['2026-10-18T09:00:00.000Z', '2026-10-25T10:00:00.000Z']),

@@ -126,6 +126,6 @@ describe('createCompany with a template', () => {
     }
     // And the same template works again once nothing refuses it.
     const ok = await createCompany(dbs, { accountId, mode: 'test', template: 'fitness', name: 'Lucky Gym' });
-    expect(await dbs.test.prisma.customer.count({ where: { companyId: ok.id } })).toBe(4);
+    expect(await dbs.test.prisma.customer.count({ where: { companyId: ok.id } })).toBe(6);
   });
 });

@@ -59,6 +59,18 @@ describe('restoreSampleCompanies', () => {
     expect(
       await t.dbs.test.prisma.classSession.count({ where: { companyId: fitness.id, startTime: { gt: new Date() } } }),
     ).toBeGreaterThan(50);
+    // With their sample bookings again (docs/sandbox.md): the salon's visit, the clinic's
+    // series, the gym's full class and its line.
+    const [salon, clinic] = r.testCompanies;
+    expect(await t.dbs.test.prisma.visit.count({ where: { companyId: salon!.id } })).toBe(1);
+    expect(await t.dbs.test.prisma.booking.count({ where: { companyId: salon!.id, visitId: { not: null } } })).toBe(2);
+    expect(await t.dbs.test.prisma.bookingSeries.count({ where: { companyId: clinic!.id } })).toBe(1);
+    expect(await t.dbs.test.prisma.booking.count({ where: { companyId: clinic!.id, seriesId: { not: null } } })).toBe(6);
+    const line = await t.dbs.test.prisma.booking.findMany({
+      where: { companyId: fitness.id, status: 'waitlisted' },
+      orderBy: { waitlistPosition: 'asc' },
+    });
+    expect(line.map((b) => b.waitlistPosition)).toEqual([1, 2]);
   });
 
   it('with reset, rebuilds the samples and stops their keys, but keeps blank test companies and live data', async () => {

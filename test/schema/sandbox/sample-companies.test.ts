@@ -149,6 +149,7 @@ describe('every new account gets the three sample test companies', () => {
       'appointment:Personal Training',
       'class:HIIT Circuit',
       'class:Mat Pilates',
+      'class:Reformer Pilates',
       'class:Spin',
       'class:Vinyasa Yoga',
     ]);
@@ -164,18 +165,25 @@ describe('every new account gets the three sample test companies', () => {
     }
   });
 
-  it('only the gym has class sessions: scheduled, empty, in the coming four weeks', async () => {
+  it('only the gym has class sessions: scheduled, in the coming four weeks, empty but the one booked full', async () => {
     expect((await graphOf('hair_salon')).sessions).toEqual([]);
     expect((await graphOf('clinic')).sessions).toEqual([]);
     const g = await graphOf('fitness');
-    // 19 classes a week; the first and last day of the window are partial.
-    expect(g.sessions.length).toBeGreaterThanOrEqual(19 * 3);
-    expect(g.sessions.length).toBeLessThanOrEqual(19 * 4);
+    // 20 classes a week; the first and last day of the window are partial.
+    expect(g.sessions.length).toBeGreaterThanOrEqual(20 * 3);
+    expect(g.sessions.length).toBeLessThanOrEqual(20 * 4);
+    // The sample's full class (docs/sandbox.md): one reformer session, every place taken, two
+    // waiting; every other session has nobody booked.
+    const taken = g.sessions.filter((s) => s.bookedCount > 0 || s.waitlistCount > 0);
+    expect(taken).toHaveLength(1);
+    expect(g.services.find((s) => s.id === taken[0]!.serviceId)!.name).toBe('Reformer Pilates');
+    expect(taken[0]!.bookedCount).toBe(taken[0]!.capacity);
+    expect(taken[0]!.waitlistCount).toBe(2);
     const classServices = new Map(g.services.filter((s) => s.kind === 'class').map((s) => [s.id, s]));
     const horizon = DateTime.fromJSDate(startedAt, { zone: 'Europe/London' }).startOf('day').plus({ days: 28 });
     for (const s of g.sessions) {
       expect(s.status).toBe('scheduled');
-      expect(s.bookedCount).toBe(0);
+      if (s !== taken[0]) expect(s.bookedCount).toBe(0);
       expect(s.capacity).toBeGreaterThan(0);
       expect(s.startTime.getTime()).toBeGreaterThan(startedAt.getTime());
       expect(s.startTime.getTime()).toBeLessThan(horizon.toMillis());

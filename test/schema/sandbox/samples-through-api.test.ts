@@ -33,6 +33,125 @@ const week = () => {
   return `from=${encodeURIComponent(from.toISO()!)}&to=${encodeURIComponent(from.plus({ days: 7 }).toISO()!)}`;
 };
 
+// First, before the tests below book anything: what a new account's samples hold, as an
+// integrator reads it (GET /visits/:id, /booking-series/:id, /classes), checked against the
+// sample data and the companies' local hours.
+describe('the sample companies’ bookings (docs/sandbox.md)', () => {
+  const customer = async (template: string, email: string) =>
+    (await get(template, '/customers?limit=100')).find((c: any) => c.email === email);
+  // The start of the local day `days` after today in the zone: "a few days ahead".
+  const daysAhead = (zone: string, days: number) => DateTime.now().setZone(zone).startOf('day').plus({ days });
+  const within = (hours: Array<{ start: string; end: string }>, start: DateTime, end: DateTime) =>
+    hours.some((h) => h.start <= start.toFormat('HH:mm') && end.toFormat('HH:mm') <= h.end);
+
+  it('the salon: one visit, a men’s cut and then a beard trim with Lukas for Jonas, days ahead', async () => {
+    const services = await get('hair_salon', '/services?limit=100');
+    const employees = await get('hair_salon', '/employees?limit=100');
+    const jonas = await customer('hair_salon', 'jonas.hoffmann@example.com');
+    const bookings = await get('hair_salon', '/bookings?limit=100');
+    expect(bookings).toHaveLength(2);
+    const visit = await get('hair_salon', `/visits/${bookings[0].visitId}`);
+    expect(visit.customerId).toBe(jonas._id);
+    expect(visit.bookings.map((b: any) => services.find((s: any) => s._id === b.serviceId).name)).toEqual([
+      "Men's Cut",
+      'Beard Trim',
+    ]);
+    const lukas = byName(employees, 'Lukas Weber');
+    for (const b of visit.bookings) {
+      expect(b).toMatchObject({ status: 'confirmed', visitId: visit._id, customerId: jonas._id, employeeId: lukas._id });
+    }
+    const [cut, trim] = visit.bookings;
+    // Back to back: the trim starts when the cut's time and its 5-minute buffer after are over.
+    expect(Date.parse(trim.startTime) - Date.parse(cut.endTime)).toBe(5 * 60_000);
+    expect(visit.startTime).toBe(cut.startTime);
+    expect(visit.endTime).toBe(trim.endTime);
+    const start = DateTime.fromISO(cut.startTime, { zone: 'Europe/Berlin' });
+    const end = DateTime.fromISO(trim.endTime, { zone: 'Europe/Berlin' });
+    expect(start >= daysAhead('Europe/Berlin', 3)).toBe(true);
+    expect(within(lukas.workingHours[start.setLocale('en').toFormat('cccc').toLowerCase()], start, end)).toBe(true);
+  });
+
+  it('the clinic: a weekly series of six follow-ups with Dr. Mitchell at Midtown, each in an exam room there', async () => {
+    const services = await get('clinic', '/services?limit=100');
+    const employees = await get('clinic', '/employees?limit=100');
+    const locations = await get('clinic', '/locations?limit=100');
+    const rooms = await get('clinic', '/resources?limit=100');
+    const robert = await customer('clinic', 'robert.johnson@example.com');
+    const midtown = byName(locations, 'Midtown Clinic');
+    const mitchell = byName(employees, 'Dr. Sarah Mitchell');
+    const bookings = await get('clinic', '/bookings?limit=100');
+    expect(bookings).toHaveLength(6);
+    const series = await get('clinic', `/booking-series/${bookings[0].seriesId}`);
+    expect(series).toMatchObject({
+      serviceId: byName(services, 'Follow-up Visit')._id,
+      employeeId: mitchell._id,
+      customerId: robert._id,
+      locationId: midtown._id,
+      rrule: 'FREQ=WEEKLY;COUNT=6',
+      timeZone: 'America/New_York',
+      skipped: [],
+    });
+    expect(series.bookings).toHaveLength(6);
+    const midtownRooms = rooms
+      .filter((r: any) => r.kind === 'room' && r.locationId === midtown._id)
+      .map((r: any) => r._id);
+    expect(midtownRooms).toHaveLength(2);
+    const starts = series.bookings.map((b: any) => DateTime.fromISO(b.startTime, { zone: 'America/New_York' }));
+    expect(starts[0] >= daysAhead('America/New_York', 3)).toBe(true);
+    series.bookings.forEach((b: any, i: number) => {
+      expect(b).toMatchObject({
+        status: 'confirmed',
+        seriesId: series._id,
+        customerId: robert._id,
+        employeeId: mitchell._id,
+        locationId: midtown._id,
+      });
+      expect(b.resourceIds).toHaveLength(1);
+      expect(midtownRooms).toContain(b.resourceIds[0]);
+      // Weekly at the same New York wall time.
+      expect(starts[i].toFormat('cccc HH:mm')).toBe(starts[0].toFormat('cccc HH:mm'));
+      expect(starts[i].toISODate()).toBe(starts[0].plus({ weeks: i }).toISODate());
+    });
+    const end = DateTime.fromISO(series.bookings[0].endTime, { zone: 'America/New_York' });
+    expect(within(mitchell.workingHours[starts[0].setLocale('en').toFormat('cccc').toLowerCase()], starts[0], end)).toBe(
+      true,
+    );
+  });
+
+  it('the gym: one reformer class full, with two waiting in order, days ahead', async () => {
+    const services = await get('fitness', '/services?limit=100');
+    const reformer = byName(services, 'Reformer Pilates');
+    expect(reformer.waitlist).toMatchObject({ enabled: true });
+    const classes = await get('fitness', `/classes?serviceId=${reformer._id}&limit=100`);
+    const full = classes.filter((c: any) => c.bookedCount > 0 || c.waitlistCount > 0);
+    expect(full).toHaveLength(1);
+    expect(full[0]).toMatchObject({ capacity: 4, bookedCount: 4, spotsLeft: 0, waitlistCount: 2, status: 'scheduled' });
+    expect(DateTime.fromISO(full[0].startTime, { zone: 'Europe/London' }) >= daysAhead('Europe/London', 2)).toBe(true);
+    // No earlier reformer session from two days ahead was passed over.
+    for (const c of classes)
+      if (DateTime.fromISO(c.startTime) >= daysAhead('Europe/London', 2))
+        expect(Date.parse(c.startTime)).toBeGreaterThanOrEqual(Date.parse(full[0].startTime));
+    const customers = await get('fitness', '/customers?limit=100');
+    const emailOf = (id: string) => customers.find((c: any) => c._id === id).email;
+    const bookings = (await get('fitness', '/bookings?limit=100')).filter((b: any) => b.classId === full[0]._id);
+    expect(bookings).toHaveLength(6);
+    const placed = bookings.filter((b: any) => b.status === 'confirmed');
+    expect(placed.map((b: any) => emailOf(b.customerId)).sort()).toEqual([
+      'amelia.jones@example.com',
+      'harry.brown@example.com',
+      'isla.taylor@example.com',
+      'oliver.smith@example.com',
+    ]);
+    const line = bookings
+      .filter((b: any) => b.status === 'waitlisted')
+      .sort((a: any, b: any) => a.waitlistPosition - b.waitlistPosition);
+    expect(line.map((b: any) => [b.waitlistPosition, emailOf(b.customerId)])).toEqual([
+      [1, 'george.wilson@example.com'],
+      [2, 'ava.evans@example.com'],
+    ]);
+  });
+});
+
 describe('the sample companies through the REST API', () => {
   it.each(['hair_salon', 'clinic', 'fitness'] as const)(
     '%s: GET /employees and /services list the template’s staff and menu',

@@ -182,4 +182,15 @@ export const CLINIC: SampleCompanyData = {
       notes: 'Parent of two pediatric patients.',
     },
   ],
+  // Six weekly follow-ups with Dr. Mitchell at the Midtown clinic, each in any free exam room there.
+  bookings: {
+    series: {
+      customer: 'robert.johnson@example.com',
+      employee: 'mitchell',
+      service: 'follow-up',
+      location: 'midtown',
+      rrule: 'FREQ=WEEKLY;COUNT=6',
+      inDays: 3,
+    },
+  },
 };

@@ -1,7 +1,8 @@
 // "Sample Fitness Center" in London (GBP): four instructors, group classes on a weekly
 // timetable (sessions are generated for the coming weeks in Europe/London local time, see
 // seed-sample-company.ts), and personal training as an appointment paid when booking. Yoga
-// (offer mode) and Spin (auto mode) keep waitlists for their full sessions.
+// and Reformer Pilates (offer mode) and Spin (auto mode) keep waitlists for their full
+// sessions; the next reformer class is booked full with two waiting (sample-bookings.ts).
 // Every class on the timetable lies inside its instructor's working hours.
 import { hours, week, type SampleCompanyData } from './types.js';
 
@@ -111,6 +112,20 @@ export const FITNESS: SampleCompanyData = {
       employees: ['priya'],
     },
     {
+      key: 'reformer',
+      name: 'Reformer Pilates',
+      description: 'Small-group pilates on the reformer machines: four places.',
+      kind: 'class',
+      durationMinutes: 50,
+      price: 2500,
+      bufferBeforeMinutes: 0,
+      bufferAfterMinutes: 0,
+      requiresPayment: false,
+      employees: ['priya'],
+      // Four machines fill quickly: a freed one is offered to the next in line.
+      waitlist: { enabled: true, maxSize: 6, offerMode: 'offer', offerMinutes: 60, cutoffMinutes: 120 },
+    },
+    {
       key: 'pt',
       name: 'Personal Training',
       description: 'One-to-one session with a coach. Paid when booking.',
@@ -134,6 +149,7 @@ export const FITNESS: SampleCompanyData = {
     { weekday: 'wednesday', start: '07:00', service: 'spin', instructor: 'tom', capacity: 20 },
     { weekday: 'wednesday', start: '18:30', service: 'pilates', instructor: 'priya', capacity: 12 },
     { weekday: 'thursday', start: '07:00', service: 'hiit', instructor: 'james', capacity: 16 },
+    { weekday: 'thursday', start: '12:00', service: 'reformer', instructor: 'priya', capacity: 4 },
     { weekday: 'thursday', start: '18:00', service: 'yoga', instructor: 'priya', capacity: 18 },
     { weekday: 'thursday', start: '18:30', service: 'hiit', instructor: 'james', capacity: 16 },
     { weekday: 'friday', start: '07:00', service: 'spin', instructor: 'tom', capacity: 20 },
@@ -159,5 +175,22 @@ export const FITNESS: SampleCompanyData = {
     },
     { name: 'Harry Brown', email: 'harry.brown@example.com', phone: '+447912345603' },
     { name: 'Isla Taylor', email: 'isla.taylor@example.com', phone: '+447912345604' },
+    { name: 'George Wilson', email: 'george.wilson@example.com', phone: '+447912345605' },
+    { name: 'Ava Evans', email: 'ava.evans@example.com', phone: '+447912345606' },
   ],
+  // The next reformer class two days or more ahead: its four places taken, two waiting.
+  bookings: {
+    fullClass: {
+      service: 'reformer',
+      customers: [
+        'oliver.smith@example.com',
+        'amelia.jones@example.com',
+        'harry.brown@example.com',
+        'isla.taylor@example.com',
+        'george.wilson@example.com',
+        'ava.evans@example.com',
+      ],
+      inDays: 2,
+    },
+  },
 };

@@ -137,4 +137,10 @@ export const HAIR_SALON: SampleCompanyData = {
       notes: 'Patch test done for colour.',
     },
   ],
+  // A men's cut and a beard trim back to back with Lukas. Not a cut and a colour: colour work
+  // is paid when booking, so its item would wait pending on a payment hold that lapses after 15
+  // minutes, and the sample would show an expired visit.
+  bookings: {
+    visit: { customer: 'jonas.hoffmann@example.com', employee: 'lukas', services: ['mens-cut', 'beard'], inDays: 3 },
+  },
 };

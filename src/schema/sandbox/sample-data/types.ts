@@ -82,6 +82,26 @@ export interface SampleCustomer {
   notes?: string;
 }
 
+/**
+ * What a sample company has booked when it is made (docs/sandbox.md), booked after the seed
+ * through the API's own use cases (../sample-bookings.ts). Customers are named by e-mail,
+ * employees, services and locations by key; `inDays` is how many local days from today
+ * (domain time) the first booking is at the earliest: it falls on the first day from then on
+ * whose working hours hold it, at the start of the first interval long enough.
+ */
+export interface SampleBookings {
+  /** One multi-service visit (docs/api.md, Visits): the services back to back, one employee. */
+  visit?: { customer: string; employee: string; services: string[]; inDays: number };
+  /** One booking series (docs/api.md, Booking series) at a location, e.g. weekly. */
+  series?: { customer: string; employee: string; service: string; location: string; rrule: string; inDays: number };
+  /**
+   * One full class session with people waiting (docs/api.md, Class waitlists): the first
+   * session of `service` from `inDays` on, its places taken by the first customers in order and
+   * the rest on its waitlist, in order (positions 1..n).
+   */
+  fullClass?: { service: string; customers: string[]; inDays: number };
+}
+
 export interface SampleCompanyData {
   employees: SampleEmployee[];
   services: SampleService[];
@@ -91,6 +111,7 @@ export interface SampleCompanyData {
   customers: SampleCustomer[];
   resources?: SampleResource[];
   locations?: SampleLocation[];
+  bookings?: SampleBookings;
 }
 
 /** Builds a week from the days that differ from "closed". */

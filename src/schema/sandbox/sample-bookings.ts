@@ -58,9 +58,8 @@ export function firstWorkingStart(opts: {
       if (opts.location && (r.locationId ?? opts.main) !== opts.location) continue;
       if (minutesOf(r.end) - minutesOf(r.start) < opts.minutes) continue;
       const [hour, minute] = r.start.split(':').map(Number) as [number, number];
-      const start = DateTime.fromObject({ year: date.year, month: date.month, day: date.day, hour, minute }, {
-        zone: opts.zone,
-      });
+      const { year, month, day } = date;
+      const start = DateTime.fromObject({ year, month, day, hour, minute }, { zone: opts.zone });
       // A wall time in a spring-forward gap does not exist that day: try the next interval.
       if (!start.isValid || start.hour !== hour || start.minute !== minute) continue;
       if (start.toMillis() > opts.now.getTime()) return start.toJSDate();

@@ -65,7 +65,9 @@ describe('restoreSampleCompanies', () => {
     expect(await t.dbs.test.prisma.visit.count({ where: { companyId: salon!.id } })).toBe(1);
     expect(await t.dbs.test.prisma.booking.count({ where: { companyId: salon!.id, visitId: { not: null } } })).toBe(2);
     expect(await t.dbs.test.prisma.bookingSeries.count({ where: { companyId: clinic!.id } })).toBe(1);
-    expect(await t.dbs.test.prisma.booking.count({ where: { companyId: clinic!.id, seriesId: { not: null } } })).toBe(6);
+    expect(await t.dbs.test.prisma.booking.count({ where: { companyId: clinic!.id, seriesId: { not: null } } })).toBe(
+      6,
+    );
     const line = await t.dbs.test.prisma.booking.findMany({
       where: { companyId: fitness.id, status: 'waitlisted' },
       orderBy: { waitlistPosition: 'asc' },

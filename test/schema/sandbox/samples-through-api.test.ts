@@ -58,7 +58,12 @@ describe('the sample companies’ bookings (docs/sandbox.md)', () => {
     ]);
     const lukas = byName(employees, 'Lukas Weber');
     for (const b of visit.bookings) {
-      expect(b).toMatchObject({ status: 'confirmed', visitId: visit._id, customerId: jonas._id, employeeId: lukas._id });
+      expect(b).toMatchObject({
+        status: 'confirmed',
+        visitId: visit._id,
+        customerId: jonas._id,
+        employeeId: lukas._id,
+      });
     }
     const [cut, trim] = visit.bookings;
     // Back to back: the trim starts when the cut's time and its 5-minute buffer after are over.
@@ -113,9 +118,9 @@ describe('the sample companies’ bookings (docs/sandbox.md)', () => {
       expect(starts[i].toISODate()).toBe(starts[0].plus({ weeks: i }).toISODate());
     });
     const end = DateTime.fromISO(series.bookings[0].endTime, { zone: 'America/New_York' });
-    expect(within(mitchell.workingHours[starts[0].setLocale('en').toFormat('cccc').toLowerCase()], starts[0], end)).toBe(
-      true,
-    );
+    expect(
+      within(mitchell.workingHours[starts[0].setLocale('en').toFormat('cccc').toLowerCase()], starts[0], end),
+    ).toBe(true);
   });
 
   it('the gym: one reformer class full, with two waiting in order, days ahead', async () => {

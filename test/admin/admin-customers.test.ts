@@ -133,6 +133,39 @@ describe('admin customers', () => {
     expect(long.body).toContain('<p class="field-error" id="f-q-error">The search must be at most 200 characters.</p>');
   });
 
+  it('GET /api/v1/customers?q= and GraphQL customers(search:) run the same search', async () => {
+    const list = async (query: string) =>
+      ok(await t.app.inject({ method: 'GET', url: `/api/v1/customers?${query}`, headers: auth })).map(
+        (c: { name: string }) => c.name,
+      );
+    expect(await list('q=ANN')).toEqual(['Anneli Berg', 'Ann Lindqvist']);
+    expect(await list(`q=${encodeURIComponent('4670 12')}`)).toEqual(['Ann Lindqvist']);
+    expect(await list('q=ann&email=anneli@example.com')).toEqual(['Anneli Berg']);
+    expect(await list('q=bertil&limit=30')).toHaveLength(26);
+    expect(await list('q=%25')).toEqual([]);
+    const long = await t.app.inject({ method: 'GET', url: `/api/v1/customers?q=${'x'.repeat(201)}`, headers: auth });
+    expect(long.statusCode).toBe(400);
+    expect(JSON.stringify(long.json())).toContain('"q"');
+    const gql = async (args: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          headers: auth,
+          payload: { query: `{ customers(${args}) { totalCount nodes { name } pageInfo { hasNextPage endCursor } } }` },
+        })
+      ).json();
+    const page = await gql('search: "bertil", first: 20');
+    expect(page.data.customers.totalCount).toBe(26);
+    expect(page.data.customers.nodes).toHaveLength(20);
+    const rest = await gql(`search: "bertil", first: 20, after: "${page.data.customers.pageInfo.endCursor}"`);
+    expect(rest.data.customers.nodes.map((n: { name: string }) => n.name)).toEqual(
+      Array.from({ length: 6 }, (_, i) => `Bertil ${5 - i}`),
+    );
+    const refused = await gql('search: "ann", orderBy: NAME');
+    expect(refused.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
   it('shows one customer: details, upcoming bookings, history, payments, notes and metadata; a booking links to them', async () => {
     const page = await get(`${base()}/${customerId}`);
     expect(page.statusCode).toBe(200);

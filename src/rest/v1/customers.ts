@@ -58,13 +58,23 @@ export default async function customerRoutes(app: FastifyInstance, deps: V1Deps)
     list: true,
     request: {
       querystring: Type.Object(
-        { ...PageQuery, email: Type.Optional(Type.String({ maxLength: 254 })) },
+        {
+          ...PageQuery,
+          email: Type.Optional(Type.String({ maxLength: 254 })),
+          q: Type.Optional(
+            Type.String({
+              maxLength: 200,
+              description:
+                'Only customers whose name, e-mail or phone number starts with this, in any case (a phone by its digits: "+46 70 12" finds +46701234567)',
+            }),
+          ),
+        },
         { additionalProperties: false },
       ),
     },
     response: Customer,
     query: 'customers',
-    variables: (req) => req.query,
+    variables: ({ query: { q, ...rest } }) => ({ ...rest, search: q }),
   });
   graphqlRoute(app, deps, {
     method: 'POST',

@@ -1,5 +1,6 @@
 // Customers (docs/api.md). Scopes: customers:read / customers:write.
 import type { Customer, Prisma } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
 import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
@@ -7,6 +8,7 @@ import { found } from '../find-records.js';
 import { legacyPageArgs } from '../pagination.js';
 import { eraseCustomer } from './erase-customer.js';
 import { createCustomer, deleteCustomer, updateCustomer } from './manage-customers.js';
+import { countCustomerSearch, searchCustomerIds, searchText } from './search-customers.js';
 
 export const CustomerType = builder.prismaObject('Customer', {
   description: 'A person who books; the e-mail is unique in the company',
@@ -64,11 +66,38 @@ builder.queryFields((t) => ({
       args: {
         ...legacyPageArgs(t.arg),
         email: t.arg.string({ description: 'Only the customer with this e-mail' }),
+        search: t.arg.string({
+          description:
+            'Only customers whose name, e-mail or phone number starts with this, in any case (a phone by its digits: "+46 70 12" finds +46701234567); newest first only',
+        }),
         orderBy: t.arg({ type: NamedListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
       },
       resolve: (_r, a, ctx, info) => {
-        const where = customerWhere(ctx.credential!.companyId, a);
+        const companyId = ctx.credential!.companyId;
         const query = nodeQuery(ctx, info, 'Customer');
+        const search = searchText(a.search, 'search');
+        if (search) {
+          // Served by the search indexes newest first (search-customers.ts): no other order,
+          // and pages forward only.
+          if (a.orderBy && a.orderBy !== 'NEWEST_FIRST')
+            throw AppError.validation([{ path: 'orderBy', message: 'must be NEWEST_FIRST (or absent) with search' }]);
+          if (a.last != null || a.before != null)
+            throw AppError.validation([
+              { path: a.last != null ? 'last' : 'before', message: 'cannot be combined with search' },
+            ]);
+          const filter = { companyId, q: search, email: a.email };
+          return resolveConnection(
+            a,
+            a.orderBy,
+            async (q) => {
+              const before = q.where.id && 'lt' in q.where.id ? q.where.id.lt : null;
+              const ids = await searchCustomerIds(ctx.db, { ...filter, before, take: q.take });
+              return ctx.db.customer.findMany({ ...query, where: { id: { in: ids } }, orderBy: { id: 'desc' } });
+            },
+            () => countCustomerSearch(ctx.db, filter),
+          );
+        }
+        const where = customerWhere(companyId, a);
         return resolveConnection(
           a,
           a.orderBy,

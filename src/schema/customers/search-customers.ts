@@ -24,10 +24,10 @@ function phoneDigits(q: string): string | null {
   return digits || null;
 }
 
-/** The query the use case runs: ids of one page (one more than asked), newest first. */
-export function customerSearchSql(opts: { companyId: string; q: string; before?: string | null; take: number }) {
-  const prefix = `${likeLiteral(opts.q.toLowerCase())}%`;
-  const phone = phoneDigits(opts.q);
+/** The condition a search adds: the start of the name, the e-mail or the phone's digits. */
+function matchSql(q: string) {
+  const prefix = `${likeLiteral(q.toLowerCase())}%`;
+  const phone = phoneDigits(q);
   // Each branch names its indexed expression exactly, so each is an index range scan and the
   // OR a BitmapOr of the three.
   const matches = [
@@ -35,13 +35,51 @@ export function customerSearchSql(opts: { companyId: string; q: string; before?:
     Prisma.sql`lower(email) LIKE ${prefix}`,
     ...(phone ? [Prisma.sql`ltrim(phone, '+') LIKE ${`${phone}%`}`] : []),
   ];
+  return Prisma.sql`(${Prisma.join(matches, ' OR ')})`;
+}
+
+interface SearchWhere {
+  companyId: string;
+  q: string;
+  /** Only the customer with this e-mail (the list's `email` filter), lower-cased like the stored one. */
+  email?: string | null;
+}
+
+const whereSql = (o: SearchWhere) =>
+  Prisma.sql`company_id = ${o.companyId} AND ${matchSql(o.q)}
+    ${o.email ? Prisma.sql`AND email = ${o.email.toLowerCase()}` : Prisma.empty}`;
+
+/** The query the use case runs: ids of one page (one more than asked), newest first. */
+export function customerSearchSql(opts: SearchWhere & { before?: string | null; take: number }) {
   return Prisma.sql`
     SELECT id FROM customers
-    WHERE company_id = ${opts.companyId}
-      ${opts.before ? Prisma.sql`AND id < ${opts.before}` : Prisma.empty}
-      AND (${Prisma.join(matches, ' OR ')})
+    WHERE ${whereSql(opts)} ${opts.before ? Prisma.sql`AND id < ${opts.before}` : Prisma.empty}
     ORDER BY id DESC
     LIMIT ${opts.take}`;
+}
+
+/** The ids of one page of a search, newest first (GET /customers?q= and the admin list). */
+export async function searchCustomerIds(
+  db: Pick<Db, '$queryRaw'>,
+  opts: SearchWhere & { before?: string | null; take: number },
+): Promise<string[]> {
+  return (await db.$queryRaw<Array<{ id: string }>>(customerSearchSql(opts))).map((r) => r.id);
+}
+
+/** How many customers a search matches (the list's totalCount). */
+export async function countCustomerSearch(db: Pick<Db, '$queryRaw'>, opts: SearchWhere): Promise<number> {
+  const [row] = await db.$queryRaw<Array<{ n: bigint }>>(
+    Prisma.sql`SELECT count(*) AS n FROM customers WHERE ${whereSql(opts)}`,
+  );
+  return Number(row!.n);
+}
+
+/** A search as typed: trimmed, empty as none, at most SEARCH_MAX_LENGTH characters (else names `path`). */
+export function searchText(value: string | null | undefined, path: string): string | null {
+  const q = (value ?? '').trim();
+  if (q.length > SEARCH_MAX_LENGTH)
+    throw AppError.validation([{ path, message: `must be at most ${SEARCH_MAX_LENGTH} characters` }]);
+  return q || null;
 }
 
 /**
@@ -52,9 +90,7 @@ export async function searchCustomers(
   db: Db,
   opts: { companyId: string; q?: string | null; limit?: number | null; cursor?: string | null },
 ): Promise<Page<Customer>> {
-  const q = (opts.q ?? '').trim();
-  if (q.length > SEARCH_MAX_LENGTH)
-    throw AppError.validation([{ path: 'q', message: `must be at most ${SEARCH_MAX_LENGTH} characters` }]);
+  const q = searchText(opts.q, 'q');
   const limit = opts.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
     throw AppError.validation([{ path: 'limit', message: `must be an integer from 1 to ${MAX_LIMIT}` }]);
@@ -67,11 +103,7 @@ export async function searchCustomers(
       take: limit + 1,
     });
   } else {
-    const ids = (
-      await db.$queryRaw<Array<{ id: string }>>(
-        customerSearchSql({ companyId: opts.companyId, q, before, take: limit + 1 }),
-      )
-    ).map((r) => r.id);
+    const ids = await searchCustomerIds(db, { companyId: opts.companyId, q, before, take: limit + 1 });
     rows = await db.customer.findMany({ where: { id: { in: ids } }, orderBy: { id: 'desc' } });
   }
   const hasMore = rows.length > limit;

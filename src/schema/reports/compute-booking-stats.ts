@@ -78,6 +78,39 @@ function keyOf(groupBy: StatsGrouping, zone: string, alias: string): Prisma.Sql 
   return Prisma.sql`to_char(${col('start_time')} AT TIME ZONE ${zone}, 'YYYY-MM-DD')`;
 }
 
+// The bookings a charge stands for: held, or served (as the payments worker counts them).
+const STANDING = Prisma.sql`('pending', 'confirmed', 'completed', 'no_show')`;
+
+/**
+ * Each item of each charged visit payment of the company (docs/api.md, Reports), with its part:
+ * `collected`, its share, is its price, taken from the payment's amount item by item, the items
+ * standing first (then the others), each in the visit's order (start, id), so the shares add up
+ * to the amount exactly; `refunded`, its part of the payment's refunds, is taken from the
+ * refunded amount item by item the other way round, the items no longer standing (whose shares
+ * a cancel gave back) first, each at most its share, so the parts add up to amount_refunded.
+ * Every item of the visit takes its part, inside the report's window or not; the caller keeps
+ * the items in the window.
+ */
+function visitShares(companyId: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT f.*,
+      least(f.collected, greatest(0, f.amount_refunded - (sum(f.collected) OVER (
+        PARTITION BY f.payment_id ORDER BY f.standing, f.start_time, f.id ROWS UNBOUNDED PRECEDING) - f.collected))) AS refunded
+    FROM (
+      SELECT i.*, least(i.price, greatest(0, i.amount - i.before)) AS collected
+      FROM (
+        SELECT b.id, b.company_id, b.employee_id, b.service_id, b.start_time, b.price,
+          p.id AS payment_id, p.currency, p.amount, p.amount_refunded,
+          b.status::text IN ${STANDING} AS standing,
+          sum(b.price) OVER (PARTITION BY p.id ORDER BY (b.status::text IN ${STANDING}) DESC, b.start_time, b.id
+            ROWS UNBOUNDED PRECEDING) - b.price AS before
+        FROM payments p JOIN bookings b ON b.visit_id = p.visit_id
+        WHERE p.company_id = ${companyId} AND p.visit_id IS NOT NULL
+          AND p.status IN ('succeeded', 'partially_refunded', 'refunded')
+      ) i
+    ) f`;
+}
+
 type CountRow = { key: string } & StatusCounts;
 type BookedRow = { key: string; minutes: number };
 type RevenueRow = { key: string; currency: string; collected: bigint; refunded: bigint };
@@ -122,14 +155,23 @@ export async function computeBookingStats(
           SELECT 1 FROM bookings a WHERE a.class_session_id = c.id AND a.status::text IN ${HELD})
       ) u
       GROUP BY 1`,
+    // A booking's own payments count whole for it; a visit paid as one counts for each of its
+    // items (visitShares): its share collected, and its part of the payment's refunds.
     opts.withRevenue
       ? db.$queryRaw<RevenueRow[]>`
-          SELECT ${key('b')} AS key, p.currency,
-            sum(p.amount) AS collected,
-            sum(p.amount_refunded) AS refunded
-          FROM payments p JOIN bookings b ON b.id = p.booking_id
-          WHERE ${inWindow('b')} AND p.company_id = ${companyId}
-            AND p.status IN ('succeeded', 'partially_refunded', 'refunded')
+          SELECT ${key('r')} AS key, r.currency,
+            sum(r.collected) AS collected,
+            sum(r.refunded) AS refunded
+          FROM (
+            SELECT b.company_id, b.employee_id, b.service_id, b.start_time, p.currency,
+              p.amount AS collected, p.amount_refunded AS refunded
+            FROM payments p JOIN bookings b ON b.id = p.booking_id
+            WHERE p.company_id = ${companyId} AND p.status IN ('succeeded', 'partially_refunded', 'refunded')
+            UNION ALL
+            SELECT s.company_id, s.employee_id, s.service_id, s.start_time, s.currency, s.collected, s.refunded
+            FROM (${visitShares(companyId)}) s
+          ) r
+          WHERE ${inWindow('r')}
           GROUP BY 1, 2 ORDER BY 1, 2`
       : Promise.resolve(null),
     db.employee.findMany({

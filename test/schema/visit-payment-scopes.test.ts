@@ -1,4 +1,4 @@
-// The GraphQL scopes of a visit paid as one (API.md §10.2; docs/graphql.md): Visit.payments needs
+// The GraphQL scopes of a visit paid as one (docs/graphql.md, scopes per field): Visit.payments needs
 // payments:read and Payment.visit needs bookings:read. A token without the field's scope gets the
 // rest of the query, the field null and INSUFFICIENT_SCOPE naming the scope at the field's path,
 // and nothing of what the field would show; with the scope, the data.

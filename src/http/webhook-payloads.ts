@@ -79,6 +79,9 @@ const RescheduledData = Type.Object(
     previousStartTime: Timestamp,
     previousEndTime: Timestamp,
     previousEmployeeId: Type.Optional({ ...Id, description: 'When the employee changed' }),
+    previousLocationId: Type.Optional(
+      Nullable({ ...Id, description: 'When its class session moved to another location (null: it had none)' }),
+    ),
     rescheduledBy: Type.Optional({
       ...Actor,
       description: 'By POST /reschedule (absent when its class session moved)',

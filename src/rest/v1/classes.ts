@@ -11,6 +11,9 @@ const ClassSession = Type.Object(
     employeeId: Id,
     scheduleId: Nullable(Id),
     locationId: Nullable({ ...Id, description: 'Where it takes place; null: no location named' }),
+    resourceIds: Type.Array(Id, {
+      description: "Resources it holds besides those the service requires (its schedule's, or those given)",
+    }),
     startTime: Timestamp,
     endTime: Timestamp,
     capacity: Type.Integer(),
@@ -26,6 +29,12 @@ const ClassSession = Type.Object(
 );
 
 const Capacity = Type.Integer({ minimum: 1, maximum: 10_000 });
+const ResourceIds = Type.Array(Id, {
+  maxItems: 10,
+  uniqueItems: true,
+  description: 'Resources it holds besides those the service requires; at its location, if any',
+});
+const LocationId = Nullable({ ...Id, description: 'A location of the company where it takes place' });
 const CreateClass = Type.Object(
   {
     serviceId: Id,
@@ -33,12 +42,20 @@ const CreateClass = Type.Object(
     startTime: Timestamp,
     endTime: Type.Optional(Timestamp),
     capacity: Capacity,
-    locationId: Type.Optional(Nullable({ ...Id, description: 'A location of the company where it takes place' })),
+    locationId: Type.Optional(LocationId),
+    resourceIds: Type.Optional(Nullable(ResourceIds)),
   },
   { additionalProperties: false },
 );
 const UpdateClass = Type.Partial(
-  Type.Object({ employeeId: Id, startTime: Timestamp, endTime: Timestamp, capacity: Capacity }),
+  Type.Object({
+    employeeId: Id,
+    startTime: Timestamp,
+    endTime: Timestamp,
+    capacity: Capacity,
+    locationId: LocationId,
+    resourceIds: Nullable(ResourceIds),
+  }),
   { additionalProperties: false },
 );
 const CancelClass = Type.Object(
@@ -107,7 +124,7 @@ export default async function classRoutes(app: FastifyInstance, deps: V1Deps): P
     url: '/classes/:id',
     operationId: 'updateClass',
     errors: ['SLOT_UNAVAILABLE'],
-    summary: 'Change a scheduled session; new times move its bookings',
+    summary: 'Change a scheduled session; new times or a new location move its bookings',
     tags,
     scope: 'services:write',
     request: { params: ById, body: UpdateClass },

@@ -165,6 +165,7 @@ export async function generateSessions(
         employeeId: schedule.employeeId,
         scheduleId: schedule.id,
         locationId: schedule.locationId,
+        resourceIds: schedule.resourceIds,
         startTime: start,
         endTime: new Date(e),
         capacity: schedule.capacity,

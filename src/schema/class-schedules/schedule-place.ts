@@ -2,7 +2,8 @@
 // optional location of the company, whose zone the schedule's times are then in, and resources
 // each session holds besides those its service requires. Checked before anything is written:
 // an id that is not the company's (another company's included) is 404 naming the field; a
-// resource at another location than the schedule's is 400 naming its index.
+// resource at another location than the schedule's is 400 naming its index. A one-off class
+// session (classes/) is placed by the same rule, its 404 naming the resource's index too.
 import type { Db } from '../../db/databases.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
@@ -18,8 +19,18 @@ export interface SchedulePlace {
 
 export async function resolvePlace(
   db: Client,
-  opts: { companyId: string; companyZone: string; locationId: string | null; resourceIds: string[] },
+  opts: {
+    companyId: string;
+    companyZone: string;
+    locationId: string | null;
+    resourceIds: string[];
+    /** What is placed, for the messages (default "class schedule"). */
+    what?: string;
+    /** Name an unknown resource by its index (`resourceIds.<i>`) rather than by the list. */
+    indexed?: boolean;
+  },
 ): Promise<SchedulePlace> {
+  const what = opts.what ?? 'class schedule';
   const location = opts.locationId
     ? await db.location.findFirst({ where: { id: opts.locationId, companyId: opts.companyId } })
     : null;
@@ -33,11 +44,13 @@ export async function resolvePlace(
       select: { id: true, locationId: true },
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const missing = opts.resourceIds.find((i) => !byId.has(i));
-    if (missing)
+    const gone = opts.resourceIds.findIndex((i) => !byId.has(i));
+    if (gone >= 0) {
+      const missing = opts.resourceIds[gone]!;
       throw new AppError('NOT_FOUND', `No such resource: ${missing}`, {
-        details: { field: 'resourceIds', id: missing },
+        details: { field: opts.indexed ? `resourceIds.${gone}` : 'resourceIds', id: missing },
       });
+    }
     const misplaced = opts.resourceIds.flatMap((rid, i) => {
       const at = byId.get(rid)!.locationId;
       // A resource without a location may serve anywhere; one at a site serves that site only.
@@ -46,8 +59,8 @@ export async function resolvePlace(
         {
           path: `resourceIds.${i}`,
           message: opts.locationId
-            ? `is at another location (${at}) than the class schedule`
-            : `is at location ${at}; give the class schedule that locationId`,
+            ? `is at another location (${at}) than the ${what}`
+            : `is at location ${at}; give the ${what} that locationId`,
         },
       ];
     });

@@ -32,6 +32,10 @@ export const ClassSessionType = builder.prismaObject('ClassSession', {
       nullable: true,
       description: 'Where it takes place (its schedule’s location, or the one given); null: none named',
     }),
+    resourceIds: t.exposeIDList('resourceIds', {
+      description:
+        'Resources it holds besides those its service requires (its schedule’s, or those given); [] for none',
+    }),
     service: t.relation('service', {
       nullable: true,
       description: 'The class service (needs services:read)',
@@ -105,6 +109,9 @@ const CreateClassSessionInput = builder.inputType('CreateClassSessionInput', {
     endTime: t.field({ type: 'DateTime', description: 'Defaults to startTime + the service duration' }),
     capacity: t.int({ required: true, description: 'How many places' }),
     locationId: t.id({ description: 'A location of the company where it takes place' }),
+    resourceIds: t.idList({
+      description: 'Resources it holds (at most 10), besides the service’s; at its location, if any',
+    }),
   }),
 });
 const UpdateClassSessionInput = builder.inputType('UpdateClassSessionInput', {
@@ -114,6 +121,8 @@ const UpdateClassSessionInput = builder.inputType('UpdateClassSessionInput', {
     startTime: t.field({ type: 'DateTime', description: 'A new start' }),
     endTime: t.field({ type: 'DateTime', description: 'A new end' }),
     capacity: t.int({ description: 'A new number of places, not below those held' }),
+    locationId: t.id({ description: 'Another location of the company; null: none (its bookings follow)' }),
+    resourceIds: t.idList({ description: 'The resources it holds besides the service’s, replacing them; [] for none' }),
   }),
 });
 const CancelClassSessionInput = builder.inputType('CancelClassSessionInput', {

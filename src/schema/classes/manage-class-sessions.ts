@@ -10,10 +10,21 @@
 // instructor's lock (staff/employee-lock.ts) so one committed concurrently is seen. Working hours are not required: they say when
 // appointments may be booked, while a class is put on the timetable on purpose by the
 // business, also at times it takes no appointments (an early-morning or weekend class).
+//
+// Where (docs/api.md, Class sessions and Locations): a session may name its location and
+// `resourceIds`, resources it holds besides those its service requires, placed by the rule of a
+// class schedule (class-schedules/schedule-place.ts: a resource at a site serves that site only)
+// and held exactly as a schedule's sessions hold them (sessionNeeds, resources/resource-holds.ts:
+// the `resource_holds_no_overlap` exclusion constraint has the last word, a lost race is 409
+// SLOT_UNAVAILABLE with RESOURCE_BUSY). A PATCH of the location or the resources lets the holds go
+// and takes them again in the same transaction (a required kind at the new site); a resource it
+// keeps that is at another site than the new location is refused (400 naming locationId), never
+// moved silently. Its times are instants, so a new site does not move them; its live bookings
+// take the new location (booking.rescheduled with previousLocationId), and their e-mails its zone.
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { AppError } from '../../errors.js';
+import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from '../bookings/booking-events.js';
 import { cancelReminders, replanReminders } from '../notifications/plan-reminders.js';
@@ -25,10 +36,12 @@ import { findClassSession, findEmployee, findService } from '../find-records.js'
 import { findClosureOver } from '../closures/closure-over.js';
 import { lockEmployees } from '../staff/employee-lock.js';
 import { domainNow } from '../domain-time.js';
-import { holdResources } from '../resources/resource-holds.js';
-import { needsResources } from '../resources/resource-schedule.js';
+import { holdResources, releaseHolds } from '../resources/resource-holds.js';
+import { needsResources, type ResourceNeeds } from '../resources/resource-schedule.js';
+import { requiredResourceIdsInput } from '../resources/index.js';
 import { fillFreedPlaces, lockClassSession } from '../bookings/waitlist.js';
-import { requireLocations } from '../locations/index.js';
+import { sessionNeeds } from '../class-schedules/generate-sessions.js';
+import { resolvePlace, type SchedulePlace } from '../class-schedules/schedule-place.js';
 
 const capacity = z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000');
 const createInput = z
@@ -40,10 +53,21 @@ const createInput = z
     capacity,
     /** Where it takes place (docs/api.md, Locations): a required kind is held there only. */
     locationId: id.nullish(),
+    /** Resources it holds besides those the service requires (as a class schedule's sessions). */
+    resourceIds: requiredResourceIdsInput.nullish(),
   })
   .strict();
 const updateInput = z
-  .object({ employeeId: id, startTime: boundedInstant, endTime: boundedInstant, capacity })
+  .object({
+    employeeId: id,
+    startTime: boundedInstant,
+    endTime: boundedInstant,
+    capacity,
+    /** Another location, or null: none. */
+    locationId: id.nullable(),
+    /** The resources it holds besides the service's, replacing the list; null or []: none. */
+    resourceIds: requiredResourceIdsInput.nullable(),
+  })
   .partial()
   .strict();
 
@@ -104,6 +128,40 @@ const resourceBusy = (cause: unknown) =>
     details: { reasons: [{ code: 'RESOURCE_BUSY', message: 'A resource the class requires is busy at that time' }] },
   });
 
+/** Holds what a session at `place` needs, as a class schedule's session holds it (generate-sessions.ts). */
+async function holdPlace(
+  tx: Prisma.TransactionClient,
+  o: {
+    companyId: string;
+    zone: string;
+    service: ResourceNeeds;
+    session: { id: string; startTime: Date; endTime: Date };
+    place: Pick<SchedulePlace, 'locationId' | 'resourceIds'>;
+  },
+) {
+  const needs = sessionNeeds(o.service, o.place);
+  if (!needsResources(needs)) return;
+  await holdResources(tx, {
+    companyId: o.companyId,
+    zone: o.zone,
+    needs,
+    owner: { classSessionId: o.session.id },
+    start: o.session.startTime,
+    end: o.session.endTime,
+    blockStart: o.session.startTime,
+    blockEnd: o.session.endTime,
+    locationId: o.place.locationId,
+  });
+}
+
+async function companyZone(db: Db, companyId: string): Promise<string> {
+  return (await db.company.findUniqueOrThrow({ where: { id: companyId }, select: { timezone: true } })).timezone;
+}
+
+/** The session's place checked as a class schedule's is (404 naming the field, 400 `resourceIds.<i>`). */
+const placeOf = (db: Db, companyId: string, zone: string, locationId: string | null, resourceIds: string[]) =>
+  resolvePlace(db, { companyId, companyZone: zone, locationId, resourceIds, what: 'class', indexed: true });
+
 export async function createClassSession(db: Db, opts: { companyId: string; input: unknown; now?: Date }) {
   const data = parseInput(createInput, opts.input);
   const service = await findService(db, opts.companyId, data.serviceId);
@@ -116,8 +174,9 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
     throw AppError.validation([{ path: 'endTime', message: 'must be at most 24 hours after startTime' }]);
   if (data.startTime.getTime() <= (opts.now ?? (await domainNow(db, opts.companyId))).getTime())
     throw AppError.validation([{ path: 'startTime', message: 'must be in the future' }]);
-  // Another company's location is not found, as anything else of theirs.
-  if (data.locationId) await requireLocations(db, opts.companyId, [data.locationId], 'locationId');
+  // Another company's location or resource is not found, as anything else of theirs.
+  const zone = await companyZone(db, opts.companyId);
+  const place = await placeOf(db, opts.companyId, zone, data.locationId ?? null, data.resourceIds ?? []);
   try {
     return await domainTransaction(db, async (tx) => {
       await requireInstructorFree(tx, opts.companyId, data.employeeId, data.startTime, endTime);
@@ -130,29 +189,44 @@ export async function createClassSession(db: Db, opts: { companyId: string; inpu
           startTime: data.startTime,
           endTime,
           capacity: data.capacity,
-          locationId: data.locationId ?? null,
+          locationId: place.locationId,
+          resourceIds: place.resourceIds,
         },
       });
-      // The rooms and equipment the class service requires, held for the session's times.
-      if (needsResources(service)) {
-        const { timezone } = await tx.company.findUniqueOrThrow({ where: { id: opts.companyId } });
-        await holdResources(tx, {
-          companyId: opts.companyId,
-          zone: timezone,
-          needs: service,
-          owner: { classSessionId: session.id },
-          start: session.startTime,
-          end: session.endTime,
-          blockStart: session.startTime,
-          blockEnd: session.endTime,
-          locationId: session.locationId,
-        });
-      }
+      // The rooms and equipment the class service requires and those named, held for its times.
+      await holdPlace(tx, { companyId: opts.companyId, zone, service, session, place });
       return session;
     });
   } catch (err) {
     if (isExclusionViolation(err) && constraintName(err) === 'resource_holds_no_overlap') throw resourceBusy(err);
     if (isExclusionViolation(err)) throw instructorBusy(data.employeeId, err);
+    throw err;
+  }
+}
+
+/**
+ * The place a PATCH asks for. A resource the session keeps (resourceIds not in the PATCH) that is
+ * at another site than the new location is refused naming locationId: the client moves it or names
+ * other resources, rather than having it dropped or carried along silently.
+ */
+async function placeFor(
+  db: Db,
+  companyId: string,
+  zone: string,
+  locationId: string | null,
+  resourceIds: string[],
+  patch: { resourceIds?: string[] | null },
+): Promise<SchedulePlace> {
+  try {
+    return await placeOf(db, companyId, zone, locationId, resourceIds);
+  } catch (err) {
+    if (patch.resourceIds === undefined && isAppError(err) && err.code === 'VALIDATION_ERROR')
+      throw AppError.validation([
+        {
+          path: 'locationId',
+          message: 'the class holds resources at another location; give resourceIds for the new one too',
+        },
+      ]);
     throw err;
   }
 }
@@ -171,6 +245,16 @@ export async function updateClassSession(
   const patch = parseInput(updateInput, opts.input);
   if (session.status === 'cancelled') throw new AppError('CONFLICT', 'A cancelled class session cannot be changed');
   if (patch.employeeId) await requireInstructor(db, opts.companyId, patch.employeeId, session.serviceId);
+  // A new location or other resources: checked as on create, and held again below.
+  const locationId = patch.locationId === undefined ? session.locationId : patch.locationId;
+  const resourceIds = patch.resourceIds === undefined ? session.resourceIds : (patch.resourceIds ?? []);
+  const replaced =
+    locationId !== session.locationId ||
+    resourceIds.length !== session.resourceIds.length ||
+    resourceIds.some((r) => !session.resourceIds.includes(r));
+  const zone = await companyZone(db, opts.companyId);
+  const place = replaced ? await placeFor(db, opts.companyId, zone, locationId, resourceIds, patch) : null;
+  const service = replaced ? await findService(db, opts.companyId, session.serviceId) : null;
   const startTime = patch.startTime ?? session.startTime;
   const endTime = patch.endTime ?? session.endTime;
   checkRange(startTime, endTime, { fromPath: 'startTime', toPath: 'endTime' });
@@ -191,9 +275,25 @@ export async function updateClassSession(
       if (moved || newInstructor) await requireInstructorFree(tx, opts.companyId, employeeId, startTime, endTime);
       // The session row's lock (waitlist.ts) before its bookings'.
       await lockClassSession(tx, session.id);
-      const updated = await tx.classSession.updateMany({ where: { id: session.id, status: 'scheduled' }, data: patch });
+      const { locationId: _l, resourceIds: _r, ...fields } = patch;
+      const updated = await tx.classSession.updateMany({
+        where: { id: session.id, status: 'scheduled' },
+        data: { ...fields, ...(place ? { locationId: place.locationId, resourceIds: place.resourceIds } : {}) },
+      });
       if (updated.count === 0) throw new AppError('CONFLICT', 'A cancelled class session cannot be changed');
-      if (moved || newInstructor) {
+      if (place && service) {
+        // Its holds let go and taken again at the new place (and times), in this transaction.
+        await releaseHolds(tx, { classSessionId: session.id });
+        await holdPlace(tx, {
+          companyId: opts.companyId,
+          zone,
+          service,
+          session: { id: session.id, startTime, endTime },
+          place,
+        });
+      }
+      const relocated = locationId !== session.locationId;
+      if (moved || newInstructor || relocated) {
         // Its waitlist moves with it: waiting and offered bookings are of the same session.
         const live = await tx.booking.findMany({
           where: { classSessionId: session.id, status: { in: ['pending', 'confirmed', 'waitlisted', 'offered'] } },
@@ -209,6 +309,8 @@ export async function updateClassSession(
               blockStart: startTime,
               blockEnd: endTime,
               employeeId,
+              // A booking of a session records where it takes place (docs/api.md, Locations).
+              locationId,
               calendarSequence: { increment: 1 },
             },
           });
@@ -216,6 +318,7 @@ export async function updateClassSession(
             previousStartTime: b.startTime.toISOString(),
             previousEndTime: b.endTime.toISOString(),
             ...(b.employeeId !== employeeId ? { previousEmployeeId: b.employeeId } : {}),
+            ...(b.locationId !== locationId ? { previousLocationId: b.locationId } : {}),
             calendarSequence: after.calendarSequence,
           });
           if (after.startTime.getTime() !== b.startTime.getTime()) await replanReminders(tx, after, { now });

@@ -4,7 +4,10 @@
 // skipping that occurrence with RESOURCE_BUSY (also when two schedules race for one room); class
 // sessions and their bookings expose locationId in REST and GraphQL; PATCH moves the empty
 // sessions; DELETE cancels them with class.cancelled naming the location; hostile location and
-// resource ids are 4xx naming the field with nothing written.
+// resource ids are 4xx naming the field with nothing written. One-off sessions (POST and PATCH
+// /classes) take resourceIds and locationId through the same holds: a busy room is 409
+// RESOURCE_BUSY (also when two POSTs race for it), a cancel releases it, a PATCH to another site
+// moves the holds and the bookings or is refused naming the field.
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
@@ -298,5 +301,175 @@ describe('hostile places write nothing', () => {
     const used = expectError(await req('DELETE', `/api/v1/locations/${s.berlin._id}`, s.auth), 409, 'CONFLICT');
     expect(used.error.details.classScheduleIds).toEqual([created._id]);
     expect(used.error.details.classIds).toHaveLength(6);
+  });
+});
+
+describe('one-off classes at a place', () => {
+  const at = (days: number, hour = 10) => iso(T0.getTime() + days * 86_400_000 + hour * 3_600_000);
+  const oneOff = (s: Awaited<ReturnType<typeof studio>>, input: Record<string, unknown>) =>
+    req('POST', '/api/v1/classes', s.auth, {
+      serviceId: s.yoga._id,
+      employeeId: s.ann._id,
+      startTime: at(3),
+      capacity: 5,
+      ...input,
+    });
+  const holdsOf = (classSessionId: string) =>
+    t.dbs.test.prisma.resourceHold.findMany({ where: { classSessionId }, orderBy: { resourceId: 'asc' } });
+
+  it('hold their resourceIds like a schedule’s sessions: busy is 409 RESOURCE_BUSY, a race has one winner, a cancel releases', async () => {
+    const s = await studio();
+    const made = ok(await oneOff(s, { locationId: s.berlin._id, resourceIds: [s.room._id, s.mat._id] }));
+    expect(made).toMatchObject({ locationId: s.berlin._id, resourceIds: [s.room._id, s.mat._id] });
+    expect((await holdsOf(made._id)).map((h) => [h.resourceId, h.active, h.startTime.toISOString()])).toEqual(
+      [s.room._id, s.mat._id].sort().map((r) => [r, true, at(3)]),
+    );
+    const gql = (
+      await req('POST', '/graphql', s.auth, { query: `{ classSession(id: "${made._id}") { resourceIds } }` })
+    ).json();
+    expect(gql.data.classSession.resourceIds).toEqual([s.room._id, s.mat._id]);
+    // Bea in the same room half an hour later: the room is held.
+    const busy = expectError(
+      await oneOff(s, {
+        employeeId: s.bea._id,
+        startTime: at(3, 10.5),
+        locationId: s.berlin._id,
+        resourceIds: [s.room._id],
+      }),
+      409,
+      'SLOT_UNAVAILABLE',
+    );
+    expect(busy.error.details.reasons).toEqual([
+      { code: 'RESOURCE_BUSY', message: 'Studio A is booked at that time', resourceId: s.room._id },
+    ]);
+    // Two POSTs for the room at one time, at once: the exclusion constraint lets exactly one in.
+    const race = await Promise.all(
+      [s.ann._id, s.bea._id].map((employeeId) =>
+        oneOff(s, { employeeId, startTime: at(4), locationId: s.berlin._id, resourceIds: [s.room._id] }),
+      ),
+    );
+    expect(race.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const lost = race.find((r) => r.statusCode === 409)!.json();
+    expect(lost.error.code).toBe('SLOT_UNAVAILABLE');
+    expect(lost.error.details.reasons[0]).toMatchObject({ code: 'RESOURCE_BUSY', resourceId: s.room._id });
+    const won = race.find((r) => r.statusCode === 200)!.json().data;
+    const roomHolds = () =>
+      t.dbs.test.prisma.resourceHold.count({
+        where: { resourceId: s.room._id, active: true, startTime: new Date(at(4)) },
+      });
+    expect(await roomHolds()).toBe(1);
+    // Cancelling the winner releases the room: the other instructor gets it now.
+    ok(await req('POST', `/api/v1/classes/${won._id}/cancel`, s.auth, {}));
+    expect((await holdsOf(won._id)).every((h) => !h.active)).toBe(true);
+    const loser = won.employeeId === s.ann._id ? s.bea._id : s.ann._id;
+    ok(await oneOff(s, { employeeId: loser, startTime: at(4), locationId: s.berlin._id, resourceIds: [s.room._id] }));
+    expect(await roomHolds()).toBe(1);
+  });
+
+  it('hostile resourceIds and locationIds are 4xx naming the field, on POST and PATCH, with nothing written', async () => {
+    const s = await studio();
+    const other = await studio();
+    const count = async () => ({
+      sessions: await t.dbs.test.prisma.classSession.count({ where: { companyId: s.company.id } }),
+      holds: await t.dbs.test.prisma.resourceHold.count({ where: { resource: { companyId: s.company.id } } }),
+    });
+    const theirs = expectError(
+      await oneOff(s, { locationId: s.berlin._id, resourceIds: [s.mat._id, other.room._id] }),
+      404,
+      'NOT_FOUND',
+    );
+    expect(theirs.error.details).toEqual({ field: 'resourceIds.1', id: other.room._id });
+    const elsewhere = expectError(
+      await oneOff(s, { locationId: s.brooklyn._id, resourceIds: [s.mat._id, s.room._id] }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(elsewhere.error.details).toEqual([
+      { path: 'resourceIds.1', message: `is at another location (${s.berlin._id}) than the class` },
+    ]);
+    const unplaced = expectError(await oneOff(s, { resourceIds: [s.room._id] }), 400, 'VALIDATION_ERROR');
+    expect(unplaced.error.details[0].path).toBe('resourceIds.0');
+    expectError(await oneOff(s, { resourceIds: [s.mat._id, s.mat._id] }), 400, 'VALIDATION_ERROR');
+    expect(await count()).toEqual({ sessions: 0, holds: 0 });
+
+    const made = ok(await oneOff(s, { locationId: s.berlin._id, resourceIds: [s.room._id] }));
+    const before = await count();
+    const patch = (body: object) => req('PATCH', `/api/v1/classes/${made._id}`, s.auth, body);
+    const foreign = expectError(await patch({ locationId: other.berlin._id }), 404, 'NOT_FOUND');
+    expect(foreign.error.details).toEqual({ field: 'locationId', id: other.berlin._id });
+    const foreignRoom = expectError(await patch({ resourceIds: [other.room._id] }), 404, 'NOT_FOUND');
+    expect(foreignRoom.error.details).toEqual({ field: 'resourceIds.0', id: other.room._id });
+    // The room it keeps is in Berlin: moving it to Brooklyn alone is refused, naming locationId.
+    const kept = expectError(await patch({ locationId: s.brooklyn._id }), 400, 'VALIDATION_ERROR');
+    expect(kept.error.details[0].path).toBe('locationId');
+    expectError(await patch({ locationId: s.brooklyn._id, resourceIds: [s.room._id] }), 400, 'VALIDATION_ERROR');
+    expect(await count()).toEqual(before);
+    expect(ok(await req('GET', `/api/v1/classes/${made._id}`, s.auth))).toMatchObject({
+      locationId: s.berlin._id,
+      resourceIds: [s.room._id],
+    });
+  });
+
+  it('PATCH locationId moves the holds (a required kind at the new site) and the bookings, or refuses a busy site', async () => {
+    const s = await studio();
+    const pilates = await post(t.app, '/api/v1/services', s.auth, {
+      name: 'Reformer',
+      kind: 'class',
+      durationMinutes: 60,
+      employeeIds: [s.ann._id],
+      requiredResourceKinds: ['room'],
+    });
+    const made = ok(await oneOff(s, { serviceId: pilates._id, locationId: s.berlin._id, resourceIds: [s.mat._id] }));
+    expect((await holdsOf(made._id)).map((h) => h.resourceId).sort()).toEqual([s.room._id, s.mat._id].sort());
+    const booked = await post(t.app, '/api/v1/bookings', s.auth, {
+      serviceId: pilates._id,
+      classId: made._id,
+      customer: { name: 'Guest', email: 'guest@example.com' },
+    });
+    expect(booked.locationId).toBe(s.berlin._id);
+    // No room in Brooklyn: 409 RESOURCE_BUSY for the kind, and nothing moves.
+    const none = expectError(
+      await req('PATCH', `/api/v1/classes/${made._id}`, s.auth, { locationId: s.brooklyn._id }),
+      409,
+      'SLOT_UNAVAILABLE',
+    );
+    expect(none.error.details.reasons).toEqual([
+      { code: 'RESOURCE_BUSY', message: 'No room is free at that time', details: { kind: 'room' } },
+    ]);
+    expect((await holdsOf(made._id)).map((h) => h.resourceId).sort()).toEqual([s.room._id, s.mat._id].sort());
+    const brooklynRoom = await post(t.app, '/api/v1/resources', s.auth, {
+      name: 'Loft',
+      kind: 'room',
+      locationId: s.brooklyn._id,
+    });
+    // GraphQL and REST run the same use case: moved with GraphQL, read back over REST.
+    const moved = (
+      await req('POST', '/graphql', s.auth, {
+        query: `mutation { updateClassSession(id: "${made._id}", input: { locationId: "${s.brooklyn._id}" }) { locationId resourceIds } }`,
+      })
+    ).json();
+    expect(moved.data.updateClassSession).toEqual({ locationId: s.brooklyn._id, resourceIds: [s.mat._id] });
+    const holds = await holdsOf(made._id);
+    expect(holds.map((h) => h.resourceId).sort()).toEqual([brooklynRoom._id, s.mat._id].sort());
+    expect(holds.every((h) => h.active && h.startTime.toISOString() === made.startTime)).toBe(true);
+    // Berlin's room is free again: another session takes it.
+    ok(await oneOff(s, { employeeId: s.bea._id, locationId: s.berlin._id, resourceIds: [s.room._id] }));
+    const after = ok(await req('GET', `/api/v1/bookings/${booked._id}`, s.auth));
+    expect(after).toMatchObject({ locationId: s.brooklyn._id, startTime: made.startTime });
+    const event = await t.dbs.test.prisma.event.findFirstOrThrow({
+      where: { companyId: s.company.id, type: 'booking.rescheduled' },
+    });
+    expect(event.data).toMatchObject({
+      bookingId: booked._id,
+      locationId: s.brooklyn._id,
+      previousLocationId: s.berlin._id,
+      previousStartTime: made.startTime,
+    });
+    // null clears it; [] drops the named resources (the kind is then met anywhere).
+    const cleared = ok(
+      await req('PATCH', `/api/v1/classes/${made._id}`, s.auth, { locationId: null, resourceIds: [] }),
+    );
+    expect(cleared).toMatchObject({ locationId: null, resourceIds: [] });
+    expect(await holdsOf(made._id)).toHaveLength(1);
   });
 });

@@ -214,13 +214,31 @@ async function lockPaidFor(
  * Gives back the shares of a visit's items cancelled while its payment was processing, once the
  * payment has succeeded for the others. Tried once, as a cancel's refunds are: a processor that
  * does not answer leaves the payment succeeded, to be refunded with POST /payments/:id/refund,
- * and says so in the log.
+ * and says so in the log. When earlier refunds left less of the payment than the shares add up
+ * to, what is left is refunded (capped, never more than was paid), and the log says how much
+ * of the shares that was.
  */
 async function refundUnheldItems(ctx: JobContext, mode: 'live' | 'test', paymentId: string, amount: number) {
   const db = ctx.services.dbs.forMode(mode);
   const payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
-  const result = await refundCharge(db, { config: ctx.services.config, mode, payment, from: REFUNDABLE, amount });
-  if (result.outcome === 'refunded') return;
+  const result = await refundCharge(db, {
+    config: ctx.services.config,
+    mode,
+    payment,
+    from: REFUNDABLE,
+    amount,
+    capped: true,
+  });
+  if (result.outcome === 'refunded') {
+    if (result.amount < amount)
+      ctx.services.logger.warn(
+        { mode, paymentId, owed: amount, refunded: result.amount },
+        "earlier refunds left less of the visit's payment than its cancelled items' shares; what was left is refunded",
+      );
+    return;
+  }
+  // Refunded in full already: nothing is left to give back.
+  if (result.outcome === 'moved' && result.payment.status === 'refunded') return;
   ctx.services.logger.error(
     { mode, paymentId, amount, outcome: result.outcome },
     "the share of a visit's cancelled items was not refunded; refund it by hand",

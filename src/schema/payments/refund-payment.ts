@@ -42,8 +42,8 @@ export async function findPayment(db: Db, companyId: string, id: string): Promis
 }
 
 export type RefundOutcome =
-  /** Refunded (in part or in full), with payment.refunded recorded. */
-  | { outcome: 'refunded'; payment: Payment }
+  /** Refunded (in part or in full), `amount` of it, with payment.refunded recorded. */
+  | { outcome: 'refunded'; payment: Payment; amount: number }
   /** The payment was no longer in a refundable state, or has less left than asked: nothing recorded. */
   | { outcome: 'moved'; payment: Payment }
   /** The processor said no for good (repeating the request gets the same answer): nothing changed. */
@@ -65,11 +65,12 @@ export const REFUNDABLE: PaymentStatus[] = ['succeeded', 'partially_refunded'];
  * dashboard) counts as refunded when the rest of it was to be refunded. A sandbox charge moved
  * no money: only the row changes. The row changes only if the payment is in one of `from`:
  * REFUNDABLE for a refund by request, `processing` for the worker's refund of a charge made
- * for a booking that no longer holds its slot.
+ * for a booking that no longer holds its slot. With `capped`, an `amount` larger than what is
+ * left (earlier refunds took part of it) refunds what is left instead of nothing.
  */
 export async function refundCharge(
   db: Db,
-  opts: { config: Config; mode: Mode; payment: Payment; from: PaymentStatus[]; amount?: number },
+  opts: { config: Config; mode: Mode; payment: Payment; from: PaymentStatus[]; amount?: number; capped?: boolean },
 ): Promise<RefundOutcome> {
   const { payment } = opts;
   // A live refund waits for the processor while it holds the row: a transaction long enough
@@ -80,7 +81,7 @@ export async function refundCharge(
       await tx.$queryRaw`SELECT id FROM payments WHERE id = ${payment.id} FOR UPDATE`;
       const current = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
       const left = current.amount - current.amountRefunded;
-      const amount = opts.amount ?? left;
+      const amount = opts.capped ? Math.min(opts.amount ?? left, left) : (opts.amount ?? left);
       if (!opts.from.includes(current.status) || amount <= 0 || amount > left)
         return { outcome: 'moved', payment: current };
       const total = current.amountRefunded + amount;
@@ -119,7 +120,7 @@ export async function refundCharge(
         type: 'payment.refunded',
         data: { ...paymentEventData(after), amount, amountRefunded: after.amountRefunded, paymentAmount: after.amount },
       });
-      return { outcome: 'refunded', payment: after };
+      return { outcome: 'refunded', payment: after, amount };
     },
     live ? { maxWait: 5_000, timeout: 90_000 } : DOMAIN_TRANSACTION,
   );

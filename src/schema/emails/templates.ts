@@ -93,6 +93,17 @@ export function renderEmail(f: EmailFacts): RenderedEmail {
       break;
     case 'booking_rescheduled':
       subject = `Your booking at ${f.company.name} has moved`;
+      // A class session moved to another site keeps its time (docs/api.md, Classes): the
+      // e-mail then says where, not a "new time" equal to the old one.
+      if (
+        f.previous &&
+        f.previous.startTime.getTime() === f.booking.startTime.getTime() &&
+        f.previous.endTime.getTime() === f.booking.endTime.getTime()
+      ) {
+        lines.push(`Your ${f.service.name} with ${f.employee.name} has moved to another place.`, '', `When: ${when}`);
+        lines.push(...(place ? [`New place: ${place}`] : where));
+        break;
+      }
       lines.push(`Your ${f.service.name} with ${f.employee.name} has been rescheduled.`, '', `New time: ${when}`);
       if (f.previous) lines.push(`Was: ${formatSlot(f.previous.startTime, f.previous.endTime, zone)}`);
       lines.push(...where);

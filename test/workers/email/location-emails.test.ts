@@ -214,4 +214,30 @@ describe('a booking at a location', () => {
     expect(home.text).toContain('16:00–17:00 GMT+2 (Europe/Berlin)');
     expect(home.text).toContain(`Where: ${ADDRESS}`);
   });
+
+  it('a move to another site at the same time says where it moved, not a new time equal to the old one', () => {
+    const start = DateTime.fromISO('2026-07-01T14:00:00Z').toJSDate();
+    const end = DateTime.fromISO('2026-07-01T15:00:00Z').toJSDate();
+    const facts = {
+      kind: 'booking_rescheduled' as const,
+      company: { name: 'Salon', timezone: 'Europe/Berlin', address: ADDRESS, email: null, phone: null },
+      customer: { name: 'Ann' },
+      service: { name: 'Pilates' },
+      employee: { name: 'Alex' },
+      location: SITE,
+      booking: { id: 'b'.repeat(24), startTime: start, endTime: end },
+    };
+    const moved = renderEmail({ ...facts, previous: { startTime: start, endTime: end } });
+    expect(moved.text).toContain('has moved to another place');
+    expect(moved.text).toContain(`New place: ${SITE.name}, ${SITE.address}`);
+    expect(moved.text).not.toContain('New time:');
+    expect(moved.text).not.toContain('Was:');
+    const later = renderEmail({
+      ...facts,
+      previous: { startTime: new Date(start.getTime() - 3_600_000), endTime: start },
+    });
+    expect(later.text).toContain('has been rescheduled');
+    expect(later.text).toContain('New time: ');
+    expect(later.text).toContain('Was: ');
+  });
 });

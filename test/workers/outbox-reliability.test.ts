@@ -206,12 +206,25 @@ describe.skipIf(!hasRedis)('worker processes', () => {
   }, 60_000);
 });
 
+/**
+ * A free port below the kernel's ephemeral range (32768 and up on Linux). The test stops its
+ * redis-server and starts it again on the same port; a port from the ephemeral range could be
+ * handed meanwhile to another test file's listen(0) or outgoing connection, and the restarted
+ * Redis would then fail to bind.
+ */
 async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise((r) => srv.close(r));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    const srv = createServer();
+    const ok = await new Promise<boolean>((r) => {
+      srv.once('error', () => r(false));
+      srv.listen(port, '127.0.0.1', () => r(true));
+    });
+    if (ok) {
+      await new Promise((r) => srv.close(r));
+      return port;
+    }
+  }
 }
 
 function portRefuses(port: number): Promise<boolean> {
@@ -231,14 +244,23 @@ async function startRedis(port: number): Promise<ChildProcess> {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
+  let exited: number | null | undefined;
+  proc.once('exit', (code) => (exited = code));
+  // Listening means answering PING: a port merely taken could be another process's.
   await waitFor(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const s = createServer();
-        s.once('error', () => resolve(true)); // the port is taken: redis is listening
-        s.listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
-      }),
-    { what: 'redis-server to listen' },
+    () => {
+      if (exited !== undefined) throw new Error(`redis-server on port ${port} exited with ${exited}`);
+      return new Promise<boolean>((resolve) => {
+        const socket = createConnection({ port, host: '127.0.0.1' });
+        socket.once('error', () => resolve(false));
+        socket.once('data', (d) => {
+          socket.destroy();
+          resolve(d.toString().startsWith('+PONG'));
+        });
+        socket.once('connect', () => socket.write('PING\r\n'));
+      });
+    },
+    { what: 'redis-server to answer PING' },
   );
   return proc;
 }

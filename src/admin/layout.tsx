@@ -33,6 +33,24 @@ export const accountPath = (path: string, mode: Mode, query = '') => {
   return `/admin${path}${q ? `?${q}` : ''}`;
 };
 
+/** An integration's metadata, key by key (a booking's, a customer's). */
+export function MetadataFields({ entries }: { entries: Array<[string, unknown]> }) {
+  return (
+    <div class="panel">
+      <dl class="fields">
+        {entries.map(([k, v]) => (
+          <>
+            <dt>
+              <code>{k}</code>
+            </dt>
+            <dd>{String(v)}</dd>
+          </>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name="csrf_token" value={token} />;
 }

@@ -11,7 +11,7 @@ import { listBookingNotifications } from '../../schema/notifications/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
-import { adminPage, companyPath } from '../layout.js';
+import { adminPage, companyPath, MetadataFields } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 
 const STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show', 'expired'] as const;
@@ -70,18 +70,7 @@ function MetadataPanel({ metadata }: { metadata: unknown }) {
   return (
     <>
       <h2>Metadata</h2>
-      <div class="panel">
-        <dl class="fields">
-          {entries.map(([k, v]) => (
-            <>
-              <dt>
-                <code>{k}</code>
-              </dt>
-              <dd>{String(v)}</dd>
-            </>
-          ))}
-        </dl>
-      </div>
+      <MetadataFields entries={entries} />
     </>
   );
 }

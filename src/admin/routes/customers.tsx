@@ -31,7 +31,7 @@ import {
   sendAdmin,
   TimeTag,
 } from '../http.js';
-import { adminPage, companyPath, CsrfField } from '../layout.js';
+import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
 /** The API's export for a company's customer (src/rest/v1/customer-privacy.ts, via src/app.ts). */
@@ -262,22 +262,7 @@ async function customerPage(
         )}
       </div>
       <h2>Metadata</h2>
-      {metadata.length === 0 ? (
-        <p class="empty">No metadata.</p>
-      ) : (
-        <div class="panel">
-          <dl class="fields">
-            {metadata.map(([k, v]) => (
-              <>
-                <dt>
-                  <code>{k}</code>
-                </dt>
-                <dd>{String(v)}</dd>
-              </>
-            ))}
-          </dl>
-        </div>
-      )}
+      {metadata.length === 0 ? <p class="empty">No metadata.</p> : <MetadataFields entries={metadata} />}
       <h2>Upcoming bookings</h2>
       {o.upcoming.length === 0 ? (
         <p class="empty">No upcoming bookings.</p>

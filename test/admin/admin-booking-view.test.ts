@@ -2,6 +2,7 @@
 // the customer added to a booking: its metadata and the answers to the service's questions, with
 // each question's label as it was asked, every value escaped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { injectSignIn } from './admin-helpers.js';
 import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
@@ -17,25 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function signIn(): Promise<string> {
-  const login = await t.app.inject({ method: 'GET', url: '/admin/login' });
-  const loginCsrf = login.cookies.find((c) => c.name === 'svc_login_csrf')!.value;
-  const token = /name="csrf_token" value="([^"]+)"/.exec(login.body)![1]!;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/oauth/login',
-    cookies: { svc_login_csrf: loginCsrf },
-    payload: new URLSearchParams({
-      csrf_token: token,
-      email: w.email,
-      password: w.password,
-      next: '/admin',
-    }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  expect(res.statusCode).toBe(303);
-  return res.cookies.find((c) => c.name === 'svc_session')!.value;
-}
+const signIn = () => injectSignIn(t.app, w);
 
 describe('admin booking page', () => {
   it('shows the answers (label as asked, value) and the metadata, escaped', async () => {

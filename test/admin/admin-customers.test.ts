@@ -9,6 +9,7 @@ import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
 import { blankCompany, ok, futureHour, post, salon } from '../helpers/domain.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
+import { injectSignIn } from './admin-helpers.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -68,23 +69,7 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function signIn(): Promise<{ cookie: string; csrf: string }> {
-  const login = await t.app.inject({ method: 'GET', url: '/admin/login' });
-  const loginCsrf = login.cookies.find((c) => c.name === 'svc_login_csrf')!.value;
-  const token = /name="csrf_token" value="([^"]+)"/.exec(login.body)![1]!;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/oauth/login',
-    cookies: { svc_login_csrf: loginCsrf },
-    payload: new URLSearchParams({
-      csrf_token: token,
-      email: w.email,
-      password: w.password,
-      next: '/admin',
-    }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  expect(res.statusCode).toBe(303);
-  const session = res.cookies.find((c) => c.name === 'svc_session')!.value;
+  const session = await injectSignIn(t.app, w);
   const page = await get(`/admin/test/companies/${companyId}/customers`, session);
   return { cookie: session, csrf: /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]! };
 }

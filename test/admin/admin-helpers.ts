@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer } from '../helpers/factories.js';
 import { ok, post } from '../helpers/domain.js';
@@ -274,4 +275,31 @@ export async function bookInSalon(
     );
   }
   return out;
+}
+
+/**
+ * Signs in through the login form over `inject` (its CSRF cookie and token, the account's e-mail
+ * and password) and returns the admin session cookie's value: the browserless tests' sign-in.
+ */
+export async function injectSignIn(
+  app: FastifyInstance,
+  account: { email: string; password: string },
+): Promise<string> {
+  const login = await app.inject({ method: 'GET', url: '/admin/login' });
+  const loginCsrf = login.cookies.find((c) => c.name === 'svc_login_csrf')!.value;
+  const token = /name="csrf_token" value="([^"]+)"/.exec(login.body)![1]!;
+  const res = await app.inject({
+    method: 'POST',
+    url: '/oauth/login',
+    cookies: { svc_login_csrf: loginCsrf },
+    payload: new URLSearchParams({
+      csrf_token: token,
+      email: account.email,
+      password: account.password,
+      next: '/admin',
+    }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  expect(res.statusCode).toBe(303);
+  return res.cookies.find((c) => c.name === 'svc_session')!.value;
 }

@@ -3,6 +3,7 @@
 // (the employee update the API runs: same URL rules, a refused URL is a 400 page naming it, and
 // nothing written) and removing one. The URL is never on a page after it is saved.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { injectSignIn } from './admin-helpers.js';
 import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
@@ -18,25 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function signIn(): Promise<string> {
-  const login = await t.app.inject({ method: 'GET', url: '/admin/login' });
-  const loginCsrf = login.cookies.find((c) => c.name === 'svc_login_csrf')!.value;
-  const token = /name="csrf_token" value="([^"]+)"/.exec(login.body)![1]!;
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/oauth/login',
-    cookies: { svc_login_csrf: loginCsrf },
-    payload: new URLSearchParams({
-      csrf_token: token,
-      email: w.email,
-      password: w.password,
-      next: '/admin',
-    }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  expect(res.statusCode).toBe(303);
-  return res.cookies.find((c) => c.name === 'svc_session')!.value;
-}
+const signIn = () => injectSignIn(t.app, w);
 
 describe('admin staff page', () => {
   it('shows external calendars redacted with their last success and error; adds and removes one', async () => {

@@ -22,6 +22,7 @@ import { registerAssets } from './assets.js';
 import { AdminNotFound, messagePage, sendAdmin } from './http.js';
 import { registerApiKeyRoutes } from './routes/api-keys.js';
 import { registerBookingRoutes } from './routes/bookings.js';
+import { registerCalendarRoutes } from './routes/calendar.js';
 import { registerCompanyRoutes } from './routes/companies.js';
 import { registerCustomerRoutes, type CustomerExportAnswer } from './routes/customers.js';
 import { registerEmailRoutes } from './routes/emails.js';
@@ -141,6 +142,7 @@ export default async function adminArea(
   registerCompanyRoutes(app, services);
   registerApiKeyRoutes(app, services);
   registerOAuthAppRoutes(app, services);
+  registerCalendarRoutes(app, services);
   registerBookingRoutes(app, services);
   registerSandboxRoutes(app, services);
   registerEmailRoutes(app, services);

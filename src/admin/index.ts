@@ -27,8 +27,10 @@ import { registerCompanyRoutes } from './routes/companies.js';
 import { registerCustomerRoutes, type CustomerExportAnswer } from './routes/customers.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
+import { registerPaymentRoutes } from './routes/payments.js';
 import { registerRequestLogRoutes } from './routes/request-logs.js';
 import { registerSandboxRoutes } from './routes/sandbox.js';
+import { registerSearchRoutes } from './routes/search.js';
 import { registerStaffRoutes } from './routes/staff.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { companiesOf, layoutFor, modeOfRequest } from './scope.js';
@@ -150,6 +152,8 @@ export default async function adminArea(
   registerStaffRoutes(app, services);
   registerCustomerRoutes(app, services, opts.customerExport);
   registerRequestLogRoutes(app, services);
+  registerPaymentRoutes(app, services);
+  registerSearchRoutes(app, services);
 }
 
 /** The title and sentence of an error page. A client error's own message is safe to show. */

@@ -19,6 +19,8 @@ export interface LayoutContext {
   section?: string;
   /** Where the live/test switch leads; by default the other mode's home. */
   switchHref?: string;
+  /** What the search box in the top bar shows (the search page keeps what was typed). */
+  search?: string;
 }
 
 export const modePath = (mode: Mode) => `/admin/${mode}`;
@@ -92,6 +94,7 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
             <NavLink href={companyPath(c, '/bookings')} label="Bookings" current={s === 'bookings'} />
             <NavLink href={companyPath(c, '/customers')} label="Customers" current={s === 'customers'} />
             <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} />
+            <NavLink href={companyPath(c, '/payments')} label="Payments" current={s === 'payments'} />
             <NavLink
               href={companyPath(c, '/emails')}
               label={ctx.mode === 'test' ? 'E-mail log' : 'E-mails'}
@@ -134,6 +137,28 @@ function CompanyPicker({ ctx }: { ctx: LayoutContext }) {
         ))}
       </select>
       <button type="submit">Open</button>
+    </form>
+  );
+}
+
+/** On every page of a company: one box finding a booking, payment or customer (routes/search.tsx). */
+function SearchBox({ ctx }: { ctx: LayoutContext }) {
+  if (!ctx.company) return null;
+  return (
+    <form method="get" action={companyPath(ctx.company, '/search')} role="search" class="search">
+      <label for="top-search" class="sr-only">
+        Search bookings, payments and customers
+      </label>
+      <input
+        id="top-search"
+        name="q"
+        type="search"
+        value={ctx.search ?? ''}
+        maxlength={200}
+        placeholder="Id, name, e-mail or phone"
+        autocomplete="off"
+      />
+      <button type="submit">Search</button>
     </form>
   );
 }
@@ -188,6 +213,7 @@ export function adminPage(
           <a class="brand" href="/admin">
             Booking Service
           </a>
+          <SearchBox ctx={ctx} />
           <CompanyPicker ctx={ctx} />
           <ModeSwitch ctx={ctx} />
           <span class="who">{ctx.accountEmail}</span>

@@ -81,3 +81,22 @@ export async function requireAll(
   const missing = ids.find((i) => !found.has(i));
   if (missing) throw new AppError('NOT_FOUND', `No such ${what}: ${missing}`, { details: { id: missing } });
 }
+
+/**
+ * Whatever of the company has this id, for a search box that takes any id: bookings, payments,
+ * customers and visits (ids are unique across tables in practice; each is looked up by its own
+ * primary key, so this is four index probes). Empty for anything that is not an id.
+ */
+export async function findAnyById(db: Client, companyId: string, id: string) {
+  if (!isId(id)) return { booking: null, payment: null, customer: null, visit: null };
+  const [booking, payment, customer, visit] = await Promise.all([
+    db.booking.findFirst({
+      where: { id, companyId },
+      include: { customer: { select: { id: true, name: true } }, service: { select: { name: true } } },
+    }),
+    db.payment.findFirst({ where: { id, companyId } }),
+    db.customer.findFirst({ where: { id, companyId } }),
+    db.visit.findFirst({ where: { id, companyId }, include: { customer: { select: { id: true, name: true } } } }),
+  ]);
+  return { booking, payment, customer, visit };
+}

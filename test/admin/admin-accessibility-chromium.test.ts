@@ -22,11 +22,15 @@ let week: string;
 beforeAll(async () => {
   ({ t, origin } = await startAdminApp());
   w = await createAccountWithKeys(t.dbs);
-  // Something on every kind of page: bookings in two states, a webhook endpoint with a delivery.
+  // Something on every kind of page: bookings in two states, a payment, a webhook endpoint with a delivery.
   const auth = bearer(w.testKey.key);
   const [kept, cancelled] = await bookInSalon(t, w.testKey.key);
   ok(await t.app.inject({ method: 'POST', url: `/api/v1/bookings/${cancelled!._id}/cancel`, headers: auth }));
   await post(t.app, '/api/v1/webhook-endpoints', auth, { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+  await post(t.app, '/api/v1/payments', auth, {
+    bookingId: kept!._id,
+    card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' },
+  });
   week = `/admin/test/companies/${w.test.id}/bookings?week=${kept!.startTime.slice(0, 10)}`;
   browser = await launchChromium();
 }, 60_000);
@@ -62,7 +66,9 @@ async function links(page: Page): Promise<string[]> {
 async function crawl(context: BrowserContext, limit: number): Promise<Map<string, string[]>> {
   const page = await context.newPage();
   const findings = new Map<string, string[]>();
-  const queue = ['/admin', `/admin/test/companies/${w.test.id}`, `/admin/live/companies/${w.live.id}`, week];
+  // Pages reached through a GET form rather than a link: a search with results.
+  const search = `/admin/test/companies/${w.test.id}/search?q=a`;
+  const queue = ['/admin', `/admin/test/companies/${w.test.id}`, `/admin/live/companies/${w.live.id}`, week, search];
   const seen = new Set(queue);
   while (queue.length > 0 && findings.size < limit) {
     const path = queue.shift()!;
@@ -103,9 +109,16 @@ describe('axe-core on every admin page', () => {
       // The crawl reached the area's pages, not only the overview.
       expect(findings.size).toBeGreaterThan(8);
       // Among them the customer pages (the sample company has customers): the list, one customer
-      // and the erase confirmation.
+      // and the erase confirmation; the payments list and the search page.
       const shapes = [...findings.keys()].map((p) => p.replace(/[0-9a-f]{24}/g, ':id').replace(/\?.*$/, ''));
-      for (const shape of ['/customers', '/customers/:id', '/customers/:id/erase'])
+      for (const shape of [
+        '/customers',
+        '/customers/:id',
+        '/customers/:id/erase',
+        '/payments',
+        '/payments/:id',
+        '/search',
+      ])
         expect(
           shapes.some((s) => s.endsWith(shape)),
           shape,

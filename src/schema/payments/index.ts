@@ -4,3 +4,4 @@
 export * from './create-payment.js';
 export * from './refund-payment.js';
 export * from './update-payment.js';
+export * from './list-payments.js';

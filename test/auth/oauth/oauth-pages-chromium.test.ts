@@ -142,6 +142,23 @@ describe('login and consent in Chromium', () => {
     await context.close();
   });
 
+  it('the sign-in and consent pages at 390 px: no sideways scroll, no serious axe finding', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const fits = () =>
+      page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+    await page.goto(authorizeUrl(pkce().challenge, 'phone-1'));
+    expect(await fits(), 'the sign-in page fits 390 px').toBe(true);
+    expect(await axeFindings(page), 'the sign-in page at 390 px').toEqual([]);
+    await page.getByLabel('Email').fill(w.email);
+    await page.getByLabel('Password').fill(w.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Approve' }).waitFor();
+    expect(await fits(), 'the consent page fits 390 px').toBe(true);
+    expect(await axeFindings(page), 'the consent page at 390 px').toEqual([]);
+    await context.close();
+  });
+
   it('an unknown client is an error page in the browser, not a redirect', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

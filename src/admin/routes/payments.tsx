@@ -1,0 +1,432 @@
+// Company > Payments (docs/admin.md, Payments): the company's payments newest first, filtered by
+// status and by the days they were made (listPayments, keyset pages); one payment with what it
+// paid for, its card, its refunds so far and its events (paymentDetails); and a refund, full or
+// partial, behind a confirmation that says how much goes back to which card (refundPayment, the
+// use case of POST /api/v1/payments/:id/refund, with its events and e-mails). Refusals are the
+// use case's own, said in words.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DateTime } from 'luxon';
+import type { ComponentChildren } from 'preact';
+import type { Payment, PaymentStatus } from '../../generated/prisma/client.js';
+import { isAppError } from '../../errors.js';
+import {
+  listPayments,
+  paymentDetails,
+  PAYMENT_STATUSES,
+  REFUNDABLE,
+  refundPayment,
+} from '../../schema/payments/index.js';
+import type { Services } from '../../services.js';
+import {
+  describedBy,
+  DoneNotice,
+  ErrorText,
+  fieldErrors,
+  HintText,
+  money,
+  parseMoney,
+  ScrollTable,
+  sendAdmin,
+  TimeTag,
+} from '../http.js';
+import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
+import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+
+const PAGE_SIZE = 25;
+const crumbs = 'Payments';
+const DONE = { refunded: 'Refund made. The customer is told by e-mail, and payment.refunded is sent.' };
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  processing: 'Processing',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  partially_refunded: 'Partly refunded',
+  refunded: 'Refunded',
+};
+const KIND_LABELS: Record<string, string> = { full: 'Full', deposit: 'Deposit', balance: 'Balance' };
+
+const Head = ({ cols }: { cols: string[] }) => (
+  <thead>
+    <tr>
+      {cols.map((c) => (
+        <th scope="col">{c}</th>
+      ))}
+    </tr>
+  </thead>
+);
+
+export const PaymentBadge = ({ status }: { status: PaymentStatus }) => (
+  <span class={`badge ${status}`}>{PAYMENT_STATUS_LABELS[status]}</span>
+);
+
+const card = (p: Pick<Payment, 'brand' | 'last4'>) => (p.brand ? `${p.brand} ending ${p.last4}` : '—');
+const left = (p: Payment) => p.amount - p.amountRefunded;
+
+/** A YYYY-MM-DD day of the company's zone, or null when absent; `bad` when it is not a date. */
+function dayOf(value: string | undefined, zone: string): DateTime | null | 'bad' {
+  if (!value) return null;
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(value) ? DateTime.fromISO(value, { zone }) : null;
+  return d?.isValid ? d.startOf('day') : 'bad';
+}
+
+async function listPage(s: CompanyScope, req: FastifyRequest, reply: FastifyReply) {
+  const q = queryOf(req);
+  const zone = s.company.timezone;
+  const errors: Record<string, string> = {};
+  const status = q.status && (PAYMENT_STATUSES as string[]).includes(q.status) ? (q.status as PaymentStatus) : null;
+  if (q.status && !status) errors.status = 'is not a payment status';
+  const from = dayOf(q.from, zone);
+  const to = dayOf(q.to, zone);
+  if (from === 'bad') errors.from = 'must be a date';
+  if (to === 'bad') errors.to = 'must be a date';
+  if (from && to && from !== 'bad' && to !== 'bad' && to < from) errors.to = 'must be on or after the first day';
+  let page: Awaited<ReturnType<typeof listPayments>> | null = null;
+  if (Object.keys(errors).length === 0) {
+    try {
+      page = await listPayments(s.db, {
+        companyId: s.company.id,
+        status,
+        from: from && from !== 'bad' ? from.toJSDate() : null,
+        // The last day counts whole: up to the start of the next one.
+        to: to && to !== 'bad' ? to.plus({ days: 1 }).toJSDate() : null,
+        before: q.before || null,
+        limit: PAGE_SIZE,
+      });
+    } catch (err) {
+      const found = fieldErrors(err);
+      if (!found) throw err;
+      errors.before = 'That page of the list does not exist; start again';
+    }
+  }
+  const base = companyPath(s.company, '/payments');
+  const keep = new URLSearchParams(
+    Object.entries({ status: q.status ?? '', from: q.from ?? '', to: q.to ?? '' }).filter(([, v]) => v),
+  );
+  const next = page?.hasMore
+    ? `${base}?${new URLSearchParams([...keep, ['before', page.data.at(-1)!.id]]).toString()}`
+    : null;
+  const bad = Object.keys(errors).length > 0;
+  const toHint = `Days in ${zone}; the last day counts whole.`;
+  const body = (
+    <>
+      <h1>Payments</h1>
+      <form method="get" action={base} class="filters">
+        <div>
+          <label for="f-status">Status</label>
+          <select id="f-status" name="status" {...describedBy('f-status', { error: errors.status })}>
+            <option value="">Any</option>
+            {PAYMENT_STATUSES.map((st) => (
+              <option value={st} selected={st === status}>
+                {PAYMENT_STATUS_LABELS[st]}
+              </option>
+            ))}
+          </select>
+          <ErrorText id="f-status" error={errors.status && `Status ${errors.status}.`} />
+        </div>
+        <div>
+          <label for="f-from">Made from</label>
+          <input
+            id="f-from"
+            name="from"
+            type="date"
+            value={q.from ?? ''}
+            {...describedBy('f-from', { error: errors.from })}
+          />
+          <ErrorText id="f-from" error={errors.from && `The first day ${errors.from}.`} />
+        </div>
+        <div>
+          <label for="f-to">Made until</label>
+          <HintText id="f-to" hint={toHint} />
+          <input
+            id="f-to"
+            name="to"
+            type="date"
+            value={q.to ?? ''}
+            {...describedBy('f-to', { hint: toHint, error: errors.to })}
+          />
+          <ErrorText id="f-to" error={errors.to && `The last day ${errors.to}.`} />
+        </div>
+        <button type="submit">Show</button>
+      </form>
+      {bad && (
+        <p class="notice error" role="alert">
+          {errors.before ?? 'Please correct the filters.'}
+        </p>
+      )}
+      {page &&
+        (page.data.length === 0 ? (
+          <p class="empty">{keep.size ? 'No payment matches these filters.' : 'No payments yet.'}</p>
+        ) : (
+          <ScrollTable label="Payments">
+            <table class="stack">
+              <Head cols={['Made', 'Amount', 'Refunded', 'Status', 'Kind', 'For', 'Card']} />
+              <tbody>
+                {page.data.map((p) => {
+                  const who = p.booking?.customer ?? p.visit?.customer;
+                  return (
+                    <tr>
+                      <td data-label="Made">
+                        <a href={`${base}/${p.id}`}>
+                          <TimeTag at={p.createdAt} zone={zone} />
+                        </a>
+                      </td>
+                      <td data-label="Amount">{money(p.amount, p.currency)}</td>
+                      <td data-label="Refunded">{p.amountRefunded ? money(p.amountRefunded, p.currency) : '—'}</td>
+                      <td data-label="Status">
+                        <PaymentBadge status={p.status} />
+                      </td>
+                      <td data-label="Kind">{KIND_LABELS[p.kind] ?? p.kind}</td>
+                      <td data-label="For">
+                        {p.bookingId ? 'Booking' : 'Visit'}
+                        {who && (
+                          <>
+                            {' · '}
+                            <a href={companyPath(s.company, `/customers/${who.id}`)}>{who.name}</a>
+                          </>
+                        )}
+                      </td>
+                      <td data-label="Card">{card(p)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </ScrollTable>
+        ))}
+      <div class="inline">
+        {q.before && (
+          <a class="button" href={keep.size ? `${base}?${keep.toString()}` : base}>
+            ← Newest
+          </a>
+        )}
+        {next && (
+          <a class="button" href={next}>
+            Older →
+          </a>
+        )}
+      </div>
+    </>
+  );
+  return sendAdmin(reply, bad ? 400 : 200, adminPage(s.ctx, 'Payments', body));
+}
+
+interface PaymentPageOptions {
+  top?: ComponentChildren;
+  refundError?: string;
+  refundValue?: string;
+}
+
+async function paymentPage(s: CompanyScope, id: string, o: PaymentPageOptions = {}): Promise<string> {
+  const {
+    payment: p,
+    booking,
+    visit,
+    events,
+  } = await paymentDetails(s.db, { companyId: s.company.id, id, eventLimit: 200 });
+  const zone = s.company.timezone;
+  const customer = booking?.customer ?? visit?.customer ?? null;
+  const base = companyPath(s.company, `/payments/${p.id}`);
+  const none = <span class="muted">—</span>;
+  const rows: Array<[string, ComponentChildren] | null> = [
+    ['Amount', money(p.amount, p.currency)],
+    ['Refunded', p.amountRefunded ? money(p.amountRefunded, p.currency) : none],
+    ['Status', <PaymentBadge status={p.status} />],
+    ['Kind', KIND_LABELS[p.kind] ?? p.kind],
+    [
+      'For',
+      booking ? (
+        <a href={companyPath(s.company, `/bookings/${booking.id}`)}>
+          {booking.service.name}, <TimeTag at={booking.startTime} zone={zone} />
+        </a>
+      ) : visit ? (
+        <>
+          A visit paid as one <code>{visit.id}</code>
+        </>
+      ) : (
+        none
+      ),
+    ],
+    ['Customer', customer ? <a href={companyPath(s.company, `/customers/${customer.id}`)}>{customer.name}</a> : none],
+    ['Card', card(p)],
+    p.failureCode ? ['Failure', `${p.failureCode}${p.failureMessage ? `: ${p.failureMessage}` : ''}`] : null,
+    p.refundedAt ? ['Last refund', <TimeTag at={p.refundedAt} zone={zone} />] : null,
+    ['Payment id', <code>{p.id}</code>],
+    ['Made', <TimeTag at={p.createdAt} zone={zone} />],
+  ];
+  const metadata = Object.entries((p.metadata ?? {}) as Record<string, unknown>);
+  const refundable = REFUNDABLE.includes(p.status) && left(p) > 0;
+  const hint = `Leave empty to refund all that is left (${money(left(p), p.currency)}).`;
+  const body = (
+    <>
+      <h1>
+        Payment of {money(p.amount, p.currency)} <PaymentBadge status={p.status} />
+      </h1>
+      {o.top}
+      <p>
+        <a href={companyPath(s.company, '/payments')}>← All payments</a>
+      </p>
+      <div class="panel">
+        <dl class="fields">
+          {rows.map(
+            (r) =>
+              r && (
+                <>
+                  <dt>{r[0]}</dt>
+                  <dd>{r[1]}</dd>
+                </>
+              ),
+          )}
+        </dl>
+      </div>
+      {metadata.length > 0 && (
+        <>
+          <h2>Metadata</h2>
+          <MetadataFields entries={metadata} />
+        </>
+      )}
+      <h2>Refund</h2>
+      {refundable ? (
+        <form method="get" action={`${base}/refund`} class="inline">
+          <div>
+            <label for="f-amount">Amount to refund ({p.currency})</label>
+            <HintText id="f-amount" hint={hint} />
+            <input
+              id="f-amount"
+              name="amount"
+              inputmode="decimal"
+              value={o.refundValue ?? ''}
+              {...describedBy('f-amount', { hint, error: o.refundError })}
+            />
+            <ErrorText id="f-amount" error={o.refundError && `The amount ${o.refundError}.`} />
+          </div>
+          <button type="submit">Review the refund…</button>
+        </form>
+      ) : (
+        <p class="empty">
+          {p.status === 'refunded'
+            ? 'Refunded in full.'
+            : p.status === 'processing'
+              ? 'Not settled yet; a refund is possible once it has succeeded.'
+              : 'Nothing to refund: the payment did not succeed.'}
+        </p>
+      )}
+      <h2>Events</h2>
+      {events.length === 0 ? (
+        <p class="empty">No events.</p>
+      ) : (
+        <ScrollTable label="Events">
+          <table>
+            <Head cols={['Time', 'Type', 'Event id', 'Refunded then']} />
+            <tbody>
+              {events.map((e) => {
+                const d = e.data as { amountRefunded?: number; currency?: string };
+                return (
+                  <tr>
+                    <td>
+                      <TimeTag at={e.createdAt} zone={zone} />
+                    </td>
+                    <td>
+                      <code>{e.type}</code>
+                    </td>
+                    <td>
+                      <code>{e.id}</code>
+                    </td>
+                    <td>{d.amountRefunded ? money(d.amountRefunded, d.currency ?? p.currency) : '—'}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </ScrollTable>
+      )}
+    </>
+  );
+  return adminPage(s.ctx, `Payment ${p.id}`, body, { crumbs });
+}
+
+/** The amount field of a refund form: empty is "all that is left". */
+function refundAmount(typed: string | undefined, p: Payment): { minor: number | undefined } | { error: string } {
+  if (!typed?.trim()) return { minor: undefined };
+  const parsed = parseMoney(typed, p.currency);
+  if ('error' in parsed) return parsed;
+  if (parsed.minor > left(p)) return { error: `must be at most what is left to refund, ${money(left(p), p.currency)}` };
+  return parsed;
+}
+
+export function registerPaymentRoutes(app: FastifyInstance, services: Services): void {
+  const base = '/:mode/companies/:companyId/payments';
+  const idOf = (req: FastifyRequest) => paramsOf(req).paymentId ?? '';
+
+  app.get(base, { schema: { hide: true } }, async (req, reply) =>
+    listPage(await companyScope(services, req, 'payments'), req, reply),
+  );
+
+  app.get(`${base}/:paymentId`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'payments');
+    const top = <DoneNotice done={queryOf(req).done} table={DONE} />;
+    return sendAdmin(reply, 200, await paymentPage(s, idOf(req), { top }));
+  });
+
+  // The confirmation: what will go back, to which card, and what it leaves.
+  app.get(`${base}/:paymentId/refund`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'payments');
+    const { payment: p } = await paymentDetails(s.db, { companyId: s.company.id, id: idOf(req), eventLimit: 0 });
+    const typed = queryOf(req).amount ?? '';
+    const amount = refundAmount(typed, p);
+    if ('error' in amount)
+      return sendAdmin(reply, 400, await paymentPage(s, p.id, { refundError: amount.error, refundValue: typed }));
+    const minor = amount.minor ?? left(p);
+    const page = companyPath(s.company, `/payments/${p.id}`);
+    const body = (
+      <>
+        <h1>Refund {money(minor, p.currency)}?</h1>
+        <p class="notice warn">
+          {money(minor, p.currency)} of this {money(p.amount, p.currency)} payment goes back to {card(p)}
+          {minor === left(p)
+            ? ', which refunds all that is left of it.'
+            : `, leaving ${money(left(p) - minor, p.currency)} that could still be refunded.`}{' '}
+          The customer is told by e-mail, <code>payment.refunded</code> is sent, and it cannot be undone.
+        </p>
+        <form method="post" action={`${page}/refund`} class="inline">
+          <CsrfField token={s.ctx.csrfToken} />
+          <input type="hidden" name="amount" value={amount.minor === undefined ? '' : typed} />
+          <button type="submit" class="danger">
+            Refund {money(minor, p.currency)}
+          </button>
+          <a class="button" href={page}>
+            Cancel
+          </a>
+        </form>
+      </>
+    );
+    return sendAdmin(reply, 200, adminPage(s.ctx, 'Refund a payment', body, { crumbs }));
+  });
+
+  app.post(`${base}/:paymentId/refund`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'payments');
+    const { payment: p } = await paymentDetails(s.db, { companyId: s.company.id, id: idOf(req), eventLimit: 0 });
+    const typed = formOf(req).amount ?? '';
+    const amount = refundAmount(typed, p);
+    if ('error' in amount)
+      return sendAdmin(reply, 400, await paymentPage(s, p.id, { refundError: amount.error, refundValue: typed }));
+    try {
+      await refundPayment(s.db, {
+        companyId: s.company.id,
+        mode: s.mode,
+        config: services.config,
+        id: p.id,
+        input: amount.minor === undefined ? {} : { amount: amount.minor },
+      });
+    } catch (err) {
+      // Refunded meanwhile (less is left, or nothing), or not refundable: the use case's words.
+      if (!isAppError(err) || err.status >= 500) throw err;
+      const top = (
+        <p class="notice error" role="alert">
+          The refund was refused: {err.message}.
+        </p>
+      );
+      return sendAdmin(reply, err.status, await paymentPage(s, p.id, { top, refundValue: typed }));
+    }
+    req.log.info({ companyId: s.company.id, paymentId: p.id }, 'admin refunded a payment');
+    return reply.redirect(companyPath(s.company, `/payments/${p.id}?done=refunded`), 303);
+  });
+}

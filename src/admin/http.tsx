@@ -61,6 +61,8 @@ export function fieldErrors(err: unknown): Record<string, string> | null {
 
 export interface FieldOptions {
   name: string;
+  /** The element id, when two forms of one page share a field name; `f-<name>` by default. */
+  id?: string;
   label: string;
   value?: string | null;
   type?: string;
@@ -77,7 +79,7 @@ export interface FieldOptions {
  * reads "Phone, edit text, International format…" rather than one long name.
  */
 export function Field(o: FieldOptions) {
-  const id = `f-${o.name}`;
+  const id = o.id ?? `f-${o.name}`;
   return (
     <>
       <label for={id}>{o.label}</label>

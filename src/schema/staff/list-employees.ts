@@ -5,3 +5,21 @@ import type { Employee } from '../../generated/prisma/client.js';
 export async function listEmployeesByName(db: Db, companyId: string): Promise<Employee[]> {
   return db.employee.findMany({ where: { companyId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
 }
+
+/** An employee's time off that has not ended by `from`, soonest first (at most 200): the staff page's list. */
+export async function listCurrentTimeOff(db: Db, opts: { companyId: string; employeeId: string; from: Date }) {
+  return db.timeOff.findMany({
+    where: { companyId: opts.companyId, employeeId: opts.employeeId, endTime: { gt: opts.from } },
+    orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
+    take: 200,
+  });
+}
+
+/** An employee's date overrides on or after the local date `from`, by date (at most 200). */
+export async function listDateOverridesFrom(db: Db, opts: { companyId: string; employeeId: string; from: string }) {
+  return db.dateOverride.findMany({
+    where: { companyId: opts.companyId, employeeId: opts.employeeId, date: { gte: opts.from } },
+    orderBy: { date: 'asc' },
+    take: 200,
+  });
+}

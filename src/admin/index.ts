@@ -29,6 +29,7 @@ import { registerEmailRoutes } from './routes/emails.js';
 import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
 import { registerPaymentRoutes } from './routes/payments.js';
 import { registerRequestLogRoutes } from './routes/request-logs.js';
+import { registerServiceRoutes } from './routes/services.js';
 import { registerSandboxRoutes } from './routes/sandbox.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStaffRoutes } from './routes/staff.js';
@@ -150,6 +151,7 @@ export default async function adminArea(
   registerEmailRoutes(app, services);
   registerWebhookRoutes(app, services);
   registerStaffRoutes(app, services);
+  registerServiceRoutes(app, services);
   registerCustomerRoutes(app, services, opts.customerExport);
   registerRequestLogRoutes(app, services);
   registerPaymentRoutes(app, services);

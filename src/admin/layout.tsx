@@ -94,6 +94,7 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
             <NavLink href={companyPath(c, '/bookings')} label="Bookings" current={s === 'bookings'} />
             <NavLink href={companyPath(c, '/customers')} label="Customers" current={s === 'customers'} />
             <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} />
+            <NavLink href={companyPath(c, '/services')} label="Services" current={s === 'services'} />
             <NavLink href={companyPath(c, '/payments')} label="Payments" current={s === 'payments'} />
             <NavLink
               href={companyPath(c, '/emails')}

@@ -1,0 +1,581 @@
+// Company > Services (docs/admin.md): what the company offers, added by name, kind, duration and
+// price (createService, as POST /api/v1/services), and each service's page: duration, price,
+// buffers, payment and deposit, cancellation policy, the questions asked at booking, the staff
+// who perform it and whether it is active, saved in one go by updateService (as
+// PATCH /api/v1/services/:id, each field given). Amounts are typed in the currency's units and
+// sent in minor units; every other rule is the use case's, its refusals shown next to the field
+// they name (`cancellationPolicy.lateFee.amount`, `questions.2.options`), nothing changed.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ComponentChildren } from 'preact';
+import { isAppError } from '../../errors.js';
+import type { Company } from '../../generated/prisma/client.js';
+import { findService } from '../../schema/find-records.js';
+import {
+  createService,
+  listServicesByName,
+  MAX_QUESTIONS,
+  QUESTION_TYPES,
+  storedCancellationPolicy,
+  storedQuestions,
+  updateService,
+} from '../../schema/services/index.js';
+import { listEmployeesByName } from '../../schema/staff/index.js';
+import type { Services } from '../../services.js';
+import {
+  describedBy,
+  DoneNotice,
+  ErrorText,
+  Field,
+  FormError,
+  HintText,
+  money,
+  ScrollTable,
+  sendAdmin,
+} from '../http.js';
+import { amountValue, Check, detailErrors, parseAmount, parseWhole, Select } from '../forms.js';
+import { adminPage, companyPath, CsrfField } from '../layout.js';
+import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+
+const DONE = {
+  created: 'Service added. Set its staff, policy and questions below.',
+  updated: 'Service saved.',
+};
+const crumbs = 'Services';
+const KINDS: Array<[string, string]> = [
+  ['appointment', 'Appointment (one customer with one employee)'],
+  ['class', 'Class (a session with several places)'],
+];
+const TYPE_LABELS: Record<string, string> = {
+  text: 'Text',
+  long_text: 'Long text',
+  choice: 'One of the options',
+  multi_choice: 'Several of the options',
+  boolean: 'Yes or no',
+  phone: 'Phone number',
+};
+
+type Service = Awaited<ReturnType<typeof findService>>;
+type Errors = Record<string, string> | null;
+
+async function listPage(
+  s: CompanyScope,
+  top: ComponentChildren,
+  create: { values?: Record<string, string>; errors?: Errors } = {},
+): Promise<string> {
+  const list = await listServicesByName(s.db, s.company.id);
+  const errors = create.errors ?? null;
+  const v = create.values ?? { kind: 'appointment', durationMinutes: '60', price: '' };
+  const body = (
+    <>
+      <h1>Services</h1>
+      {top}
+      {list.length ? (
+        <ScrollTable label="Services">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Price</th>
+                <th scope="col">Staff</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((svc) => (
+                <tr>
+                  <td>
+                    <a href={companyPath(s.company, `/services/${svc.id}`)}>{svc.name}</a>
+                  </td>
+                  <td>{svc.kind === 'class' ? 'Class' : 'Appointment'}</td>
+                  <td>{svc.durationMinutes} min</td>
+                  <td>{money(svc.price, s.company.currency)}</td>
+                  <td>{svc.employees.length}</td>
+                  <td>
+                    {svc.active ? (
+                      <span class="badge enabled">Active</span>
+                    ) : (
+                      <span class="badge disabled">Inactive</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollTable>
+      ) : (
+        <p class="empty">No services yet.</p>
+      )}
+      <form method="post" action={companyPath(s.company, '/services')} class="stack panel">
+        <h2>Add a service</h2>
+        <FormError errors={errors} known={['name', 'kind', 'durationMinutes', 'price']} />
+        <CsrfField token={s.ctx.csrfToken} />
+        <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
+        <Select
+          id="f-kind"
+          name="kind"
+          label="Kind"
+          value={v.kind ?? 'appointment'}
+          options={KINDS}
+          hint="Fixed once the service exists"
+          error={errors?.kind}
+        />
+        <Field
+          name="durationMinutes"
+          label="Duration (minutes)"
+          type="number"
+          value={v.durationMinutes}
+          required
+          error={errors?.durationMinutes}
+        />
+        <Field
+          name="price"
+          label={`Price (${s.company.currency})`}
+          value={v.price}
+          hint="e.g. 45.00; empty: free"
+          error={errors?.price}
+        />
+        <button type="submit" class="primary">
+          Add service
+        </button>
+      </form>
+    </>
+  );
+  return adminPage(s.ctx, 'Services', body);
+}
+
+/** The form's raw fields for a service as stored (question rows `q.<i>.<field>`). */
+function valuesOf(svc: Service, company: Company): Record<string, string> {
+  const policy = storedCancellationPolicy(svc.cancellationPolicy);
+  const v: Record<string, string> = {
+    name: svc.name,
+    description: svc.description ?? '',
+    durationMinutes: String(svc.durationMinutes),
+    price: amountValue(svc.price, company.currency),
+    bufferBeforeMinutes: String(svc.bufferBeforeMinutes),
+    bufferAfterMinutes: String(svc.bufferAfterMinutes),
+    requiresPayment: svc.requiresPayment ? 'on' : '',
+    depositAmount: svc.depositAmount === null ? '' : amountValue(svc.depositAmount, company.currency),
+    freeUntilMinutesBefore: policy ? String(policy.freeUntilMinutesBefore) : '',
+    lateFeeKind: policy && 'amount' in policy.lateFee ? 'amount' : 'percent',
+    lateFee: policy
+      ? 'amount' in policy.lateFee
+        ? amountValue(policy.lateFee.amount, company.currency)
+        : String(policy.lateFee.percent)
+      : '',
+    active: svc.active ? 'on' : '',
+  };
+  storedQuestions(svc.questions).forEach((q, i) => {
+    v[`q.${i}.id`] = q.id;
+    v[`q.${i}.label`] = q.label;
+    v[`q.${i}.type`] = q.type;
+    v[`q.${i}.required`] = q.required ? 'on' : '';
+    v[`q.${i}.options`] = (q.options ?? []).join(', ');
+  });
+  return v;
+}
+
+const rowCount = (v: Record<string, string>) => {
+  let n = 0;
+  while (n < MAX_QUESTIONS && (`q.${n}.id` in v || `q.${n}.label` in v)) n++;
+  return n;
+};
+
+function QuestionRow({ i, v, errors }: { i: number; v: Record<string, string>; errors: Errors }) {
+  const at = (f: string) => errors?.[`q.${i}.${f}`];
+  const idOf = (f: string) => `q-${i}-${f}`;
+  const optionsHint = 'For the choice types: options separated by commas';
+  const rowError = errors?.[`q.${i}`];
+  return (
+    <fieldset>
+      <legend>{v[`q.${i}.label`] ? `Question ${i + 1}: ${v[`q.${i}.label`]}` : `Question ${i + 1} (new)`}</legend>
+      {rowError && <p class="field-error">{rowError}</p>}
+      <Field
+        id={idOf('label')}
+        name={`q.${i}.label`}
+        label="Question"
+        value={v[`q.${i}.label`]}
+        maxlength={200}
+        error={at('label')}
+      />
+      <Field
+        id={idOf('id')}
+        name={`q.${i}.id`}
+        label="Id"
+        value={v[`q.${i}.id`]}
+        maxlength={40}
+        hint="The answer's key: letters, digits, _ or -"
+        error={at('id')}
+      />
+      <Select
+        id={idOf('type')}
+        name={`q.${i}.type`}
+        label="Answer"
+        value={v[`q.${i}.type`] || 'text'}
+        options={QUESTION_TYPES.map((t) => [t, TYPE_LABELS[t] ?? t])}
+        error={at('type')}
+      />
+      <label for={idOf('options')}>Options</label>
+      <HintText id={idOf('options')} hint={optionsHint} />
+      <input
+        id={idOf('options')}
+        name={`q.${i}.options`}
+        value={v[`q.${i}.options`] ?? ''}
+        maxlength={5000}
+        {...describedBy(idOf('options'), { hint: optionsHint, error: at('options') })}
+      />
+      <ErrorText id={idOf('options')} error={at('options')} />
+      <Check id={idOf('required')} name={`q.${i}.required`} label="Required" checked={v[`q.${i}.required`] === 'on'} />
+      {(v[`q.${i}.id`] || v[`q.${i}.label`]) && (
+        <Check id={idOf('remove')} name={`q.${i}.remove`} label="Remove this question" checked={false} />
+      )}
+    </fieldset>
+  );
+}
+
+async function servicePage(
+  s: CompanyScope,
+  svc: Service,
+  extra: { top?: ComponentChildren; values?: Record<string, string>; employeeIds?: string[]; errors?: Errors } = {},
+): Promise<string> {
+  const employees = await listEmployeesByName(s.db, s.company.id);
+  const v = extra.values ?? valuesOf(svc, s.company);
+  const errors = extra.errors ?? null;
+  const ticked = extra.employeeIds ?? svc.employees.map((e) => e.employeeId);
+  const rows = rowCount(v);
+  const cur = s.company.currency;
+  const descriptionHint = 'Shown to customers; optional';
+  const known = [
+    'name',
+    'description',
+    'durationMinutes',
+    'price',
+    'bufferBeforeMinutes',
+    'bufferAfterMinutes',
+    'requiresPayment',
+    'depositAmount',
+    'freeUntilMinutesBefore',
+    'lateFee',
+    'employeeIds',
+    'active',
+    ...Array.from({ length: rows + 1 }, (_, i) =>
+      ['id', 'label', 'type', 'options', 'required'].map((f) => `q.${i}.${f}`),
+    ).flat(),
+    ...Array.from({ length: rows + 1 }, (_, i) => `q.${i}`),
+  ];
+  const body = (
+    <>
+      <h1>
+        {svc.name}{' '}
+        {svc.active ? <span class="badge enabled">Active</span> : <span class="badge disabled">Inactive</span>}
+      </h1>
+      <p>
+        <a href={companyPath(s.company, '/services')}>← All services</a>
+      </p>
+      {extra.top}
+      <form method="post" action={companyPath(s.company, `/services/${svc.id}`)} class="stack panel">
+        <FormError errors={errors} known={known} />
+        <CsrfField token={s.ctx.csrfToken} />
+        <h2>The service</h2>
+        <p class="muted">
+          Kind: <strong>{svc.kind === 'class' ? 'Class' : 'Appointment'}</strong> (fixed).{' '}
+          {svc.kind === 'class' && <a href={companyPath(s.company, '/classes')}>Its sessions are on the timetable.</a>}
+        </p>
+        <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
+        <label for="f-description">Description</label>
+        <HintText id="f-description" hint={descriptionHint} />
+        <textarea
+          id="f-description"
+          name="description"
+          maxlength={5000}
+          {...describedBy('f-description', { hint: descriptionHint, error: errors?.description })}
+        >
+          {v.description ?? ''}
+        </textarea>
+        <ErrorText id="f-description" error={errors?.description} />
+        <Field
+          name="durationMinutes"
+          label="Duration (minutes)"
+          type="number"
+          value={v.durationMinutes}
+          required
+          error={errors?.durationMinutes}
+        />
+        <Field
+          name="bufferBeforeMinutes"
+          label="Buffer before (minutes)"
+          type="number"
+          value={v.bufferBeforeMinutes}
+          hint="Time kept free before each booking"
+          error={errors?.bufferBeforeMinutes}
+        />
+        <Field
+          name="bufferAfterMinutes"
+          label="Buffer after (minutes)"
+          type="number"
+          value={v.bufferAfterMinutes}
+          hint="Time kept free after each booking"
+          error={errors?.bufferAfterMinutes}
+        />
+        <Check
+          id="f-active"
+          name="active"
+          label="Active (can be booked)"
+          checked={v.active === 'on'}
+          error={errors?.active}
+        />
+
+        <h2>Price and payment</h2>
+        <Field
+          name="price"
+          label={`Price (${cur})`}
+          value={v.price}
+          hint="e.g. 45.00; empty: free"
+          error={errors?.price}
+        />
+        <Check
+          id="f-requiresPayment"
+          name="requiresPayment"
+          label="Paid when booked (the booking waits for the payment)"
+          checked={v.requiresPayment === 'on'}
+          error={errors?.requiresPayment}
+        />
+        <Field
+          name="depositAmount"
+          label={`Deposit (${cur})`}
+          value={v.depositAmount}
+          hint="Paid first instead of the whole price; at most the price; empty: none"
+          error={errors?.depositAmount}
+        />
+
+        <h2>Cancellation policy</h2>
+        <Field
+          name="freeUntilMinutesBefore"
+          label="Free cancellation until (minutes before the start)"
+          type="number"
+          value={v.freeUntilMinutesBefore}
+          hint="Empty: no policy, cancelling is always free"
+          error={errors?.freeUntilMinutesBefore}
+        />
+        <Select
+          id="f-lateFeeKind"
+          name="lateFeeKind"
+          label="Late fee is"
+          value={v.lateFeeKind ?? 'percent'}
+          options={[
+            ['percent', 'a percentage of the price'],
+            ['amount', `an amount (${cur})`],
+          ]}
+        />
+        <Field
+          name="lateFee"
+          label="Late fee"
+          value={v.lateFee}
+          hint="0 to 100 for a percentage; at most the price for an amount"
+          error={errors?.lateFee}
+        />
+
+        <h2>Staff who perform it</h2>
+        {employees.length ? (
+          <fieldset>
+            <legend>Staff</legend>
+            {employees.map((e) => (
+              <label>
+                <input
+                  type="checkbox"
+                  name="employeeIds"
+                  value={e.id}
+                  checked={ticked.includes(e.id)}
+                  aria-describedby={errors?.employeeIds ? 'f-employeeIds-error' : undefined}
+                />{' '}
+                {e.name}
+                {!e.active && <span class="muted"> (inactive)</span>}
+              </label>
+            ))}
+            <ErrorText id="f-employeeIds" error={errors?.employeeIds} />
+          </fieldset>
+        ) : (
+          <p class="empty">
+            No staff yet: <a href={companyPath(s.company, '/staff')}>add someone</a>.
+          </p>
+        )}
+
+        <h2>Questions asked at booking</h2>
+        <p class="muted">
+          Up to {MAX_QUESTIONS}. Fill in the empty one to add a question; save to get another empty one.
+        </p>
+        {Array.from({ length: Math.min(rows + 1, MAX_QUESTIONS) }, (_, i) => (
+          <QuestionRow i={i} v={v} errors={errors} />
+        ))}
+        <button type="submit" class="primary">
+          Save service
+        </button>
+      </form>
+    </>
+  );
+  return adminPage(s.ctx, svc.name, body, { crumbs });
+}
+
+/** The update of the service page's form, or the fields it could not read. */
+function inputOf(v: Record<string, string>, employeeIds: string[], currency: string) {
+  const errors: Record<string, string> = {};
+  const whole = (key: string, path = key, fallback?: number) => {
+    const t = (v[key] ?? '').trim();
+    if (!t && fallback !== undefined) return fallback;
+    const n = parseWhole(t);
+    if (n === null) errors[path] = 'must be a whole number';
+    return n ?? 0;
+  };
+  const amount = (key: string, path = key) => {
+    const n = parseAmount(v[key] ?? '', currency);
+    if (n === null) errors[path] = `must be an amount in ${currency}, e.g. 45.00`;
+    return n ?? 0;
+  };
+  const free = (v.freeUntilMinutesBefore ?? '').trim();
+  const cancellationPolicy = free
+    ? {
+        freeUntilMinutesBefore: whole('freeUntilMinutesBefore'),
+        lateFee: v.lateFeeKind === 'amount' ? { amount: amount('lateFee') } : { percent: whole('lateFee', 'lateFee') },
+      }
+    : null;
+  const questions: Array<Record<string, unknown>> = [];
+  /** The form's row of each question sent (a removed or empty row is not sent). */
+  const rowOf: number[] = [];
+  for (let i = 0; i < rowCount(v); i++) {
+    const id = (v[`q.${i}.id`] ?? '').trim();
+    const label = (v[`q.${i}.label`] ?? '').trim();
+    if (v[`q.${i}.remove`] || (!id && !label)) continue;
+    const type = v[`q.${i}.type`] ?? 'text';
+    const options = (v[`q.${i}.options`] ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+    questions.push({
+      id,
+      label,
+      type,
+      required: v[`q.${i}.required`] === 'on',
+      ...(options.length || type === 'choice' || type === 'multi_choice'
+        ? { options: options.length ? options : null }
+        : {}),
+    });
+    rowOf.push(i);
+  }
+  const input = {
+    name: (v.name ?? '').trim(),
+    description: (v.description ?? '').trim() || null,
+    durationMinutes: whole('durationMinutes'),
+    price: (v.price ?? '').trim() ? amount('price') : 0,
+    bufferBeforeMinutes: whole('bufferBeforeMinutes', 'bufferBeforeMinutes', 0),
+    bufferAfterMinutes: whole('bufferAfterMinutes', 'bufferAfterMinutes', 0),
+    requiresPayment: v.requiresPayment === 'on',
+    depositAmount: (v.depositAmount ?? '').trim() ? amount('depositAmount') : null,
+    cancellationPolicy,
+    questions,
+    employeeIds,
+    active: v.active === 'on',
+  };
+  return { input, errors, rowOf };
+}
+
+/** A use case's fault path as the form's field: `questions.2.label` → the row's, the policy's → its fields. */
+function formField(path: string, rowOf: number[]): string {
+  const q = /^questions\.(\d+)(?:\.(\w+))?/.exec(path);
+  if (q) {
+    const row = rowOf[Number(q[1])];
+    return row === undefined ? 'q.0' : q[2] ? `q.${row}.${q[2]}` : `q.${row}`;
+  }
+  if (path === 'questions') return 'q.0';
+  if (path.startsWith('cancellationPolicy.lateFee')) return 'lateFee';
+  if (path.startsWith('cancellationPolicy')) return 'freeUntilMinutesBefore';
+  return path.split(/[.[]/)[0]!;
+}
+
+export function registerServiceRoutes(app: FastifyInstance, services: Services): void {
+  const base = '/:mode/companies/:companyId/services';
+  const serviceOf = (s: CompanyScope, req: FastifyRequest) =>
+    findService(s.db, s.company.id, paramsOf(req).serviceId ?? '');
+  const done = (s: CompanyScope, id: string, what: keyof typeof DONE, reply: FastifyReply) =>
+    reply.redirect(companyPath(s.company, `/services/${id}?done=${what}`), 303);
+
+  app.get(base, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'services');
+    return sendAdmin(reply, 200, await listPage(s, <DoneNotice done={queryOf(req).done} table={DONE} />));
+  });
+
+  app.post(base, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'services');
+    const form = formOf(req);
+    const values = {
+      name: form.name ?? '',
+      kind: form.kind ?? '',
+      durationMinutes: form.durationMinutes ?? '',
+      price: form.price ?? '',
+    };
+    const errors: Record<string, string> = {};
+    const duration = parseWhole(values.durationMinutes);
+    if (duration === null) errors.durationMinutes = 'must be a whole number of minutes';
+    const price = values.price.trim() ? parseAmount(values.price, s.company.currency) : 0;
+    if (price === null) errors.price = `must be an amount in ${s.company.currency}, e.g. 45.00`;
+    if (Object.keys(errors).length) return sendAdmin(reply, 400, await listPage(s, null, { values, errors }));
+    let created;
+    try {
+      created = await createService(s.db, {
+        companyId: s.company.id,
+        input: { name: values.name.trim(), kind: values.kind, durationMinutes: duration, price },
+      });
+    } catch (err) {
+      const found = detailErrors(err);
+      if (!found) throw err;
+      const mapped = Object.fromEntries(Object.entries(found).map(([k, m]) => [k.split(/[.[]/)[0]!, m]));
+      return sendAdmin(reply, 400, await listPage(s, null, { values, errors: mapped }));
+    }
+    req.log.info({ companyId: s.company.id, serviceId: created.id }, 'admin added a service');
+    return done(s, created.id, 'created', reply);
+  });
+
+  app.get(`${base}/:serviceId`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'services');
+    const svc = await serviceOf(s, req);
+    return sendAdmin(
+      reply,
+      200,
+      await servicePage(s, svc, { top: <DoneNotice done={queryOf(req).done} table={DONE} /> }),
+    );
+  });
+
+  app.post(`${base}/:serviceId`, { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'services');
+    const svc = await serviceOf(s, req);
+    const { csrf_token: _, ...values } = formOf(req);
+    const employeeIds = formList(req, 'employeeIds');
+    const { input, errors, rowOf } = inputOf(values, employeeIds, s.company.currency);
+    if (Object.keys(errors).length)
+      return sendAdmin(reply, 400, await servicePage(s, svc, { values, employeeIds, errors }));
+    try {
+      await updateService(s.db, { companyId: s.company.id, serviceId: svc.id, input });
+    } catch (err) {
+      const found = detailErrors(err);
+      if (found) {
+        const mapped: Record<string, string> = {};
+        for (const [path, message] of Object.entries(found)) mapped[formField(path, rowOf)] ??= message;
+        return sendAdmin(reply, 400, await servicePage(s, svc, { values, employeeIds, errors: mapped }));
+      }
+      // An employee of another company is not found: said next to the list.
+      if (isAppError(err) && err.code === 'NOT_FOUND')
+        return sendAdmin(
+          reply,
+          400,
+          await servicePage(s, svc, {
+            values,
+            employeeIds,
+            errors: { employeeIds: 'names an employee that does not exist' },
+          }),
+        );
+      throw err;
+    }
+    req.log.info({ companyId: s.company.id, serviceId: svc.id }, 'admin changed a service');
+    return done(s, svc.id, 'updated', reply);
+  });
+}

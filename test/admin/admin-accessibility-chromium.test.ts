@@ -118,6 +118,9 @@ describe('axe-core on every admin page', () => {
         '/payments',
         '/payments/:id',
         '/search',
+        '/staff/:id',
+        '/services',
+        '/services/:id',
       ])
         expect(
           shapes.some((s) => s.endsWith(shape)),

@@ -3,7 +3,10 @@
 // server-rendered HTML forms over the same use cases the API runs (see README, "Admin area").
 // Form bodies and cookies are parsed only here. One guard serves every route: no session →
 // the login page (the same form as OAuth's, posting to /oauth/login with next=/admin…); a POST
-// without the session's CSRF token → 403 and nothing done.
+// without the session's CSRF token → 403 and nothing done. On a company page it then resolves
+// the person's role there and applies the coarse role rules (src/admin/roles.ts: viewers read
+// only, staff their sections only, integrator sections owner and admins only) → 403 and nothing
+// done; and every successful post is written to the audit log (src/admin/audit-hook.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loginPage } from '../auth/pages/login-page.js';
 import { sendPage } from '../auth/pages/html.js';
@@ -34,7 +37,10 @@ import { registerSandboxRoutes } from './routes/sandbox.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStaffRoutes } from './routes/staff.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
-import { companiesOf, layoutFor, modeOfRequest } from './scope.js';
+import { registerAuditHook } from './audit-hook.js';
+import { companyPath } from './layout.js';
+import { refusalFor } from './roles.js';
+import { companiesOf, companyPageRest, layoutFor, modeOfRequest, resolveCompanyAccess } from './scope.js';
 
 const PUBLIC = /^\/admin\/(login|assets\/)/;
 
@@ -49,7 +55,9 @@ export default async function adminArea(
   const { services } = opts;
   await registerPageSupport(app);
   app.decorateRequest('adminSession', null);
+  app.decorateRequest('adminAccess', null);
   registerAssets(app);
+  registerAuditHook(app, services);
 
   const loginRedirect = (req: FastifyRequest) => {
     const next = req.method === 'GET' && isSafeNext(req.url) ? req.url : '/admin';
@@ -84,6 +92,21 @@ export default async function adminArea(
           403,
           messagePage(null, 403, 'Form expired', 'This form is no longer valid. Reload the page and try again.'),
         );
+      }
+    }
+    // A company page: the person's role there, afresh on every request (a changed role or a
+    // removal counts at once). Not theirs to see → NOT_FOUND → the 404 page.
+    const access = await resolveCompanyAccess(services, req);
+    if (access) {
+      const rest = companyPageRest(req);
+      // Staff have no company profile: their day starts at the bookings.
+      if (access.role === 'staff' && rest.length === 0 && req.method === 'GET')
+        return reply.redirect(companyPath(access.company, '/bookings'), 303);
+      const refusal = refusalFor(access, req.method, rest);
+      if (refusal) {
+        req.log.info({ accountId: active.account.id, role: access.role, url: req.url }, 'admin: refused by role');
+        const ctx = await layoutFor(services, req, access.company.mode, undefined, access.company, access);
+        return sendAdmin(reply, 403, messagePage(ctx, 403, refusal.title, refusal.message));
       }
     }
   });

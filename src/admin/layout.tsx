@@ -7,7 +7,9 @@ import type { ComponentChildren } from 'preact';
 import { renderDocument } from '../auth/pages/html.js';
 import type { Company } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
+import type { Role } from '../schema/team/index.js';
 import { ASSET_PATHS } from './assets.js';
+import { MANAGER_SECTIONS, STAFF_SECTIONS } from './roles.js';
 
 export interface LayoutContext {
   accountEmail: string;
@@ -21,7 +23,25 @@ export interface LayoutContext {
   switchHref?: string;
   /** What the search box in the top bar shows (the search page keeps what was typed). */
   search?: string;
+  /** The person's role in the company's team (company pages only; docs/admin.md, Team and roles). */
+  role?: Role;
+  /** A staff member's employee in this company and mode. */
+  staffEmployeeId?: string | null;
 }
+
+/**
+ * Whether the page's person may open a section of the company (the side navigation shows only
+ * those); the guard in index.ts enforces the same rules (src/admin/roles.ts).
+ */
+export function maySee(ctx: Pick<LayoutContext, 'role' | 'staffEmployeeId'>, section: string): boolean {
+  const role = ctx.role ?? 'owner';
+  if (role === 'owner' || role === 'admin') return true;
+  if (MANAGER_SECTIONS.has(section)) return false;
+  return role === 'viewer' || STAFF_SECTIONS.has(section);
+}
+
+/** Whether the page's person may post forms (everyone but viewers; staff within their sections). */
+export const mayWrite = (ctx: Pick<LayoutContext, 'role'>): boolean => ctx.role !== 'viewer';
 
 export const modePath = (mode: Mode) => `/admin/${mode}`;
 export const companyPath = (c: { mode: Mode; id: string }, rest = '') => `/admin/${c.mode}/companies/${c.id}${rest}`;
@@ -71,7 +91,18 @@ function Head({ title }: { title: string }) {
   );
 }
 
-function NavLink({ href, label, current }: { href: string; label: string; current: boolean }) {
+function NavLink({
+  href,
+  label,
+  current,
+  show = true,
+}: {
+  href: string;
+  label: string;
+  current: boolean;
+  show?: boolean;
+}) {
+  if (!show) return null;
   return (
     <li>
       <a href={href} aria-current={current ? 'page' : undefined}>
@@ -84,30 +115,54 @@ function NavLink({ href, label, current }: { href: string; label: string; curren
 function SideNav({ ctx }: { ctx: LayoutContext }) {
   const c = ctx.company;
   const s = ctx.section;
+  const see = (section: string) => maySee(ctx, section);
+  const manager = see('team');
   return (
     <nav class="side" aria-label="Admin sections">
       {c && (
         <>
           <h2>{c.name}</h2>
           <ul>
-            <NavLink href={companyPath(c)} label="Company profile" current={s === 'profile'} />
+            <NavLink href={companyPath(c)} label="Company profile" current={s === 'profile'} show={see('')} />
             <NavLink href={companyPath(c, '/bookings')} label="Bookings" current={s === 'bookings'} />
             <NavLink href={companyPath(c, '/customers')} label="Customers" current={s === 'customers'} />
-            <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} />
-            <NavLink href={companyPath(c, '/services')} label="Services" current={s === 'services'} />
-            <NavLink href={companyPath(c, '/payments')} label="Payments" current={s === 'payments'} />
+            <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} show={see('staff')} />
+            {ctx.role === 'staff' && ctx.staffEmployeeId && (
+              <NavLink
+                href={companyPath(c, `/staff/${ctx.staffEmployeeId}`)}
+                label="My profile"
+                current={s === 'staff'}
+              />
+            )}
+            <NavLink
+              href={companyPath(c, '/services')}
+              label="Services"
+              current={s === 'services'}
+              show={see('services')}
+            />
+            <NavLink
+              href={companyPath(c, '/payments')}
+              label="Payments"
+              current={s === 'payments'}
+              show={see('payments')}
+            />
             <NavLink
               href={companyPath(c, '/emails')}
               label={ctx.mode === 'test' ? 'E-mail log' : 'E-mails'}
               current={s === 'emails'}
+              show={see('emails')}
             />
           </ul>
-          <h2>Integrations</h2>
-          <ul>
-            <NavLink href={companyPath(c, '/api-keys')} label="API Keys" current={s === 'api-keys'} />
-            <NavLink href={companyPath(c, '/webhooks')} label="Webhooks" current={s === 'webhooks'} />
-            <NavLink href={companyPath(c, '/request-logs')} label="Request logs" current={s === 'request-logs'} />
-          </ul>
+          {manager && (
+            <>
+              <h2>Integrations</h2>
+              <ul>
+                <NavLink href={companyPath(c, '/api-keys')} label="API Keys" current={s === 'api-keys'} />
+                <NavLink href={companyPath(c, '/webhooks')} label="Webhooks" current={s === 'webhooks'} />
+                <NavLink href={companyPath(c, '/request-logs')} label="Request logs" current={s === 'request-logs'} />
+              </ul>
+            </>
+          )}
         </>
       )}
       <h2>Account</h2>
@@ -144,7 +199,8 @@ function CompanyPicker({ ctx }: { ctx: LayoutContext }) {
 
 /** On every page of a company: one box finding a booking, payment or customer (routes/search.tsx). */
 function SearchBox({ ctx }: { ctx: LayoutContext }) {
-  if (!ctx.company) return null;
+  // Staff have no search (it would reach other employees' records): src/admin/roles.ts.
+  if (!ctx.company || !maySee(ctx, 'search')) return null;
   return (
     <form method="get" action={companyPath(ctx.company, '/search')} role="search" class="search">
       <label for="top-search" class="sr-only">

@@ -1,14 +1,15 @@
-// What a signed-in request may see: only its own account's companies, looked up in the
-// database of the mode in the URL with the account id in the query itself. Another account's
-// id, a malformed id or a company of the other mode are all the same 404 (docs/api.md: tenants and
-// modes are isolated), so the admin area cannot be used to probe which ids exist.
+// What a signed-in request may see: the companies of its own account and of the teams it belongs
+// to (docs/admin.md, Team and roles), looked up in the database of the mode in the URL, each with
+// the person's role there. Another team's id, a malformed id or a company of the other mode are
+// all the same 404 (docs/api.md: tenants and modes are isolated), so the admin area cannot be
+// used to probe which ids exist.
 import type { FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../auth/sessions.js';
 import { fieldsOf, stringFieldsOf } from '../auth/pages/request-fields.js';
 import type { Db } from '../db/databases.js';
 import type { Company } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
-import { findAccountCompany, listAccountCompanies } from '../schema/companies/index.js';
+import { findCompanyAccess, listAccessibleCompanies, type CompanyAccess, type Role } from '../schema/team/index.js';
 import type { Services } from '../services.js';
 import { AdminNotFound } from './http.js';
 import type { LayoutContext } from './layout.js';
@@ -16,6 +17,8 @@ import type { LayoutContext } from './layout.js';
 declare module 'fastify' {
   interface FastifyRequest {
     adminSession: ActiveSession | null;
+    /** The company of a company page with the person's role there, resolved once by the guard. */
+    adminAccess: CompanyAccess | null;
   }
 }
 
@@ -41,8 +44,9 @@ export function modeOfRequest(req: FastifyRequest): Mode {
   return url.searchParams.get('mode') === 'test' ? 'test' : 'live';
 }
 
+/** The companies of one mode the person sees: their own and their teams' (staff: their employee's). */
 export async function companiesOf(services: Services, accountId: string, mode: Mode): Promise<Company[]> {
-  return listAccountCompanies(services.dbs, { accountId, mode });
+  return (await listAccessibleCompanies(services.dbs, { accountId, mode })).map((a) => a.company);
 }
 
 export async function layoutFor(
@@ -51,6 +55,7 @@ export async function layoutFor(
   mode: Mode,
   section?: string,
   company?: Company | null,
+  access?: { role: Role; staffEmployeeId: string | null },
 ): Promise<LayoutContext> {
   const { session, account } = activeSession(req);
   return {
@@ -60,6 +65,8 @@ export async function layoutFor(
     companies: await companiesOf(services, account.id, mode),
     company,
     section,
+    role: access?.role,
+    staffEmployeeId: access?.staffEmployeeId ?? null,
   };
 }
 
@@ -67,25 +74,71 @@ export interface CompanyScope {
   company: Company;
   db: Db;
   mode: Mode;
+  /** The signed-in person's account (not necessarily the company's owner). */
   accountId: string;
+  /** The person's role in the company's team (docs/admin.md, Team and roles). */
+  role: Role;
+  /**
+   * For staff, the one employee whose bookings, calendar and customers they see; pages filter to
+   * it and answer 404 for other employees' records. Null for every other role.
+   */
+  staffEmployeeId: string | null;
   ctx: LayoutContext;
 }
 
-/** The company of `/admin/:mode/companies/:companyId/…`, if it is the session's own. */
+/** The company of `/admin/:mode/companies/:companyId/…` with the person's role, if they see it. */
 export async function companyScope(services: Services, req: FastifyRequest, section: string): Promise<CompanyScope> {
   const params = paramsOf(req);
   const mode = parseMode(params.mode);
   const { account } = activeSession(req);
-  // NOT_FOUND (another account's, the other mode's, a malformed id) is the admin area's 404.
-  const company = await findAccountCompany(services.dbs, { accountId: account.id, mode, id: params.companyId });
+  // NOT_FOUND (another team's, the other mode's, a malformed id) is the admin area's 404.
+  const access =
+    req.adminAccess && req.adminAccess.company.id === params.companyId && req.adminAccess.company.mode === mode
+      ? req.adminAccess
+      : await findCompanyAccess(services.dbs, { accountId: account.id, mode, id: params.companyId });
+  const { company, role, staffEmployeeId } = access;
   return {
     company,
     db: services.dbs.forMode(mode),
     mode,
     accountId: account.id,
-    ctx: await layoutFor(services, req, mode, section, company),
+    role,
+    staffEmployeeId,
+    ctx: await layoutFor(services, req, mode, section, company, access),
   };
 }
+
+/**
+ * The role of the company page a request is for (`/admin/:mode/companies/:companyId/…`), resolved
+ * once by the guard and kept on the request; null for pages of no one company.
+ */
+export async function resolveCompanyAccess(services: Services, req: FastifyRequest): Promise<CompanyAccess | null> {
+  const m = COMPANY_PAGE.exec(new URL(req.url, 'http://admin.invalid').pathname);
+  if (!m) return null;
+  const mode = parseMode(m[1]);
+  req.adminAccess = await findCompanyAccess(services.dbs, {
+    accountId: activeSession(req).account.id,
+    mode,
+    id: safeDecode(m[2]!),
+  });
+  return req.adminAccess;
+}
+
+/** The path after a company page's prefix, in segments ([] for the company's own page). */
+export function companyPageRest(req: FastifyRequest): string[] {
+  const m = COMPANY_PAGE.exec(new URL(req.url, 'http://admin.invalid').pathname);
+  return (m?.[3] ?? '').split('/').filter(Boolean).map(safeDecode);
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+const COMPANY_PAGE = /^\/admin\/([^/]+)\/companies\/([^/]+)(?:\/(.*))?$/;
 
 /** A form's fields as strings (a repeated field's first value); anything else is absent. */
 export function formOf(req: FastifyRequest): Record<string, string> {

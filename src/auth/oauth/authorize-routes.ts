@@ -4,7 +4,7 @@
 // session's CSRF token, and answered with a 303 to the client's redirect URI carrying `code`,
 // `state` and `iss` — or `error=access_denied`, `state` and `iss` when the user says no.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { listAccountCompanies } from '../../schema/companies/index.js';
+import { isManager, listAccessibleCompanies } from '../../schema/team/index.js';
 import { fieldsOf } from '../pages/request-fields.js';
 import type { Services } from '../../services.js';
 import { consentPage, OPT_IN_FIELD, type CompanyChoice } from '../pages/consent-page.js';
@@ -30,20 +30,28 @@ import { buildRedirect } from './redirect-uri.js';
 type Form = Record<string, unknown>;
 type Company = { id: string; mode: 'live' | 'test'; name: string };
 
+/**
+ * The companies the person may let an app act for: only those they own or are an admin of
+ * (docs/oauth.md, Who may consent). A staff member or viewer could otherwise mint a credential
+ * with every scope. The consent post re-reads this list, so any other company is refused there.
+ */
 async function companiesOf(
   services: Services,
   accountId: string,
+  opts: { all?: boolean } = {},
 ): Promise<Array<CompanyChoice & { company: Company }>> {
   const [live, test] = await Promise.all([
-    listAccountCompanies(services.dbs, { accountId, mode: 'live' }),
-    listAccountCompanies(services.dbs, { accountId, mode: 'test' }),
+    listAccessibleCompanies(services.dbs, { accountId, mode: 'live' }),
+    listAccessibleCompanies(services.dbs, { accountId, mode: 'test' }),
   ]);
   // A token's mode is its company's: test companies give svc_at_test_ tokens (docs/oauth.md).
-  return [...live, ...test].map((c) => ({
-    value: `${c.mode}:${c.id}`,
-    label: `${c.name} (${c.mode === 'live' ? 'live' : 'test'})`,
-    company: c,
-  }));
+  return [...live, ...test]
+    .filter((a) => opts.all || isManager(a.role))
+    .map(({ company: c }) => ({
+      value: `${c.mode}:${c.id}`,
+      label: `${c.name} (${c.mode === 'live' ? 'live' : 'test'})`,
+      company: c,
+    }));
 }
 
 function authorizePath(params: Record<string, string | undefined>): string {
@@ -167,7 +175,19 @@ export function registerAuthorizeRoutes(app: FastifyInstance, services: Services
     if (granted.length === 0)
       return sendPage(reply, 400, errorPage('Invalid request', 'Tick at least one permission, or choose Deny.'));
     const choice = (await companiesOf(services, active.account.id)).find((c) => c.value === form.company);
-    if (!choice) return sendPage(reply, 400, errorPage('Invalid request', 'Choose one of your companies.'));
+    if (!choice) {
+      // A company of the person's team where their role may not approve: refused in words.
+      const seen = (await companiesOf(services, active.account.id, { all: true })).some(
+        (c) => c.value === form.company,
+      );
+      if (seen)
+        return sendPage(
+          reply,
+          403,
+          errorPage('Not allowed', 'Only an owner or admin of a company may let an app act for it.'),
+        );
+      return sendPage(reply, 400, errorPage('Invalid request', 'Choose one of your companies.'));
+    }
     const code = await issueCode(services, {
       clientId: check.client.clientId,
       accountId: active.account.id,

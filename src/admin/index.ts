@@ -33,6 +33,7 @@ import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
 import { registerPaymentRoutes } from './routes/payments.js';
 import { registerRequestLogRoutes } from './routes/request-logs.js';
 import { registerServiceRoutes } from './routes/services.js';
+import { registerClassRoutes } from './routes/classes.js';
 import { registerSandboxRoutes } from './routes/sandbox.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStaffRoutes } from './routes/staff.js';
@@ -175,6 +176,7 @@ export default async function adminArea(
   registerWebhookRoutes(app, services);
   registerStaffRoutes(app, services);
   registerServiceRoutes(app, services);
+  registerClassRoutes(app, services);
   registerCustomerRoutes(app, services, opts.customerExport);
   registerRequestLogRoutes(app, services);
   registerPaymentRoutes(app, services);

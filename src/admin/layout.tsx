@@ -141,6 +141,12 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
               show={see('services')}
             />
             <NavLink
+              href={companyPath(c, '/classes')}
+              label="Classes"
+              current={s === 'classes'}
+              show={see('classes')}
+            />
+            <NavLink
               href={companyPath(c, '/payments')}
               label="Payments"
               current={s === 'payments'}

@@ -4,3 +4,4 @@
 export { createClassSchedule, deleteClassSchedule, updateClassSchedule } from './manage-class-schedules.js';
 export { extendClassSchedules, type ExtendResult } from './extend-class-schedules.js';
 export { HORIZON_DAYS } from './generate-sessions.js';
+export { listActiveClassSchedules } from './list-class-schedules.js';

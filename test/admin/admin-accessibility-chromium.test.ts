@@ -18,6 +18,7 @@ let origin: string;
 let browser: Browser;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
 let week: string;
+let classPage: string;
 
 beforeAll(async () => {
   ({ t, origin } = await startAdminApp());
@@ -32,6 +33,27 @@ beforeAll(async () => {
     card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' },
   });
   week = `/admin/test/companies/${w.test.id}/bookings?week=${kept!.startTime.slice(0, 10)}`;
+  // A class session with a booking: the timetable, its roster and its cancel confirmation.
+  const employeeId = kept!.employeeId;
+  const yoga = await post(t.app, '/api/v1/services', auth, {
+    name: 'Yoga',
+    kind: 'class',
+    durationMinutes: 60,
+    employeeIds: [employeeId],
+  });
+  const session = await post(t.app, '/api/v1/classes', auth, {
+    serviceId: yoga._id,
+    employeeId,
+    startTime: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 13) + ':00:00Z',
+    capacity: 5,
+  });
+  const customers = ok(await t.app.inject({ method: 'GET', url: '/api/v1/customers', headers: auth }));
+  await post(t.app, '/api/v1/bookings', auth, {
+    serviceId: yoga._id,
+    classId: session._id,
+    customerId: customers[0]._id,
+  });
+  classPage = `/admin/test/companies/${w.test.id}/classes/${session._id}`;
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
@@ -68,7 +90,14 @@ async function crawl(context: BrowserContext, limit: number): Promise<Map<string
   const findings = new Map<string, string[]>();
   // Pages reached through a GET form rather than a link: a search with results.
   const search = `/admin/test/companies/${w.test.id}/search?q=a`;
-  const queue = ['/admin', `/admin/test/companies/${w.test.id}`, `/admin/live/companies/${w.live.id}`, week, search];
+  const queue = [
+    '/admin',
+    `/admin/test/companies/${w.test.id}`,
+    `/admin/live/companies/${w.live.id}`,
+    week,
+    search,
+    classPage,
+  ];
   const seen = new Set(queue);
   while (queue.length > 0 && findings.size < limit) {
     const path = queue.shift()!;
@@ -121,6 +150,9 @@ describe('axe-core on every admin page', () => {
         '/staff/:id',
         '/services',
         '/services/:id',
+        '/classes',
+        '/classes/:id',
+        '/classes/:id/cancel',
       ])
         expect(
           shapes.some((s) => s.endsWith(shape)),

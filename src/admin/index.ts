@@ -30,6 +30,7 @@ import { registerCompanyRoutes } from './routes/companies.js';
 import { registerCustomerRoutes, type CustomerExportAnswer } from './routes/customers.js';
 import { registerEmailRoutes } from './routes/emails.js';
 import { registerOAuthAppRoutes } from './routes/oauth-apps.js';
+import { registerOverviewRoutes } from './routes/overview.js';
 import { registerPaymentRoutes } from './routes/payments.js';
 import { registerRequestLogRoutes } from './routes/request-logs.js';
 import { registerServiceRoutes } from './routes/services.js';
@@ -181,6 +182,7 @@ export default async function adminArea(
   registerRequestLogRoutes(app, services);
   registerPaymentRoutes(app, services);
   registerSearchRoutes(app, services);
+  registerOverviewRoutes(app, services);
 }
 
 /** The title and sentence of an error page. A client error's own message is safe to show. */

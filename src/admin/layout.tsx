@@ -123,6 +123,12 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
         <>
           <h2>{c.name}</h2>
           <ul>
+            <NavLink
+              href={companyPath(c, '/overview')}
+              label="Overview"
+              current={s === 'overview'}
+              show={see('overview')}
+            />
             <NavLink href={companyPath(c)} label="Company profile" current={s === 'profile'} show={see('')} />
             <NavLink href={companyPath(c, '/bookings')} label="Bookings" current={s === 'bookings'} />
             <NavLink href={companyPath(c, '/customers')} label="Customers" current={s === 'customers'} />

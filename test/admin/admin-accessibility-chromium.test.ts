@@ -138,7 +138,7 @@ describe('axe-core on every admin page', () => {
       // The crawl reached the area's pages, not only the overview.
       expect(findings.size).toBeGreaterThan(8);
       // Among them the customer pages (the sample company has customers): the list, one customer
-      // and the erase confirmation; the payments list and the search page.
+      // and the erase confirmation; the payments list and the search page; the overview.
       const shapes = [...findings.keys()].map((p) => p.replace(/[0-9a-f]{24}/g, ':id').replace(/\?.*$/, ''));
       for (const shape of [
         '/customers',

@@ -4,6 +4,7 @@
 // case (the same payment.refunded events), amounts refused in words with nothing changed, and
 // the top bar's box finding a booking, a payment or a customer. The payments worker is run by
 // hand (settlePayment), so a payment is processing exactly as long as the test wants.
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobContext } from '../../src/workers/job-types.js';
 import { settlePayment } from '../../src/workers/settle-payment.js';
@@ -78,8 +79,10 @@ describe('admin payments', () => {
     expect(all.body).toContain('Greta Holm');
     expect(listed((await get(`${base()}/payments?status=succeeded`)).body)).toEqual([paid.paymentId]);
     expect(listed((await get(`${base()}/payments?status=processing`)).body)).toEqual([pendingPaymentId]);
-    const today = new Date().toISOString().slice(0, 10);
-    expect(listed((await get(`${base()}/payments?from=${today}&to=${today}`)).body)).toHaveLength(2);
+    // Days are the company's (Berlin): the payments were made around now, between yesterday and tomorrow there.
+    const now = DateTime.now().setZone('Europe/Berlin');
+    const [yesterday, tomorrow] = [now.minus({ days: 1 }).toISODate()!, now.plus({ days: 1 }).toISODate()!];
+    expect(listed((await get(`${base()}/payments?from=${yesterday}&to=${tomorrow}`)).body)).toHaveLength(2);
     const old = await get(`${base()}/payments?from=2020-01-01&to=2020-01-31`);
     expect(listed(old.body)).toEqual([]);
     expect(old.body).toContain('No payment matches these filters.');

@@ -6,7 +6,7 @@
 // Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
 // postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
 // BENCH_CONNECTIONS (50; a scenario may set its own), BENCH_WARMUP_SECONDS (10), BENCH_DURATION_SECONDS (15),
-// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts, `retention` for bench/retention.ts, `processes` for bench/processes.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
+// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts, `retention` for bench/retention.ts, `processes` for bench/processes.ts, `admin-pages` for bench/admin-pages.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
 // into bench/results/profiles), BENCH_LOG_LEVEL (warn).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -162,6 +162,12 @@ interface ProcessesFigures {
   revocation: { warmedOn: number; refusedAfterMs: number };
   servedBy: number;
   webhooks: { events: number; undelivered: number; duplicates: number };
+}
+
+interface AdminPagesFigures {
+  bookingsOfCompany: number;
+  rows: Array<LoadResult & { page: string; path: string }>;
+  worstP99Ms: number;
 }
 
 interface Standalone<T> {
@@ -406,6 +412,21 @@ async function main(): Promise<void> {
         p.webhooks.undelivered === 0,
     });
   }
+  let adminPages: Standalone<AdminPagesFigures> | undefined;
+  if (!ONLY || ONLY.includes('admin-pages')) {
+    process.stderr.write(
+      'bench: admin-pages: bench/admin-pages.ts (the scale seed, then each admin page of its largest company)\n',
+    );
+    adminPages = await runStandalone<AdminPagesFigures>('admin-pages.ts', 'admin_pages');
+    const a = adminPages.figures;
+    // Issue 21: every page under 100 ms p99 with 100 000 bookings in the company.
+    checks.push({
+      scenario: 'admin-pages',
+      target: 'every admin page p99 < 100 ms with >= 100 000 bookings in the company',
+      measured: `worst p99 ${a.worstP99Ms} ms (${a.rows.find((r) => r.p99Ms === a.worstP99Ms)?.page}), ${a.bookingsOfCompany} bookings`,
+      met: a.worstP99Ms < 100 && a.bookingsOfCompany >= 100_000,
+    });
+  }
   let cliStart: CliStartFigures | undefined;
   if (!ONLY || ONLY.includes('cli')) {
     process.stderr.write('bench: cli: svc --help from exec to exit\n');
@@ -441,11 +462,15 @@ async function main(): Promise<void> {
   const processLines = processes
     ? ['', 'Many processes (bench/processes.ts, not pinned):', ...processes.lines.map((l) => `  ${l}`)]
     : [];
+  const adminPageLines = adminPages
+    ? ['', 'Admin pages at scale (bench/admin-pages.ts, server on core 0):', ...adminPages.lines.map((l) => `  ${l}`)]
+    : [];
   const report = formatReport(results, verdicts, CEILING, header, [
     ...webhookLines,
     ...reminderLines,
     ...retentionLines,
     ...processLines,
+    ...adminPageLines,
     ...cliLines,
   ]);
   process.stdout.write(report);
@@ -465,6 +490,7 @@ async function main(): Promise<void> {
     reminders: reminders?.figures ?? null,
     retention: retention?.figures ?? null,
     processes: processes?.figures ?? null,
+    adminPages: adminPages?.figures ?? null,
     cliStart: cliStart ?? null,
     verdicts,
   };

@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDatabases } from '../src/db/databases.js';
 import { hashPassword } from '../src/crypto/password.js';
+import { SCALE_PASSWORD } from './seed-options.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,12 +46,11 @@ const customers = count('customers', values.customers, Math.max(companies * 10, 
 const events = count('events', values.events, bookings * 5);
 const deliveries = count('deliveries', values.deliveries, Math.floor(events / 2));
 const url = values.database ?? process.env.BENCH_SCALE_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_scale';
-const options = { companies, bookings, customers, events, deliveries };
+// `shape` changes when the seed fills something new, so a database seeded before is seeded anew.
+const options = { companies, bookings, customers, events, deliveries, shape: 2 };
 if (deliveries > events) throw new Error('--deliveries cannot exceed --events (one delivery per event at most)');
 if (customers < companies * 10) throw new Error('--customers must be at least 10 per company (class rosters of 8)');
 
-/** The password of the seeded account (scale@bench.invalid), for the admin pages at scale. */
-export const SCALE_PASSWORD = 'bench-scale-password';
 const DAYS = 1095; // three years
 const SLOTS = 8; // 09:00 … 16:00, one hour apart
 
@@ -297,6 +297,20 @@ async function main(): Promise<void> {
               substr(e.company_id, 1, 8) || 'ed' || substr(e.company_id, 11), e.id, 'succeeded', 1, 200, e.created_at, e.created_at
          FROM events e WHERE e.position % $2 = 0 AND e.position / $2 <= $1`,
       [deliveries, Math.max(1, Math.floor(events / deliveries))],
+    );
+    // A card payment for every third booking served, one in ten of them refunded by half, made an
+    // hour before the start: the payments pages and reports have a history to page through.
+    await step(
+      c,
+      'payments',
+      `INSERT INTO payments (id, company_id, booking_id, amount, currency, status, kind, amount_refunded, brand, last4,
+                             outcome, refunded_at, created_at, updated_at)
+       SELECT pg_temp.sid(b.start_time - interval '1 hour', 'p0', pg_temp.num(b.id)), b.company_id, b.id, b.price, b.currency,
+              CASE WHEN pg_temp.num(b.id) % 30 = 0 THEN 'partially_refunded' ELSE 'succeeded' END::"PaymentStatus", 'full',
+              CASE WHEN pg_temp.num(b.id) % 30 = 0 THEN b.price / 2 ELSE 0 END, 'visa', '4242', 'succeeded',
+              CASE WHEN pg_temp.num(b.id) % 30 = 0 THEN b.start_time + interval '1 day' END,
+              b.start_time - interval '1 hour', b.start_time - interval '1 hour'
+         FROM bookings b WHERE b.status = 'completed' AND pg_temp.num(b.id) % 3 = 0`,
     );
     await c.query(`SET session_replication_role = DEFAULT`);
     await step(c, 'analyze', 'ANALYZE');

@@ -6,62 +6,24 @@
 import { parse } from 'csv-parse/sync';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobContext } from '../../src/workers/job-types.js';
-import { settlePayment } from '../../src/workers/settle-payment.js';
 import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
-import { ALL_DAY, blankCompany, ok, post } from '../helpers/domain.js';
+import { blankCompany, ok } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { injectSignIn } from './admin-helpers.js';
+import { MARCH, marchBySql, ownersMonth, pct } from './owners-month.js';
 
 let t: TestApp;
 let auth: Record<string, string>;
 let companyId: string;
 let cookie: string;
-const MONTH = { from: '2027-02-28T23:00:00.000Z', to: '2027-03-31T22:00:00.000Z' }; // March in Berlin
-const card = { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' };
 
 beforeAll(async () => {
   t = await createTestApp({
     env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000' },
   });
   const w = await createAccountWithKeys(t.dbs);
-  const blank = await blankCompany(t.dbs, w, { timezone: 'Europe/Berlin' });
-  auth = blank.auth;
-  companyId = blank.company.id;
-  // Wednesday 3 March 2027, 07:00 in Berlin.
-  const clock = await post(t.app, '/api/v1/test-clocks', auth, { frozenTime: '2027-03-03T06:00:00Z' });
-  ok(await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: auth, payload: { testClockId: clock._id } }));
-  const anna = await post(t.app, '/api/v1/employees', auth, { name: 'Anna', workingHours: ALL_DAY });
-  const ben = await post(t.app, '/api/v1/employees', auth, { name: 'Ben', workingHours: ALL_DAY });
-  const cut = await post(t.app, '/api/v1/services', auth, {
-    name: 'Cut',
-    durationMinutes: 60,
-    price: 4000,
-    employeeIds: [anna._id, ben._id],
-  });
-  const book = (employeeId: string, startTime: string, name: string) =>
-    post(t.app, '/api/v1/bookings', auth, {
-      serviceId: cut._id,
-      employeeId,
-      startTime,
-      customer: { name, email: `${name.replace(/\W/g, '').toLowerCase()}@example.com` },
-    });
-  const served = await book(anna._id, '2027-03-03T08:00:00Z', 'Cleo Served');
-  const missed = await book(anna._id, '2027-03-03T10:00:00Z', 'Dag Missed');
-  await book(ben._id, '2027-03-03T12:00:00Z', 'Eva Later');
-  const cancelled = await book(ben._id, '2027-03-05T09:00:00Z', 'Finn Cancelled');
-  await book(anna._id, '2027-03-20T09:00:00Z', '=HYPERLINK("http://evil.example")');
-  await book(anna._id, '2027-04-02T09:00:00Z', 'Gus April');
-  ok(await t.app.inject({ method: 'POST', url: `/api/v1/bookings/${cancelled._id}/cancel`, headers: auth }));
-  const payment = await post(t.app, '/api/v1/payments', auth, { bookingId: served._id, card });
-  const ctx: JobContext = { services: t.services, enqueue: async () => {}, signal: new AbortController().signal };
-  await settlePayment(ctx, { mode: 'test', paymentId: payment._id });
-  await post(t.app, `/api/v1/payments/${payment._id}/refund`, auth, { amount: 1000 });
-  // 14:30 in Berlin: the morning's two have started; one was served, one missed.
-  await post(t.app, `/api/v1/test-clocks/${clock._id}/advance`, auth, { to: '2027-03-03T13:30:00Z' });
-  await post(t.app, `/api/v1/bookings/${served._id}/complete`, auth, {});
-  await post(t.app, `/api/v1/bookings/${missed._id}/no-show`, auth, {});
+  ({ auth, companyId } = await ownersMonth(t, w));
   cookie = await injectSignIn(t.app, w);
 }, 60_000);
 afterAll(async () => t?.close());
@@ -72,7 +34,6 @@ const db = () => t.dbs.test.prisma;
 /** The figure card labelled `label`. */
 const figure = (html: string, label: string) =>
   new RegExp(`<span class="figure-label">${label}</span><strong class="figure">([^<]+)</strong>`).exec(html)?.[1];
-const pct = (n: number, d: number) => `${((n / d) * 100).toFixed(1)}%`;
 
 describe('admin overview', () => {
   it("shows today's bookings per staff member, in the company's zone", async () => {
@@ -91,30 +52,18 @@ describe('admin overview', () => {
   });
 
   it("the month's figures equal a SQL count over the same bookings, and the API's report", async () => {
-    const [row] = await db().$queryRaw<
-      Array<{ total: bigint; cancelled: bigint; completed: bigint; no_show: bigint; net: bigint }>
-    >`
-      SELECT count(*) AS total,
-        count(*) FILTER (WHERE b.status = 'cancelled') AS cancelled,
-        count(*) FILTER (WHERE b.status = 'completed') AS completed,
-        count(*) FILTER (WHERE b.status = 'no_show') AS no_show,
-        (SELECT coalesce(sum(p.amount - p.amount_refunded), 0) FROM payments p JOIN bookings pb ON pb.id = p.booking_id
-          WHERE pb.company_id = ${companyId} AND p.status IN ('succeeded', 'partially_refunded', 'refunded')
-            AND pb.start_time >= ${new Date(MONTH.from)} AND pb.start_time < ${new Date(MONTH.to)}) AS net
-      FROM bookings b
-      WHERE b.company_id = ${companyId} AND b.start_time >= ${new Date(MONTH.from)} AND b.start_time < ${new Date(MONTH.to)}`;
-    const n = Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)]));
+    const n = await marchBySql(t, companyId);
     // The data is what the test made, so the SQL is not vacuous.
     expect(n).toEqual({ total: 5, cancelled: 1, completed: 1, no_show: 1, net: 3000 });
     const page = (await get(base())).body;
-    expect(figure(page, 'No-show rate')).toBe(pct(n.no_show!, n.completed! + n.no_show!));
-    expect(figure(page, 'Cancellation rate')).toBe(pct(n.cancelled!, n.total!));
+    expect(figure(page, 'No-show rate')).toBe(pct(n.no_show, n.completed + n.no_show));
+    expect(figure(page, 'Cancellation rate')).toBe(pct(n.cancelled, n.total));
     expect(figure(page, 'Revenue this month')).toMatch(/^EUR\s30\.00$/);
     expect(figure(page, 'Revenue this week')).toMatch(/^EUR\s30\.00$/);
     const report = ok(
       await t.app.inject({
         method: 'GET',
-        url: `/api/v1/reports/bookings?from=${MONTH.from}&to=${MONTH.to}&groupBy=day`,
+        url: `/api/v1/reports/bookings?from=${MARCH.from}&to=${MARCH.to}&groupBy=day`,
         headers: auth,
       }),
     );
@@ -133,7 +82,7 @@ describe('admin overview', () => {
     };
     const bookings = await csv('bookings');
     const inMarch = await db().booking.findMany({
-      where: { companyId, startTime: { gte: new Date(MONTH.from), lt: new Date(MONTH.to) } },
+      where: { companyId, startTime: { gte: new Date(MARCH.from), lt: new Date(MARCH.to) } },
       orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
     });
     expect(bookings.map((b) => b.id)).toEqual(inMarch.map((b) => b.id));

@@ -7,7 +7,7 @@ import { findBookingWithDetails } from '../../schema/find-records.js';
 import { listBookingEvents } from '../../schema/bookings/index.js';
 import { listBookingNotifications } from '../../schema/notifications/index.js';
 import type { Services } from '../../services.js';
-import { formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { AdminNotFound, formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
 import { adminPage, companyPath, MetadataFields } from '../layout.js';
 import { companyScope, paramsOf } from '../scope.js';
 
@@ -80,6 +80,8 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
     const s = await companyScope(services, req, 'bookings');
     const id = paramsOf(req).bookingId;
     const b = await findBookingWithDetails(s.db, s.company.id, id);
+    // Staff: another employee's booking is not theirs to see.
+    if (s.staffEmployeeId && b.employeeId !== s.staffEmployeeId) throw new AdminNotFound('booking');
     const events = await listBookingEvents(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
     const reminders = await listBookingNotifications(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
     const zone = s.company.timezone;

@@ -49,8 +49,12 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const start = weekStart(q.week, zone);
     const days = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }));
     const end = start.plus({ weeks: 1 });
-    const employees = await listEmployeesByName(s.db, s.company.id);
-    const only = isId(q.employee) && employees.some((e) => e.id === q.employee) ? q.employee : null;
+    // Staff see their own employee's week only (docs/admin.md, Team and roles).
+    const employees = (await listEmployeesByName(s.db, s.company.id)).filter(
+      (e) => !s.staffEmployeeId || e.id === s.staffEmployeeId,
+    );
+    const only =
+      s.staffEmployeeId ?? (isId(q.employee) && employees.some((e) => e.id === q.employee) ? q.employee : null);
     const bookings = await listBookingsStarting(s.db, {
       companyId: s.company.id,
       from: start.toJSDate(),

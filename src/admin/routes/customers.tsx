@@ -82,7 +82,14 @@ async function listPage(s: CompanyScope, req: FastifyRequest, reply: FastifyRepl
   let page: Awaited<ReturnType<typeof searchCustomers>> | null = null;
   let error: string | undefined;
   try {
-    page = await searchCustomers(s.db, { companyId: s.company.id, q: search, cursor: q.cursor || null, limit: 25 });
+    page = await searchCustomers(s.db, {
+      companyId: s.company.id,
+      q: search,
+      cursor: q.cursor || null,
+      limit: 25,
+      // Staff: only customers with a booking with their employee.
+      employeeId: s.staffEmployeeId,
+    });
   } catch (err) {
     const errors = fieldErrors(err);
     if (!errors) throw err;
@@ -192,12 +199,18 @@ const shownCount = (shown: number, all: number) =>
     </p>
   ) : null;
 
+/** Staff act only on customers with a booking with their employee: any other is a 404. */
+async function staffGate(s: CompanyScope, customerId: string): Promise<void> {
+  if (s.staffEmployeeId)
+    await customerOverview(s.db, { company: s.company, customerId, employeeId: s.staffEmployeeId });
+}
+
 async function customerPage(
   s: CompanyScope,
   customerId: string,
   extra: { top?: ComponentChildren; values?: Record<string, string>; errors?: Record<string, string> | null } = {},
 ): Promise<string> {
-  const o = await customerOverview(s.db, { company: s.company, customerId });
+  const o = await customerOverview(s.db, { company: s.company, customerId, employeeId: s.staffEmployeeId });
   const c = o.customer;
   const base = companyPath(s.company, `/customers/${c.id}`);
   const zone = s.company.timezone;
@@ -443,8 +456,12 @@ export function registerCustomerRoutes(
       phone: values.phone!.trim() || null,
       notes: values.notes!.trim() || null,
     };
+    await staffGate(s, idOf(req));
     try {
-      await updateCustomer(s.db, { companyId: s.company.id, customerId: idOf(req), input });
+      const before = await s.db.customer.findFirst({ where: { id: idOf(req), companyId: s.company.id } });
+      const after = await updateCustomer(s.db, { companyId: s.company.id, customerId: idOf(req), input });
+      const shown = (c: typeof before) => c && { name: c.name, email: c.email, phone: c.phone, notes: c.notes };
+      req.audit({ before: shown(before), after: shown(after) });
     } catch (err) {
       const found = fieldErrors(err);
       if (found) return sendAdmin(reply, 400, await customerPage(s, idOf(req), { values, errors: found }));
@@ -464,6 +481,7 @@ export function registerCustomerRoutes(
   app.get(`${base}/:customerId/export`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'customers');
     if (!exportAnswer) return reply.callNotFound();
+    await staffGate(s, idOf(req));
     const body = await exportAnswer(s.company, idOf(req), String(req.id));
     req.log.info({ companyId: s.company.id, customerId: idOf(req) }, 'admin exported a customer');
     return reply
@@ -477,6 +495,7 @@ export function registerCustomerRoutes(
 
   app.get(`${base}/:customerId/erase`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'customers');
+    await staffGate(s, idOf(req));
     const p = await erasurePreview(s.db, { companyId: s.company.id, customerId: idOf(req) });
     const c = p.customer;
     const page = companyPath(s.company, `/customers/${c.id}`);
@@ -517,6 +536,7 @@ export function registerCustomerRoutes(
   app.post(`${base}/:customerId/erase`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'customers');
     try {
+      await staffGate(s, idOf(req));
       await eraseCustomer(s.db, { companyId: s.company.id, customerId: idOf(req) });
     } catch (err) {
       if (!isAppError(err) || err.code !== 'CONFLICT') throw err;

@@ -2,8 +2,11 @@
 // record, their upcoming bookings (pending or confirmed, from the company's domain time on),
 // their history (every other booking, newest start first, with its state) and the payments of
 // their bookings, newest first. Each list is capped; the counts say how many there are in all.
+// With `employeeId` (a staff member's view, docs/admin.md, Team and roles) only that employee's
+// bookings and their payments, and a customer without one is NOT_FOUND.
 import type { Db } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
 import { domainNow } from '../domain-time.js';
 import { findCustomer } from '../find-records.js';
 
@@ -11,11 +14,17 @@ export const OVERVIEW_LIMIT = 50;
 
 const bookingNames = { service: { select: { name: true } }, employee: { select: { name: true } } } as const;
 
-export async function customerOverview(db: Db, opts: { company: Pick<Company, 'id' | 'mode'>; customerId: string }) {
+export async function customerOverview(
+  db: Db,
+  opts: { company: Pick<Company, 'id' | 'mode'>; customerId: string; employeeId?: string | null },
+) {
   const companyId = opts.company.id;
   const customer = await findCustomer(db, companyId, opts.customerId);
+  const only = opts.employeeId ? { employeeId: opts.employeeId } : {};
+  if (opts.employeeId && !(await db.booking.findFirst({ where: { companyId, customerId: customer.id, ...only } })))
+    throw AppError.notFound('customer');
   const now = await domainNow(db, opts.company);
-  const mine = { companyId, customerId: customer.id };
+  const mine = { companyId, customerId: customer.id, ...only };
   const upcomingWhere = {
     ...mine,
     startTime: { gte: now },
@@ -39,7 +48,7 @@ export async function customerOverview(db: Db, opts: { company: Pick<Company, 'i
         take: OVERVIEW_LIMIT,
       });
       const historyCount = await tx.booking.count({ where: historyWhere });
-      const paymentsWhere = { companyId, booking: { customerId: customer.id } };
+      const paymentsWhere = { companyId, booking: { customerId: customer.id, ...only } };
       const payments = await tx.payment.findMany({
         where: paymentsWhere,
         orderBy: { id: 'desc' },

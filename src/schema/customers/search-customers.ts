@@ -43,11 +43,18 @@ interface SearchWhere {
   q: string;
   /** Only the customer with this e-mail (the list's `email` filter), lower-cased like the stored one. */
   email?: string | null;
+  /** Only customers with a booking with this employee (a staff member's view in the admin area). */
+  employeeId?: string | null;
 }
+
+const employeeSql = (employeeId: string | null | undefined) =>
+  employeeId
+    ? Prisma.sql`AND EXISTS (SELECT 1 FROM bookings b WHERE b.customer_id = customers.id AND b.employee_id = ${employeeId})`
+    : Prisma.empty;
 
 const whereSql = (o: SearchWhere) =>
   Prisma.sql`company_id = ${o.companyId} AND ${matchSql(o.q)}
-    ${o.email ? Prisma.sql`AND email = ${o.email.toLowerCase()}` : Prisma.empty}`;
+    ${o.email ? Prisma.sql`AND email = ${o.email.toLowerCase()}` : Prisma.empty} ${employeeSql(o.employeeId)}`;
 
 /** The query the use case runs: ids of one page (one more than asked), newest first. */
 export function customerSearchSql(opts: SearchWhere & { before?: string | null; take: number }) {
@@ -88,7 +95,14 @@ export function searchText(value: string | null | undefined, path: string): stri
  */
 export async function searchCustomers(
   db: Db,
-  opts: { companyId: string; q?: string | null; limit?: number | null; cursor?: string | null },
+  opts: {
+    companyId: string;
+    q?: string | null;
+    limit?: number | null;
+    cursor?: string | null;
+    /** Only customers with a booking with this employee (a staff member's view). */
+    employeeId?: string | null;
+  },
 ): Promise<Page<Customer>> {
   const q = searchText(opts.q, 'q');
   const limit = opts.limit ?? DEFAULT_LIMIT;
@@ -98,12 +112,22 @@ export async function searchCustomers(
   let rows: Customer[];
   if (!q) {
     rows = await db.customer.findMany({
-      where: { companyId: opts.companyId, ...(before ? { id: { lt: before } } : {}) },
+      where: {
+        companyId: opts.companyId,
+        ...(before ? { id: { lt: before } } : {}),
+        ...(opts.employeeId ? { bookings: { some: { employeeId: opts.employeeId } } } : {}),
+      },
       orderBy: { id: 'desc' },
       take: limit + 1,
     });
   } else {
-    const ids = await searchCustomerIds(db, { companyId: opts.companyId, q, before, take: limit + 1 });
+    const ids = await searchCustomerIds(db, {
+      companyId: opts.companyId,
+      q,
+      before,
+      take: limit + 1,
+      employeeId: opts.employeeId,
+    });
     rows = await db.customer.findMany({ where: { id: { in: ids } }, orderBy: { id: 'desc' } });
   }
   const hasMore = rows.length > limit;

@@ -38,13 +38,15 @@ import { registerClassRoutes } from './routes/classes.js';
 import { registerSandboxRoutes } from './routes/sandbox.js';
 import { registerSearchRoutes } from './routes/search.js';
 import { registerStaffRoutes } from './routes/staff.js';
+import { registerTeamRoutes } from './routes/team.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { registerAuditHook } from './audit-hook.js';
 import { companyPath } from './layout.js';
 import { refusalFor } from './roles.js';
 import { companiesOf, companyPageRest, layoutFor, modeOfRequest, resolveCompanyAccess } from './scope.js';
 
-const PUBLIC = /^\/admin\/(login|assets\/)/;
+// The login form, the assets and an invitation link (which checks its own CSRF token).
+const PUBLIC = /^\/admin\/(login|assets\/|invitations\/)/;
 
 export default async function adminArea(
   app: FastifyInstance,
@@ -180,6 +182,7 @@ export default async function adminArea(
   registerClassRoutes(app, services);
   registerCustomerRoutes(app, services, opts.customerExport);
   registerRequestLogRoutes(app, services);
+  registerTeamRoutes(app, services);
   registerPaymentRoutes(app, services);
   registerSearchRoutes(app, services);
   registerOverviewRoutes(app, services);

@@ -173,6 +173,11 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
                 <NavLink href={companyPath(c, '/webhooks')} label="Webhooks" current={s === 'webhooks'} />
                 <NavLink href={companyPath(c, '/request-logs')} label="Request logs" current={s === 'request-logs'} />
               </ul>
+              <h2>Team</h2>
+              <ul>
+                <NavLink href={companyPath(c, '/team')} label="Team" current={s === 'team'} />
+                <NavLink href={companyPath(c, '/audit')} label="Audit log" current={s === 'audit'} />
+              </ul>
             </>
           )}
         </>

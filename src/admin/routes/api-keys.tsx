@@ -263,7 +263,13 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
     const s = await companyScope(services, req, 'api-keys');
     const form = formOf(req);
     try {
-      const { key } = await createApiKey(s.db, { companyId: s.company.id, name: (form.name ?? '').trim() });
+      const { key, apiKey } = await createApiKey(s.db, { companyId: s.company.id, name: (form.name ?? '').trim() });
+      // The key itself never goes into the audit log: its name and what the list shows of it.
+      req.audit({
+        targetType: 'apiKey',
+        targetId: apiKey.id,
+        after: { name: apiKey.name, prefix: apiKey.prefix, last4: apiKey.last4 },
+      });
       req.log.info({ companyId: s.company.id }, 'admin created an API key');
       return listPage(services, reply, s, {
         top: (
@@ -290,6 +296,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
     app.post(`${base}/:keyId/${action}`, { schema: { hide: true } }, async (req, reply) => {
       const s = await companyScope(services, req, 'api-keys');
       const key = await findKey(s, req);
+      const shown = { name: key.name, prefix: key.prefix, last4: key.last4, revokedAt: key.revokedAt };
+      req.audit(action === 'revoke' ? { before: shown } : { before: shown, after: null });
       if (action === 'revoke')
         await revokeApiKey(services.dbs, services.credentials, { keyId: key.id, companyId: s.company.id });
       else await deleteApiKey(s.db, services.credentials, { keyId: key.id, companyId: s.company.id });

@@ -3,3 +3,5 @@
 // The public face of this subject: transports import it from here, never a file inside.
 export * from './access.js';
 export * from './audit.js';
+export * from './members.js';
+export * from './invitation-email.js';

@@ -10,6 +10,7 @@ import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { ALL_DAY, blankCompany, ok, post as apiPost } from '../helpers/domain.js';
+import { newId } from '../../src/ids.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -243,5 +244,84 @@ describe('admin classes pages', () => {
       ).statusCode,
     ).toBe(403);
     expect(await prisma().classSession.count({ where: { companyId: mine.company.id } })).toBe(0);
+  });
+});
+
+describe('classes pages by role', () => {
+  it('staff see and act on their own classes only; a viewer sees no actions and cannot post', async () => {
+    const s = await studio();
+    const bob = await apiPost(t.app, '/api/v1/employees', s.auth, { name: 'Bob', workingHours: ALL_DAY });
+    ok(
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/services/${s.yoga._id}`,
+        headers: s.auth,
+        payload: { employeeIds: [s.ann._id, bob._id] },
+      }),
+    );
+    const session = (employeeId: string, startTime: string) =>
+      apiPost(t.app, '/api/v1/classes', s.auth, { serviceId: s.yoga._id, employeeId, startTime, capacity: 3 });
+    const anns = await session(s.ann._id, '2030-01-08T09:00:00Z');
+    const bobs = await session(bob._id, '2030-01-09T09:00:00Z');
+    await s.book(anns._id, 'Zoe');
+    await s.book(bobs._id, 'Adam');
+    const member = async (role: 'staff' | 'viewer') => {
+      const world = await createAccountWithKeys(t.dbs);
+      await t.dbs.live.prisma.membership.create({
+        data: {
+          id: newId(),
+          teamAccountId: w.account.id,
+          memberAccountId: world.account.id,
+          role,
+          testEmployeeId: role === 'staff' ? s.ann._id : null,
+        },
+      });
+      const c = await injectSignIn(t.app, world);
+      const page = await t.app.inject({ method: 'GET', url: `${s.base}?week=2030-01-07`, cookies: { svc_session: c } });
+      expect(page.statusCode).toBe(200);
+      const token = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!;
+      const as = {
+        get: (url: string) => t.app.inject({ method: 'GET', url, cookies: { svc_session: c } }),
+        post: (url: string, fields: Record<string, string> = {}) =>
+          t.app.inject({
+            method: 'POST',
+            url,
+            cookies: { svc_session: c },
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            payload: new URLSearchParams({ csrf_token: token, ...fields }).toString(),
+          }),
+      };
+      return { page, ...as };
+    };
+
+    const staff = await member('staff');
+    expect(staff.page.body).toContain(`href="${s.base}/${anns._id}"`);
+    expect(staff.page.body).not.toContain(`href="${s.base}/${bobs._id}"`);
+    // The instructor list offers only themselves.
+    expect(staff.page.body).toContain(`<option value="${s.ann._id}"`);
+    expect(staff.page.body).not.toContain(`<option value="${bob._id}"`);
+    expect((await staff.get(`${s.base}/${anns._id}`)).body).toContain('Zoe');
+    expect((await staff.get(`${s.base}/${bobs._id}`)).statusCode).toBe(404);
+    expect((await staff.get(`${s.base}/${bobs._id}/cancel`)).statusCode).toBe(404);
+    expect((await staff.post(`${s.base}/${bobs._id}/cancel`)).statusCode).toBe(404);
+    const forBob = await staff.post(s.base, {
+      serviceId: s.yoga._id,
+      employeeId: bob._id,
+      startTime: '2030-01-10T10:00',
+      capacity: '2',
+    });
+    expect(forBob.statusCode).toBe(400);
+    expect(forBob.body).toContain('id="f-employeeId-error"');
+    expect((await prisma().classSession.findUniqueOrThrow({ where: { id: bobs._id } })).status).toBe('scheduled');
+    expect(await prisma().classSession.count({ where: { companyId: s.company.id } })).toBe(2);
+
+    const viewer = await member('viewer');
+    expect(viewer.page.body).toContain(`href="${s.base}/${bobs._id}"`);
+    expect(viewer.page.body).not.toContain('Schedule session');
+    const roster = await viewer.get(`${s.base}/${anns._id}`);
+    expect(roster.body).toContain('Zoe');
+    expect(roster.body).not.toContain('Cancel session');
+    expect((await viewer.post(`${s.base}/${anns._id}/cancel`)).statusCode).toBe(403);
+    expect((await prisma().classSession.findUniqueOrThrow({ where: { id: anns._id } })).status).toBe('scheduled');
   });
 });

@@ -8,6 +8,7 @@ import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 import { ok, salon } from '../helpers/domain.js';
+import { newId } from '../../src/ids.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -363,5 +364,78 @@ describe('admin services pages', () => {
     ).toBe(403);
     expect((await post(servicesBase(), { name: 'No token', durationMinutes: '10' }, null)).statusCode).toBe(403);
     expect(await prisma().service.count({ where: { companyId: w.test.id, name: 'No token' } })).toBe(0);
+  });
+});
+
+describe('staff and services pages by role', () => {
+  it("staff keep their own hours but not their details or services; a viewer's pages offer no forms", async () => {
+    const auth = bearer(w.testKey.key);
+    const { employee, service } = await salon(t.app, auth);
+    const member = async (role: 'staff' | 'viewer') => {
+      const world = await createAccountWithKeys(t.dbs);
+      await t.dbs.live.prisma.membership.create({
+        data: {
+          id: newId(),
+          teamAccountId: w.account.id,
+          memberAccountId: world.account.id,
+          role,
+          testEmployeeId: role === 'staff' ? employee._id : null,
+        },
+      });
+      const c = await injectSignIn(t.app, world);
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `${staffBase()}/${employee._id}`,
+        cookies: { svc_session: c },
+      });
+      expect(page.statusCode).toBe(200);
+      const token = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!;
+      return {
+        page,
+        get: (url: string) => t.app.inject({ method: 'GET', url, cookies: { svc_session: c } }),
+        post: (url: string, fields: Record<string, string> = {}) =>
+          t.app.inject({
+            method: 'POST',
+            url,
+            cookies: { svc_session: c },
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            payload: new URLSearchParams({ csrf_token: token, ...fields }).toString(),
+          }),
+      };
+    };
+    const url = `${staffBase()}/${employee._id}`;
+
+    const staff = await member('staff');
+    expect(staff.page.body).not.toContain('Save details');
+    expect(staff.page.body).not.toContain('Save services');
+    expect(staff.page.body).toContain('Save weekly hours');
+    expect((await staff.post(url, { name: 'Renamed by staff', active: 'on' })).statusCode).toBe(403);
+    expect((await staff.post(`${url}/services`, { serviceIds: service._id })).statusCode).toBe(403);
+    expect((await prisma().employee.findUniqueOrThrow({ where: { id: employee._id } })).name).toBe('Stylist 0');
+    const week = {
+      monday: '10:00-16:00',
+      tuesday: '',
+      wednesday: '',
+      thursday: '',
+      friday: '',
+      saturday: '',
+      sunday: '',
+    };
+    expect((await staff.post(`${url}/hours`, week)).statusCode).toBe(303);
+    expect(
+      ((await prisma().employee.findUniqueOrThrow({ where: { id: employee._id } })).workingHours as { monday: unknown })
+        .monday,
+    ).toEqual([{ start: '10:00', end: '16:00' }]);
+
+    const viewer = await member('viewer');
+    expect(viewer.page.body).not.toContain('Save weekly hours');
+    expect(viewer.page.body).not.toContain('Add time off');
+    expect(viewer.page.body).not.toContain('method="post" action="' + url);
+    expect((await viewer.get(staffBase())).body).not.toContain('Add employee');
+    const servicePage = await viewer.get(`${servicesBase()}/${service._id}`);
+    expect(servicePage.statusCode).toBe(200);
+    expect(servicePage.body).toContain('<fieldset class="plain" disabled>');
+    expect(servicePage.body).not.toContain('Save service');
+    expect((await viewer.post(`${url}/hours`, week)).statusCode).toBe(403);
   });
 });

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { findCalendarFeed, rotateCalendarFeed } from '../../schema/calendars/index.js';
 import type { Services } from '../../services.js';
 import { TimeTag } from '../http.js';
-import { companyPath, CsrfField } from '../layout.js';
+import { companyPath, CsrfField, mayWrite } from '../layout.js';
 import { companyScope, formOf, paramsOf, type CompanyScope } from '../scope.js';
 
 /** The feed's section of a staff page: its URL, or an offer to make one. */
@@ -37,18 +37,20 @@ export async function feedPanel(s: CompanyScope, services: Services, employeeId:
       ) : (
         <p class="empty">No calendar feed yet.</p>
       )}
-      <form method="post" action={action}>
-        <CsrfField token={s.ctx.csrfToken} />
-        <p>
-          <label>
-            <input type="checkbox" name="includeNotes" value="true" checked={!!feed?.includeNotes} /> Show booking notes
-            in the feed
-          </label>
-        </p>
-        <button type="submit">
-          {feed ? 'Make a new URL (the current one stops working)' : 'Create calendar feed'}
-        </button>
-      </form>
+      {mayWrite(s.ctx) && (
+        <form method="post" action={action}>
+          <CsrfField token={s.ctx.csrfToken} />
+          <p>
+            <label>
+              <input type="checkbox" name="includeNotes" value="true" checked={!!feed?.includeNotes} /> Show booking
+              notes in the feed
+            </label>
+          </p>
+          <button type="submit">
+            {feed ? 'Make a new URL (the current one stops working)' : 'Create calendar feed'}
+          </button>
+        </form>
+      )}
     </>
   );
 }

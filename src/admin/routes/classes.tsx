@@ -22,9 +22,9 @@ import { domainNow } from '../../schema/domain-time.js';
 import { listServicesByName } from '../../schema/services/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { DoneNotice, Field, FormError, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { AdminNotFound, DoneNotice, Field, FormError, ScrollTable, sendAdmin, TimeTag } from '../http.js';
 import { detailErrors, localInstant, parseWhole, Select } from '../forms.js';
-import { adminPage, companyPath, CsrfField } from '../layout.js';
+import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
 const DONE = {
@@ -68,6 +68,10 @@ async function timetable(
     listEmployeesByName(s.db, s.company.id),
   ]);
   const classes = services.filter((x) => x.kind === 'class' && x.active);
+  // Staff see and schedule their own classes only (docs/admin.md, Team and roles).
+  const own = <T extends { employeeId: string }>(list: T[]) =>
+    s.staffEmployeeId ? list.filter((x) => x.employeeId === s.staffEmployeeId) : list;
+  const instructors = employees.filter((e) => e.active && (!s.staffEmployeeId || e.id === s.staffEmployeeId));
   const base = companyPath(s.company, '/classes');
   const weekLink = (d: DateTime) => `${base}?week=${d.toISODate()}`;
   const errors = extra.errors ?? null;
@@ -78,7 +82,7 @@ async function timetable(
       <h1>Classes</h1>
       {extra.top}
       <h2>Recurring schedules</h2>
-      {schedules.length ? (
+      {own(schedules).length ? (
         <ScrollTable label="Recurring schedules">
           <table>
             <thead>
@@ -93,7 +97,7 @@ async function timetable(
               </tr>
             </thead>
             <tbody>
-              {schedules.map((c) => (
+              {own(schedules).map((c) => (
                 <tr>
                   <td>{c.service.name}</td>
                   <td>{c.employee.name}</td>
@@ -126,7 +130,7 @@ async function timetable(
           Next week →
         </a>
       </nav>
-      {sessions.length ? (
+      {own(sessions).length ? (
         <ScrollTable label="Sessions this week">
           <table>
             <thead>
@@ -142,7 +146,7 @@ async function timetable(
             </thead>
             <tbody>
               {days.flatMap((d) =>
-                sessions
+                own(sessions)
                   .filter((c) => DateTime.fromJSDate(c.startTime, { zone }).hasSame(d, 'day'))
                   .map((c) => (
                     <tr>
@@ -174,7 +178,7 @@ async function timetable(
       ) : (
         <p class="empty">No sessions this week.</p>
       )}
-      {classes.length ? (
+      {!mayWrite(s.ctx) ? null : classes.length ? (
         <form method="post" action={base} class="stack panel">
           <h2>Schedule a one-off session</h2>
           <FormError errors={errors} known={['serviceId', 'employeeId', 'startTime', 'endTime', 'capacity']} />
@@ -192,7 +196,7 @@ async function timetable(
             name="employeeId"
             label="Instructor"
             value={v.employeeId ?? ''}
-            options={employees.filter((e) => e.active).map((e) => [e.id, e.name])}
+            options={instructors.map((e) => [e.id, e.name])}
             hint="They must perform the class's service"
             error={errors?.employeeId}
           />
@@ -234,8 +238,16 @@ function CustomerLink({ s, b }: { s: CompanyScope; b: Roster['places'][number] }
   return <a href={companyPath(s.company, `/customers/${b.customer.id}`)}>{b.customer.name}</a>;
 }
 
-async function sessionPage(s: CompanyScope, classId: string, top?: ComponentChildren): Promise<string> {
+/** A session's roster; another employee's session is a 404 for staff (docs/admin.md, Team and roles). */
+async function rosterOf(s: CompanyScope, classId: string): Promise<Roster> {
   const r = await classRoster(s.db, { companyId: s.company.id, classId });
+  if (s.staffEmployeeId && r.session.employeeId !== s.staffEmployeeId) throw new AdminNotFound('class session');
+  return r;
+}
+
+async function sessionPage(s: CompanyScope, classId: string, top?: ComponentChildren): Promise<string> {
+  const r = await rosterOf(s, classId);
+  const write = mayWrite(s.ctx);
   const c = r.session;
   const zone = s.company.timezone;
   const base = companyPath(s.company, `/classes/${c.id}`);
@@ -306,7 +318,7 @@ async function sessionPage(s: CompanyScope, classId: string, top?: ComponentChil
                     </a>
                   </td>
                   <td class="actions">
-                    {b.status === 'confirmed' && !cancelled && (
+                    {b.status === 'confirmed' && !cancelled && write && (
                       <div class="inline">
                         <form method="post" action={`${base}/bookings/${b.id}/complete`}>
                           <CsrfField token={s.ctx.csrfToken} />
@@ -366,7 +378,7 @@ async function sessionPage(s: CompanyScope, classId: string, top?: ComponentChil
       ) : (
         <p class="empty">Nobody is waiting.</p>
       )}
-      {!cancelled && (
+      {!cancelled && write && (
         <p>
           <a class="button danger" href={`${base}/cancel`}>
             Cancel session…
@@ -415,6 +427,8 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
     if (!startTime) errors.startTime = 'must be a date and time';
     if (endTime === null) errors.endTime = 'must be a date and time, or empty';
     if (capacity === null) errors.capacity = 'must be a whole number';
+    if (s.staffEmployeeId && values.employeeId !== s.staffEmployeeId)
+      errors.employeeId = 'must be you: staff schedule their own classes';
     const week = values.startTime.slice(0, 10);
     if (Object.keys(errors).length) return sendAdmin(reply, 400, await timetable(s, week, { values, errors }));
     let created;
@@ -459,7 +473,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
   ] as const) {
     app.post(`${base}/:classId/bookings/:bookingId/${path}`, { schema: { hide: true } }, async (req, reply) => {
       const s = await companyScope(services, req, 'classes');
-      const r = await classRoster(s.db, { companyId: s.company.id, classId: idOf(req) });
+      const r = await rosterOf(s, idOf(req));
       const booking = r.places.find((b) => b.id === paramsOf(req).bookingId);
       if (!booking) return reply.callNotFound();
       try {
@@ -476,7 +490,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
 
   app.get(`${base}/:classId/cancel`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'classes');
-    const r = await classRoster(s.db, { companyId: s.company.id, classId: idOf(req) });
+    const r = await rosterOf(s, idOf(req));
     const c = r.session;
     const zone = s.company.timezone;
     const page = companyPath(s.company, `/classes/${c.id}`);
@@ -524,6 +538,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
   app.post(`${base}/:classId/cancel`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'classes');
     const reason = (formOf(req).reason ?? '').trim();
+    await rosterOf(s, idOf(req));
     try {
       await cancelClassSession(s.db, {
         companyId: s.company.id,

@@ -33,7 +33,7 @@ import {
   sendAdmin,
 } from '../http.js';
 import { amountValue, Check, detailErrors, parseAmount, parseWhole, Select } from '../forms.js';
-import { adminPage, companyPath, CsrfField } from '../layout.js';
+import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
 const DONE = {
@@ -107,39 +107,41 @@ async function listPage(
       ) : (
         <p class="empty">No services yet.</p>
       )}
-      <form method="post" action={companyPath(s.company, '/services')} class="stack panel">
-        <h2>Add a service</h2>
-        <FormError errors={errors} known={['name', 'kind', 'durationMinutes', 'price']} />
-        <CsrfField token={s.ctx.csrfToken} />
-        <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
-        <Select
-          id="f-kind"
-          name="kind"
-          label="Kind"
-          value={v.kind ?? 'appointment'}
-          options={KINDS}
-          hint="Fixed once the service exists"
-          error={errors?.kind}
-        />
-        <Field
-          name="durationMinutes"
-          label="Duration (minutes)"
-          type="number"
-          value={v.durationMinutes}
-          required
-          error={errors?.durationMinutes}
-        />
-        <Field
-          name="price"
-          label={`Price (${s.company.currency})`}
-          value={v.price}
-          hint="e.g. 45.00; empty: free"
-          error={errors?.price}
-        />
-        <button type="submit" class="primary">
-          Add service
-        </button>
-      </form>
+      {mayWrite(s.ctx) && (
+        <form method="post" action={companyPath(s.company, '/services')} class="stack panel">
+          <h2>Add a service</h2>
+          <FormError errors={errors} known={['name', 'kind', 'durationMinutes', 'price']} />
+          <CsrfField token={s.ctx.csrfToken} />
+          <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
+          <Select
+            id="f-kind"
+            name="kind"
+            label="Kind"
+            value={v.kind ?? 'appointment'}
+            options={KINDS}
+            hint="Fixed once the service exists"
+            error={errors?.kind}
+          />
+          <Field
+            name="durationMinutes"
+            label="Duration (minutes)"
+            type="number"
+            value={v.durationMinutes}
+            required
+            error={errors?.durationMinutes}
+          />
+          <Field
+            name="price"
+            label={`Price (${s.company.currency})`}
+            value={v.price}
+            hint="e.g. 45.00; empty: free"
+            error={errors?.price}
+          />
+          <button type="submit" class="primary">
+            Add service
+          </button>
+        </form>
+      )}
     </>
   );
   return adminPage(s.ctx, 'Services', body);
@@ -244,6 +246,7 @@ async function servicePage(
   const errors = extra.errors ?? null;
   const ticked = extra.employeeIds ?? svc.employees.map((e) => e.employeeId);
   const rows = rowCount(v);
+  const write = mayWrite(s.ctx);
   const cur = s.company.currency;
   const descriptionHint = 'Shown to customers; optional';
   const known = [
@@ -277,140 +280,148 @@ async function servicePage(
       <form method="post" action={companyPath(s.company, `/services/${svc.id}`)} class="stack panel">
         <FormError errors={errors} known={known} />
         <CsrfField token={s.ctx.csrfToken} />
-        <h2>The service</h2>
-        <p class="muted">
-          Kind: <strong>{svc.kind === 'class' ? 'Class' : 'Appointment'}</strong> (fixed).{' '}
-          {svc.kind === 'class' && <a href={companyPath(s.company, '/classes')}>Its sessions are on the timetable.</a>}
-        </p>
-        <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
-        <label for="f-description">Description</label>
-        <HintText id="f-description" hint={descriptionHint} />
-        <textarea
-          id="f-description"
-          name="description"
-          maxlength={5000}
-          {...describedBy('f-description', { hint: descriptionHint, error: errors?.description })}
-        >
-          {v.description ?? ''}
-        </textarea>
-        <ErrorText id="f-description" error={errors?.description} />
-        <Field
-          name="durationMinutes"
-          label="Duration (minutes)"
-          type="number"
-          value={v.durationMinutes}
-          required
-          error={errors?.durationMinutes}
-        />
-        <Field
-          name="bufferBeforeMinutes"
-          label="Buffer before (minutes)"
-          type="number"
-          value={v.bufferBeforeMinutes}
-          hint="Time kept free before each booking"
-          error={errors?.bufferBeforeMinutes}
-        />
-        <Field
-          name="bufferAfterMinutes"
-          label="Buffer after (minutes)"
-          type="number"
-          value={v.bufferAfterMinutes}
-          hint="Time kept free after each booking"
-          error={errors?.bufferAfterMinutes}
-        />
-        <Check
-          id="f-active"
-          name="active"
-          label="Active (can be booked)"
-          checked={v.active === 'on'}
-          error={errors?.active}
-        />
-
-        <h2>Price and payment</h2>
-        <Field
-          name="price"
-          label={`Price (${cur})`}
-          value={v.price}
-          hint="e.g. 45.00; empty: free"
-          error={errors?.price}
-        />
-        <Check
-          id="f-requiresPayment"
-          name="requiresPayment"
-          label="Paid when booked (the booking waits for the payment)"
-          checked={v.requiresPayment === 'on'}
-          error={errors?.requiresPayment}
-        />
-        <Field
-          name="depositAmount"
-          label={`Deposit (${cur})`}
-          value={v.depositAmount}
-          hint="Paid first instead of the whole price; at most the price; empty: none"
-          error={errors?.depositAmount}
-        />
-
-        <h2>Cancellation policy</h2>
-        <Field
-          name="freeUntilMinutesBefore"
-          label="Free cancellation until (minutes before the start)"
-          type="number"
-          value={v.freeUntilMinutesBefore}
-          hint="Empty: no policy, cancelling is always free"
-          error={errors?.freeUntilMinutesBefore}
-        />
-        <Select
-          id="f-lateFeeKind"
-          name="lateFeeKind"
-          label="Late fee is"
-          value={v.lateFeeKind ?? 'percent'}
-          options={[
-            ['percent', 'a percentage of the price'],
-            ['amount', `an amount (${cur})`],
-          ]}
-        />
-        <Field
-          name="lateFee"
-          label="Late fee"
-          value={v.lateFee}
-          hint="0 to 100 for a percentage; at most the price for an amount"
-          error={errors?.lateFee}
-        />
-
-        <h2>Staff who perform it</h2>
-        {employees.length ? (
-          <fieldset>
-            <legend>Staff</legend>
-            {employees.map((e) => (
-              <label>
-                <input
-                  type="checkbox"
-                  name="employeeIds"
-                  value={e.id}
-                  checked={ticked.includes(e.id)}
-                  aria-describedby={errors?.employeeIds ? 'f-employeeIds-error' : undefined}
-                />{' '}
-                {e.name}
-                {!e.active && <span class="muted"> (inactive)</span>}
-              </label>
-            ))}
-            <ErrorText id="f-employeeIds" error={errors?.employeeIds} />
-          </fieldset>
-        ) : (
-          <p class="empty">
-            No staff yet: <a href={companyPath(s.company, '/staff')}>add someone</a>.
+        {/* Viewers read: every control disabled, no button. */}
+        <fieldset class="plain" disabled={!write}>
+          {!write && <legend class="sr-only">Read only</legend>}
+          <h2>The service</h2>
+          <p class="muted">
+            Kind: <strong>{svc.kind === 'class' ? 'Class' : 'Appointment'}</strong> (fixed).{' '}
+            {svc.kind === 'class' && (
+              <a href={companyPath(s.company, '/classes')}>Its sessions are on the timetable.</a>
+            )}
           </p>
-        )}
+          <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
+          <label for="f-description">Description</label>
+          <HintText id="f-description" hint={descriptionHint} />
+          <textarea
+            id="f-description"
+            name="description"
+            maxlength={5000}
+            {...describedBy('f-description', { hint: descriptionHint, error: errors?.description })}
+          >
+            {v.description ?? ''}
+          </textarea>
+          <ErrorText id="f-description" error={errors?.description} />
+          <Field
+            name="durationMinutes"
+            label="Duration (minutes)"
+            type="number"
+            value={v.durationMinutes}
+            required
+            error={errors?.durationMinutes}
+          />
+          <Field
+            name="bufferBeforeMinutes"
+            label="Buffer before (minutes)"
+            type="number"
+            value={v.bufferBeforeMinutes}
+            hint="Time kept free before each booking"
+            error={errors?.bufferBeforeMinutes}
+          />
+          <Field
+            name="bufferAfterMinutes"
+            label="Buffer after (minutes)"
+            type="number"
+            value={v.bufferAfterMinutes}
+            hint="Time kept free after each booking"
+            error={errors?.bufferAfterMinutes}
+          />
+          <Check
+            id="f-active"
+            name="active"
+            label="Active (can be booked)"
+            checked={v.active === 'on'}
+            error={errors?.active}
+          />
 
-        <h2>Questions asked at booking</h2>
-        <p class="muted">
-          Up to {MAX_QUESTIONS}. Fill in the empty one to add a question; save to get another empty one.
-        </p>
-        {Array.from({ length: Math.min(rows + 1, MAX_QUESTIONS) }, (_, i) => (
-          <QuestionRow i={i} v={v} errors={errors} />
-        ))}
-        <button type="submit" class="primary">
-          Save service
-        </button>
+          <h2>Price and payment</h2>
+          <Field
+            name="price"
+            label={`Price (${cur})`}
+            value={v.price}
+            hint="e.g. 45.00; empty: free"
+            error={errors?.price}
+          />
+          <Check
+            id="f-requiresPayment"
+            name="requiresPayment"
+            label="Paid when booked (the booking waits for the payment)"
+            checked={v.requiresPayment === 'on'}
+            error={errors?.requiresPayment}
+          />
+          <Field
+            name="depositAmount"
+            label={`Deposit (${cur})`}
+            value={v.depositAmount}
+            hint="Paid first instead of the whole price; at most the price; empty: none"
+            error={errors?.depositAmount}
+          />
+
+          <h2>Cancellation policy</h2>
+          <Field
+            name="freeUntilMinutesBefore"
+            label="Free cancellation until (minutes before the start)"
+            type="number"
+            value={v.freeUntilMinutesBefore}
+            hint="Empty: no policy, cancelling is always free"
+            error={errors?.freeUntilMinutesBefore}
+          />
+          <Select
+            id="f-lateFeeKind"
+            name="lateFeeKind"
+            label="Late fee is"
+            value={v.lateFeeKind ?? 'percent'}
+            options={[
+              ['percent', 'a percentage of the price'],
+              ['amount', `an amount (${cur})`],
+            ]}
+          />
+          <Field
+            name="lateFee"
+            label="Late fee"
+            value={v.lateFee}
+            hint="0 to 100 for a percentage; at most the price for an amount"
+            error={errors?.lateFee}
+          />
+
+          <h2>Staff who perform it</h2>
+          {employees.length ? (
+            <fieldset>
+              <legend>Staff</legend>
+              {employees.map((e) => (
+                <label>
+                  <input
+                    type="checkbox"
+                    name="employeeIds"
+                    value={e.id}
+                    checked={ticked.includes(e.id)}
+                    aria-describedby={errors?.employeeIds ? 'f-employeeIds-error' : undefined}
+                  />{' '}
+                  {e.name}
+                  {!e.active && <span class="muted"> (inactive)</span>}
+                </label>
+              ))}
+              <ErrorText id="f-employeeIds" error={errors?.employeeIds} />
+            </fieldset>
+          ) : (
+            <p class="empty">
+              No staff yet: <a href={companyPath(s.company, '/staff')}>add someone</a>.
+            </p>
+          )}
+
+          <h2>Questions asked at booking</h2>
+          <p class="muted">
+            Up to {MAX_QUESTIONS}. Fill in the empty one to add a question; save to get another empty one.
+          </p>
+          {Array.from({ length: Math.min(rows + 1, MAX_QUESTIONS) }, (_, i) => (
+            <QuestionRow i={i} v={v} errors={errors} />
+          ))}
+        </fieldset>
+        {write && (
+          <button type="submit" class="primary">
+            Save service
+          </button>
+        )}
       </form>
     </>
   );

@@ -34,9 +34,19 @@ import {
   WEEKDAYS,
 } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { DoneNotice, ErrorText, Field, fieldErrors, FormError, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import {
+  DoneNotice,
+  ErrorText,
+  Field,
+  fieldErrors,
+  FormError,
+  messagePage,
+  ScrollTable,
+  sendAdmin,
+  TimeTag,
+} from '../http.js';
 import { Check, detailErrors, errorAt, formatIntervals, localInstant, localValue, parseIntervals } from '../forms.js';
-import { adminPage, companyPath, CsrfField } from '../layout.js';
+import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { feedPanel, registerCalendarFeedRoutes } from './calendar-feeds.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
@@ -117,24 +127,26 @@ async function listPage(
       ) : (
         <p class="empty">No employees yet.</p>
       )}
-      <form method="post" action={companyPath(s.company, '/staff')} class="stack panel">
-        <h2>Add an employee</h2>
-        <FormError errors={errors} known={['name', 'email']} />
-        <CsrfField token={s.ctx.csrfToken} />
-        <Field name="name" label="Name" value={create.values?.name} required maxlength={200} error={errors?.name} />
-        <Field
-          name="email"
-          label="E-mail"
-          type="email"
-          value={create.values?.email}
-          maxlength={254}
-          hint="Optional"
-          error={errors?.email}
-        />
-        <button type="submit" class="primary">
-          Add employee
-        </button>
-      </form>
+      {mayWrite(s.ctx) && (
+        <form method="post" action={companyPath(s.company, '/staff')} class="stack panel">
+          <h2>Add an employee</h2>
+          <FormError errors={errors} known={['name', 'email']} />
+          <CsrfField token={s.ctx.csrfToken} />
+          <Field name="name" label="Name" value={create.values?.name} required maxlength={200} error={errors?.name} />
+          <Field
+            name="email"
+            label="E-mail"
+            type="email"
+            value={create.values?.email}
+            maxlength={254}
+            hint="Optional"
+            error={errors?.email}
+          />
+          <button type="submit" class="primary">
+            Add employee
+          </button>
+        </form>
+      )}
       {feed}
     </>
   );
@@ -190,6 +202,10 @@ async function employeePage(
   const ovValues = values('override') ?? {};
   const ovErrs = mine('override');
   const none = <span class="muted">—</span>;
+  // Viewers read; staff on their own page keep their hours, time off and calendars, while their
+  // details and services are the managers' (docs/admin.md, Team and roles).
+  const write = mayWrite(s.ctx);
+  const manage = write && s.role !== 'staff';
   const body = (
     <>
       <h1>
@@ -200,108 +216,143 @@ async function employeePage(
       </p>
       {extra.top}
 
-      <form method="post" action={base} class="stack panel">
-        <h2>Details</h2>
-        <Summary x={extra} form="details" known={['name', 'email', 'phone', 'active']} />
-        <CsrfField token={s.ctx.csrfToken} />
-        <Field
-          id="e-name"
-          name="name"
-          label="Name"
-          value={details.name}
-          required
-          maxlength={200}
-          error={detailErrs?.name}
-        />
-        <Field
-          id="e-email"
-          name="email"
-          label="E-mail"
-          type="email"
-          value={details.email}
-          maxlength={254}
-          hint="Leave empty for none"
-          error={detailErrs?.email}
-        />
-        <Field
-          id="e-phone"
-          name="phone"
-          label="Phone"
-          type="tel"
-          value={details.phone}
-          maxlength={32}
-          hint="International format, e.g. +14155550123; leave empty for none"
-          error={detailErrs?.phone}
-        />
-        <Check
-          id="e-active"
-          name="active"
-          label="Active (offered and bookable)"
-          checked={details.active === 'on'}
-          error={detailErrs?.active}
-        />
-        <button type="submit" class="primary">
-          Save details
-        </button>
-      </form>
-
-      <form method="post" action={`${base}/services`} class="stack panel">
-        <h2>Services</h2>
-        <Summary x={extra} form="services" known={['serviceIds']} />
-        <CsrfField token={s.ctx.csrfToken} />
-        {services.length ? (
-          <fieldset>
-            <legend>Services {e.name} performs</legend>
-            {services.map((svc) => (
-              <label>
-                <input
-                  type="checkbox"
-                  name="serviceIds"
-                  value={svc.id}
-                  checked={ticked.includes(svc.id)}
-                  aria-describedby={mine('services')?.serviceIds ? 'e-services-error' : undefined}
-                />{' '}
-                {svc.name}
-                {!svc.active && <span class="muted"> (inactive)</span>}
-              </label>
-            ))}
-            <ErrorText id="e-services" error={errorAt(mine('services'), 'serviceIds')} />
-          </fieldset>
-        ) : (
-          <p class="empty">
-            No services yet: <a href={companyPath(s.company, '/services')}>add one</a>.
-          </p>
-        )}
-        {services.length > 0 && (
-          <button type="submit" class="primary">
-            Save services
-          </button>
-        )}
-      </form>
-
-      <form method="post" action={`${base}/hours`} class="stack panel">
-        <h2>Weekly hours</h2>
-        <p class="muted">
-          In the company's time zone ({zone}). Several intervals a day are separated by commas, e.g.{' '}
-          <code>09:00-12:00, 13:00-18:00</code>; <code>24:00</code> ends a day at midnight; empty is a day off.
-          {located && ' An interval left unchanged keeps its location; locations are set through the API.'}
-        </p>
-        <Summary x={extra} form="hours" known={[...WEEKDAYS]} />
-        <CsrfField token={s.ctx.csrfToken} />
-        {WEEKDAYS.map((d) => (
+      {manage ? (
+        <form method="post" action={base} class="stack panel">
+          <h2>Details</h2>
+          <Summary x={extra} form="details" known={['name', 'email', 'phone', 'active']} />
+          <CsrfField token={s.ctx.csrfToken} />
           <Field
-            id={`h-${d}`}
-            name={d}
-            label={DAY_LABEL[d]!}
-            value={hoursValues[d]}
-            maxlength={300}
-            error={hoursErrs?.[d]}
+            id="e-name"
+            name="name"
+            label="Name"
+            value={details.name}
+            required
+            maxlength={200}
+            error={detailErrs?.name}
           />
-        ))}
-        <button type="submit" class="primary">
-          Save weekly hours
-        </button>
-      </form>
+          <Field
+            id="e-email"
+            name="email"
+            label="E-mail"
+            type="email"
+            value={details.email}
+            maxlength={254}
+            hint="Leave empty for none"
+            error={detailErrs?.email}
+          />
+          <Field
+            id="e-phone"
+            name="phone"
+            label="Phone"
+            type="tel"
+            value={details.phone}
+            maxlength={32}
+            hint="International format, e.g. +14155550123; leave empty for none"
+            error={detailErrs?.phone}
+          />
+          <Check
+            id="e-active"
+            name="active"
+            label="Active (offered and bookable)"
+            checked={details.active === 'on'}
+            error={detailErrs?.active}
+          />
+          <button type="submit" class="primary">
+            Save details
+          </button>
+        </form>
+      ) : (
+        <div class="panel">
+          <h2>Details</h2>
+          <dl class="fields">
+            <dt>E-mail</dt>
+            <dd>{e.email ?? none}</dd>
+            <dt>Phone</dt>
+            <dd>{e.phone ?? none}</dd>
+            <dt>Services</dt>
+            <dd>
+              {services
+                .filter((x) => ticked.includes(x.id))
+                .map((x) => x.name)
+                .join(', ') || none}
+            </dd>
+          </dl>
+        </div>
+      )}
+
+      {manage && (
+        <form method="post" action={`${base}/services`} class="stack panel">
+          <h2>Services</h2>
+          <Summary x={extra} form="services" known={['serviceIds']} />
+          <CsrfField token={s.ctx.csrfToken} />
+          {services.length ? (
+            <fieldset>
+              <legend>Services {e.name} performs</legend>
+              {services.map((svc) => (
+                <label>
+                  <input
+                    type="checkbox"
+                    name="serviceIds"
+                    value={svc.id}
+                    checked={ticked.includes(svc.id)}
+                    aria-describedby={mine('services')?.serviceIds ? 'e-services-error' : undefined}
+                  />{' '}
+                  {svc.name}
+                  {!svc.active && <span class="muted"> (inactive)</span>}
+                </label>
+              ))}
+              <ErrorText id="e-services" error={errorAt(mine('services'), 'serviceIds')} />
+            </fieldset>
+          ) : (
+            <p class="empty">
+              No services yet: <a href={companyPath(s.company, '/services')}>add one</a>.
+            </p>
+          )}
+          {services.length > 0 && (
+            <button type="submit" class="primary">
+              Save services
+            </button>
+          )}
+        </form>
+      )}
+
+      {write ? (
+        <form method="post" action={`${base}/hours`} class="stack panel">
+          <h2>Weekly hours</h2>
+          <p class="muted">
+            In the company's time zone ({zone}). Several intervals a day are separated by commas, e.g.{' '}
+            <code>09:00-12:00, 13:00-18:00</code>; <code>24:00</code> ends a day at midnight; empty is a day off.
+            {located && ' An interval left unchanged keeps its location; locations are set through the API.'}
+          </p>
+          <Summary x={extra} form="hours" known={[...WEEKDAYS]} />
+          <CsrfField token={s.ctx.csrfToken} />
+          {WEEKDAYS.map((d) => (
+            <Field
+              id={`h-${d}`}
+              name={d}
+              label={DAY_LABEL[d]!}
+              value={hoursValues[d]}
+              maxlength={300}
+              error={hoursErrs?.[d]}
+            />
+          ))}
+          <button type="submit" class="primary">
+            Save weekly hours
+          </button>
+        </form>
+      ) : (
+        <div class="panel">
+          <h2>Weekly hours</h2>
+          <dl class="fields">
+            {WEEKDAYS.map((d) => (
+              <>
+                <dt>{DAY_LABEL[d]}</dt>
+                <dd>{formatIntervals(hours[d]) || 'Off'}</dd>
+              </>
+            ))}
+          </dl>
+        </div>
+      )}
 
       <h2>Time off</h2>
       <p class="muted">Bookings are not offered in it. Bookings already in it are kept.</p>
@@ -329,16 +380,18 @@ async function employeePage(
                   </td>
                   <td>{o.reason ?? none}</td>
                   <td class="actions">
-                    <form method="post" action={`${base}/time-off/${o.id}/remove`}>
-                      <CsrfField token={s.ctx.csrfToken} />
-                      <button
-                        type="submit"
-                        class="danger"
-                        aria-label={`Remove time off from ${localValue(o.startTime, zone).replace('T', ' ')}`}
-                      >
-                        Remove
-                      </button>
-                    </form>
+                    {write && (
+                      <form method="post" action={`${base}/time-off/${o.id}/remove`}>
+                        <CsrfField token={s.ctx.csrfToken} />
+                        <button
+                          type="submit"
+                          class="danger"
+                          aria-label={`Remove time off from ${localValue(o.startTime, zone).replace('T', ' ')}`}
+                        >
+                          Remove
+                        </button>
+                      </form>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -348,43 +401,45 @@ async function employeePage(
       ) : (
         <p class="empty">No time off ahead.</p>
       )}
-      <form method="post" action={`${base}/time-off`} class="stack panel">
-        <h3>Add time off</h3>
-        <Summary x={extra} form="time-off" known={['startTime', 'endTime', 'reason']} />
-        <CsrfField token={s.ctx.csrfToken} />
-        <Field
-          id="t-start"
-          name="startTime"
-          label="From"
-          type="datetime-local"
-          value={offValues.startTime}
-          required
-          hint={`Local time (${zone})`}
-          error={offErrs?.startTime}
-        />
-        <Field
-          id="t-end"
-          name="endTime"
-          label="Until"
-          type="datetime-local"
-          value={offValues.endTime}
-          required
-          hint={`Local time (${zone})`}
-          error={offErrs?.endTime}
-        />
-        <Field
-          id="t-reason"
-          name="reason"
-          label="Reason"
-          value={offValues.reason}
-          maxlength={500}
-          hint="Optional"
-          error={offErrs?.reason}
-        />
-        <button type="submit" class="primary">
-          Add time off
-        </button>
-      </form>
+      {write && (
+        <form method="post" action={`${base}/time-off`} class="stack panel">
+          <h3>Add time off</h3>
+          <Summary x={extra} form="time-off" known={['startTime', 'endTime', 'reason']} />
+          <CsrfField token={s.ctx.csrfToken} />
+          <Field
+            id="t-start"
+            name="startTime"
+            label="From"
+            type="datetime-local"
+            value={offValues.startTime}
+            required
+            hint={`Local time (${zone})`}
+            error={offErrs?.startTime}
+          />
+          <Field
+            id="t-end"
+            name="endTime"
+            label="Until"
+            type="datetime-local"
+            value={offValues.endTime}
+            required
+            hint={`Local time (${zone})`}
+            error={offErrs?.endTime}
+          />
+          <Field
+            id="t-reason"
+            name="reason"
+            label="Reason"
+            value={offValues.reason}
+            maxlength={500}
+            hint="Optional"
+            error={offErrs?.reason}
+          />
+          <button type="submit" class="primary">
+            Add time off
+          </button>
+        </form>
+      )}
 
       <h2>Date overrides</h2>
       <p class="muted">One day's hours in place of the weekly ones (a holiday, a longer day).</p>
@@ -408,12 +463,14 @@ async function employeePage(
                     <td>{o.date}</td>
                     <td>{ranges.length ? formatIntervals(ranges) : <span class="badge disabled">Off</span>}</td>
                     <td class="actions">
-                      <form method="post" action={`${base}/date-overrides/${o.date}/remove`}>
-                        <CsrfField token={s.ctx.csrfToken} />
-                        <button type="submit" class="danger" aria-label={`Remove the override of ${o.date}`}>
-                          Remove
-                        </button>
-                      </form>
+                      {write && (
+                        <form method="post" action={`${base}/date-overrides/${o.date}/remove`}>
+                          <CsrfField token={s.ctx.csrfToken} />
+                          <button type="submit" class="danger" aria-label={`Remove the override of ${o.date}`}>
+                            Remove
+                          </button>
+                        </form>
+                      )}
                     </td>
                   </tr>
                 );
@@ -424,24 +481,26 @@ async function employeePage(
       ) : (
         <p class="empty">No date overrides ahead.</p>
       )}
-      <form method="post" action={`${base}/date-overrides`} class="stack panel">
-        <h3>Set the hours of one day</h3>
-        <Summary x={extra} form="override" known={['date', 'intervals']} />
-        <CsrfField token={s.ctx.csrfToken} />
-        <Field id="o-date" name="date" label="Date" type="date" value={ovValues.date} required error={ovErrs?.date} />
-        <Field
-          id="o-intervals"
-          name="intervals"
-          label="Hours that day"
-          value={ovValues.intervals}
-          maxlength={300}
-          hint="e.g. 10:00-14:00; empty: off all day"
-          error={ovErrs?.intervals}
-        />
-        <button type="submit" class="primary">
-          Save the day
-        </button>
-      </form>
+      {write && (
+        <form method="post" action={`${base}/date-overrides`} class="stack panel">
+          <h3>Set the hours of one day</h3>
+          <Summary x={extra} form="override" known={['date', 'intervals']} />
+          <CsrfField token={s.ctx.csrfToken} />
+          <Field id="o-date" name="date" label="Date" type="date" value={ovValues.date} required error={ovErrs?.date} />
+          <Field
+            id="o-intervals"
+            name="intervals"
+            label="Hours that day"
+            value={ovValues.intervals}
+            maxlength={300}
+            hint="e.g. 10:00-14:00; empty: off all day"
+            error={ovErrs?.intervals}
+          />
+          <button type="submit" class="primary">
+            Save the day
+          </button>
+        </form>
+      )}
 
       <h2>External calendars</h2>
       <p class="muted">
@@ -490,12 +549,14 @@ async function employeePage(
                     )}
                   </td>
                   <td class="actions">
-                    <form method="post" action={`${base}/external-calendars/${c.id}/remove`}>
-                      <CsrfField token={s.ctx.csrfToken} />
-                      <button type="submit" class="danger" aria-label={`Remove calendar ${c.name}`}>
-                        Remove
-                      </button>
-                    </form>
+                    {write && (
+                      <form method="post" action={`${base}/external-calendars/${c.id}/remove`}>
+                        <CsrfField token={s.ctx.csrfToken} />
+                        <button type="submit" class="danger" aria-label={`Remove calendar ${c.name}`}>
+                          Remove
+                        </button>
+                      </form>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -505,7 +566,7 @@ async function employeePage(
       ) : (
         <p class="empty">No external calendars.</p>
       )}
-      {full ? (
+      {!write ? null : full ? (
         <p class="muted">An employee can have at most 5 external calendars.</p>
       ) : (
         <form method="post" action={`${base}/external-calendars`} class="stack panel">
@@ -589,6 +650,14 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
     throw err;
   };
 
+  /** Staff keep their own hours, time off and calendars; their details and services are the managers'. */
+  const managersOnly = (s: CompanyScope, reply: FastifyReply) =>
+    sendAdmin(
+      reply,
+      403,
+      messagePage(s.ctx, 403, 'Not allowed', 'Your role in this team (staff) does not allow this page or action.'),
+    );
+
   app.get(base, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'staff');
     const feed = await feedPanel(s, services, null);
@@ -627,6 +696,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
   // Details: PATCH /api/v1/employees/:id with name, email, phone and active (empty: none).
   app.post(`${base}/:employeeId`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'staff');
+    if (s.role === 'staff') return managersOnly(s, reply);
     const e = await employeeOf(s, req);
     const form = formOf(req);
     const values = {
@@ -653,6 +723,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
   // The services performed: the update's serviceIds, replacing the set.
   app.post(`${base}/:employeeId/services`, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'staff');
+    if (s.role === 'staff') return managersOnly(s, reply);
     const e = await employeeOf(s, req);
     const serviceIds = formList(req, 'serviceIds');
     try {

@@ -130,7 +130,12 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
               show={see('overview')}
             />
             <NavLink href={companyPath(c)} label="Company profile" current={s === 'profile'} show={see('')} />
-            <NavLink href={companyPath(c, '/bookings')} label="Bookings" current={s === 'bookings'} />
+            <NavLink
+              href={companyPath(c, '/calendar')}
+              label="Calendar"
+              current={s === 'calendar' || s === 'bookings'}
+              show={see('calendar')}
+            />
             <NavLink href={companyPath(c, '/customers')} label="Customers" current={s === 'customers'} />
             <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} show={see('staff')} />
             {ctx.role === 'staff' && ctx.staffEmployeeId && (

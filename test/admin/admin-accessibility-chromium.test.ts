@@ -32,7 +32,7 @@ beforeAll(async () => {
     bookingId: kept!._id,
     card: { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' },
   });
-  week = `/admin/test/companies/${w.test.id}/bookings?week=${kept!.startTime.slice(0, 10)}`;
+  week = `/admin/test/companies/${w.test.id}/calendar?view=week&date=${kept!.startTime.slice(0, 10)}`;
   // A class session with a booking: the timetable, its roster and its cancel confirmation.
   const employeeId = kept!.employeeId;
   const yoga = await post(t.app, '/api/v1/services', auth, {
@@ -137,10 +137,11 @@ describe('axe-core on every admin page', () => {
       await context.close();
       // The crawl reached the area's pages, not only the overview.
       expect(findings.size).toBeGreaterThan(8);
-      // Among them the customer pages (the sample company has customers): the list, one customer
+      // Among them the calendar and the customer pages (the sample company has customers): the list, one customer
       // and the erase confirmation; the payments list and the search page; the overview.
       const shapes = [...findings.keys()].map((p) => p.replace(/[0-9a-f]{24}/g, ':id').replace(/\?.*$/, ''));
       for (const shape of [
+        '/calendar',
         '/customers',
         '/customers/:id',
         '/customers/:id/erase',

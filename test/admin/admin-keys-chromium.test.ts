@@ -385,7 +385,7 @@ describe('the admin area in Chromium', () => {
     expect(await page.getByText('Test mode: you are viewing sandbox data').count()).toBe(0);
   });
 
-  it('bookings: a week view per employee with status colours, and a booking with its events', async () => {
+  it('bookings: the calendar week of an employee with status colours, and a booking with its events', async () => {
     const fresh = await t.dbs.test.prisma.apiKey.findFirst({
       where: { companyId: w.test.id, revokedAt: null, expiresAt: null },
     });
@@ -409,15 +409,18 @@ describe('the admin area in Chromium', () => {
     expect(fields).toMatch(/Cancelled by\s+The customer/);
     expect(fields).toMatch(/Cancellation fee\s+EUR\s0\.00/);
     expect(fields).toMatch(/Cancel reason\s+Customer called/);
-    await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${second.startTime.slice(0, 10)}`);
-    const cancelled = page.locator(`a.booking[href$="/bookings/${second._id}"]`);
+    // The calendar's week of the booking's employee (the phone's agenda, hidden here, repeats it).
+    const weekOf = (b: { startTime: string; employeeId: string }) =>
+      `${origin}/admin/test/companies/${w.test.id}/calendar?view=week&date=${b.startTime.slice(0, 10)}&employee=${b.employeeId}`;
+    await page.goto(weekOf(second));
+    const cancelled = page.locator(`.cal-grid a.booking[href$="/bookings/${second._id}"]`);
     expect(await cancelled.getAttribute('class')).toBe('booking cancelled');
     expect(
       await cancelled.evaluate((el) => [getComputedStyle(el).borderLeftColor, getComputedStyle(el).textDecorationLine]),
     ).toEqual(['rgb(180, 35, 24)', 'line-through']);
     expect(await cancelled.textContent()).toContain('Cancelled');
-    await page.goto(`${origin}/admin/test/companies/${w.test.id}/bookings?week=${first.startTime.slice(0, 10)}`);
-    const link = page.locator(`a.booking[href$="/bookings/${first._id}"]`);
+    await page.goto(weekOf(first));
+    const link = page.locator(`.cal-grid a.booking[href$="/bookings/${first._id}"]`);
     expect(await link.count()).toBe(1);
     expect(await link.getAttribute('class')).toBe(`booking ${first.status}`);
     const colour = await link.evaluate((el) => getComputedStyle(el).borderLeftColor);

@@ -190,7 +190,7 @@ describe('admin payments', () => {
 
 describe('admin search', () => {
   it('is on every page of a company, in the top bar', async () => {
-    for (const path of ['/payments', '/customers', '/bookings']) {
+    for (const path of ['/payments', '/customers', '/calendar']) {
       const page = await get(`${base()}${path}`);
       expect(page.body, path).toContain(`<form method="get" action="${base()}/search" role="search"`);
     }

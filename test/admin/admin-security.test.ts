@@ -105,7 +105,7 @@ const pagesOfA = () => [
   `/admin/live/companies/${a.live.id}/api-keys/${a.liveKey.apiKey.id}/revoke`,
   `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/roll`,
   `/admin/test/companies/${a.test.id}/api-keys/${keyOfA()}/delete`,
-  `/admin/test/companies/${a.test.id}/bookings`,
+  `/admin/test/companies/${a.test.id}/calendar`,
   `/admin/test/companies/${a.test.id}/emails`,
   `/admin/oauth-apps/${appOfA}/delete`,
   `/admin/test/companies/${a.test.id}/webhooks`,

@@ -1,17 +1,25 @@
-// The week view of a company's bookings (docs/admin.md): one row per employee, one column per day
-// of the week in the company's time zone (DST-correct through luxon), each booking coloured by
-// status.
+// The calendar (docs/admin.md, Calendar): a time grid in the company's zone. Day view: one
+// column per staff member; week view: one column per day for one staff member (as the salon
+// calendars people know do it). Working hours are shaded (each one's effective hours of that
+// day, as availability computes them), time off, closures and outside-calendar busy times are
+// marked in words, class sessions show their fill, bookings their status in words. A free cell
+// links to the new-booking page with that staff member and start. Rows are instants, not wall
+// clock: on the day the clocks change the grid has 23 or 25 hours (in the week view a
+// wall-clock row that does not exist that day is marked so, and a repeated hour is in one row).
+// On a phone the same data is an agenda list, switched by a CSS media query (no script).
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
-import { isId } from '../../ids.js';
-import { listBookingsStarting } from '../../schema/bookings/index.js';
+import type { ComponentChildren } from 'preact';
+import { AppError } from '../../errors.js';
+import { loadCalendar, type CalendarColumnHours, type CalendarData } from '../../schema/availability/index.js';
+import { domainNow } from '../../schema/domain-time.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { ScrollTable, sendAdmin } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { companyScope, queryOf } from '../scope.js';
 
-const STATUSES = ['pending', 'confirmed', 'completed', 'cancelled', 'no_show', 'expired'] as const;
+const STATUSES = ['pending', 'confirmed', 'completed', 'no_show', 'cancelled', 'expired'] as const;
 const STATUS_LABELS: Record<string, string> = {
   pending: 'Pending',
   confirmed: 'Confirmed',
@@ -22,142 +30,482 @@ const STATUS_LABELS: Record<string, string> = {
   waitlisted: 'Waitlisted',
   offered: 'Offered',
 };
+/** Statuses that hold the staff member's time (a cancelled or expired booking leaves the cell free). */
+const HOLDING = new Set(['pending', 'confirmed', 'completed', 'no_show']);
 
-function weekStart(param: unknown, zone: string): DateTime {
-  const given =
-    typeof param === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(param) ? DateTime.fromISO(param, { zone }) : null;
-  const day = given?.isValid ? given : DateTime.now().setZone(zone);
-  return day.startOf('week'); // ISO weeks start on Monday
+const STEP_MINUTES = 30;
+const MINUTE = 60_000;
+/** Shown even when nobody works earlier or later (a grid of only working hours is hard to read). */
+const DEFAULT_FIRST_HOUR = 8;
+const DEFAULT_LAST_HOUR = 18;
+
+type Interval = [number, number];
+type Booking = CalendarData['bookings'][number];
+type Session = CalendarData['sessions'][number];
+type Employee = Awaited<ReturnType<typeof listEmployeesByName>>[number];
+
+interface Column {
+  key: string;
+  /** Header text. */
+  title: string;
+  employee: Employee;
+  /** The local day this column shows. */
+  day: DateTime;
+  hours: CalendarColumnHours;
+  today: boolean;
 }
 
-/** A table's header row. */
-const Head = ({ cols }: { cols: string[] }) => (
-  <thead>
-    <tr>
-      {cols.map((c) => (
-        <th scope="col">{c}</th>
-      ))}
-    </tr>
-  </thead>
-);
+const overlaps = (list: Interval[], from: number, to: number) => list.some(([s, e]) => s < to && e > from);
+const clip = (list: Interval[], from: number, to: number): Interval[] =>
+  list.filter(([s, e]) => s < to && e > from).map(([s, e]) => [Math.max(s, from), Math.min(e, to)]);
+
+/** "09:00–17:00, 18:00–20:00" of a local day ("24:00" for the day's end); "Not working". */
+function hoursText(list: Interval[], day: DateTime, zone: string, none = 'Not working'): string {
+  const start = day.toMillis();
+  const end = day.plus({ days: 1 }).startOf('day').toMillis();
+  const parts = clip(list, start, end).map(([s, e]) => `${hhmm(s, zone)}–${e === end ? '24:00' : hhmm(e, zone)}`);
+  return parts.length ? parts.join(', ') : none;
+}
+const hhmm = (at: number, zone: string) => DateTime.fromMillis(at, { zone }).toFormat('HH:mm');
+
+function parseQuery(q: Record<string, string>, employees: Employee[]) {
+  const view = q.view || 'day';
+  if (view !== 'day' && view !== 'week') throw AppError.validation([{ path: 'view', message: 'must be day or week' }]);
+  const date = q.date || null;
+  if (date !== null && (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !DateTime.fromISO(date).isValid))
+    throw AppError.validation([{ path: 'date', message: 'must be a date, YYYY-MM-DD' }]);
+  const employee = q.employee ? employees.find((e) => e.id === q.employee) : null;
+  if (employee === undefined)
+    throw AppError.validation([{ path: 'employee', message: 'is not a staff member of this company' }]);
+  return { view, date, employee };
+}
+
+/**
+ * The grid's rows: each a label and, per column, the span of time it covers (null: that
+ * wall-clock time does not exist on the column's day). `days`: one local day per column.
+ */
+function gridRows(
+  days: DateTime[],
+  shared: boolean,
+  zone: string,
+  extent: Interval[],
+): Array<{ label: string; spans: Array<Interval | null> }> {
+  // The hours shown: 08:00–18:00, widened to whole hours around anything on screen.
+  let first = DEFAULT_FIRST_HOUR * 60;
+  let last = DEFAULT_LAST_HOUR * 60;
+  for (const d of days) {
+    const start = d.toMillis();
+    const end = d.plus({ days: 1 }).startOf('day').toMillis();
+    for (const [s, e] of clip(extent, start, end)) {
+      const a = DateTime.fromMillis(s, { zone });
+      first = Math.min(first, a.hour * 60);
+      const b = DateTime.fromMillis(e - 1, { zone });
+      last = Math.max(last, e >= end ? 24 * 60 : (b.hour + 1) * 60);
+    }
+  }
+  if (shared) {
+    // One day for every column: rows are instants, so a 23 or 25-hour day has that many hours.
+    const d = days[0]!;
+    const end = d.plus({ days: 1 }).startOf('day').toMillis();
+    const wall = (m: number) => d.set({ hour: Math.floor(m / 60), minute: m % 60 }).toMillis();
+    const from = first === 0 ? d.toMillis() : wall(first);
+    const to = last === 24 * 60 ? end : wall(last);
+    const odd = end - d.toMillis() !== 24 * 60 * MINUTE;
+    const rows = [];
+    for (let t = from; t < to; t += STEP_MINUTES * MINUTE) {
+      const local = DateTime.fromMillis(t, { zone });
+      const label = odd ? `${local.toFormat('HH:mm')} ${local.toFormat('ZZZZ')}` : local.toFormat('HH:mm');
+      const span: Interval = [t, Math.min(t + STEP_MINUTES * MINUTE, to)];
+      rows.push({ label, spans: days.map(() => span) });
+    }
+    return rows;
+  }
+  // A day per column: rows are wall-clock times, each cell from its time to the next row's.
+  const rows = [];
+  for (let m = first; m < last; m += STEP_MINUTES) {
+    const label = `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+    rows.push({
+      label,
+      spans: days.map((d): Interval | null => {
+        const s = at(d, m);
+        const next = m + STEP_MINUTES;
+        const e = next >= 24 * 60 ? d.plus({ days: 1 }).startOf('day').toMillis() : at(d, next);
+        return s === null ? null : [s, e ?? s];
+      }),
+    });
+  }
+  return rows;
+}
+
+/** The instant of a local wall-clock time (minutes after midnight) of a day; null when the clocks skip it. */
+function at(day: DateTime, minutes: number): number | null {
+  const t = day.set({ hour: Math.floor(minutes / 60), minute: minutes % 60, second: 0, millisecond: 0 });
+  return t.hour * 60 + t.minute === minutes ? t.toMillis() : null;
+}
 
 export function registerCalendarRoutes(app: FastifyInstance, services: Services): void {
+  // The old week list's URL: its links (?week=…&employee=…) open the same week in the calendar.
   app.get('/:mode/companies/:companyId/bookings', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'bookings');
-    const zone = s.company.timezone;
+    const s = await companyScope(services, req, 'calendar');
     const q = queryOf(req);
-    const start = weekStart(q.week, zone);
-    const days = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }));
-    const end = start.plus({ weeks: 1 });
-    // Staff see their own employee's week only (docs/admin.md, Team and roles).
-    const employees = (await listEmployeesByName(s.db, s.company.id)).filter(
-      (e) => !s.staffEmployeeId || e.id === s.staffEmployeeId,
-    );
-    const only =
-      s.staffEmployeeId ?? (isId(q.employee) && employees.some((e) => e.id === q.employee) ? q.employee : null);
-    const bookings = await listBookingsStarting(s.db, {
+    const params = new URLSearchParams();
+    if (q.week) {
+      params.set('view', 'week');
+      params.set('date', q.week);
+    }
+    if (q.employee) params.set('employee', q.employee);
+    const query = params.toString();
+    return reply.redirect(companyPath(s.company, `/calendar${query ? `?${query}` : ''}`), 301);
+  });
+
+  app.get('/:mode/companies/:companyId/calendar', { schema: { hide: true } }, async (req, reply) => {
+    const s = await companyScope(services, req, 'calendar');
+    const zone = s.company.timezone;
+    const employees = await listEmployeesByName(s.db, s.company.id);
+    const { view, date, employee } = parseQuery(queryOf(req), employees);
+    const now = (await domainNow(s.db, s.company)).getTime();
+    const today = DateTime.fromMillis(now, { zone }).startOf('day');
+    const day = date ? DateTime.fromISO(date, { zone }).startOf('day') : today;
+    const first = view === 'week' ? day.startOf('week') : day; // ISO weeks start on Monday
+    const days = view === 'week' ? Array.from({ length: 7 }, (_, i) => first.plus({ days: i })) : [day];
+    const from = days[0]!;
+    const to = days[days.length - 1]!.plus({ days: 1 }).startOf('day');
+    // Week view: one staff member (the chosen one, else the first active one).
+    const weekOf = view === 'week' ? (employee ?? employees.find((e) => e.active) ?? employees[0] ?? null) : null;
+    const loaded = view === 'week' ? (weekOf ? [weekOf] : []) : employee ? [employee] : employees;
+    const data = await loadCalendar(s.db, {
       companyId: s.company.id,
-      from: start.toJSDate(),
-      to: end.toJSDate(),
-      employeeId: only,
-      limit: 2000,
+      zone,
+      employees: loaded,
+      from: from.toJSDate(),
+      to: to.toJSDate(),
     });
-    const today = DateTime.now().setZone(zone).toISODate();
-    const shown = only ? employees.filter((e) => e.id === only) : employees;
-    const base = companyPath(s.company, '/bookings');
-    const keep = only ? `&employee=${only}` : '';
+    const hoursOf = new Map(data.hours.map((h) => [h.employeeId, h]));
+    // Day view: the active staff, and an inactive one only when something of theirs is on the day.
+    const withItems = new Set([...data.bookings, ...data.sessions].map((b) => b.employeeId));
+    const todayDate = today.toISODate();
+    const columns: Column[] =
+      view === 'week'
+        ? days.map((d) => ({
+            key: d.toISODate()!,
+            title: d.toFormat('ccc d LLL'),
+            employee: weekOf!,
+            day: d,
+            hours: hoursOf.get(weekOf!.id)!,
+            today: d.toISODate() === todayDate,
+          }))
+        : loaded
+            .filter((e) => e.active || e.id === employee?.id || withItems.has(e.id))
+            .map((e) => ({
+              key: e.id,
+              title: e.active ? e.name : `${e.name} (inactive)`,
+              employee: e,
+              day,
+              hours: hoursOf.get(e.id)!,
+              today: false,
+            }));
+    const columnCount = view === 'week' && !weekOf ? 0 : columns.length;
+    const extent: Interval[] = [
+      ...columns.flatMap((c) => c.hours.hours),
+      ...data.bookings.map((b): Interval => [b.startTime.getTime(), b.endTime.getTime()]),
+      ...data.sessions.map((x): Interval => [x.startTime.getTime(), x.endTime.getTime()]),
+    ];
+    const rows = gridRows(
+      columns.map((c) => c.day),
+      view === 'day',
+      zone,
+      extent,
+    );
+    const base = companyPath(s.company, '/calendar');
+    const link = (v: string, d: DateTime, e: Employee | null = employee) =>
+      `${base}?view=${v}&date=${d.toISODate()}${e ? `&employee=${e.id}` : ''}`;
+    const unit = view === 'week' ? { weeks: 1 } : { days: 1 };
+    const newBooking = (e: Employee, start: number) =>
+      companyPath(
+        s.company,
+        `/bookings/new?employeeId=${e.id}&start=${encodeURIComponent(new Date(start).toISOString())}`,
+      );
+    const bookingsOf = (c: Column, lo: number, hi: number) =>
+      data.bookings.filter(
+        (b) => b.employeeId === c.employee.id && b.startTime.getTime() >= lo && b.startTime.getTime() < hi,
+      );
+    const sessionsOf = (c: Column, lo: number, hi: number) =>
+      data.sessions.filter(
+        (x) => x.employeeId === c.employee.id && x.startTime.getTime() >= lo && x.startTime.getTime() < hi,
+      );
+    const held = (c: Column, lo: number, hi: number) =>
+      data.bookings.some(
+        (b) =>
+          b.employeeId === c.employee.id &&
+          HOLDING.has(b.status) &&
+          b.startTime.getTime() < hi &&
+          b.endTime.getTime() > lo,
+      ) ||
+      data.sessions.some(
+        (x) =>
+          x.employeeId === c.employee.id &&
+          x.status === 'scheduled' &&
+          x.startTime.getTime() < hi &&
+          x.endTime.getTime() > lo,
+      );
+    const heading =
+      view === 'week'
+        ? `Week of ${from.toFormat('d LLLL yyyy')}${weekOf ? ` · ${weekOf.name}` : ''}`
+        : day.toFormat('cccc d LLLL yyyy');
+
+    const cell = (c: Column, span: Interval | null, prev: Interval | null, rowLabel: string) => {
+      if (!span) {
+        return (
+          <td class="cal-cell skipped">
+            <span class="muted">Clocks change</span>
+          </td>
+        );
+      }
+      const [lo, hi] = span;
+      const h = c.hours;
+      const working = clip(h.hours, lo, hi);
+      const marks: Array<[string, string, Interval[]]> = [
+        ['closed', 'Closed', h.closures],
+        ['off', 'Time off', h.timeOff],
+        ['away', 'Busy (outside calendar)', h.externalBusy],
+      ];
+      const on = marks.filter(([, , list]) => overlaps(list, lo, hi));
+      const busy = held(c, lo, hi);
+      const start = working[0]?.[0];
+      const free = start !== undefined && on.length === 0 && !busy && start >= now;
+      const classes = [
+        'cal-cell',
+        working.length ? 'working' : 'closed-hours',
+        busy ? 'busy' : '',
+        c.today ? 'today' : '',
+      ]
+        .concat(on.map(([k]) => k))
+        .filter(Boolean)
+        .join(' ');
+      const where = view === 'week' ? `${c.day.toFormat('ccc d LLL')} ${rowLabel}` : `${rowLabel}`;
+      return (
+        <td class={classes} data-employee={c.employee.id} data-start={new Date(lo).toISOString()}>
+          {on.map(([, label, list]) =>
+            // The label once at the start of a run (and at the top of the grid); the cells under it say it to screen readers.
+            prev && overlaps(list, prev[0], prev[1]) ? (
+              <span class="sr-only">{label}</span>
+            ) : (
+              <span class="mark">{label}</span>
+            ),
+          )}
+          {sessionsOf(c, lo, hi).map((x) => (
+            <ClassItem session={x} zone={zone} href={companyPath(s.company, `/classes/${x.id}`)} />
+          ))}
+          {bookingsOf(c, lo, hi).map((b) => (
+            <BookingItem booking={b} zone={zone} href={companyPath(s.company, `/bookings/${b.id}`)} />
+          ))}
+          {free && (
+            <a class="free" href={newBooking(c.employee, start)}>
+              Free
+              <span class="sr-only">
+                {' '}
+                – new booking with {c.employee.name}, {where}
+              </span>
+            </a>
+          )}
+        </td>
+      );
+    };
+
     const body = (
       <>
-        <h1>Bookings</h1>
-        <div class="inline">
+        <h1>Calendar</h1>
+        <nav class="inline cal-nav" aria-label="Calendar">
+          <a class="button" href={link(view, first.minus(unit))}>
+            ← Previous {view}
+          </a>
           <a
             class="button"
-            href={`${base}?week=${start.minus({ weeks: 1 }).toISODate()}${keep}`}
-            aria-label="Previous week"
+            href={link(view, today)}
+            aria-current={days.some((d) => d.hasSame(today, 'day')) ? 'date' : undefined}
           >
-            ← Previous
+            Today
           </a>
-          <a class="button" href={`${base}?week=${DateTime.now().setZone(zone).toISODate()}${keep}`}>
-            This week
+          <a class="button" href={link(view, first.plus(unit))}>
+            Next {view} →
           </a>
-          <a class="button" href={`${base}?week=${start.plus({ weeks: 1 }).toISODate()}${keep}`} aria-label="Next week">
-            Next →
+          <a class="button" href={link('day', day)} aria-current={view === 'day' ? 'page' : undefined}>
+            Day
           </a>
-          <form method="get" action={base} class="inline">
-            <input type="hidden" name="week" value={start.toISODate() ?? ''} />
-            <div>
-              <label for="employee">Employee</label>
-              <br />
-              <select id="employee" name="employee">
-                <option value="">All employees</option>
-                {employees.map((e) => (
-                  <option value={e.id} selected={e.id === only}>
-                    {e.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <button type="submit">Show</button>
-          </form>
-        </div>
+          <a
+            class="button"
+            href={link('week', day, employee ?? weekOf)}
+            aria-current={view === 'week' ? 'page' : undefined}
+          >
+            Week
+          </a>
+        </nav>
+        <form method="get" action={base} class="inline cal-form">
+          <input type="hidden" name="view" value={view} />
+          <div>
+            <label for="cal-date">Date</label>
+            <br />
+            <input id="cal-date" type="date" name="date" value={day.toISODate() ?? ''} required />
+          </div>
+          <div>
+            <label for="cal-employee">Staff member</label>
+            <br />
+            <select id="cal-employee" name="employee">
+              {view === 'day' && <option value="">All staff</option>}
+              {employees.map((e) => (
+                <option value={e.id} selected={e.id === (employee ?? weekOf)?.id}>
+                  {e.active ? e.name : `${e.name} (inactive)`}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit">Show</button>
+        </form>
         <h2>
-          Week of {start.toFormat('d LLLL yyyy')} <span class="muted">({zone})</span>
+          {heading} <span class="muted">({zone})</span>
         </h2>
-        <div class="legend" aria-label="Status colours">
-          {STATUSES.map((st) => (
-            <span class={`booking ${st}`}>{STATUS_LABELS[st]}</span>
-          ))}
-        </div>
-        {employees.length === 0 ? (
-          <p class="empty">This company has no employees yet.</p>
-        ) : (
-          <ScrollTable label="Week">
-            <table class="week">
-              <Head cols={['Employee', ...days.map((d) => d.toFormat('ccc d LLL'))]} />
-              <tbody>
-                {shown.map((e) => (
-                  <tr>
-                    <th scope="row">
-                      {e.name}
-                      {!e.active && (
-                        <>
-                          {' '}
-                          <span class="muted">(inactive)</span>
-                        </>
-                      )}
-                    </th>
-                    {days.map((d) => {
-                      const dayEnd = d.plus({ days: 1 });
-                      return (
-                        <td class={d.toISODate() === today ? 'today' : undefined}>
-                          {bookings
-                            .filter(
-                              (b) =>
-                                b.employeeId === e.id && b.startTime >= d.toJSDate() && b.startTime < dayEnd.toJSDate(),
-                            )
-                            .map((b) => (
-                              <a class={`booking ${b.status}`} href={companyPath(s.company, `/bookings/${b.id}`)}>
-                                {DateTime.fromJSDate(b.startTime).setZone(zone).toFormat('HH:mm')} {b.customer.name}
-                                <br />
-                                <span class="muted">
-                                  {b.service.name} · {STATUS_LABELS[b.status]}
-                                </span>
-                              </a>
-                            ))}
-                        </td>
-                      );
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        )}
-        <p class="muted">
-          {bookings.length} booking{bookings.length === 1 ? '' : 's'} this week.
+        <p class="legend">
+          <span class="key working">Working hours (shaded)</span>
+          <span class="key">Status in words: {STATUSES.map((st) => STATUS_LABELS[st]).join(', ')}</span>
         </p>
+        {data.truncated && (
+          <p class="notice warn" role="status">
+            There are too many bookings to show them all here; choose one staff member or a day.
+          </p>
+        )}
+        {columnCount === 0 ? (
+          <p class="empty">This company has no staff yet.</p>
+        ) : (
+          <>
+            <div class="cal-grid">
+              <ScrollTable label={`Calendar grid, ${heading}`}>
+                <table class={`calendar ${view}`}>
+                  <thead>
+                    <tr>
+                      <th scope="col">Time</th>
+                      {columns.map((c) => (
+                        <th scope="col" class={c.today ? 'today' : undefined}>
+                          {view === 'week' ? (
+                            <a href={link('day', c.day, c.employee)}>{c.title}</a>
+                          ) : (
+                            <a href={link('week', c.day, c.employee)}>{c.title}</a>
+                          )}
+                          <br />
+                          <span class="hours">{hoursText(c.hours.hours, c.day, zone)}</span>
+                        </th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.map((r, i) => (
+                      <tr>
+                        <th scope="row">{r.label}</th>
+                        {columns.map((c, j) =>
+                          cell(c, r.spans[j] ?? null, i > 0 ? (rows[i - 1]!.spans[j] ?? null) : null, r.label),
+                        )}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </ScrollTable>
+            </div>
+            <div class="cal-agenda">
+              {columns.map((c) => (
+                <Agenda
+                  title={view === 'week' ? c.day.toFormat('cccc d LLLL') : c.title}
+                  column={c}
+                  zone={zone}
+                  bookings={bookingsOf(c, c.day.toMillis(), c.day.plus({ days: 1 }).startOf('day').toMillis())}
+                  sessions={sessionsOf(c, c.day.toMillis(), c.day.plus({ days: 1 }).startOf('day').toMillis())}
+                  bookingHref={(id) => companyPath(s.company, `/bookings/${id}`)}
+                  classHref={(id) => companyPath(s.company, `/classes/${id}`)}
+                  newHref={companyPath(s.company, `/bookings/new?employeeId=${c.employee.id}`)}
+                />
+              ))}
+            </div>
+          </>
+        )}
       </>
     );
-    return sendAdmin(reply, 200, adminPage(s.ctx, 'Bookings', body));
+    return sendAdmin(reply, 200, adminPage(s.ctx, 'Calendar', body));
   });
+}
+
+function BookingItem({ booking: b, zone, href }: { booking: Booking; zone: string; href: string }) {
+  return (
+    <a class={`booking ${b.status}`} href={href}>
+      {hhmm(b.startTime.getTime(), zone)}–{hhmm(b.endTime.getTime(), zone)} {b.customer.name}
+      <br />
+      <span class="muted">
+        {b.service.name} · {STATUS_LABELS[b.status] ?? b.status}
+      </span>
+    </a>
+  );
+}
+
+function ClassItem({ session: x, zone, href }: { session: Session; zone: string; href: string }) {
+  return (
+    <a class={`booking class-session ${x.status}`} href={href}>
+      {hhmm(x.startTime.getTime(), zone)}–{hhmm(x.endTime.getTime(), zone)} {x.service.name}
+      <br />
+      <span class="muted">
+        Class · {x.bookedCount}/{x.capacity} booked{x.status === 'cancelled' ? ' · Cancelled' : ''}
+      </span>
+    </a>
+  );
+}
+
+/** The phone's form of a column: its day as a list, in time order. */
+function Agenda(p: {
+  title: string;
+  column: Column;
+  zone: string;
+  bookings: Booking[];
+  sessions: Session[];
+  bookingHref: (id: string) => string;
+  classHref: (id: string) => string;
+  newHref: string;
+}) {
+  const { column: c, zone } = p;
+  const items: Array<[number, ComponentChildren]> = [
+    ...p.sessions.map((x): [number, ComponentChildren] => [
+      x.startTime.getTime(),
+      <ClassItem session={x} zone={zone} href={p.classHref(x.id)} />,
+    ]),
+    ...p.bookings.map((b): [number, ComponentChildren] => [
+      b.startTime.getTime(),
+      <BookingItem booking={b} zone={zone} href={p.bookingHref(b.id)} />,
+    ]),
+  ].sort((a, b) => a[0] - b[0]);
+  const marks: Array<[string, Interval[]]> = [
+    ['Closed', c.hours.closures],
+    ['Time off', c.hours.timeOff],
+    ['Busy (outside calendar)', c.hours.externalBusy],
+  ];
+  return (
+    <section class="agenda-day">
+      <h3>{p.title}</h3>
+      <p class="muted">Working hours: {hoursText(c.hours.hours, c.day, zone)}</p>
+      {marks.map(([label, list]) => {
+        const text = hoursText(list, c.day, zone, '');
+        return text ? (
+          <p class="mark">
+            {label}: {text}
+          </p>
+        ) : null;
+      })}
+      {items.length === 0 ? (
+        <p class="empty">Nothing booked.</p>
+      ) : (
+        <ul class="cal-list">
+          {items.map(([, item]) => (
+            <li>{item}</li>
+          ))}
+        </ul>
+      )}
+      <p>
+        <a href={p.newHref}>New booking with {c.employee.name}</a>
+      </p>
+    </section>
+  );
 }

@@ -5,3 +5,4 @@ export * from './find-availability.js';
 export * from './schedule.js';
 export * from './refusals.js';
 export * from './explain-availability.js';
+export * from './calendar.js';

@@ -1,0 +1,343 @@
+// The admin calendar (src/admin/routes/calendar.tsx, docs/admin.md): what each cell of the grid
+// shows (a booking in its staff member's column at its start, effective working hours shaded,
+// time off and closures marked, class fill), the hours of a day the clocks change, tenants and
+// modes, bad input, the old URL, one statement per kind of thing whatever the number of
+// bookings; and in Chromium the page at desktop and phone widths with axe, and a free cell
+// leading to the new-booking page with its staff member and start.
+import type { AddressInfo } from 'node:net';
+import { DateTime } from 'luxon';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabases, type SentQuery } from '../../src/db/databases.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { axeFindings } from '../helpers/axe.js';
+import { createTestDatabases, embedded } from '../helpers/db.js';
+import { ALL_DAY, blankCompany, ok, post, WEEK_9_TO_17 } from '../helpers/domain.js';
+import { createAccountWithKeys } from '../helpers/factories.js';
+import { injectSignIn, launchChromium, shot, signIn } from './admin-helpers.js';
+
+const ZONE = 'Europe/Berlin';
+let t: TestApp;
+let origin: string;
+let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
+let co: Awaited<ReturnType<typeof blankCompany>>;
+let cookie: string;
+let recording: SentQuery[] | null = null;
+// A Wednesday two weeks ahead: every booking made for it is in the future.
+const day = DateTime.now().setZone(ZONE).startOf('week').plus({ weeks: 2, days: 2 });
+const D = day.toISODate()!;
+const local = (hhmm: string, d = day) => DateTime.fromISO(`${d.toISODate()}T${hhmm}`, { zone: ZONE });
+const iso = (hhmm: string, d = day) => local(hhmm, d).toUTC().toISO()!;
+let anna: { _id: string };
+let ben: { _id: string };
+let booking: { _id: string; status: string };
+
+beforeAll(async () => {
+  const base = await createTestDatabases();
+  // The same database, observed: the statements each page sends.
+  const dbs = embedded()
+    ? base.dbs
+    : await openDatabases(
+        { DATABASE_URL: base.url!, SANDBOX_SCHEMA: 'sandbox', DATABASE_POOL_SIZE: 10, DATA_DIR: '.data' },
+        { onQuery: (q) => recording?.push(q) },
+      );
+  t = await createTestApp({
+    env: { RATE_LIMIT_UNAUTHENTICATED_PER_SECOND: '100000', RATE_LIMIT_PER_SECOND: '100000' },
+    db: {
+      dbs,
+      url: base.url,
+      drop: async () => {
+        if (dbs !== base.dbs) await dbs.close();
+        await base.drop();
+      },
+    },
+  });
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  w = await createAccountWithKeys(t.dbs);
+  co = await blankCompany(t.dbs, w, { timezone: ZONE });
+  cookie = await injectSignIn(t.app, w);
+  const auth = co.auth;
+  anna = await post(t.app, '/api/v1/employees', auth, { name: 'Anna', workingHours: WEEK_9_TO_17 });
+  ben = await post(t.app, '/api/v1/employees', auth, { name: 'Ben', workingHours: WEEK_9_TO_17 });
+  // Ben works 10:00–14:00 that day only (a date override replaces his weekly hours).
+  ok(
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/employees/${ben._id}/date-overrides/${D}`,
+      headers: auth,
+      payload: { intervals: [{ start: '10:00', end: '14:00' }] },
+    }),
+  );
+  const cut = await post(t.app, '/api/v1/services', auth, {
+    name: 'Cut',
+    durationMinutes: 60,
+    price: 4500,
+    employeeIds: [anna._id, ben._id],
+  });
+  booking = await post(t.app, '/api/v1/bookings', auth, {
+    serviceId: cut._id,
+    employeeId: anna._id,
+    startTime: iso('11:00'),
+    customer: { name: 'Cleo Customer', email: 'cleo-cal@example.com' },
+  });
+  await post(t.app, `/api/v1/employees/${anna._id}/time-off`, auth, {
+    startTime: iso('14:00'),
+    endTime: iso('15:00'),
+    reason: 'Dentist',
+  });
+  await post(t.app, '/api/v1/closures', auth, {
+    startTime: iso('16:00'),
+    endTime: iso('17:00'),
+    reason: 'Team meeting',
+  });
+  const yoga = await post(t.app, '/api/v1/services', auth, {
+    name: 'Yoga',
+    kind: 'class',
+    durationMinutes: 60,
+    price: 1500,
+    employeeIds: [ben._id],
+  });
+  const session = await post(t.app, '/api/v1/classes', auth, {
+    serviceId: yoga._id,
+    employeeId: ben._id,
+    startTime: iso('12:00'),
+    capacity: 12,
+  });
+  for (const name of ['Dee', 'Eve'])
+    await post(t.app, '/api/v1/bookings', auth, {
+      serviceId: yoga._id,
+      classId: session._id,
+      customer: { name, email: `${name.toLowerCase()}-cal@example.com` },
+    });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+const page = (path: string, query = '') =>
+  t.app.inject({
+    method: 'GET',
+    url: `/admin/test/companies/${co.company.id}${path}${query}`,
+    cookies: { svc_session: cookie },
+  });
+
+/** The grid's cell of a staff member at an instant (its opening tag to its close). */
+function cellOf(html: string, employeeId: string, start: string): string {
+  const at = html.indexOf(`data-employee="${employeeId}" data-start="${start}"`);
+  expect(at, `a cell of ${employeeId} at ${start}`).toBeGreaterThan(0);
+  const open = html.lastIndexOf('<td', at);
+  return html.slice(open, html.indexOf('</td>', at) + 5);
+}
+const classOf = (cell: string) => /^<td class="([^"]*)"/.exec(cell)![1]!.split(' ');
+/** The grid only (the phone's agenda repeats the day as a list). */
+const gridOf = (html: string) =>
+  html.slice(html.indexOf('<div class="cal-grid">'), html.indexOf('<div class="cal-agenda">'));
+
+describe('admin calendar: day view', () => {
+  it('draws each thing in its cell: booking, shaded hours, time off, closure, class fill, free cells', async () => {
+    const res = await page('/calendar', `?view=day&date=${D}`);
+    expect(res.statusCode).toBe(200);
+    const html = gridOf(res.body);
+    // The booking: in Anna's column at 11:00, linked, with its status in words; not in Ben's.
+    const eleven = cellOf(html, anna._id, iso('11:00'));
+    expect(eleven).toContain(`href="/admin/test/companies/${co.company.id}/bookings/${booking._id}"`);
+    expect(eleven).toContain('Cleo Customer');
+    expect(eleven).toMatch(/Cut · (Confirmed|Pending)/);
+    expect(cellOf(html, ben._id, iso('11:00'))).not.toContain('Cleo Customer');
+    // It holds 11:00–12:00: the next half hour is busy, not free.
+    expect(classOf(cellOf(html, anna._id, iso('11:30')))).toContain('busy');
+    expect(cellOf(html, anna._id, iso('11:30'))).not.toContain('class="free"');
+    // Working hours shaded, each one's own: Anna 9–17 (weekly), Ben 10–14 (that day's override).
+    expect(classOf(cellOf(html, anna._id, iso('08:30')))).toContain('closed-hours');
+    expect(classOf(cellOf(html, anna._id, iso('09:00')))).toContain('working');
+    expect(classOf(cellOf(html, ben._id, iso('09:00')))).toContain('closed-hours');
+    expect(classOf(cellOf(html, ben._id, iso('10:00')))).toContain('working');
+    expect(classOf(cellOf(html, ben._id, iso('14:00')))).toContain('closed-hours');
+    expect(html).toContain('09:00–17:00');
+    expect(html).toContain('10:00–14:00');
+    // Time off (Anna 14–15) and the company's closure (16–17, everyone) in words.
+    const off = cellOf(html, anna._id, iso('14:00'));
+    expect(classOf(off)).toContain('off');
+    expect(off).toContain('<span class="mark">Time off</span>');
+    expect(cellOf(html, anna._id, iso('14:30'))).toContain('Time off');
+    expect(classOf(cellOf(html, anna._id, iso('15:00')))).not.toContain('off');
+    for (const e of [anna, ben]) expect(cellOf(html, e._id, iso('16:00'))).toContain('Closed');
+    expect(cellOf(html, anna._id, iso('16:00'))).not.toContain('class="free"');
+    // Ben's class at 12:00 with its fill.
+    const yoga = cellOf(html, ben._id, iso('12:00'));
+    expect(yoga).toContain('Yoga');
+    expect(yoga).toContain('2/12 booked');
+    // A free working cell links to the new-booking page with the staff member and the start.
+    const free = cellOf(html, anna._id, iso('09:30'));
+    expect(free).toContain(
+      `href="/admin/test/companies/${co.company.id}/bookings/new?employeeId=${anna._id}&amp;start=${encodeURIComponent(iso('09:30'))}"`,
+    );
+    // Outside working hours: no link.
+    expect(cellOf(html, anna._id, iso('08:30'))).not.toContain('class="free"');
+    // The phone's agenda says the same in a list.
+    const agenda = res.body.slice(res.body.indexOf('<div class="cal-agenda">'));
+    expect(agenda).toContain('Time off: 14:00–15:00');
+    expect(agenda).toContain('Closed: 16:00–17:00');
+    expect(agenda).toContain('2/12 booked');
+    expect(agenda).toContain('Cleo Customer');
+  });
+
+  it('the week view: one staff member, one column per day, the booking on its day', async () => {
+    const res = await page('/calendar', `?view=week&date=${D}&employee=${anna._id}`);
+    expect(res.statusCode).toBe(200);
+    const html = gridOf(res.body);
+    expect([...html.matchAll(/<th scope="col"/g)]).toHaveLength(8); // time + 7 days
+    expect(cellOf(html, anna._id, iso('11:00'))).toContain('Cleo Customer');
+    // The day before at 11:00: Anna's, working, free.
+    const before = cellOf(html, anna._id, iso('11:00', day.minus({ days: 1 })));
+    expect(before).toContain('class="free"');
+    // Saturday: she does not work.
+    expect(classOf(cellOf(html, anna._id, iso('11:00', day.plus({ days: 3 }))))).toContain('closed-hours');
+    expect(html).not.toContain(`data-employee="${ben._id}"`);
+  });
+
+  it('renders the right hours on the days the clocks change (23 and 25 hours)', async () => {
+    const night = await post(t.app, '/api/v1/employees', co.auth, { name: 'Night Nurse', workingHours: ALL_DAY });
+    const spring = DateTime.fromISO('2027-03-28', { zone: ZONE });
+    const autumn = DateTime.fromISO('2027-10-31', { zone: ZONE });
+    await post(t.app, `/api/v1/employees/${night._id}/time-off`, co.auth, {
+      startTime: iso('03:00', spring),
+      endTime: iso('04:00', spring),
+    });
+    const rowsOf = async (d: DateTime, view = 'day') => {
+      const res = await page('/calendar', `?view=${view}&date=${d.toISODate()}&employee=${night._id}`);
+      expect(res.statusCode).toBe(200);
+      const html = gridOf(res.body);
+      return { html, labels: [...html.matchAll(/<th scope="row">([^<]*)<\/th>/g)].map((m) => m[1]) };
+    };
+    const s = await rowsOf(spring);
+    expect(s.labels).toHaveLength(46); // 23 hours, every half hour
+    expect(s.labels.slice(3, 5)).toEqual(['01:30 GMT+1', '03:00 GMT+2']);
+    expect(s.labels.some((l) => l!.startsWith('02:'))).toBe(false);
+    // The time off from 03:00 local is in the row right after the gap (01:00 UTC).
+    expect(cellOf(s.html, night._id, '2027-03-28T01:00:00.000Z')).toContain('Time off');
+    const a = await rowsOf(autumn);
+    expect(a.labels).toHaveLength(50); // 25 hours
+    expect(a.labels.slice(4, 8)).toEqual(['02:00 GMT+2', '02:30 GMT+2', '02:00 GMT+1', '02:30 GMT+1']);
+    expect(cellOf(a.html, night._id, '2027-10-31T00:00:00.000Z')).toContain('02:00');
+    // The week view keeps wall-clock rows: Sunday's 02:00 and 02:30 do not exist in spring.
+    const week = await rowsOf(spring, 'week');
+    expect(week.labels).toHaveLength(48);
+    expect([...week.html.matchAll(/Clocks change/g)]).toHaveLength(2);
+  });
+
+  it('another account’s company and the other mode are 404; bad parameters are 400 naming the field', async () => {
+    const other = await createAccountWithKeys(t.dbs);
+    const url = (mode: string, id: string) => `/admin/${mode}/companies/${id}/calendar`;
+    for (const u of [url('test', other.test.id), url('live', co.company.id), url('test', w.live.id)]) {
+      const res = await t.app.inject({ method: 'GET', url: u, cookies: { svc_session: cookie } });
+      expect(res.statusCode, u).toBe(404);
+    }
+    const foreign = await post(
+      t.app,
+      '/api/v1/employees',
+      { authorization: `Bearer ${other.testKey.key}` },
+      {
+        name: 'Not yours',
+        workingHours: WEEK_9_TO_17,
+      },
+    );
+    for (const [q, field] of [
+      ['?view=month', 'view'],
+      ['?date=2026-02-30', 'date'],
+      ['?date=tomorrow', 'date'],
+      [`?employee=${foreign._id}`, 'employee'],
+    ] as const) {
+      const res = await page('/calendar', q);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.body, q).toContain(`${field}: `);
+      expect(res.body).not.toContain('Not yours');
+    }
+  });
+
+  it('the old /bookings URL redirects to the calendar, keeping its week and employee', async () => {
+    const res = await page('/bookings', `?week=${D}&employee=${anna._id}`);
+    expect(res.statusCode).toBe(301);
+    expect(res.headers.location).toBe(
+      `/admin/test/companies/${co.company.id}/calendar?view=week&date=${D}&employee=${anna._id}`,
+    );
+    const plain = await page('/bookings');
+    expect(plain.headers.location).toBe(`/admin/test/companies/${co.company.id}/calendar`);
+    // The navigation says Calendar.
+    const cal = await page('/calendar');
+    expect(cal.body).toMatch(/<a href="[^"]*\/calendar" aria-current="page">Calendar<\/a>/);
+  });
+
+  it.skipIf(embedded())('sends one statement per kind of thing, whatever the number of bookings', async () => {
+    const count = async () => {
+      recording = [];
+      const res = await page('/calendar', `?view=day&date=${D}`);
+      expect(res.statusCode).toBe(200);
+      const sent = recording.filter((q) => q.mode === 'test');
+      recording = null;
+      return sent;
+    };
+    const before = await count();
+    // Twenty more bookings that day (Anna and Ben, 9:00 onwards, an hour each where free).
+    const cut = ok(
+      await t.app.inject({ method: 'GET', url: '/api/v1/services?kind=appointment', headers: co.auth }),
+    )[0];
+    let made = 0;
+    for (const e of [anna, ben])
+      for (const hh of ['09:00', '10:00', '13:00', '15:00']) {
+        const r = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/bookings',
+          headers: co.auth,
+          payload: {
+            serviceId: cut._id,
+            employeeId: e._id,
+            startTime: iso(hh),
+            customer: { name: `C ${made}`, email: `c${made}-cal@example.com` },
+          },
+        });
+        if (r.statusCode === 200) made++;
+      }
+    expect(made).toBeGreaterThan(3);
+    const after = await count();
+    expect(after.length).toBe(before.length);
+    // Bookings are read once, narrowed to the day on screen.
+    const reads = after.filter((q) => /FROM "[^"]*"?\.?"?bookings"/.test(q.text) && /start_time/.test(q.text));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(after.length).toBeLessThan(20);
+  });
+});
+
+describe('admin calendar in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => browser?.close());
+
+  it('passes axe at 1280 and 390 px without widening the page; a free cell opens the new booking', async () => {
+    const url = `${origin}/admin/test/companies/${co.company.id}/calendar?view=day&date=${D}`;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const p = await context.newPage();
+    await signIn(p, origin, w.email, w.password, `/admin/test/companies/${co.company.id}/calendar?view=day&date=${D}`);
+    for (const width of [1280, 390]) {
+      await p.setViewportSize({ width, height: 860 });
+      await p.goto(url);
+      await shot(p, `calendar-day-${width}`);
+      expect(await axeFindings(p), `${width} px`).toEqual([]);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth), `${width} px`).toBeLessThanOrEqual(width);
+      // The grid on a wide screen, the agenda on a phone.
+      expect(await p.locator('.cal-grid').isVisible()).toBe(width > 760);
+      expect(await p.locator('.cal-agenda').isVisible()).toBe(width <= 760);
+    }
+    await p.setViewportSize({ width: 1280, height: 860 });
+    await p.goto(url);
+    await p.getByRole('link', { name: /new booking with Anna, 12:30/ }).click();
+    await p.waitForURL((u) => u.pathname.endsWith('/bookings/new'));
+    const got = new URL(p.url());
+    expect(got.searchParams.get('employeeId')).toBe(anna._id);
+    expect(got.searchParams.get('start')).toBe(iso('12:30'));
+    await context.close();
+  }, 120_000);
+});

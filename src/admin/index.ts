@@ -103,9 +103,9 @@ export default async function adminArea(
     const access = await resolveCompanyAccess(services, req);
     if (access) {
       const rest = companyPageRest(req);
-      // Staff have no company profile: their day starts at the bookings.
+      // Staff have no company profile: their day starts at the calendar.
       if (access.role === 'staff' && rest.length === 0 && req.method === 'GET')
-        return reply.redirect(companyPath(access.company, '/bookings'), 303);
+        return reply.redirect(companyPath(access.company, '/calendar'), 303);
       const refusal = refusalFor(access, req.method, rest);
       if (refusal) {
         req.log.info({ accountId: active.account.id, role: access.role, url: req.url }, 'admin: refused by role');

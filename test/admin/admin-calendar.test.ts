@@ -256,12 +256,23 @@ describe('admin calendar: day view', () => {
     }
   });
 
-  it('the old /bookings URL redirects to the calendar, keeping its week and employee', async () => {
+  it('the old /bookings URL redirects to the calendar, keeping its week and employee; no staff, no grid', async () => {
     const res = await page('/bookings', `?week=${D}&employee=${anna._id}`);
     expect(res.statusCode).toBe(301);
     expect(res.headers.location).toBe(
       `/admin/test/companies/${co.company.id}/calendar?view=week&date=${D}&employee=${anna._id}`,
     );
+    // A company without staff: the page says so, no grid.
+    const empty = await blankCompany(t.dbs, w, { timezone: ZONE });
+    for (const view of ['day', 'week']) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/admin/test/companies/${empty.company.id}/calendar?view=${view}`,
+        cookies: { svc_session: cookie },
+      });
+      expect(res.statusCode, view).toBe(200);
+      expect(res.body).toContain('This company has no staff yet.');
+    }
     const plain = await page('/bookings');
     expect(plain.headers.location).toBe(`/admin/test/companies/${co.company.id}/calendar`);
     // The navigation says Calendar.

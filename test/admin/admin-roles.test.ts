@@ -54,7 +54,7 @@ beforeAll(async () => {
     });
   for (const [who, world] of Object.entries(worlds) as Array<[Who, World]>) {
     const cookie = await injectSignIn(t.app, world);
-    const page = await get(`/admin/test/companies/${world.test.id}/bookings`, cookie);
+    const page = await get(`/admin/test/companies/${world.test.id}/calendar`, cookie);
     people[who] = { world, cookie, csrf: /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]! };
   }
 }, 60_000);
@@ -76,7 +76,8 @@ describe('pages by role', () => {
   const table: Array<[() => string, number, number, number, number]> = [
     [() => c(), 200, 200, 303, 200],
     [() => c('/edit'), 200, 200, 403, 200],
-    [() => c('/bookings'), 200, 200, 200, 200],
+    [() => c('/calendar'), 200, 200, 200, 200],
+    [() => c('/bookings'), 301, 301, 301, 301],
     [() => c(`/bookings/${bookings[0]!._id}`), 200, 200, 200, 200],
     [() => c('/customers'), 200, 200, 200, 200],
     [() => c('/staff'), 200, 200, 403, 200],
@@ -103,28 +104,49 @@ describe('pages by role', () => {
     expect(res.body).toContain('Your role in this team (viewer) does not allow this page or action.');
   });
 
-  it('staff land on the bookings, and see no company of a mode their membership names no employee in', async () => {
+  it('staff land on the calendar, and see no company of a mode their membership names no employee in', async () => {
     const res = await get(c(), people.staff.cookie);
-    expect(res.headers.location).toBe(c('/bookings'));
-    expect((await get(`/admin/live/companies/${owner.live.id}/bookings`, people.staff.cookie)).statusCode).toBe(404);
-    expect((await get(`/admin/live/companies/${owner.live.id}/bookings`, people.viewer.cookie)).statusCode).toBe(200);
+    expect(res.headers.location).toBe(c('/calendar'));
+    expect((await get(`/admin/live/companies/${owner.live.id}/calendar`, people.staff.cookie)).statusCode).toBe(404);
+    expect((await get(`/admin/live/companies/${owner.live.id}/calendar`, people.viewer.cookie)).statusCode).toBe(200);
   });
 
   it('the side navigation shows a role only what it may open', async () => {
-    const staff = (await get(c('/bookings'), people.staff.cookie)).body;
+    const staff = (await get(c('/calendar'), people.staff.cookie)).body;
     expect(staff).not.toContain(c('/api-keys'));
     expect(staff).not.toContain(`href="${c('/staff')}"`);
     expect(staff).toContain(c(`/staff/${ownEmployee}`));
-    const viewer = (await get(c('/bookings'), people.viewer.cookie)).body;
+    const viewer = (await get(c('/calendar'), people.viewer.cookie)).body;
     expect(viewer).not.toContain(c('/api-keys'));
     expect(viewer).toContain(c('/emails'));
-    expect((await get(c('/bookings'), people.admin.cookie)).body).toContain(c('/api-keys'));
+    expect((await get(c('/calendar'), people.admin.cookie)).body).toContain(c('/api-keys'));
   });
 
   it('a member sees the team’s companies in the picker and list, a stranger does not', async () => {
     const list = (await get('/admin/live', people.viewer.cookie)).body;
     expect(list).toContain(owner.live.name);
     expect((await get('/admin/live', people.stranger.cookie)).body).not.toContain(owner.live.name);
+  });
+});
+
+describe('the calendar by role', () => {
+  it('staff see their own column only (another employee’s calendar is a 404); a viewer gets no booking links', async () => {
+    const mine = `data-employee="${ownEmployee}"`;
+    const theirs = `data-employee="${otherEmployee}"`;
+    const owner = (await get(c('/calendar'), people.owner.cookie)).body;
+    expect(owner).toContain(mine);
+    expect(owner).toContain(theirs);
+    expect(owner).toContain('/bookings/new?employeeId=');
+    const staff = await get(c('/calendar'), people.staff.cookie);
+    expect(staff.statusCode).toBe(200);
+    expect(staff.body).toContain(mine);
+    expect(staff.body).not.toContain(theirs);
+    expect(staff.body).not.toContain(`value="${otherEmployee}"`);
+    expect((await get(c(`/calendar?view=week&employee=${otherEmployee}`), people.staff.cookie)).statusCode).toBe(404);
+    expect((await get(c(`/calendar?view=week&employee=${ownEmployee}`), people.staff.cookie)).statusCode).toBe(200);
+    const viewer = (await get(c('/calendar'), people.viewer.cookie)).body;
+    expect(viewer).toContain(theirs);
+    expect(viewer).not.toContain('/bookings/new?');
   });
 });
 

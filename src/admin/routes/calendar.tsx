@@ -15,8 +15,8 @@ import { loadCalendar, type CalendarColumnHours, type CalendarData } from '../..
 import { domainNow } from '../../schema/domain-time.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { ScrollTable, sendAdmin } from '../http.js';
-import { adminPage, companyPath } from '../layout.js';
+import { AdminNotFound, ScrollTable, sendAdmin } from '../http.js';
+import { adminPage, companyPath, mayWrite } from '../layout.js';
 import { companyScope, queryOf } from '../scope.js';
 
 const STATUSES = ['pending', 'confirmed', 'completed', 'no_show', 'cancelled', 'expired'] as const;
@@ -161,8 +161,14 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
   app.get('/:mode/companies/:companyId/calendar', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'calendar');
     const zone = s.company.timezone;
-    const employees = await listEmployeesByName(s.db, s.company.id);
-    const { view, date, employee } = parseQuery(queryOf(req), employees);
+    // Staff see their own employee's calendar only: another employee's is not theirs (404).
+    const all = await listEmployeesByName(s.db, s.company.id);
+    const employees = s.role === 'staff' ? all.filter((e) => e.id === s.staffEmployeeId) : all;
+    const q = queryOf(req);
+    if (s.role === 'staff' && q.employee && q.employee !== s.staffEmployeeId) throw new AdminNotFound('employee');
+    const { view, date, employee } = parseQuery(q, employees);
+    // A viewer reads: no links to booking forms they could not post.
+    const writer = mayWrite(s.ctx);
     const now = (await domainNow(s.db, s.company)).getTime();
     const today = DateTime.fromMillis(now, { zone }).startOf('day');
     const day = date ? DateTime.fromISO(date, { zone }).startOf('day') : today;
@@ -186,7 +192,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const todayDate = today.toISODate();
     const columns: Column[] =
       view === 'week'
-        ? days.map((d) => ({
+        ? (weekOf ? days : []).map((d) => ({
             key: d.toISODate()!,
             title: d.toFormat('ccc d LLL'),
             employee: weekOf!,
@@ -204,18 +210,22 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
               hours: hoursOf.get(e.id)!,
               today: false,
             }));
-    const columnCount = view === 'week' && !weekOf ? 0 : columns.length;
+    const columnCount = columns.length;
     const extent: Interval[] = [
       ...columns.flatMap((c) => c.hours.hours),
       ...data.bookings.map((b): Interval => [b.startTime.getTime(), b.endTime.getTime()]),
       ...data.sessions.map((x): Interval => [x.startTime.getTime(), x.endTime.getTime()]),
     ];
-    const rows = gridRows(
-      columns.map((c) => c.day),
-      view === 'day',
-      zone,
-      extent,
-    );
+    // No staff (or none to show): no grid, a sentence instead.
+    const rows =
+      columns.length === 0
+        ? []
+        : gridRows(
+            columns.map((c) => c.day),
+            view === 'day',
+            zone,
+            extent,
+          );
     const base = companyPath(s.company, '/calendar');
     const link = (v: string, d: DateTime, e: Employee | null = employee) =>
       `${base}?view=${v}&date=${d.toISODate()}${e ? `&employee=${e.id}` : ''}`;
@@ -272,7 +282,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
       const on = marks.filter(([, , list]) => overlaps(list, lo, hi));
       const busy = held(c, lo, hi);
       const start = working[0]?.[0];
-      const free = start !== undefined && on.length === 0 && !busy && start >= now;
+      const free = writer && start !== undefined && on.length === 0 && !busy && start >= now;
       const classes = [
         'cal-cell',
         working.length ? 'working' : 'closed-hours',
@@ -419,7 +429,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
                   sessions={sessionsOf(c, c.day.toMillis(), c.day.plus({ days: 1 }).startOf('day').toMillis())}
                   bookingHref={(id) => companyPath(s.company, `/bookings/${id}`)}
                   classHref={(id) => companyPath(s.company, `/classes/${id}`)}
-                  newHref={companyPath(s.company, `/bookings/new?employeeId=${c.employee.id}`)}
+                  newHref={writer ? companyPath(s.company, `/bookings/new?employeeId=${c.employee.id}`) : null}
                 />
               ))}
             </div>
@@ -464,7 +474,7 @@ function Agenda(p: {
   sessions: Session[];
   bookingHref: (id: string) => string;
   classHref: (id: string) => string;
-  newHref: string;
+  newHref: string | null;
 }) {
   const { column: c, zone } = p;
   const items: Array<[number, ComponentChildren]> = [
@@ -503,9 +513,11 @@ function Agenda(p: {
           ))}
         </ul>
       )}
-      <p>
-        <a href={p.newHref}>New booking with {c.employee.name}</a>
-      </p>
+      {p.newHref && (
+        <p>
+          <a href={p.newHref}>New booking with {c.employee.name}</a>
+        </p>
+      )}
     </section>
   );
 }

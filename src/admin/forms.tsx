@@ -60,7 +60,7 @@ export function localInstant(value: string, zone: string): Date | null {
 /** An instant as a datetime-local value in `zone`. */
 export const localValue = (d: Date, zone: string) => DateTime.fromJSDate(d, { zone }).toFormat("yyyy-MM-dd'T'HH:mm");
 
-const digitsOf = (currency: string) =>
+export const digitsOf = (currency: string) =>
   new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 
 /** An amount typed in the currency's units ("45", "45.5", "45.50") as minor units; null if it is not one. */

@@ -203,32 +203,3 @@ export function money(minor: number, currency: string): string {
   const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
   return format.format(minor / 10 ** digits);
 }
-
-/** The decimals of a currency's major unit (2 for EUR, 0 for JPY, 3 for KWD). */
-export function currencyDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
-/**
- * An amount a person typed in the major unit ("12.50", "12,5", "1 200") as minor units, or a
- * sentence saying what is wrong with it. Never more decimals than the currency has.
- */
-export function parseMoney(typed: string, currency: string): { minor: number } | { error: string } {
-  const digits = currencyDigits(currency);
-  const s = typed
-    .trim()
-    .replace(/[\s\u00a0]/g, '')
-    .replace(',', '.');
-  const shape = digits > 0 ? new RegExp(`^\\d{1,9}(\\.\\d{1,${digits}})?$`) : /^\d{1,12}$/;
-  if (!shape.test(s))
-    return {
-      error:
-        digits > 0
-          ? `must be an amount such as 12.50, with at most ${digits} decimals`
-          : 'must be a whole amount such as 1200',
-    };
-  const [whole, frac = ''] = s.split('.');
-  const minor = Number(whole) * 10 ** digits + Number(frac.padEnd(digits, '0') || '0');
-  if (minor <= 0) return { error: 'must be more than zero' };
-  return { minor };
-}

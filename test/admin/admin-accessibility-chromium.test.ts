@@ -163,6 +163,6 @@ describe('axe-core on every admin page', () => {
         ).toBe(true);
       const failing = Object.fromEntries([...findings].filter(([, f]) => f.length > 0));
       expect(failing).toEqual({});
-    }, 180_000);
+    }, 300_000);
   }
 });

@@ -70,7 +70,7 @@ describe("an owner's month in Chromium", () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('bookings-2027-03-01-to-2027-03-31.csv');
-    const rows = parse<Record<string, string>>(readFileSync((await download.path()), 'utf8'), { columns: true });
+    const rows = parse<Record<string, string>>(readFileSync(await download.path(), 'utf8'), { columns: true });
     expect(rows).toHaveLength(n.total);
     expect(rows.filter((r) => r.status === 'cancelled')).toHaveLength(n.cancelled);
     expect(rows.filter((r) => r.status === 'no_show')).toHaveLength(n.no_show);

@@ -24,11 +24,11 @@ import {
   fieldErrors,
   HintText,
   money,
-  parseMoney,
   ScrollTable,
   sendAdmin,
   TimeTag,
 } from '../http.js';
+import { digitsOf, parseAmount } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
@@ -346,8 +346,16 @@ async function paymentPage(s: CompanyScope, id: string, o: PaymentPageOptions = 
 /** The amount field of a refund form: empty is "all that is left". */
 function refundAmount(typed: string | undefined, p: Payment): { minor: number | undefined } | { error: string } {
   if (!typed?.trim()) return { minor: undefined };
-  const parsed = parseMoney(typed, p.currency);
-  if ('error' in parsed) return parsed;
+  const minor = parseAmount(typed.replace(/[\s\u00a0]/g, ''), p.currency);
+  const digits = digitsOf(p.currency);
+  if (minor === null)
+    return {
+      error: digits
+        ? `must be an amount such as 12.50, with at most ${digits} decimals`
+        : 'must be a whole amount such as 1200',
+    };
+  if (minor <= 0) return { error: 'must be more than zero' };
+  const parsed = { minor };
   if (parsed.minor > left(p)) return { error: `must be at most what is left to refund, ${money(left(p), p.currency)}` };
   return parsed;
 }

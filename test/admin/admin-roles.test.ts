@@ -220,6 +220,9 @@ describe('staff see their employee only', () => {
       expect(res.statusCode).toBe(200);
       expect(res.body.includes(b._id)).toBe(b === bookings[0]);
       expect((await get(`${week}&employee=${otherEmployee}`, people.staff.cookie)).statusCode).toBe(404);
+      // The owner sees each in its employee's week (a week view is one employee's).
+      const employee = b === bookings[0] ? ownEmployee : otherEmployee;
+      expect((await get(`${week}&employee=${employee}`, people.owner.cookie)).body).toContain(b._id);
     }
   });
 

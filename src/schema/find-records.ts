@@ -46,12 +46,19 @@ export async function findBooking(db: Client, companyId: string, id: unknown) {
   return b;
 }
 
-/** A booking with what a page about it shows: its customer, service, employee and payments. */
+/** A booking with what a page about it shows: its customer, service, employee, location, payments and held resources. */
 export async function findBookingWithDetails(db: Client, companyId: string, id: unknown) {
   const b = isId(id)
     ? await db.booking.findFirst({
         where: { id, companyId },
-        include: { customer: true, service: true, employee: true, payments: true },
+        include: {
+          customer: true,
+          service: true,
+          employee: true,
+          location: true,
+          payments: { orderBy: { id: 'asc' } },
+          resourceHolds: { include: { resource: { select: { id: true, name: true } } } },
+        },
       })
     : null;
   if (!b) throw AppError.notFound('booking');

@@ -1,26 +1,21 @@
-// One booking of a company with its events (docs/admin.md; the same events the API and webhooks
-// carry). The week view of all bookings is src/admin/routes/calendar.tsx.
+// One booking of a company (docs/admin.md) with everything about it: its fields, customer, payments and refunds,
+// reminders, e-mails, events (the same events the API and webhooks carry) and answers, with the
+// buttons of the actions its state allows (booking-actions.tsx; a new booking: booking-new.tsx).
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import type { ComponentChildren } from 'preact';
+import { domainNow } from '../../schema/domain-time.js';
+import { listBookingEmails } from '../../schema/emails/index.js';
 import { findBookingWithDetails } from '../../schema/find-records.js';
 import { listBookingEvents } from '../../schema/bookings/index.js';
 import { listBookingNotifications } from '../../schema/notifications/index.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { AdminNotFound, DoneNotice, formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
 import { adminPage, companyPath, MetadataFields } from '../layout.js';
-import { companyScope, paramsOf } from '../scope.js';
-
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  no_show: 'No-show',
-  expired: 'Expired',
-  waitlisted: 'Waitlisted',
-  offered: 'Offered',
-};
+import { companyScope, paramsOf, queryOf } from '../scope.js';
+import { allowedActions, BOOKING_DONE, refundable, registerBookingActionRoutes } from './booking-actions.js';
+import { Head, STATUS_LABELS } from './booking-forms.js';
+import { registerNewBookingRoutes } from './booking-new.js';
 
 /** "24 h", "1 h 30 min", "45 min": how long before the start a reminder is due. */
 function beforeStart(minutes: number): string {
@@ -64,18 +59,11 @@ function MetadataPanel({ metadata }: { metadata: unknown }) {
   );
 }
 
-/** A table's header row. */
-const Head = ({ cols }: { cols: string[] }) => (
-  <thead>
-    <tr>
-      {cols.map((c) => (
-        <th scope="col">{c}</th>
-      ))}
-    </tr>
-  </thead>
-);
-
 export function registerBookingRoutes(app: FastifyInstance, services: Services): void {
+  // Before /bookings/:bookingId is matched: the new-booking page and the actions' pages.
+  registerNewBookingRoutes(app, services);
+  registerBookingActionRoutes(app, services);
+
   app.get('/:mode/companies/:companyId/bookings/:bookingId', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'bookings');
     const id = paramsOf(req).bookingId;
@@ -84,9 +72,19 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
     if (s.staffEmployeeId && b.employeeId !== s.staffEmployeeId) throw new AdminNotFound('booking');
     const events = await listBookingEvents(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
     const reminders = await listBookingNotifications(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
+    const emails = await listBookingEmails(s.db, {
+      companyId: s.company.id,
+      eventIds: events.map((e) => e.id),
+      notificationIds: reminders.map((n) => n.id),
+      limit: 200,
+    });
+    const now = await domainNow(s.db, s.company);
+    const allowed = allowedActions(b, now);
     const zone = s.company.timezone;
+    const page = companyPath(s.company, `/bookings/${b.id}`);
     const week = DateTime.fromJSDate(b.startTime).setZone(zone).toISODate();
     const none = <span class="muted">—</span>;
+    const code = (v: string | null) => (v ? <code>{v}</code> : none);
     const rows: Array<[string, ComponentChildren] | null> = [
       [
         'When',
@@ -101,17 +99,34 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
           href={companyPath(s.company, `/customers/${b.customer.id}`)}
         >{`${b.customer.name} <${b.customer.email}>`}</a>,
       ],
+      b.customer.phone ? ['Phone', b.customer.phone] : null,
       ['Service', b.service.name],
-      ['Employee', b.employee.name],
+      ['Employee', <a href={companyPath(s.company, `/staff/${b.employee.id}`)}>{b.employee.name}</a>],
+      b.location ? ['Location', b.location.name] : null,
+      b.resourceHolds.length > 0
+        ? ['Rooms and equipment', b.resourceHolds.map((h) => h.resource.name).join(', ')]
+        : null,
+      b.classSessionId
+        ? ['Class session', <a href={companyPath(s.company, `/classes/${b.classSessionId}`)}>{b.classSessionId}</a>]
+        : null,
       ['Price', money(b.price, b.currency)],
       ['Notes', b.notes || none],
       b.depositAmount != null ? ['Deposit', money(b.depositAmount, b.currency)] : null,
       b.cancelledBy ? ['Cancelled by', b.cancelledBy === 'customer' ? 'The customer' : 'The business'] : null,
       b.cancellationFee != null ? ['Cancellation fee', money(b.cancellationFee, b.currency)] : null,
       b.cancelReason ? ['Cancel reason', b.cancelReason] : null,
-      b.holdExpiresAt ? ['Hold expires', <TimeTag at={b.holdExpiresAt} />] : null,
+      b.holdExpiresAt ? ['Hold expires', <TimeTag at={b.holdExpiresAt} zone={zone} />] : null,
+      b.waitlistPosition != null ? ['Place on the waitlist', String(b.waitlistPosition)] : null,
+      b.offerExpiresAt ? ['Offer expires', <TimeTag at={b.offerExpiresAt} zone={zone} />] : null,
+      b.expiredReason
+        ? ['Why it expired', b.expiredReason === 'hold_lapsed' ? 'Not paid in time' : 'Offer not taken in time']
+        : null,
+      ['Customer time zone', b.customerTimeZone ?? none],
+      b.seriesId ? ['Series', code(b.seriesId)] : null,
+      b.visitId ? ['Visit', code(b.visitId)] : null,
       ['Booking id', <code>{b.id}</code>],
-      ['Created', <TimeTag at={b.createdAt} />],
+      ['Created', <TimeTag at={b.createdAt} zone={zone} />],
+      ['Last changed', <TimeTag at={b.updatedAt} zone={zone} />],
     ];
     const body = (
       <>
@@ -121,6 +136,7 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
         <p>
           <a href={companyPath(s.company, `/bookings?week=${week}`)}>← Back to the week</a>
         </p>
+        <DoneNotice done={queryOf(req).done} table={BOOKING_DONE} />
         <div class="panel">
           <dl class="fields">
             {rows.map(
@@ -134,33 +150,90 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
             )}
           </dl>
         </div>
+        {allowed.size > 0 && (
+          <nav class="inline" aria-label="Booking actions">
+            {allowed.has('confirm') && (
+              <a class="button primary" href={`${page}/confirm`}>
+                Confirm…
+              </a>
+            )}
+            {allowed.has('complete') && (
+              <a class="button" href={`${page}/complete`}>
+                Mark completed…
+              </a>
+            )}
+            {allowed.has('no-show') && (
+              <a class="button" href={`${page}/no-show`}>
+                Mark as no-show…
+              </a>
+            )}
+            {allowed.has('reschedule') && (
+              <a class="button" href={`${page}/reschedule`}>
+                Move…
+              </a>
+            )}
+            {allowed.has('cancel') && (
+              <a class="button danger" href={`${page}/cancel`}>
+                Cancel…
+              </a>
+            )}
+          </nav>
+        )}
         <AnswersPanel answers={b.answers} />
         <MetadataPanel metadata={b.metadata} />
-        {b.payments.length > 0 && (
-          <>
-            <h2>Payments</h2>
-            <ScrollTable label="Payments">
-              <table>
-                <Head cols={['Amount', 'Kind', 'Refunded', 'Status', 'Card', 'Created']} />
-                <tbody>
-                  {b.payments.map((p) => (
-                    <tr>
-                      <td>{money(p.amount, p.currency)}</td>
-                      <td>{p.kind}</td>
-                      <td>{p.amountRefunded ? money(p.amountRefunded, p.currency) : '—'}</td>
-                      <td>
-                        <span class={`badge ${p.status}`}>{p.status.replace('_', ' ')}</span>
-                      </td>
-                      <td>{p.brand ? `${p.brand} …${p.last4}` : '—'}</td>
-                      <td>
-                        <TimeTag at={p.createdAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollTable>
-          </>
+        <h2>Payments</h2>
+        {b.payments.length === 0 ? (
+          <p class="empty">No payments.</p>
+        ) : (
+          <ScrollTable label="Payments">
+            <table>
+              <Head cols={['Amount', 'Kind', 'Refunded', 'Status', 'Card', 'Created', 'Refund']} />
+              <tbody>
+                {b.payments.map((p) => (
+                  <tr>
+                    <td>{money(p.amount, p.currency)}</td>
+                    <td>{p.kind}</td>
+                    <td>
+                      {p.amountRefunded ? (
+                        <>
+                          {money(p.amountRefunded, p.currency)}
+                          {p.refundedAt && (
+                            <>
+                              {' '}
+                              <span class="muted">
+                                (last <TimeTag at={p.refundedAt} zone={zone} />)
+                              </span>
+                            </>
+                          )}
+                        </>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td>
+                      <span class={`badge ${p.status}`}>{p.status.replace('_', ' ')}</span>
+                    </td>
+                    <td>{p.brand ? `${p.brand} …${p.last4}` : '—'}</td>
+                    <td>
+                      <TimeTag at={p.createdAt} zone={zone} />
+                    </td>
+                    <td>
+                      {refundable(p) ? (
+                        <a
+                          href={`${page}/payments/${p.id}/refund`}
+                          aria-label={`Refund the payment of ${money(p.amount, p.currency)}`}
+                        >
+                          Refund…
+                        </a>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollTable>
         )}
         <h2>Reminders</h2>
         {reminders.length === 0 ? (
@@ -182,6 +255,32 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
                     </td>
                     <td>{n.sentAt ? <TimeTag at={n.sentAt} /> : '—'}</td>
                     <td>{n.reason ? <code>{n.reason}</code> : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollTable>
+        )}
+        <h2>E-mails</h2>
+        {emails.length === 0 ? (
+          <p class="empty">No e-mails about this booking yet.</p>
+        ) : (
+          <ScrollTable label="E-mails">
+            <table>
+              <Head cols={['Created', 'To', 'Subject', 'Status']} />
+              <tbody>
+                {emails.map((m) => (
+                  <tr>
+                    <td>
+                      <TimeTag at={m.createdAt} zone={zone} />
+                    </td>
+                    <td>{m.to}</td>
+                    <td>
+                      <a href={companyPath(s.company, `/emails/${m.id}`)}>{m.subject}</a>
+                    </td>
+                    <td>
+                      <span class={`badge ${m.status}`}>{m.status}</span>
+                    </td>
                   </tr>
                 ))}
               </tbody>

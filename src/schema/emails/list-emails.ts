@@ -14,3 +14,23 @@ export async function listEmails(db: Db, opts: { companyId: string; before?: unk
   });
   return { emails: rows.slice(0, opts.limit), hasMore: rows.length > opts.limit };
 }
+
+/**
+ * The e-mails about one booking, oldest first: those composed from its events (eventId) and its
+ * reminders (notificationId). The summary a list shows (no bodies).
+ */
+export async function listBookingEmails(
+  db: Db,
+  opts: { companyId: string; eventIds: string[]; notificationIds: string[]; limit: number },
+) {
+  if (opts.eventIds.length === 0 && opts.notificationIds.length === 0) return [];
+  return db.email.findMany({
+    where: {
+      companyId: opts.companyId,
+      OR: [{ eventId: { in: opts.eventIds } }, { notificationId: { in: opts.notificationIds } }],
+    },
+    orderBy: { id: 'asc' },
+    take: opts.limit,
+    select: { id: true, to: true, subject: true, kind: true, status: true, createdAt: true },
+  });
+}

@@ -19,6 +19,7 @@ let browser: Browser;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
 let week: string;
 let classPage: string;
+let newBooking: string;
 
 beforeAll(async () => {
   ({ t, origin } = await startAdminApp());
@@ -54,6 +55,8 @@ beforeAll(async () => {
     customerId: customers[0]._id,
   });
   classPage = `/admin/test/companies/${w.test.id}/classes/${session._id}`;
+  // The new-booking page with its time picker and customer choices filled in, as the calendar links it.
+  newBooking = `/admin/test/companies/${w.test.id}/bookings/new?serviceId=${kept!.serviceId}&employeeId=${kept!.employeeId}&date=${kept!.startTime.slice(0, 10)}&customerId=${kept!.customerId}`;
   browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
@@ -97,6 +100,7 @@ async function crawl(context: BrowserContext, limit: number): Promise<Map<string
     week,
     search,
     classPage,
+    newBooking,
   ];
   const seen = new Set(queue);
   while (queue.length > 0 && findings.size < limit) {
@@ -133,13 +137,14 @@ describe('axe-core on every admin page', () => {
       ).toEqual([]);
       await signIn(page, origin, w.email, w.password);
       await page.close();
-      const findings = await crawl(context, 60);
+      const findings = await crawl(context, 80);
       await context.close();
       // The crawl reached the area's pages, not only the overview.
       expect(findings.size).toBeGreaterThan(8);
       // Among them the calendar and the customer pages (the sample company has customers): the list, one customer
       // and the erase confirmation; the payments list and the search page; the overview.
       const shapes = [...findings.keys()].map((p) => p.replace(/[0-9a-f]{24}/g, ':id').replace(/\?.*$/, ''));
+      // And the booking pages: one booking, its actions' confirmation pages and a new booking.
       for (const shape of [
         '/calendar',
         '/customers',
@@ -156,6 +161,10 @@ describe('axe-core on every admin page', () => {
         '/classes/:id/cancel',
         '/team',
         '/audit',
+        '/bookings/:id',
+        '/bookings/new',
+        '/bookings/:id/cancel',
+        '/bookings/:id/reschedule',
       ])
         expect(
           shapes.some((s) => s.endsWith(shape)),

@@ -252,7 +252,9 @@ export async function shot(page: Page, name: string): Promise<void> {
 export async function bookInSalon(
   t: TestApp,
   testKey: string,
-): Promise<Array<{ _id: string; startTime: string; status: string; employeeId: string }>> {
+): Promise<
+  Array<{ _id: string; startTime: string; status: string; employeeId: string; serviceId: string; customerId: string }>
+> {
   const auth = bearer(testKey);
   const get = async (url: string) => ok(await t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: auth }));
   const services = await get('/services');

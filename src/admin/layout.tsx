@@ -136,6 +136,7 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
               current={s === 'calendar' || s === 'bookings'}
               show={see('calendar')}
             />
+            <NavLink href={companyPath(c, '/bookings/new')} label="New booking" current={false} show={mayWrite(ctx)} />
             <NavLink href={companyPath(c, '/customers')} label="Customers" current={s === 'customers'} />
             <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} show={see('staff')} />
             {ctx.role === 'staff' && ctx.staffEmployeeId && (

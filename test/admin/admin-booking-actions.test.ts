@@ -3,6 +3,7 @@
 // with the use case's 4xx), its CSRF guard, another company's booking and the other mode's URL
 // (404), and the rows it leaves: the same events and e-mails as the API's verb leaves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bookThroughUseCase } from '../helpers/bookings.js';
@@ -303,45 +304,106 @@ describe('reschedule', () => {
 });
 
 describe('refund', () => {
-  it('refunds part of a payment, then the rest, through the refund use case; refuses more than is left', async () => {
+  it("links each refundable payment to its payment page's refund form, and no other", async () => {
     const b = await book(futureHour(14, 9), paidCut);
     const card = { number: '4242424242424242', expMonth: 12, expYear: new Date().getUTCFullYear() + 2, cvc: '123' };
     const payment = await viaApi('/payments', { bookingId: b._id, card });
+    const link = `href="/admin/test/companies/${co.company.id}/payments/${payment._id}#f-amount"`;
     await waitFor(
       async () =>
         (await t.dbs.test.prisma.payment.findUniqueOrThrow({ where: { id: payment._id } })).status === 'succeeded',
       { what: 'the payment to succeed' },
     );
-    const pageOf = await get(`${base()}/${b._id}`);
-    const url = `${base()}/${b._id}/payments/${payment._id}/refund`;
-    expect(pageOf.body).toContain(`href="${url}"`);
-    expect((await get(url)).statusCode).toBe(200);
-    const bad = await send(url, { how: 'partial', amount: '12.345' });
-    expect(bad.statusCode).toBe(400);
-    expect(bad.body).toContain('id="f-amount-error"');
-    const part = await send(url, { how: 'partial', amount: '10.00' });
-    expect(part.statusCode).toBe(303);
-    expect(part.headers.location).toBe(`${base()}/${b._id}?done=refunded`);
-    expect(await t.dbs.test.prisma.payment.findUniqueOrThrow({ where: { id: payment._id } })).toMatchObject({
-      amountRefunded: 1000,
-      status: 'partially_refunded',
+    expect((await get(`${base()}/${b._id}`)).body).toContain(link);
+    await viaApi(`/payments/${payment._id}/refund`, { amount: 1000 });
+    const partly = (await get(`${base()}/${b._id}`)).body;
+    expect(partly).toContain(link);
+    expect(partly).toMatch(/<td>EUR\s10\.00 /);
+    await viaApi(`/payments/${payment._id}/refund`);
+    expect((await get(`${base()}/${b._id}`)).body).not.toContain(link);
+  });
+});
+
+describe('roles', () => {
+  it("staff see and act on their employee's bookings only, and book for that employee only", async () => {
+    const bo = await post(t.app, '/api/v1/employees', co.auth, { name: 'Bo', workingHours: ALL_DAY });
+    const mine = await book(futureHour(17, 9), paidCut);
+    const company = co.company;
+    const theirs = (await bookThroughUseCase(t.dbs.test.prisma, company, { requiresPayment: true })).booking;
+    const member = await createAccountWithKeys(t.dbs);
+    await t.dbs.live.prisma.membership.create({
+      data: {
+        id: newId(),
+        teamAccountId: w.account.id,
+        memberAccountId: member.account.id,
+        role: 'staff',
+        testEmployeeId: anna._id,
+      },
     });
-    const tooMuch = await send(url, { how: 'partial', amount: '40.00' });
-    expect(tooMuch.statusCode).toBe(409);
-    expect(tooMuch.body).toContain('role="alert">Only 3500 of this payment is left to refund.</p>');
-    expect((await send(url, { how: 'full' })).statusCode).toBe(303);
-    expect(await t.dbs.test.prisma.payment.findUniqueOrThrow({ where: { id: payment._id } })).toMatchObject({
-      amountRefunded: 4500,
-      status: 'refunded',
+    const staffCookie = await injectSignIn(t.app, member);
+    const as = (url: string) => t.app.inject({ method: 'GET', url, cookies: { svc_session: staffCookie } });
+    const page = await as(`${base()}/${mine._id}`);
+    expect(page.statusCode).toBe(200);
+    // Refunds are the payments section's, which staff do not open.
+    expect(page.body).not.toContain('/payments/');
+    const staffCsrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!;
+    const postAs = (url: string, fields: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        cookies: { svc_session: staffCookie },
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ csrf_token: staffCsrf, ...fields }).toString(),
+      });
+    for (const path of ['', '/confirm', '/cancel', '/reschedule'])
+      expect((await as(`${base()}/${theirs.id}${path}`)).statusCode, path).toBe(404);
+    expect((await postAs(`${base()}/${theirs.id}/cancel`, { cancelledBy: 'business' })).statusCode).toBe(404);
+    expect((await booking(theirs.id)).status).toBe('pending');
+    expect((await postAs(`${base()}/${mine._id}/confirm`, {})).statusCode).toBe(303);
+    expect((await booking(mine._id)).status).toBe('confirmed');
+
+    const form = await as(`${base()}/new?serviceId=${cut._id}&employeeId=${bo._id}&q=ben`);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).not.toContain(`value="${bo._id}"`);
+    expect(form.body).not.toContain('name="q"');
+    const made = await postAs(`${base()}/new`, {
+      serviceId: cut._id,
+      employeeId: bo._id,
+      startTime: futureHour(17, 13),
+      customerId: 'new',
+      name: 'Eva',
+      email: 'eva@example.com',
     });
-    const events = await t.dbs.test.prisma.event.findMany({
-      where: { companyId: co.company.id, type: 'payment.refunded' },
+    expect(made.statusCode).toBe(303);
+    const id = /bookings\/([0-9a-f]{24})\?/.exec(made.headers.location as string)![1]!;
+    expect((await booking(id)).employeeId).toBe(anna._id);
+  });
+
+  it('a viewer sees no action buttons, and their posts are refused (403) with nothing changed', async () => {
+    const b = await book(futureHour(18, 9), paidCut);
+    const member = await createAccountWithKeys(t.dbs);
+    await t.dbs.live.prisma.membership.create({
+      data: { id: newId(), teamAccountId: w.account.id, memberAccountId: member.account.id, role: 'viewer' },
     });
-    expect(events.filter((e) => (e.data as { paymentId?: string }).paymentId === payment._id)).toHaveLength(2);
-    const after = await send(url, { how: 'full' });
-    expect(after.statusCode).toBe(409);
-    expect(after.body).toContain('role="alert">A refunded payment cannot be refunded.</p>');
-    expect((await get(`${base()}/${b._id}`)).body).not.toContain(`href="${url}"`);
+    const viewerCookie = await injectSignIn(t.app, member);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `${base()}/${b._id}`,
+      cookies: { svc_session: viewerCookie },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain(`${b._id}/confirm`);
+    expect(page.body).not.toContain(`${b._id}/cancel`);
+    const token = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/${b._id}/cancel`,
+      cookies: { svc_session: viewerCookie },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ csrf_token: token, cancelledBy: 'business' }).toString(),
+    });
+    expect(res.statusCode).toBe(403);
+    expect((await booking(b._id)).status).toBe('pending');
   });
 });
 

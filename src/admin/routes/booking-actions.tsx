@@ -1,7 +1,8 @@
 // A booking's actions in the admin area (docs/admin.md, Bookings): confirm, complete, no-show,
-// cancel, reschedule and refund. Each is a confirmation page (GET, saying what will happen) and a
-// POST that calls the use case the API calls for the same verb (transitionBooking, cancelBooking,
-// rescheduleBooking, refundPayment), so the events, e-mails and refusals are the API's. Done, it
+// cancel and reschedule (a payment's refund is the payment page's, routes/payments.tsx). Each is a
+// confirmation page (GET, saying what will happen) and a POST that calls the use case the API
+// calls for the same verb (transitionBooking, cancelBooking, rescheduleBooking), so the events,
+// e-mails and refusals are the API's. Done, it
 // redirects to the booking with a fixed notice; refused, the confirmation page comes back with the
 // refusal in words and the use case's 4xx status.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,7 +19,7 @@ import {
   type BookingAction,
   type CancellationQuote,
 } from '../../schema/bookings/index.js';
-import { REFUNDABLE, refundPayment } from '../../schema/payments/index.js';
+import { REFUNDABLE } from '../../schema/payments/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { AdminNotFound, describedBy, ErrorText, formatTime, HintText, money, sendAdmin, TimeTag } from '../http.js';
@@ -46,7 +47,6 @@ export const BOOKING_DONE = {
   no_show: 'Booking marked as a no-show.',
   cancelled: 'Booking cancelled.',
   rescheduled: 'Booking moved.',
-  refunded: 'Refund made.',
 };
 
 interface Simple {
@@ -159,7 +159,7 @@ export function registerBookingActionRoutes(app: FastifyInstance, services: Serv
   const base = '/:mode/companies/:companyId/bookings/:bookingId';
   const load = async (req: FastifyRequest) => {
     const s = await companyScope(services, req, 'bookings');
-    const b = await findBookingWithDetails(s.db, s.company.id, paramsOf(req).bookingId);
+    const b = await bookingOf(s, paramsOf(req).bookingId);
     return { s, b, page: companyPath(s.company, `/bookings/${b.id}`) };
   };
   const done = (reply: FastifyReply, page: string, what: keyof typeof BOOKING_DONE) =>
@@ -391,7 +391,8 @@ export function registerBookingActionRoutes(app: FastifyInstance, services: Serv
       await rescheduleBooking(s.db, {
         company: s.company,
         bookingId: b.id,
-        input: { startTime: form.startTime ?? null, ...(form.employeeId ? { employeeId: form.employeeId } : {}) },
+        // Staff move their own employee's bookings only, never to another employee.
+        input: { startTime: form.startTime ?? null, ...(employeeOf(s, form.employeeId) ?? {}) },
       });
     } catch (err) {
       const employees = await listEmployeesByName(s.db, s.company.id);
@@ -409,131 +410,25 @@ export function registerBookingActionRoutes(app: FastifyInstance, services: Serv
     req.log.info({ companyId: s.company.id, bookingId: b.id, action: 'reschedule' }, 'admin changed a booking');
     return done(reply, page, 'rescheduled');
   });
-
-  // Refund: all that is left of one payment of the booking, or part of it.
-  const refundPage = async (
-    s: CompanyScope,
-    b: BookingDetails,
-    page: string,
-    p: Payment,
-    extra: { refusal?: string; error?: string; values?: Record<string, string> } = {},
-  ) => {
-    const left = p.amount - p.amountRefunded;
-    const v = extra.values ?? {};
-    const partial = v.how === 'partial';
-    const hint = `In ${p.currency}, e.g. ${(left / 10 ** digitsOf(p.currency) / 2).toFixed(digitsOf(p.currency))}; at most ${money(left, p.currency)}.`;
-    const body = (
-      <>
-        {extra.refusal && <Refused message={extra.refusal} />}
-        {!extra.refusal && !refundable(p) && (
-          <p class="notice warn" role="status">
-            This payment has nothing left to refund; the service will refuse it.
-          </p>
-        )}
-        <div class="panel">
-          <dl class="fields">
-            <dt>Payment</dt>
-            <dd>
-              {money(p.amount, p.currency)} ({p.kind}){p.brand ? `, ${p.brand} …${p.last4}` : ''},{' '}
-              <TimeTag at={p.createdAt} zone={s.company.timezone} />
-            </dd>
-            <dt>Refunded so far</dt>
-            <dd>{money(p.amountRefunded, p.currency)}</dd>
-            <dt>Left to refund</dt>
-            <dd>{money(left, p.currency)}</dd>
-          </dl>
-        </div>
-        <p>
-          The amount goes back to the customer's card through the payment processor
-          {s.company.mode === 'test' ? ' (in test mode, the simulator; no money moves)' : ''}. The payment becomes
-          partially refunded, or refunded when nothing is left, and a payment.refunded event goes to your webhooks. The
-          booking itself does not change.
-        </p>
-        <form method="post" action={`${page}/payments/${p.id}/refund`} class="stack panel">
-          <CsrfField token={s.ctx.csrfToken} />
-          <fieldset>
-            <legend>How much</legend>
-            <label>
-              <input type="radio" name="how" value="full" checked={!partial} /> All that is left,{' '}
-              {money(left, p.currency)}
-            </label>
-            <label>
-              <input type="radio" name="how" value="partial" checked={partial} /> Part of it (the amount below)
-            </label>
-          </fieldset>
-          <label for="f-amount">Amount to refund</label>
-          <HintText id="f-amount" hint={hint} />
-          <input
-            id="f-amount"
-            name="amount"
-            type="text"
-            inputmode="decimal"
-            value={v.amount ?? ''}
-            maxlength={20}
-            {...describedBy('f-amount', { hint, error: extra.error })}
-          />
-          <ErrorText id="f-amount" error={extra.error} />
-          <div class="inline">
-            <button type="submit" class="danger">
-              Refund
-            </button>
-            <KeepLink href={page} />
-          </div>
-        </form>
-      </>
-    );
-    return actionPage(s, b, 'Refund a payment', body);
-  };
-  const paymentOf = (b: BookingDetails, req: FastifyRequest) => {
-    const p = b.payments.find((x) => x.id === paramsOf(req).paymentId);
-    if (!p) throw new AdminNotFound('payment');
-    return p;
-  };
-
-  app.get(`${base}/payments/:paymentId/refund`, { schema: { hide: true } }, async (req, reply) => {
-    const { s, b, page } = await load(req);
-    return sendAdmin(reply, 200, await refundPage(s, b, page, paymentOf(b, req)));
-  });
-  app.post(`${base}/payments/:paymentId/refund`, { schema: { hide: true } }, async (req, reply) => {
-    const { s, b, page } = await load(req);
-    const p = paymentOf(b, req);
-    const form = formOf(req);
-    const values = { how: form.how === 'partial' ? 'partial' : 'full', amount: (form.amount ?? '').trim() };
-    let amount: number | undefined;
-    if (values.how === 'partial') {
-      const parsed = minorUnits(values.amount, p.currency);
-      if (parsed === null) {
-        const error = values.amount
-          ? `Enter an amount in ${p.currency} such as 12.50, with at most ${digitsOf(p.currency)} decimals.`
-          : 'Enter the amount to refund, or choose all that is left.';
-        return sendAdmin(reply, 400, await refundPage(s, b, page, p, { values, error }));
-      }
-      amount = parsed;
-    }
-    try {
-      await refundPayment(s.db, {
-        companyId: s.company.id,
-        mode: s.company.mode,
-        config: services.config,
-        id: p.id,
-        input: amount === undefined ? {} : { amount },
-      });
-    } catch (err) {
-      if (isAppError(err) && err.code === 'VALIDATION_ERROR') {
-        const error = `The amount ${errorsByPath(err).amount ?? err.message}.`;
-        return sendAdmin(reply, 400, await refundPage(s, b, page, p, { values, error }));
-      }
-      const { status, words } = refusalOf(err, []);
-      const now = await findBookingWithDetails(s.db, s.company.id, b.id);
-      const fresh = now.payments.find((x) => x.id === p.id) ?? p;
-      return sendAdmin(reply, status, await refundPage(s, now, page, fresh, { values, refusal: words }));
-    }
-    req.log.info({ companyId: s.company.id, bookingId: b.id, paymentId: p.id }, 'admin refunded a payment');
-    return done(reply, page, 'refunded');
-  });
 }
 
-/** The employees who perform the service, in the order given. */
+/**
+ * The booking with what its pages show; for staff, only their employee's (another's is a 404,
+ * like one that does not exist).
+ */
+/** The employeeId a form may send: staff always their own, anyone else the one chosen (or none). */
+export function employeeOf(s: CompanyScope, chosen: string | undefined): { employeeId: string } | null {
+  const id = s.staffEmployeeId ?? chosen;
+  return id ? { employeeId: id } : null;
+}
+
+export async function bookingOf(s: CompanyScope, id: string | undefined): Promise<BookingDetails> {
+  const b = await findBookingWithDetails(s.db, s.company.id, id);
+  if (s.staffEmployeeId && b.employeeId !== s.staffEmployeeId) throw new AdminNotFound('booking');
+  return b;
+}
+
+/** The employees who perform the service, in the order given; for staff, only their own employee. */
 export async function qualifiedEmployees<E extends { id: string }>(
   s: CompanyScope,
   serviceId: string,
@@ -541,21 +436,7 @@ export async function qualifiedEmployees<E extends { id: string }>(
 ): Promise<E[]> {
   const service = await findService(s.db, s.company.id, serviceId);
   const ids = new Set(service.employees.map((l) => l.employeeId));
-  return all.filter((e) => ids.has(e.id));
-}
-
-/** The decimals of a currency's minor unit (2 for EUR, 0 for JPY). */
-export function digitsOf(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
-/** "12.50" in EUR → 1250; null when it is not a plain positive amount with the currency's decimals. */
-export function minorUnits(text: string, currency: string): number | null {
-  const digits = digitsOf(currency);
-  const m = /^(\d{1,12})(?:[.,](\d+))?$/.exec(text);
-  if (!m || (m[2] ?? '').length > digits) return null;
-  const minor = Number(m[1]) * 10 ** digits + Number((m[2] ?? '').padEnd(digits, '0') || 0);
-  return minor > 0 ? minor : null;
+  return all.filter((e) => ids.has(e.id) && (!s.staffEmployeeId || e.id === s.staffEmployeeId));
 }
 
 /** The two cancellation quotes: as the business, and as the customer (the policy's fee and cut-off). */

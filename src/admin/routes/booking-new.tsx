@@ -26,21 +26,28 @@ import {
   refusalWords,
   SlotPicker,
 } from './booking-forms.js';
+import { employeeOf } from './booking-actions.js';
 
 /** The query (or a re-shown form's) fields the page is drawn from. */
 type Values = Record<string, string>;
 
 async function newBookingPage(
   s: CompanyScope,
-  v: Values,
+  given: Values,
   extra: { refusal?: string; errors?: Record<string, string> } = {},
 ): Promise<string> {
   const zone = s.company.timezone;
   const base = companyPath(s.company, '/bookings/new');
-  const [services, employees] = [
+  let v = given;
+  // Staff book for their own employee only, and find customers only by their e-mail (a new
+  // customer's e-mail books the existing customer): the search would show every customer.
+  const staff = s.staffEmployeeId;
+  const [services, everyone] = [
     await listServicesByName(s.db, s.company.id),
     await listEmployeesByName(s.db, s.company.id),
   ];
+  const employees = staff ? everyone.filter((e) => e.id === staff) : everyone;
+  if (staff) v = { ...v, employeeId: staff, q: '', customerId: '' };
   const offered = services.filter((x) => x.active || x.id === v.serviceId);
   const service = offered.find((x) => x.id === v.serviceId) ?? null;
   const qualified = service ? employees.filter((e) => service.employees.some((l) => l.employeeId === e.id)) : [];
@@ -63,13 +70,13 @@ async function newBookingPage(
       searchError = words;
     }
   }
-  const given =
+  const prefilled =
     v.customerId && v.customerId !== 'new'
       ? await findCustomer(s.db, s.company.id, v.customerId).catch(() => null)
       : null;
-  const customers = [...(given ? [given] : []), ...found.filter((c) => c.id !== given?.id && !c.erasedAt)];
-  const chosen = v.customerId === 'new' || customers.length === 0 ? 'new' : (given?.id ?? v.customerId ?? '');
-  const keep = { serviceId: service?.id, employeeId, date: day.toISODate(), start: v.start, customerId: given?.id };
+  const customers = [...(prefilled ? [prefilled] : []), ...found.filter((c) => c.id !== prefilled?.id && !c.erasedAt)];
+  const chosen = v.customerId === 'new' || customers.length === 0 ? 'new' : (prefilled?.id ?? v.customerId ?? '');
+  const keep = { serviceId: service?.id, employeeId, date: day.toISODate(), start: v.start, customerId: prefilled?.id };
   const searchHint = 'The start of a name, an e-mail address or a phone number.';
   const notesHint = 'Your own notes about the booking; the API shows them as notes.';
   const customerError = errors.customerId ?? errors.customer;
@@ -85,7 +92,7 @@ async function newBookingPage(
       <DayChooser
         action={base}
         day={day}
-        keep={{ start: v.start, customerId: given?.id, q: search }}
+        keep={{ start: v.start, customerId: prefilled?.id, q: search }}
         employees={service ? qualified : employees}
         employeeId={employeeId ?? (service ? null : v.employeeId)}
       >
@@ -103,23 +110,27 @@ async function newBookingPage(
         </div>
       </DayChooser>
       <h2>2. Find the customer</h2>
-      <form method="get" action={base} class="inline" role="search">
-        {Object.entries(keep).map(([k, val]) => (val ? <input type="hidden" name={k} value={val} /> : null))}
-        <div>
-          <label for="f-q">Search customers</label>
-          <HintText id="f-q" hint={searchHint} />
-          <input
-            id="f-q"
-            name="q"
-            type="search"
-            value={search}
-            maxlength={200}
-            {...describedBy('f-q', { hint: searchHint, error: searchError })}
-          />
-          <ErrorText id="f-q" error={searchError} />
-        </div>
-        <button type="submit">Search</button>
-      </form>
+      {staff ? (
+        <p class="muted">Give the customer's e-mail below: a customer who has it already is booked.</p>
+      ) : (
+        <form method="get" action={base} class="inline" role="search">
+          {Object.entries(keep).map(([k, val]) => (val ? <input type="hidden" name={k} value={val} /> : null))}
+          <div>
+            <label for="f-q">Search customers</label>
+            <HintText id="f-q" hint={searchHint} />
+            <input
+              id="f-q"
+              name="q"
+              type="search"
+              value={search}
+              maxlength={200}
+              {...describedBy('f-q', { hint: searchHint, error: searchError })}
+            />
+            <ErrorText id="f-q" error={searchError} />
+          </div>
+          <button type="submit">Search</button>
+        </form>
+      )}
       {search && !searchError && found.length === 0 && (
         <p class="empty">{`No customer's name, e-mail or phone starts with “${search}”.`}</p>
       )}
@@ -218,7 +229,6 @@ function inputOf(form: Values) {
   return {
     serviceId: form.serviceId ?? null,
     ...(form.classId ? { classId: form.classId } : { startTime: form.startTime ?? null }),
-    ...(form.employeeId ? { employeeId: form.employeeId } : {}),
     ...(newCustomer
       ? {
           customer: {
@@ -243,7 +253,8 @@ export function registerNewBookingRoutes(app: FastifyInstance, services: Service
     const form = formOf(req);
     let id: string;
     try {
-      id = (await createBooking(s.db, { company: s.company, input: inputOf(form) })).id;
+      const input = { ...inputOf(form), ...(employeeOf(s, form.employeeId) ?? {}) };
+      id = (await createBooking(s.db, { company: s.company, input })).id;
     } catch (err) {
       if (isAppError(err) && err.code === 'VALIDATION_ERROR') {
         const errors = errorsByPath(err);

@@ -6,14 +6,13 @@ import { DateTime } from 'luxon';
 import type { ComponentChildren } from 'preact';
 import { domainNow } from '../../schema/domain-time.js';
 import { listBookingEmails } from '../../schema/emails/index.js';
-import { findBookingWithDetails } from '../../schema/find-records.js';
 import { listBookingEvents } from '../../schema/bookings/index.js';
 import { listBookingNotifications } from '../../schema/notifications/index.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, DoneNotice, formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
-import { adminPage, companyPath, MetadataFields } from '../layout.js';
+import { DoneNotice, formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { adminPage, companyPath, MetadataFields, maySee, mayWrite } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
-import { allowedActions, BOOKING_DONE, refundable, registerBookingActionRoutes } from './booking-actions.js';
+import { allowedActions, BOOKING_DONE, bookingOf, refundable, registerBookingActionRoutes } from './booking-actions.js';
 import { Head, STATUS_LABELS } from './booking-forms.js';
 import { registerNewBookingRoutes } from './booking-new.js';
 
@@ -67,9 +66,7 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
   app.get('/:mode/companies/:companyId/bookings/:bookingId', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'bookings');
     const id = paramsOf(req).bookingId;
-    const b = await findBookingWithDetails(s.db, s.company.id, id);
-    // Staff: another employee's booking is not theirs to see.
-    if (s.staffEmployeeId && b.employeeId !== s.staffEmployeeId) throw new AdminNotFound('booking');
+    const b = await bookingOf(s, id);
     const events = await listBookingEvents(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
     const reminders = await listBookingNotifications(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
     const emails = await listBookingEmails(s.db, {
@@ -79,7 +76,9 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
       limit: 200,
     });
     const now = await domainNow(s.db, s.company);
-    const allowed = allowedActions(b, now);
+    // A viewer reads only: no action buttons (the guard refuses their posts too).
+    const allowed = mayWrite(s.ctx) ? allowedActions(b, now) : new Set<string>();
+    const refunds = mayWrite(s.ctx) && maySee(s.ctx, 'payments');
     const zone = s.company.timezone;
     const page = companyPath(s.company, `/bookings/${b.id}`);
     const week = DateTime.fromJSDate(b.startTime).setZone(zone).toISODate();
@@ -218,9 +217,9 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
                       <TimeTag at={p.createdAt} zone={zone} />
                     </td>
                     <td>
-                      {refundable(p) ? (
+                      {refunds && refundable(p) ? (
                         <a
-                          href={`${page}/payments/${p.id}/refund`}
+                          href={companyPath(s.company, `/payments/${p.id}#f-amount`)}
                           aria-label={`Refund the payment of ${money(p.amount, p.currency)}`}
                         >
                           Refund…

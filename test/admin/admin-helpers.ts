@@ -156,7 +156,12 @@ export async function focusRing(
     return {
       tag: el.tagName,
       text: (el.textContent ?? '').trim(),
-      focusVisible: el.matches(':focus-visible'),
+      // A date or time field moves the focus through parts inside it, where :focus-visible
+      // cannot reach the field: its ring is drawn on :focus-within (admin.css), which counts.
+      focusVisible:
+        el.matches(':focus-visible') ||
+        (el.matches("input[type='date'], input[type='datetime-local'], input[type='time']") &&
+          el.matches(':focus-within')),
       style: cs.outlineStyle,
       colour: cs.outlineColor,
       backdrops,

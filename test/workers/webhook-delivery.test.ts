@@ -315,7 +315,9 @@ describe('routing', () => {
       headers: bearer(w.testKey.key),
     });
     expect(ping.statusCode).toBe(200);
-    expect(ping.json().data).toMatchObject({ endpointId: epA._id, event: 'ping', status: 'pending', attempts: [] });
+    // The worker may deliver it before this answer is written, so its status and attempts are
+    // whatever they were at that instant; what it was delivered is checked below.
+    expect(ping.json().data).toMatchObject({ endpointId: epA._id, event: 'ping' });
     await waitFor(() => a.received.length === 2, { what: 'the ping' });
     await new Promise((r) => setTimeout(r, 300));
     expect(a.received.map((r) => r.headers['x-webhook-event'])).toEqual(['payment.succeeded', 'ping']);

@@ -73,6 +73,25 @@ export function MetadataFields({ entries }: { entries: Array<[string, unknown]> 
   );
 }
 
+/** A record's fields as label and value, in a panel; a null row is left out (a field that does not apply). */
+export function FieldRows({ rows }: { rows: Array<[string, ComponentChildren] | null> }) {
+  return (
+    <div class="panel">
+      <dl class="fields">
+        {rows.map(
+          (r) =>
+            r && (
+              <>
+                <dt>{r[0]}</dt>
+                <dd>{r[1]}</dd>
+              </>
+            ),
+        )}
+      </dl>
+    </div>
+  );
+}
+
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name="csrf_token" value={token} />;
 }

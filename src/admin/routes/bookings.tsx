@@ -10,7 +10,7 @@ import { listBookingEvents } from '../../schema/bookings/index.js';
 import { listBookingNotifications } from '../../schema/notifications/index.js';
 import type { Services } from '../../services.js';
 import { DoneNotice, formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
-import { adminPage, companyPath, MetadataFields, maySee, mayWrite } from '../layout.js';
+import { adminPage, companyPath, FieldRows, maySee, mayWrite, MetadataFields } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 import { allowedActions, BOOKING_DONE, bookingOf, refundable, registerBookingActionRoutes } from './booking-actions.js';
 import { Head, STATUS_LABELS } from './booking-forms.js';
@@ -136,19 +136,7 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
           <a href={companyPath(s.company, `/bookings?week=${week}`)}>← Back to the week</a>
         </p>
         <DoneNotice done={queryOf(req).done} table={BOOKING_DONE} />
-        <div class="panel">
-          <dl class="fields">
-            {rows.map(
-              (r) =>
-                r && (
-                  <>
-                    <dt>{r[0]}</dt>
-                    <dd>{r[1]}</dd>
-                  </>
-                ),
-            )}
-          </dl>
-        </div>
+        <FieldRows rows={rows} />
         {allowed.size > 0 && (
           <nav class="inline" aria-label="Booking actions">
             {allowed.has('confirm') && (

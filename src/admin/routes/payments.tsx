@@ -29,7 +29,7 @@ import {
   TimeTag,
 } from '../http.js';
 import { digitsOf, parseAmount } from '../forms.js';
-import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
+import { adminPage, companyPath, CsrfField, FieldRows, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
 const PAGE_SIZE = 25;
@@ -264,19 +264,7 @@ async function paymentPage(s: CompanyScope, id: string, o: PaymentPageOptions = 
       <p>
         <a href={companyPath(s.company, '/payments')}>← All payments</a>
       </p>
-      <div class="panel">
-        <dl class="fields">
-          {rows.map(
-            (r) =>
-              r && (
-                <>
-                  <dt>{r[0]}</dt>
-                  <dd>{r[1]}</dd>
-                </>
-              ),
-          )}
-        </dl>
-      </div>
+      <FieldRows rows={rows} />
       {metadata.length > 0 && (
         <>
           <h2>Metadata</h2>

@@ -12,7 +12,14 @@ import type { Credential } from '../auth/credentials.js';
 import { tokenPrefix } from '../auth/tokens.js';
 import { newId } from '../ids.js';
 import { scrubText } from '../logger.js';
-import { bodyForLog, redactText, RequestLogWriter, type RequestLogEntry } from '../schema/request-logs/index.js';
+import {
+  bodyForLog,
+  credentialColumns,
+  redactText,
+  RequestLogWriter,
+  type CredentialColumns,
+  type RequestLogRow,
+} from '../schema/request-logs/index.js';
 import type { Services } from '../services.js';
 
 declare module 'fastify' {
@@ -50,18 +57,41 @@ function operationNameOf(params: Record<string, unknown>): string | null {
   return OPERATION_NAME.exec(params.query.slice(0, MAX_TEXT))?.[1] ?? null;
 }
 
-/** svc_sk_test_…AbCd: the credential's kind and mode and its last four characters, never more. */
-function credentialPrefix(req: FastifyRequest, credential: Credential): string {
-  const header = (req.headers.authorization ?? '').trim();
-  const last4 = header.slice(-4);
-  return `${tokenPrefix(credential.kind === 'api_key' ? 'sk' : 'at', credential.mode)}…${last4}`;
+/** The last four characters of the credential as sent (svc_sk_test_…AbCd shows them, never more). */
+function lastFour(req: FastifyRequest): string {
+  return (req.headers.authorization ?? '').trim().slice(-4);
 }
 
-function entryOf(req: FastifyRequest, reply: FastifyReply, credential: Credential): RequestLogEntry {
+/**
+ * A credential's columns, serialized once for all its requests: the resolver hands out the
+ * same Credential object for every request with one token while it is cached.
+ */
+const credentialColumnsCache = new WeakMap<Credential, { last4: string; columns: CredentialColumns }>();
+function columnsOf(req: FastifyRequest, credential: Credential): CredentialColumns {
+  const last4 = lastFour(req);
+  let cached = credentialColumnsCache.get(credential);
+  if (cached === undefined || cached.last4 !== last4) {
+    const prefix = tokenPrefix(credential.kind === 'api_key' ? 'sk' : 'at', credential.mode);
+    cached = {
+      last4,
+      columns: credentialColumns({
+        mode: credential.mode,
+        companyId: credential.companyId,
+        credentialId: credential.id,
+        credentialName: credential.name,
+        credentialPrefix: `${prefix}…${last4}`,
+      }),
+    };
+    credentialColumnsCache.set(credential, cached);
+  }
+  return cached.columns;
+}
+
+function rowOf(req: FastifyRequest, reply: FastifyReply): RequestLogRow {
   const durationMs = reply.elapsedTime;
-  const graphql = GRAPHQL.test(req.url);
+  const url = req.url;
+  const graphql = GRAPHQL.test(url);
   const params = graphql ? graphqlParams(req) : null;
-  const status = reply.statusCode;
   const withBodies = req.loggedResponse !== null;
   let requestBody: string | null = null;
   if (withBodies) {
@@ -69,22 +99,21 @@ function entryOf(req: FastifyRequest, reply: FastifyReply, credential: Credentia
       ? bodyForLog({ query: params.query, operationName: params.operationName, variables: params.variables })
       : bodyForLog(req.body);
   }
+  const route = graphql ? null : (req.routeOptions.url ?? null);
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
   const idempotencyKey = req.headers['idempotency-key'];
   return {
     id: newId(),
-    mode: credential.mode,
-    companyId: credential.companyId,
-    createdAt: new Date(Date.now() - durationMs),
+    createdAtMs: Date.now() - durationMs,
     method: req.method,
-    route: graphql ? null : (req.routeOptions.url ?? null),
-    path: scrubText(cut(req.url.split('?', 1)[0] ?? '')),
+    route,
+    // A path that is its route's (no parameters) is our own text: nothing to scrub.
+    path: path === route ? path : scrubText(cut(path)),
     operationName: params ? operationNameOf(params) : null,
-    status,
+    status: reply.statusCode,
     durationMs: Math.round(durationMs * 1000) / 1000,
-    requestId: String(req.id),
-    credentialId: credential.id,
-    credentialName: credential.name,
-    credentialPrefix: credentialPrefix(req, credential),
+    requestId: req.id,
     ip: req.ip ?? '',
     idempotencyKey: typeof idempotencyKey === 'string' ? cut(idempotencyKey, 255) : null,
     requestBody,
@@ -124,7 +153,7 @@ export function registerRequestLogs(app: FastifyInstance, services: Services): v
     const credential = req.credential;
     if (credential && LOGGED.test(req.url)) {
       try {
-        writer.record(entryOf(req, reply, credential));
+        writer.recordRow(rowOf(req, reply), columnsOf(req, credential));
       } catch (err) {
         // Never the request's problem: it has been answered already.
         req.log.warn({ err: { message: (err as Error).message } }, 'could not record the request log');

@@ -44,62 +44,113 @@ export interface FlushResult {
   failed: number;
 }
 
-const COLUMNS: Array<[column: string, field: keyof RequestLogEntry, type: string]> = [
-  ['id', 'id', 'text'],
-  ['company_id', 'companyId', 'text'],
-  ['created_at', 'createdAt', 'timestamptz'],
-  ['method', 'method', 'text'],
-  ['route', 'route', 'text'],
-  ['path', 'path', 'text'],
-  ['operation_name', 'operationName', 'text'],
-  ['status', 'status', 'int'],
-  ['duration_ms', 'durationMs', 'float8'],
-  ['request_id', 'requestId', 'text'],
-  ['credential_id', 'credentialId', 'text'],
-  ['credential_name', 'credentialName', 'text'],
-  ['credential_prefix', 'credentialPrefix', 'text'],
-  ['ip', 'ip', 'text'],
-  ['idempotency_key', 'idempotencyKey', 'text'],
-  ['request_body', 'requestBody', 'text'],
-  ['response_body', 'responseBody', 'text'],
-];
-
-// One statement and one parameter for any number of rows: the batch travels as one JSON array
-// of arrays (JSON.stringify is native and cheap, and without the keys a batch is half the size;
-// binding thousands of array elements one by one cost the API process more CPU than the
-// requests themselves, bench/ "me-logs-on"), taken apart again by jsonb_array_elements (jsonb: the
-// batch is parsed once; with json each `->>` parsed its element again, 17 times a row). A row of
-// a company deleted since (a sandbox wipe) is left out: the table has no foreign key to do it.
-const INSERT =
-  `INSERT INTO request_logs (${COLUMNS.map(([c]) => c).join(', ')}) ` +
-  `SELECT ${COLUMNS.map(([, , t], i) => (t === 'text' ? `e->>${i}` : t === 'timestamptz' ? `to_timestamp((e->>${i})::float8 / 1000)` : `(e->>${i})::${t}`)).join(', ')} ` +
-  `FROM jsonb_array_elements($1::jsonb) AS e ` +
-  `WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = e->>1)`;
+/**
+ * What a request's row needs besides its credential's columns (credentialColumns), as the
+ * request hooks gather it: primitives only, the time as epoch milliseconds.
+ */
+export interface RequestLogRow {
+  id: string;
+  createdAtMs: number;
+  method: string;
+  route: string | null;
+  path: string;
+  operationName: string | null;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  ip: string;
+  idempotencyKey: string | null;
+  requestBody: string | null;
+  responseBody: string | null;
+}
 
 /**
- * A row as the INSERT reads it: the JSON array of its columns, in COLUMNS' order, the time as
- * epoch milliseconds. Written out rather than mapped over COLUMNS: it runs once a request.
+ * The columns every request of one credential shares, serialized once: the end of each of its
+ * rows' JSON. Callers keep it with the credential (src/http/request-logs.ts).
  */
-function rowJson(r: RequestLogEntry): string {
-  return JSON.stringify([
-    r.id,
-    r.companyId,
-    r.createdAt.getTime(),
-    r.method,
-    r.route,
-    r.path,
-    r.operationName,
-    r.status,
-    r.durationMs,
-    r.requestId,
-    r.credentialId,
-    r.credentialName,
-    r.credentialPrefix,
-    r.ip,
-    r.idempotencyKey,
-    r.requestBody,
-    r.responseBody,
-  ]);
+export interface CredentialColumns {
+  mode: Mode;
+  companyId: string;
+  /** `,"company","credential id","name","prefix"]` */
+  tail: string;
+}
+
+export function credentialColumns(c: {
+  mode: Mode;
+  companyId: string;
+  credentialId: string;
+  credentialName: string;
+  credentialPrefix: string;
+}): CredentialColumns {
+  const tail = `,${JSON.stringify([c.companyId, c.credentialId, c.credentialName, c.credentialPrefix]).slice(1)}`;
+  return { mode: c.mode, companyId: c.companyId, tail };
+}
+
+// A row's JSON array, in this order: the request's own columns first, its credential's last
+// (credentialColumns' tail, serialized once per credential). `quoted` columns are written as
+// they are between quotes: record ids and request ids (hex, or [A-Za-z0-9._:-], src/rest/request-id.ts),
+// the method (an HTTP token) and the IP hold no character JSON escapes.
+const COLUMNS: Array<[column: string, type: string]> = [
+  ['id', 'text'],
+  ['created_at', 'timestamptz'],
+  ['method', 'text'],
+  ['status', 'int'],
+  ['duration_ms', 'float8'],
+  ['request_id', 'text'],
+  ['ip', 'text'],
+  ['route', 'text'],
+  ['path', 'text'],
+  ['idempotency_key', 'text'],
+  ['operation_name', 'text'],
+  ['request_body', 'text'],
+  ['response_body', 'text'],
+  ['company_id', 'text'],
+  ['credential_id', 'text'],
+  ['credential_name', 'text'],
+  ['credential_prefix', 'text'],
+];
+const COMPANY_ID = COLUMNS.findIndex(([c]) => c === 'company_id');
+
+// One statement and one parameter for any number of rows: the batch travels as one JSON array
+// of arrays (without the keys a batch is half the size; binding thousands of array elements one
+// by one cost the API process more CPU than the requests themselves, bench/ "me-logs-on"),
+// taken apart again by jsonb_array_elements (jsonb: the batch is parsed once; with json each
+// `->>` parsed its element again, 17 times a row). It is sent as the UTF-8 bytes it was written
+// in (bytea, as it is): as a string it was decoded from the chunk, as UTF-16 since every row has
+// a `…`, and encoded again by the driver, a microsecond a row. A row of a company deleted since
+// (a sandbox wipe) is left out: the table has no foreign key to do it.
+const INSERT =
+  `INSERT INTO request_logs (${COLUMNS.map(([c]) => c).join(', ')}) ` +
+  `SELECT ${COLUMNS.map(([, t], i) => (t === 'text' ? `e->>${i}` : t === 'timestamptz' ? `to_timestamp((e->>${i})::float8 / 1000)` : `(e->>${i})::${t}`)).join(', ')} ` +
+  `FROM jsonb_array_elements(convert_from($1::bytea, 'UTF8')::jsonb) AS e ` +
+  `WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = e->>${COMPANY_ID})`;
+
+const text = (s: string | null) => (s === null ? 'null' : JSON.stringify(s));
+/** Routes are few: each one's JSON is made once. */
+const routeJson = new Map<string, string>();
+function routeText(route: string | null): string {
+  if (route === null) return 'null';
+  let json = routeJson.get(route);
+  if (json === undefined) {
+    json = JSON.stringify(route);
+    if (routeJson.size < 10_000) routeJson.set(route, json);
+  }
+  return json;
+}
+
+/**
+ * A row as the INSERT reads it: the JSON array of its columns in COLUMNS' order. Written out
+ * by hand: it runs once a request, and JSON.stringify of a 17-element array was its largest
+ * cost (--cpu-prof of bench/request-logs-micro.ts).
+ */
+function rowJson(r: RequestLogRow, credential: CredentialColumns): string {
+  const route = routeText(r.route);
+  // A path that is its route (no parameters) is written as the route's JSON, already made.
+  const path = r.path === r.route ? route : JSON.stringify(r.path);
+  return (
+    `["${r.id}",${r.createdAtMs},"${r.method}",${r.status},${r.durationMs},"${r.requestId}","${r.ip}",${route},${path},` +
+    `${text(r.idempotencyKey)},${text(r.operationName)},${text(r.requestBody)},${text(r.responseBody)}${credential.tail}`
+  );
 }
 
 const OPEN_BRACKET = 0x5b;
@@ -128,7 +179,21 @@ interface Chunk {
 /** Inserts rows of one mode with one statement; returns how many were written. */
 export async function insertRequestLogs(db: Database, rows: readonly RequestLogEntry[]): Promise<number> {
   if (rows.length === 0) return 0;
-  return db.execute(INSERT, [`[${rows.map(rowJson).join(',')}]`]);
+  const batch = `[${rows.map((r) => rowJson(rowOf(r), credentialColumns(r))).join(',')}]`;
+  return db.execute(INSERT, [Buffer.from(batch, 'utf8')]);
+}
+
+/** An entry as the hooks would have gathered it (tests and tools write entries). */
+function rowOf(e: RequestLogEntry): RequestLogRow {
+  return {
+    ...e,
+    createdAtMs: e.createdAt.getTime(),
+    // Not from a request: escaped like any text, so the row stays valid JSON.
+    id: JSON.stringify(e.id).slice(1, -1),
+    method: JSON.stringify(e.method).slice(1, -1),
+    requestId: JSON.stringify(e.requestId).slice(1, -1),
+    ip: JSON.stringify(e.ip).slice(1, -1),
+  };
 }
 
 export class RequestLogWriter {
@@ -165,14 +230,20 @@ export class RequestLogWriter {
     return this.buffered;
   }
 
-  /** Appends a row; never throws, never waits. */
+  /** Appends an entry; never throws, never waits. */
   record(entry: RequestLogEntry): void {
+    this.recordRow(rowOf(entry), credentialColumns(entry));
+  }
+
+  /** Appends a request's row (the request hooks); never throws, never waits. */
+  recordRow(row: RequestLogRow, credential: CredentialColumns): void {
     if (this.closed || this.buffered >= this.opts.maxBuffered) {
       this.dropped++;
       return;
     }
-    const json = rowJson(entry);
-    const chunk = (this.filling[entry.mode] ??= this.chunk(entry.mode));
+    const json = rowJson(row, credential);
+    const mode = credential.mode;
+    const chunk = (this.filling[mode] ??= this.chunk(mode));
     // UTF-8 takes at most 3 bytes per UTF-16 unit; one more for the separator, one for the `]`.
     const need = chunk.length + json.length * 3 + 2;
     if (need > chunk.bytes.length) {
@@ -186,7 +257,7 @@ export class RequestLogWriter {
     this.buffered++;
     if (chunk.rows >= this.opts.batchRows) {
       this.full.push(chunk);
-      this.filling[entry.mode] = null;
+      this.filling[mode] = null;
     }
     if (this.buffered >= this.opts.batchRows && !this.running) void this.flush();
   }
@@ -224,10 +295,9 @@ export class RequestLogWriter {
     const result: FlushResult = { statements: 0, written: 0, failed: 0 };
     for (const chunk of chunks) {
       chunk.bytes[chunk.length++] = CLOSE_BRACKET;
-      const batch = chunk.bytes.toString('utf8', 0, chunk.length);
-      if (this.spare.length < SPARE_CHUNKS && chunk.bytes.length <= SPARE_BYTES) this.spare.push(chunk.bytes);
       try {
-        result.written += await this.dbs[chunk.mode].execute(INSERT, [batch]);
+        // The driver copies the bytes into its message; the chunk is reused once it is done.
+        result.written += await this.dbs[chunk.mode].execute(INSERT, [chunk.bytes.subarray(0, chunk.length)]);
         result.statements++;
       } catch (err) {
         result.failed += chunk.rows;
@@ -236,6 +306,7 @@ export class RequestLogWriter {
           'could not write request logs; these rows are lost',
         );
       }
+      if (this.spare.length < SPARE_CHUNKS && chunk.bytes.length <= SPARE_BYTES) this.spare.push(chunk.bytes);
     }
     this.written += result.written;
     this.failed += result.failed;

@@ -2,6 +2,7 @@
 // cell needs, and one booking's history (its events, the same the API and webhooks carry).
 import type { Db } from '../../db/databases.js';
 import type { BookingStatus } from '../../generated/prisma/enums.js';
+import { listEventsOfBookings } from '../events/list-events.js';
 
 /** Bookings starting in [from, to) (of the given statuses, or all), in start order, with customer and service names. */
 export async function listBookingsStarting(
@@ -28,14 +29,7 @@ export async function listBookingsStarting(
   });
 }
 
-/** A booking's events, oldest first: booking events carry data.bookingId (booking-events.ts). */
+/** A booking's events, oldest first. */
 export async function listBookingEvents(db: Db, opts: { companyId: string; bookingId: string; limit: number }) {
-  return db.event.findMany({
-    where: {
-      companyId: opts.companyId,
-      data: { path: ['bookingId'], equals: opts.bookingId },
-    },
-    orderBy: { id: 'asc' },
-    take: opts.limit,
-  });
+  return listEventsOfBookings(db, { companyId: opts.companyId, bookingIds: [opts.bookingId], limit: opts.limit });
 }

@@ -8,6 +8,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { EVENT_TYPES } from './events.js';
 import { EVENT_RECORD_SELECT, liveEvents, type EventRecord } from './live-events.js';
+import { listEventsOfBookings } from './list-events.js';
 import { parseEventPosition, type EventPositionInput } from './position-input.js';
 import { DEFAULT_LIMIT, legacyPageArgs, MAX_LIMIT } from '../pagination.js';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
@@ -235,6 +236,8 @@ builder.subscriptionFields((t) => ({
  * in the same tick, so their ids are gathered first and read together (booking events carry
  * data.bookingId, src/schema/bookings/booking-events.ts).
  */
+/** The most events one list of bookings reads (a bound, not a page: a booking has a handful). */
+const EVENTS_OF_BOOKINGS_LIMIT = 10_000;
 const pendingEvents = new WeakMap<Context, { ids: Set<string>; rows: Promise<EventRecord[]> }>();
 function eventsOfBooking(ctx: Context, bookingId: string): Promise<EventRecord[]> {
   let batch = pendingEvents.get(ctx);
@@ -242,13 +245,10 @@ function eventsOfBooking(ctx: Context, bookingId: string): Promise<EventRecord[]
     const ids = new Set<string>();
     const rows = Promise.resolve().then(() => {
       pendingEvents.delete(ctx);
-      return ctx.db.event.findMany({
-        where: {
-          companyId: ctx.credential!.companyId,
-          OR: [...ids].map((id) => ({ data: { path: ['bookingId'], equals: id } })),
-        },
-        orderBy: { id: 'asc' },
-        select: EVENT_RECORD_SELECT,
+      return listEventsOfBookings(ctx.db, {
+        companyId: ctx.credential!.companyId,
+        bookingIds: [...ids],
+        limit: EVENTS_OF_BOOKINGS_LIMIT,
       });
     });
     batch = { ids, rows };

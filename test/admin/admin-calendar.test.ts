@@ -248,6 +248,8 @@ describe('admin calendar: day view', () => {
       ['?date=2026-02-30', 'date'],
       ['?date=tomorrow', 'date'],
       [`?employee=${foreign._id}`, 'employee'],
+      ['?page=0', 'page'],
+      ['?page=two', 'page'],
     ] as const) {
       const res = await page('/calendar', q);
       expect(res.statusCode, q).toBe(400);
@@ -278,6 +280,58 @@ describe('admin calendar: day view', () => {
     // The navigation says Calendar.
     const cal = await page('/calendar');
     expect(cal.body).toMatch(/<a href="[^"]*\/calendar" aria-current="page">Calendar<\/a>/);
+  });
+
+  it('pages a big team’s day, twelve staff members at a time, keeping the page from day to day', async () => {
+    const big = await blankCompany(t.dbs, w, { timezone: ZONE });
+    const staff: Array<{ _id: string }> = [];
+    for (let i = 0; i < 14; i++)
+      staff.push(
+        await post(t.app, '/api/v1/employees', big.auth, {
+          name: `Stylist ${String(i).padStart(2, '0')}`,
+          workingHours: WEEK_9_TO_17,
+        }),
+      );
+    const cut = await post(t.app, '/api/v1/services', big.auth, {
+      name: 'Cut',
+      durationMinutes: 60,
+      price: 4500,
+      employeeIds: [staff[13]!._id],
+    });
+    const late = await post(t.app, '/api/v1/bookings', big.auth, {
+      serviceId: cut._id,
+      employeeId: staff[13]!._id,
+      startTime: iso('10:00'),
+      customer: { name: 'Paged Customer', email: 'paged-cal@example.com' },
+    });
+    const open = async (q: string) => {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/admin/test/companies/${big.company.id}/calendar${q}`,
+        cookies: { svc_session: cookie },
+      });
+      expect(res.statusCode, q).toBe(200);
+      return res.body;
+    };
+    const columnsOf = (html: string) => [
+      ...new Set([...gridOf(html).matchAll(/data-employee="([^"]+)"/g)].map((m) => m[1])),
+    ];
+    const first = await open(`?view=day&date=${D}`);
+    expect(columnsOf(first)).toEqual(staff.slice(0, 12).map((e) => e._id));
+    expect(first).toContain('Staff 1–12 of 14');
+    expect(first).not.toContain('Paged Customer');
+    const next = /<a class="button" href="([^"]+)">Next staff →<\/a>/.exec(first)![1]!.replaceAll('&amp;', '&');
+    expect(next).toContain('page=2');
+    const second = await open(next.slice(next.indexOf('?')));
+    expect(columnsOf(second)).toEqual([staff[12]!._id, staff[13]!._id]);
+    expect(second).toContain('Staff 13–14 of 14');
+    expect(second).toContain('Paged Customer');
+    expect(second).toContain(`/bookings/${late._id}`);
+    expect(second).toContain('← Previous staff');
+    expect(second).not.toContain('Next staff →');
+    // The next day keeps the page; a page past the end shows the last one.
+    expect(second).toMatch(new RegExp(`date=${day.plus({ days: 1 }).toISODate()}&amp;page=2">Next day`));
+    expect(columnsOf(await open(`?view=day&date=${D}&page=9`))).toEqual([staff[12]!._id, staff[13]!._id]);
   });
 
   it.skipIf(embedded())('sends one statement per kind of thing, whatever the number of bookings', async () => {

@@ -11,7 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import type { ComponentChildren } from 'preact';
 import { AppError } from '../../errors.js';
-import { loadCalendar, type CalendarColumnHours, type CalendarData } from '../../schema/availability/index.js';
+import {
+  loadCalendarHours,
+  loadCalendarItems,
+  type CalendarColumnHours,
+  type CalendarItems,
+} from '../../schema/availability/index.js';
 import { domainNow } from '../../schema/domain-time.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
@@ -38,10 +43,12 @@ const MINUTE = 60_000;
 /** Shown even when nobody works earlier or later (a grid of only working hours is hard to read). */
 const DEFAULT_FIRST_HOUR = 8;
 const DEFAULT_LAST_HOUR = 18;
+/** Staff columns on one page of the day view (a big team's day is paged, as Square and Fresha do). */
+export const COLUMNS_PER_PAGE = 12;
 
 type Interval = [number, number];
-type Booking = CalendarData['bookings'][number];
-type Session = CalendarData['sessions'][number];
+type Booking = CalendarItems['bookings'][number];
+type Session = CalendarItems['sessions'][number];
 type Employee = Awaited<ReturnType<typeof listEmployeesByName>>[number];
 
 interface Column {
@@ -77,7 +84,21 @@ function parseQuery(q: Record<string, string>, employees: Employee[]) {
   const employee = q.employee ? employees.find((e) => e.id === q.employee) : null;
   if (employee === undefined)
     throw AppError.validation([{ path: 'employee', message: 'is not a staff member of this company' }]);
-  return { view, date, employee };
+  const page = q.page ? Number(q.page) : 1;
+  if (!Number.isSafeInteger(page) || page < 1 || !/^\d+$/.test(q.page ?? '1'))
+    throw AppError.validation([{ path: 'page', message: 'must be a whole number from 1' }]);
+  return { view, date, employee, page };
+}
+
+/** Items by staff member, so each cell looks at its own column's few instead of the whole day's. */
+function byEmployee<T extends { employeeId: string }>(list: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const x of list) {
+    const mine = map.get(x.employeeId);
+    if (mine) mine.push(x);
+    else map.set(x.employeeId, [x]);
+  }
+  return map;
 }
 
 /**
@@ -166,7 +187,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const employees = s.role === 'staff' ? all.filter((e) => e.id === s.staffEmployeeId) : all;
     const q = queryOf(req);
     if (s.role === 'staff' && q.employee && q.employee !== s.staffEmployeeId) throw new AdminNotFound('employee');
-    const { view, date, employee } = parseQuery(q, employees);
+    const { view, date, employee, page } = parseQuery(q, employees);
     // A viewer reads: no links to booking forms they could not post.
     const writer = mayWrite(s.ctx);
     const now = (await domainNow(s.db, s.company)).getTime();
@@ -179,16 +200,25 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     // Week view: one staff member (the chosen one, else the first active one).
     const weekOf = view === 'week' ? (employee ?? employees.find((e) => e.active) ?? employees[0] ?? null) : null;
     const loaded = view === 'week' ? (weekOf ? [weekOf] : []) : employee ? [employee] : employees;
-    const data = await loadCalendar(s.db, {
-      companyId: s.company.id,
-      zone,
-      employees: loaded,
-      from: from.toJSDate(),
-      to: to.toJSDate(),
-    });
-    const hoursOf = new Map(data.hours.map((h) => [h.employeeId, h]));
-    // Day view: the active staff, and an inactive one only when something of theirs is on the day.
-    const withItems = new Set([...data.bookings, ...data.sessions].map((b) => b.employeeId));
+    const window = { companyId: s.company.id, zone, from: from.toJSDate(), to: to.toJSDate() };
+    const data = await loadCalendarItems(s.db, { ...window, employeeIds: loaded.map((e) => e.id) });
+    const bookingsBy = byEmployee(data.bookings);
+    const sessionsBy = byEmployee(data.sessions);
+    // Day view: the active staff, and an inactive one only when something of theirs is on the
+    // day; a page of them at a time.
+    const shown =
+      view === 'week'
+        ? []
+        : loaded.filter((e) => e.active || e.id === employee?.id || bookingsBy.has(e.id) || sessionsBy.has(e.id));
+    const pages = Math.max(1, Math.ceil(shown.length / COLUMNS_PER_PAGE));
+    const current = Math.min(page, pages);
+    const onPage = shown.slice((current - 1) * COLUMNS_PER_PAGE, current * COLUMNS_PER_PAGE);
+    const hoursOf = new Map(
+      (await loadCalendarHours(s.db, { ...window, employees: view === 'week' ? loaded : onPage })).map((h) => [
+        h.employeeId,
+        h,
+      ]),
+    );
     const todayDate = today.toISODate();
     const columns: Column[] =
       view === 'week'
@@ -200,21 +230,23 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
             hours: hoursOf.get(weekOf!.id)!,
             today: d.toISODate() === todayDate,
           }))
-        : loaded
-            .filter((e) => e.active || e.id === employee?.id || withItems.has(e.id))
-            .map((e) => ({
-              key: e.id,
-              title: e.active ? e.name : `${e.name} (inactive)`,
-              employee: e,
-              day,
-              hours: hoursOf.get(e.id)!,
-              today: false,
-            }));
+        : onPage.map((e) => ({
+            key: e.id,
+            title: e.active ? e.name : `${e.name} (inactive)`,
+            employee: e,
+            day,
+            hours: hoursOf.get(e.id)!,
+            today: false,
+          }));
     const columnCount = columns.length;
     const extent: Interval[] = [
       ...columns.flatMap((c) => c.hours.hours),
-      ...data.bookings.map((b): Interval => [b.startTime.getTime(), b.endTime.getTime()]),
-      ...data.sessions.map((x): Interval => [x.startTime.getTime(), x.endTime.getTime()]),
+      ...columns
+        .flatMap((c) => bookingsBy.get(c.employee.id) ?? [])
+        .map((b): Interval => [b.startTime.getTime(), b.endTime.getTime()]),
+      ...columns
+        .flatMap((c) => sessionsBy.get(c.employee.id) ?? [])
+        .map((x): Interval => [x.startTime.getTime(), x.endTime.getTime()]),
     ];
     // No staff (or none to show): no grid, a sentence instead.
     const rows =
@@ -227,8 +259,9 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
             extent,
           );
     const base = companyPath(s.company, '/calendar');
-    const link = (v: string, d: DateTime, e: Employee | null = employee) =>
-      `${base}?view=${v}&date=${d.toISODate()}${e ? `&employee=${e.id}` : ''}`;
+    // A day of all staff keeps its page of columns from day to day.
+    const link = (v: string, d: DateTime, e: Employee | null = employee, p = current) =>
+      `${base}?view=${v}&date=${d.toISODate()}${e ? `&employee=${e.id}` : ''}${v === 'day' && !e && p > 1 ? `&page=${p}` : ''}`;
     const unit = view === 'week' ? { weeks: 1 } : { days: 1 };
     const newBooking = (e: Employee, start: number) =>
       companyPath(
@@ -236,27 +269,15 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
         `/bookings/new?employeeId=${e.id}&start=${encodeURIComponent(new Date(start).toISOString())}`,
       );
     const bookingsOf = (c: Column, lo: number, hi: number) =>
-      data.bookings.filter(
-        (b) => b.employeeId === c.employee.id && b.startTime.getTime() >= lo && b.startTime.getTime() < hi,
-      );
+      (bookingsBy.get(c.employee.id) ?? []).filter((b) => b.startTime.getTime() >= lo && b.startTime.getTime() < hi);
     const sessionsOf = (c: Column, lo: number, hi: number) =>
-      data.sessions.filter(
-        (x) => x.employeeId === c.employee.id && x.startTime.getTime() >= lo && x.startTime.getTime() < hi,
-      );
+      (sessionsBy.get(c.employee.id) ?? []).filter((x) => x.startTime.getTime() >= lo && x.startTime.getTime() < hi);
     const held = (c: Column, lo: number, hi: number) =>
-      data.bookings.some(
-        (b) =>
-          b.employeeId === c.employee.id &&
-          HOLDING.has(b.status) &&
-          b.startTime.getTime() < hi &&
-          b.endTime.getTime() > lo,
+      (bookingsBy.get(c.employee.id) ?? []).some(
+        (b) => HOLDING.has(b.status) && b.startTime.getTime() < hi && b.endTime.getTime() > lo,
       ) ||
-      data.sessions.some(
-        (x) =>
-          x.employeeId === c.employee.id &&
-          x.status === 'scheduled' &&
-          x.startTime.getTime() < hi &&
-          x.endTime.getTime() > lo,
+      (sessionsBy.get(c.employee.id) ?? []).some(
+        (x) => x.status === 'scheduled' && x.startTime.getTime() < hi && x.endTime.getTime() > lo,
       );
     const heading =
       view === 'week'
@@ -352,6 +373,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
         </nav>
         <form method="get" action={base} class="inline cal-form">
           <input type="hidden" name="view" value={view} />
+          {view === 'day' && current > 1 && <input type="hidden" name="page" value={String(current)} />}
           <div>
             <label for="cal-date">Date</label>
             <br />
@@ -382,6 +404,24 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
           <p class="notice warn" role="status">
             There are too many bookings to show them all here; choose one staff member or a day.
           </p>
+        )}
+        {pages > 1 && (
+          <nav class="inline cal-pages" aria-label="Staff pages">
+            <span>
+              Staff {(current - 1) * COLUMNS_PER_PAGE + 1}–{(current - 1) * COLUMNS_PER_PAGE + columnCount} of{' '}
+              {shown.length}
+            </span>
+            {current > 1 && (
+              <a class="button" href={link('day', day, null, current - 1)}>
+                ← Previous staff
+              </a>
+            )}
+            {current < pages && (
+              <a class="button" href={link('day', day, null, current + 1)}>
+                Next staff →
+              </a>
+            )}
+          </nav>
         )}
         {columnCount === 0 ? (
           <p class="empty">This company has no staff yet.</p>

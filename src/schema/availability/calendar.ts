@@ -20,27 +20,22 @@ export interface CalendarColumnHours {
   externalBusy: Interval[];
 }
 
-export async function loadCalendar(
-  db: Db,
-  opts: {
-    companyId: string;
-    zone: string;
-    employees: Array<{ id: string; workingHours: unknown }>;
-    from: Date;
-    to: Date;
-  },
-) {
-  const ids = opts.employees.map((e) => e.id);
+interface CalendarWindow {
+  companyId: string;
+  zone: string;
+  from: Date;
+  to: Date;
+}
+
+/**
+ * The appointments and class sessions of some employees starting in the window. A day view of a
+ * big team reads these for everyone first (which inactive staff have something that day decides
+ * the columns), then the hours of the columns on screen only (loadCalendarHours).
+ */
+export async function loadCalendarItems(db: Db, opts: CalendarWindow & { employeeIds: readonly string[] }) {
+  const ids = [...opts.employeeIds];
   const inWindow = { gte: opts.from, lt: opts.to };
-  const [schedules, bookings, sessions] = await Promise.all([
-    loadSchedules(db, {
-      companyId: opts.companyId,
-      zone: opts.zone,
-      employees: opts.employees,
-      from: opts.from.getTime(),
-      to: opts.to.getTime(),
-      margin: 0,
-    }),
+  const [bookings, sessions] = await Promise.all([
     // Appointments only: a class's bookings are counted on its session (its fill).
     db.booking.findMany({
       where: { companyId: opts.companyId, startTime: inWindow, classSessionId: null, employeeId: { in: ids } },
@@ -72,14 +67,30 @@ export async function loadCalendar(
       take: CALENDAR_LIMIT,
     }),
   ]);
-  const hours: CalendarColumnHours[] = schedules.map((s) => ({
+  return { bookings, sessions, truncated: bookings.length >= CALENDAR_LIMIT };
+}
+
+/** Each employee's effective working hours, time off, closures and busy times in the window. */
+export async function loadCalendarHours(
+  db: Db,
+  opts: CalendarWindow & { employees: Array<{ id: string; workingHours: unknown }> },
+): Promise<CalendarColumnHours[]> {
+  if (opts.employees.length === 0) return [];
+  const schedules = await loadSchedules(db, {
+    companyId: opts.companyId,
+    zone: opts.zone,
+    employees: opts.employees,
+    from: opts.from.getTime(),
+    to: opts.to.getTime(),
+    margin: 0,
+  });
+  return schedules.map((s) => ({
     employeeId: s.employeeId,
     hours: s.hours,
     timeOff: s.timeOff,
     closures: s.closures,
     externalBusy: s.externalBusy,
   }));
-  return { hours, bookings, sessions, truncated: bookings.length >= CALENDAR_LIMIT };
 }
 
-export type CalendarData = Awaited<ReturnType<typeof loadCalendar>>;
+export type CalendarItems = Awaited<ReturnType<typeof loadCalendarItems>>;

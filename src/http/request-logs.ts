@@ -103,9 +103,11 @@ function rowOf(req: FastifyRequest, reply: FastifyReply): RequestLogRow {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
   const idempotencyKey = req.headers['idempotency-key'];
+  // One clock read for both (a Date.now() is ~0.1 µs here).
+  const now = Date.now();
   return {
-    id: newId(),
-    createdAtMs: Date.now() - durationMs,
+    id: newId(now),
+    createdAtMs: now - durationMs,
     method: req.method,
     route,
     // A path that is its route's (no parameters) is our own text: nothing to scrub.

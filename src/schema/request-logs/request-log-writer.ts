@@ -71,8 +71,12 @@ export interface RequestLogRow {
 export interface CredentialColumns {
   mode: Mode;
   companyId: string;
-  /** `,"company","credential id","name","prefix"]` */
-  tail: string;
+  /**
+   * `,"company","credential id","name","prefix"]` as UTF-8: copied into the chunk as bytes. The
+   * prefix's `…` is not Latin-1, so as part of the row's string it made every row a two-byte
+   * string, encoded to UTF-8 on the slow path (most of the row's cost, --cpu-prof).
+   */
+  tail: Buffer;
 }
 
 export function credentialColumns(c: {
@@ -82,7 +86,10 @@ export function credentialColumns(c: {
   credentialName: string;
   credentialPrefix: string;
 }): CredentialColumns {
-  const tail = `,${JSON.stringify([c.companyId, c.credentialId, c.credentialName, c.credentialPrefix]).slice(1)}`;
+  const tail = Buffer.from(
+    `,${JSON.stringify([c.companyId, c.credentialId, c.credentialName, c.credentialPrefix]).slice(1)}`,
+    'utf8',
+  );
   return { mode: c.mode, companyId: c.companyId, tail };
 }
 
@@ -139,17 +146,18 @@ function routeText(route: string | null): string {
 }
 
 /**
- * A row as the INSERT reads it: the JSON array of its columns in COLUMNS' order. Written out
- * by hand: it runs once a request, and JSON.stringify of a 17-element array was its largest
- * cost (--cpu-prof of bench/request-logs-micro.ts).
+ * A row as the INSERT reads it, without its credential's tail: the JSON array of its columns
+ * in COLUMNS' order up to the credential's. Written out by hand: it runs once a request, and
+ * JSON.stringify of a 17-element array was its largest cost (--cpu-prof of
+ * bench/request-logs-micro.ts).
  */
-function rowJson(r: RequestLogRow, credential: CredentialColumns): string {
+function rowHead(r: RequestLogRow): string {
   const route = routeText(r.route);
   // A path that is its route (no parameters) is written as the route's JSON, already made.
   const path = r.path === r.route ? route : JSON.stringify(r.path);
   return (
     `["${r.id}",${r.createdAtMs},"${r.method}",${r.status},${r.durationMs},"${r.requestId}","${r.ip}",${route},${path},` +
-    `${text(r.idempotencyKey)},${text(r.operationName)},${text(r.requestBody)},${text(r.responseBody)}${credential.tail}`
+    `${text(r.idempotencyKey)},${text(r.operationName)},${text(r.requestBody)},${text(r.responseBody)}`
   );
 }
 
@@ -163,7 +171,7 @@ const SPARE_CHUNKS = 4;
 const SPARE_BYTES = 1024 * 1024;
 
 /**
- * Rows of one mode for one INSERT: the JSON array of their rowJson forms, `[row,row,…`, as
+ * Rows of one mode for one INSERT: the JSON array of their rows, `[row,row,…`, as
  * UTF-8 in a Buffer (memory outside the JavaScript heap). A row waits up to flushMs; kept as a
  * string on the heap it outlived a young-generation collection or two and was copied by each,
  * then promoted and marked again; written here, its string is garbage as soon as it is made.
@@ -174,13 +182,6 @@ interface Chunk {
   /** Bytes used. */
   length: number;
   rows: number;
-}
-
-/** Inserts rows of one mode with one statement; returns how many were written. */
-export async function insertRequestLogs(db: Database, rows: readonly RequestLogEntry[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const batch = `[${rows.map((r) => rowJson(rowOf(r), credentialColumns(r))).join(',')}]`;
-  return db.execute(INSERT, [Buffer.from(batch, 'utf8')]);
 }
 
 /** An entry as the hooks would have gathered it (tests and tools write entries). */
@@ -241,18 +242,20 @@ export class RequestLogWriter {
       this.dropped++;
       return;
     }
-    const json = rowJson(row, credential);
+    const head = rowHead(row);
+    const tail = credential.tail;
     const mode = credential.mode;
     const chunk = (this.filling[mode] ??= this.chunk(mode));
     // UTF-8 takes at most 3 bytes per UTF-16 unit; one more for the separator, one for the `]`.
-    const need = chunk.length + json.length * 3 + 2;
+    const need = chunk.length + head.length * 3 + tail.length + 2;
     if (need > chunk.bytes.length) {
       const bigger = Buffer.allocUnsafeSlow(Math.max(need, chunk.bytes.length * 2));
       chunk.bytes.copy(bigger, 0, 0, chunk.length);
       chunk.bytes = bigger;
     }
     chunk.bytes[chunk.length++] = chunk.rows === 0 ? OPEN_BRACKET : COMMA;
-    chunk.length += chunk.bytes.write(json, chunk.length);
+    chunk.length += chunk.bytes.write(head, chunk.length);
+    chunk.length += tail.copy(chunk.bytes, chunk.length);
     chunk.rows++;
     this.buffered++;
     if (chunk.rows >= this.opts.batchRows) {

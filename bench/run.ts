@@ -6,7 +6,7 @@
 // Environment: BENCH_DATABASE_URL (a database the bench may drop and recreate; default
 // postgresql://postgres@127.0.0.1:5432/svc_bench), REDIS_URL (default redis://127.0.0.1:6379),
 // BENCH_CONNECTIONS (50; a scenario may set its own), BENCH_WARMUP_SECONDS (10), BENCH_DURATION_SECONDS (15),
-// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts, `retention` for bench/retention.ts, `processes` for bench/processes.ts, `admin-pages` for bench/admin-pages.ts), BENCH_CPU_PROF=1 (server writes a .cpuprofile
+// BENCH_ONLY (comma-separated scenario names, or a group's name such as `request-logs`; `webhooks` for bench/webhook-latency.ts, `cli` for the start of `svc`, `reminders` for bench/reminder-burst.ts, `retention` for bench/retention.ts, `processes` for bench/processes.ts, `admin-pages` for bench/admin-pages.ts, `scale` for bench/scale.ts: the scenarios on the empty fixture and on the scale data set, side by side), BENCH_CPU_PROF=1 (server writes a .cpuprofile
 // into bench/results/profiles), BENCH_LOG_LEVEL (warn).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -170,9 +170,30 @@ interface AdminPagesFigures {
   worstP99Ms: number;
 }
 
+interface ScaleFigures {
+  companies: number;
+  bookings: number;
+  bookingsOfCompany: number;
+  rows: Array<{
+    scenario: string;
+    empty: LoadResult;
+    scale: LoadResult;
+    p99Ratio: number;
+    within: boolean;
+    problems: string[];
+  }>;
+}
+
 interface Standalone<T> {
   lines: string[];
   figures: T;
+}
+
+/** The database of a stand-alone benchmark: the bench database's name with `_<key>`. */
+function databaseOf(key: string): string {
+  const u = new URL(DATABASE_URL);
+  u.pathname = `${u.pathname}_${key}`;
+  return u.toString();
 }
 
 /**
@@ -183,12 +204,10 @@ interface Standalone<T> {
  * writes). Not pinned. Its text lines are printed with the table; its figures are the one line
  * of JSON under `key` (the app's own JSON log lines are dropped).
  */
-function runStandalone<T>(file: string, key: string): Promise<Standalone<T>> {
-  const u = new URL(DATABASE_URL);
-  u.pathname = `${u.pathname}_${key}`;
+function runStandalone<T>(file: string, key: string, extraEnv: Record<string, string> = {}): Promise<Standalone<T>> {
   const child = spawn(process.execPath, nodeArgs(file).slice(1), {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...env, BENCH_DATABASE_URL: u.toString(), REDIS_URL },
+    env: { ...env, BENCH_DATABASE_URL: databaseOf(key), REDIS_URL, ...extraEnv },
   });
   const lines: string[] = [];
   let figures: T | undefined;
@@ -427,6 +446,28 @@ async function main(): Promise<void> {
       met: a.worstP99Ms < 100 && a.bookingsOfCompany >= 100_000,
     });
   }
+  let scale: Standalone<ScaleFigures> | undefined;
+  if (!ONLY || ONLY.includes('scale')) {
+    process.stderr.write(
+      'bench: scale: bench/scale.ts (the scenarios on the empty fixture, then on the scale data set)\n',
+    );
+    // The admin pages' data set, so one seed serves both (the same defaults: 20 companies, 600 000 bookings).
+    scale = await runStandalone<ScaleFigures>('scale.ts', 'scale', {
+      BENCH_SCALE_DATABASE_URL: env.BENCH_SCALE_DATABASE_URL ?? databaseOf('admin_pages'),
+    });
+    const over = scale.figures.rows.filter((r) => !r.within || r.problems.length);
+    // Issue 22 §2: at scale, every p99 within 1.5x of its empty-database figure.
+    checks.push({
+      scenario: 'scale',
+      target: "every p99 at scale <= 1.5x the empty fixture's",
+      measured: over.length
+        ? over
+            .map((r) => `${r.scenario} ${r.p99Ratio}x${r.problems.length ? ` (${r.problems.join('; ')})` : ''}`)
+            .join(', ')
+        : `worst ${Math.max(...scale.figures.rows.map((r) => r.p99Ratio))}x`,
+      met: over.length === 0,
+    });
+  }
   let cliStart: CliStartFigures | undefined;
   if (!ONLY || ONLY.includes('cli')) {
     process.stderr.write('bench: cli: svc --help from exec to exit\n');
@@ -465,12 +506,16 @@ async function main(): Promise<void> {
   const adminPageLines = adminPages
     ? ['', 'Admin pages at scale (bench/admin-pages.ts, server on core 0):', ...adminPages.lines.map((l) => `  ${l}`)]
     : [];
+  const scaleLines = scale
+    ? ['', 'Scenarios at scale (bench/scale.ts, server on core 0):', ...scale.lines.map((l) => `  ${l}`)]
+    : [];
   const report = formatReport(results, verdicts, CEILING, header, [
     ...webhookLines,
     ...reminderLines,
     ...retentionLines,
     ...processLines,
     ...adminPageLines,
+    ...scaleLines,
     ...cliLines,
   ]);
   process.stdout.write(report);
@@ -491,6 +536,7 @@ async function main(): Promise<void> {
     retention: retention?.figures ?? null,
     processes: processes?.figures ?? null,
     adminPages: adminPages?.figures ?? null,
+    scale: scale?.figures ?? null,
     cliStart: cliStart ?? null,
     verdicts,
   };

@@ -157,4 +157,39 @@ describe.runIf(process.env.DATABASE_URL)('query plans of the hot reads', () => {
     expect(scans).toEqual([]);
     expect(bookingHistory).toBe(1);
   }, 120_000);
+
+  // Narrowed by the employee alone, an employee's busy times (availability, and the check every
+  // booking makes) read every booking the employee ever had: the bench's scale scenarios
+  // (docs/performance.md, "Scenarios at scale") showed 40 ms a check in a company of 112 000.
+  it("find an employee's busy times by the end of their bookings, not through their whole history", async () => {
+    const one = await dbs.live.prisma.service.findFirstOrThrow({
+      where: { companyId: largest, kind: 'appointment' },
+      orderBy: { id: 'asc' },
+    });
+    const from = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const to = new Date(Date.now() + 14 * 86_400_000).toISOString();
+    recording = [];
+    await get(`/availability?serviceId=${one.id}&from=${from}&to=${to}`);
+    const busy = recording.filter(
+      (q) => q.mode === 'live' && /"bookings"/.test(q.text) && q.text.includes('"block_end" >'),
+    );
+    recording = null;
+    expect(busy.length).toBeGreaterThan(0);
+    const c = new pg.Client({ connectionString: seeded.url });
+    await c.connect();
+    try {
+      await c.query('SET enable_seqscan = off');
+      for (const q of busy) {
+        const { rows } = await c.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${q.text}`,
+          q.values.map((v) => (v === largest ? smallest : v)),
+        );
+        expect(JSON.stringify(rows[0]!['QUERY PLAN']), q.text).toContain(
+          'bookings_company_id_employee_id_block_end_idx',
+        );
+      }
+    } finally {
+      await c.end();
+    }
+  }, 60_000);
 });

@@ -34,7 +34,6 @@ declare module 'fastify' {
 }
 
 const LOGGED = /^\/(api\/v1(\/|\?|$)|graphql(\/|\?|$))/;
-const GRAPHQL = /^\/graphql/;
 const OPERATION_NAME = /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
 const MAX_TEXT = 2000;
 
@@ -90,7 +89,7 @@ function columnsOf(req: FastifyRequest, credential: Credential): CredentialColum
 function rowOf(req: FastifyRequest, reply: FastifyReply): RequestLogRow {
   const durationMs = reply.elapsedTime;
   const url = req.url;
-  const graphql = GRAPHQL.test(url);
+  const graphql = url.startsWith('/graphql');
   const params = graphql ? graphqlParams(req) : null;
   const withBodies = req.loggedResponse !== null;
   let requestBody: string | null = null;
@@ -144,10 +143,13 @@ export function registerRequestLogs(app: FastifyInstance, services: Services): v
     await writer.close();
   });
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.credential && LOGGED.test(req.url)) {
+    const status = reply.statusCode;
+    // Most answers keep no bodies and are done with here: below 400, only a /graphql answer may
+    // (it runs on every request: the cheapest tests first).
+    if ((status >= 400 || req.url.startsWith('/graphql')) && req.credential && LOGGED.test(req.url)) {
       const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-      if (reply.statusCode >= 400) req.loggedResponse = text ?? '';
-      else if (text !== null && GRAPHQL.test(req.url) && hasGraphQLErrors(text)) req.loggedResponse = text;
+      if (status >= 400) req.loggedResponse = text ?? '';
+      else if (text !== null && hasGraphQLErrors(text)) req.loggedResponse = text;
     }
     done(null, payload);
   });

@@ -113,6 +113,9 @@ export const envSchema = z.object({
   // The longest (seconds) a resolved credential is served from memory without a re-check;
   // revocations reach every instance at once over Redis pub/sub, this is only the backstop.
   CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  // Computed availability kept per process and checked against the database's availability
+  // versions on every answer (docs/performance.md); `off` computes every answer afresh.
+  AVAILABILITY_CACHE: z.enum(['on', 'off']).default('on'),
   // Request logs (docs/api.md, Request logs): on unless `off`; buffered in memory and written
   // every REQUEST_LOG_FLUSH_MS or once REQUEST_LOG_BATCH_ROWS wait; beyond
   // REQUEST_LOG_BUFFER_ROWS waiting rows (the database is slow or down) new rows are dropped.

@@ -15,6 +15,15 @@ import { domainNow } from '../domain-time.js';
 import { findVisitAvailability } from '../visits/visit-availability.js';
 import { loadResourceSchedule } from '../resources/resource-schedule.js';
 import { requireLocations } from '../locations/index.js';
+import {
+  availabilityCacheEnabled,
+  cachedSlots,
+  cutToNow,
+  keepSlots,
+  readVersions,
+  withoutClock,
+} from './availability-cache.js';
+import { needsResources } from '../resources/resource-schedule.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 
@@ -70,6 +79,22 @@ export async function findAvailability(
     });
     return { kind: 'appointment', slots };
   }
+  // A month asked again unchanged is answered from the process's cache (availability-cache.ts):
+  // the key holds everything of the request and of the company the answer depends on.
+  const cacheKey = JSON.stringify([
+    companyId,
+    opts.company.timezone,
+    opts.company.bookingRules,
+    data.serviceId,
+    data.employeeId ?? null,
+    locationId ?? null,
+    data.from.getTime(),
+    to,
+  ]);
+  const cached = await cachedSlots(db, cacheKey);
+  if (cached) return { kind: 'appointment', slots: cutToNow(cached.slots, { now, rules: cached.rules }, from) };
+  // Read before the service: an answer is kept only when neither changed until its version was read.
+  const before = availabilityCacheEnabled() ? await readVersions(db, [companyId, data.serviceId!], 2) : null;
   const service = await findService(db, companyId, data.serviceId);
   const qualified = service.employees.map((e) => e.employeeId);
   if (data.employeeId && !qualified.includes(data.employeeId)) {
@@ -125,8 +150,13 @@ export async function findAvailability(
     };
   }
   if (from >= to || !service.active) return { kind: 'appointment', slots: [] };
+  const asked = data.employeeId ? [data.employeeId] : qualified;
+  // Services that need rooms or equipment depend on other employees' holds: never kept.
+  const keep = before !== null && !needsResources(service);
+  const scopes = [companyId, service.id, ...asked];
+  const version = keep ? await readVersions(db, scopes, 2) : null;
   const employees = await db.employee.findMany({
-    where: { companyId, active: true, id: { in: data.employeeId ? [data.employeeId] : qualified } },
+    where: { companyId, active: true, id: { in: asked } },
     select: { id: true, workingHours: true },
     orderBy: { id: 'asc' },
   });
@@ -155,5 +185,10 @@ export async function findAvailability(
       locationId,
     }),
   ]);
-  return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to, policy, resources) };
+  if (!version) return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to, policy, resources) };
+  // Computed without the clock from the asked `from`, kept, then cut to now (availability-cache.ts).
+  const slots = freeSlots(schedules, timing, data.from.getTime(), to, withoutClock(policy), resources);
+  if (version.head === before!.total)
+    keepSlots(db, cacheKey, { version: version.total, scopes, slots, rules: policy.rules });
+  return { kind: 'appointment', slots: cutToNow(slots, policy, from) };
 }

@@ -6,3 +6,4 @@ export * from './schedule.js';
 export * from './refusals.js';
 export * from './explain-availability.js';
 export * from './calendar.js';
+export { setAvailabilityCache } from './availability-cache.js';

@@ -340,28 +340,37 @@ async function availableTime(
     select: { employeeId: true, startTime: true, endTime: true },
     orderBy: { startTime: 'asc' },
   });
-  const byEmployee = new Map<string, number>();
-  const byDay = new Map<string, number>();
+  const offOf = new Map<string, Interval[]>();
+  for (const t of timeOff) {
+    const list = offOf.get(t.employeeId);
+    const span: Interval = [t.startTime.getTime(), t.endTime.getTime()];
+    if (list) list.push(span);
+    else offOf.set(t.employeeId, [span]);
+  }
   // Every local day of the window is a group of its own, working time or not.
   const windowDays = days.filter((d) => d.end > opts.from && d.start < opts.to);
-  for (const d of windowDays) byDay.set(d.day.toISODate()!, 0);
+  const perDay = windowDays.map(() => 0);
+  const byEmployee = new Map<string, number>();
   let total = 0;
   for (const e of opts.employees) {
-    const off = mergeIntervals(
-      timeOff.filter((t) => t.employeeId === e.id).map((t): Interval => [t.startTime.getTime(), t.endTime.getTime()]),
-    );
+    const off = mergeIntervals(offOf.get(e.id) ?? []);
     const free = subtract(workingIntervals(readWorkingHours(e.workingHours), opts.zone, opts.from, opts.to, days), off);
     let sum = 0;
+    // Both lists are in time order: each interval is split over the days it touches, from the
+    // first day that ends after its start.
+    let d = 0;
     for (const [a, b] of free) {
       sum += b - a;
-      for (const d of windowDays) {
-        const overlap = Math.min(b, d.end) - Math.max(a, d.start);
-        if (overlap > 0) byDay.set(d.day.toISODate()!, byDay.get(d.day.toISODate()!)! + overlap);
+      while (d < windowDays.length && windowDays[d]!.end <= a) d++;
+      for (let k = d; k < windowDays.length && windowDays[k]!.start < b; k++) {
+        const overlap = Math.min(b, windowDays[k]!.end) - Math.max(a, windowDays[k]!.start);
+        if (overlap > 0) perDay[k]! += overlap;
       }
     }
     byEmployee.set(e.id, sum);
     total += sum;
   }
+  const byDay = new Map(windowDays.map((d, i) => [d.date, perDay[i]!]));
   return { byEmployee, byDay, total };
 }
 

@@ -286,10 +286,31 @@ export function localDateSpan(zone: string, date: string): Interval | null {
   return [start.toMillis(), start.plus({ days: 1 }).startOf('day').toMillis()];
 }
 
+// A company's staff share a handful of weekly patterns, and reports, calendars and the staff
+// pages read every employee's on each request: each distinct stored value is validated once
+// (validating was most of a 200-employee report's working-time cost). The values handed out
+// are shared, so they are frozen.
+const readHours = new Map<string, WorkingHours>();
+const READ_HOURS_MAX = 2_000;
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /** Reads stored working hours defensively (rows written before validation existed). */
 export function readWorkingHours(value: unknown): WorkingHours {
+  const key = JSON.stringify(value) ?? '';
+  const hit = readHours.get(key);
+  if (hit) return hit;
   const r = employeeWorkingHoursSchema.safeParse(value);
-  return r.success ? r.data : EMPTY_WEEK;
+  const read = r.success ? deepFreeze(r.data) : EMPTY_WEEK;
+  if (readHours.size >= READ_HOURS_MAX) readHours.delete(readHours.keys().next().value!);
+  readHours.set(key, read);
+  return read;
 }
 
 /** Reads a stored date override's intervals defensively (unreadable: off that day). */

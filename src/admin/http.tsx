@@ -172,17 +172,29 @@ export function ScrollTable({ label, children }: { label: string; children: Comp
 
 export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
   if (!d) return '—';
-  const s = new Intl.DateTimeFormat('en-GB', {
-    timeZone: zone,
-    year: 'numeric',
-    month: 'short',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    ...(opts.seconds ? { second: '2-digit' } : {}),
-    hour12: false,
-  }).format(d);
+  const s = timeFormatOf(zone, Boolean(opts.seconds)).format(d);
   return zone === 'UTC' ? `${s} UTC` : s;
+}
+
+// One Intl.DateTimeFormat per zone and precision, made once (a list page formats hundreds of times).
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+function timeFormatOf(zone: string, seconds: boolean): Intl.DateTimeFormat {
+  const key = `${zone} ${seconds}`;
+  let f = timeFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      year: 'numeric',
+      month: 'short',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
+      hour12: false,
+    });
+    timeFormats.set(key, f);
+  }
+  return f;
 }
 
 export function TimeTag({
@@ -199,7 +211,18 @@ export function TimeTag({
 
 /** An amount in minor units, shown with its currency's own decimals (2 for EUR, 0 for JPY). */
 export function money(minor: number, currency: string): string {
-  const format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  const { format, digits } = formatOf(currency);
   return format.format(minor / 10 ** digits);
+}
+
+// An Intl.NumberFormat costs far more to make than to use: one per currency, made once.
+const formats = new Map<string, { format: Intl.NumberFormat; digits: number }>();
+function formatOf(currency: string) {
+  let f = formats.get(currency);
+  if (!f) {
+    const format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' });
+    f = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 };
+    formats.set(currency, f);
+  }
+  return f;
 }

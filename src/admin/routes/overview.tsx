@@ -16,6 +16,8 @@ import {
   bookingsForExport,
   checkExportWindow,
   computeBookingStats,
+  loadWorkingTime,
+  type WorkingTime,
   customersForExport,
   EXPORT_KINDS,
   exportKind,
@@ -55,11 +57,12 @@ const cancellationRate = (g: StatsGroup) => (g.counts.total ? g.counts.cancelled
 const held = (g: StatsGroup) => g.counts.pending + g.counts.confirmed;
 
 /** A window of local days in the company's zone, as the report takes it. */
-const stats = (s: CompanyScope, from: DateTime, to: DateTime) =>
+const stats = (s: CompanyScope, workingTime: Promise<WorkingTime>, from: DateTime, to: DateTime) =>
   computeBookingStats(s.db, {
     company: s.company,
     input: { from: from.toUTC().toISO(), to: to.toUTC().toISO(), groupBy: 'day' },
     withRevenue: true,
+    workingTime,
   });
 
 /**
@@ -114,6 +117,14 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
   const today = now.startOf('day');
   const week = now.startOf('week');
   const month = now.startOf('month');
+  // The staff's working time is worked out once for the three reports' days together.
+  const spanFrom = DateTime.min(today, week, month);
+  const spanTo = DateTime.max(today.plus({ days: 7 }), week.plus({ weeks: 1 }), month.plus({ months: 1 }));
+  const workingTime = loadWorkingTime(s.db, {
+    company: s.company,
+    from: spanFrom.toJSDate(),
+    to: spanTo.toJSDate(),
+  });
   const [todays, employees, next7, thisWeek, thisMonth] = await Promise.all([
     listBookingsStarting(s.db, {
       companyId: s.company.id,
@@ -122,9 +133,9 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
       limit: 500,
     }),
     listEmployeesByName(s.db, s.company.id),
-    stats(s, today, today.plus({ days: 7 })),
-    stats(s, week, week.plus({ weeks: 1 })),
-    stats(s, month, month.plus({ months: 1 })),
+    stats(s, workingTime, today, today.plus({ days: 7 })),
+    stats(s, workingTime, week, week.plus({ weeks: 1 })),
+    stats(s, workingTime, month, month.plus({ months: 1 })),
   ]);
   const byEmployee = new Map<string, typeof todays>();
   for (const b of todays) byEmployee.set(b.employeeId, [...(byEmployee.get(b.employeeId) ?? []), b]);

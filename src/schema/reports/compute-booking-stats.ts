@@ -117,7 +117,13 @@ type RevenueRow = { key: string; currency: string; collected: bigint; refunded: 
 
 export async function computeBookingStats(
   db: Db,
-  opts: { company: Company; input: unknown; withRevenue: boolean },
+  opts: {
+    company: Company;
+    input: unknown;
+    withRevenue: boolean;
+    /** The company's working time over a span holding the window (loadWorkingTime), when a page shows several reports. */
+    workingTime?: WorkingTime | Promise<WorkingTime>;
+  },
 ): Promise<BookingStats> {
   const { from, to, groupBy } = parseInput(input, opts.input);
   checkRange(from, to, { fromPath: 'from', toPath: 'to', maxDays: MAX_REPORT_DAYS });
@@ -127,7 +133,7 @@ export async function computeBookingStats(
     Prisma.sql`${Prisma.raw(alias)}.company_id = ${companyId} AND ${Prisma.raw(alias)}.start_time >= ${from} AND ${Prisma.raw(alias)}.start_time < ${to}`;
   const key = (alias: string) => keyOf(groupBy, zone, alias);
 
-  const [counts, booked, revenue, employees, services] = await Promise.all([
+  const [counts, booked, revenue, working] = await Promise.all([
     db.$queryRaw<CountRow[]>`
       SELECT ${key('b')} AS key,
         count(*)::int AS total,
@@ -174,25 +180,14 @@ export async function computeBookingStats(
           WHERE ${inWindow('r')}
           GROUP BY 1, 2 ORDER BY 1, 2`
       : Promise.resolve(null),
-    db.employee.findMany({
-      where: { companyId },
-      select: { id: true, name: true, active: true, workingHours: true, services: { select: { serviceId: true } } },
-      orderBy: { id: 'asc' },
-    }),
-    db.service.findMany({
-      where: { companyId },
-      select: { id: true, name: true, active: true },
-      orderBy: { id: 'asc' },
-    }),
+    Promise.resolve(opts.workingTime).then((w) =>
+      w && w.from <= from.getTime() && w.to >= to.getTime()
+        ? w
+        : loadWorkingTime(db, { company: opts.company, from, to }),
+    ),
   ]);
-
-  const available = await availableTime(db, {
-    companyId,
-    zone,
-    from: from.getTime(),
-    to: to.getTime(),
-    employees: employees.filter((e) => e.active),
-  });
+  const { employees, services } = working;
+  const available = availableIn(working, from.getTime(), to.getTime());
 
   // The groups: each key with bookings, and every key with working time (every local day of
   // the window, every active employee, every active service) so idle ones show as zero.
@@ -316,30 +311,45 @@ function group(
 }
 
 /**
- * The working time of each employee in [from, to) (epoch ms), by employee and by the company's
- * local day: their working hours as availability reads them, less their time off.
+ * A company's staff and services, and each active employee's working time in [from, to): their
+ * working hours as availability reads them, less their time off. Loaded once, it serves every
+ * report of a window inside it (availableIn), as the admin overview's three do.
  */
-async function availableTime(
+export interface WorkingTime {
+  zone: string;
+  from: number;
+  to: number;
+  employees: Array<{ id: string; name: string; active: boolean; services: Array<{ serviceId: string }> }>;
+  services: Array<{ id: string; name: string; active: boolean }>;
+  /** Each active employee's free working intervals in [from, to), sorted and merged. */
+  free: Map<string, Interval[]>;
+}
+
+export async function loadWorkingTime(
   db: Db,
-  opts: {
-    companyId: string;
-    zone: string;
-    from: number;
-    to: number;
-    employees: Array<{ id: string; workingHours: unknown }>;
-  },
-): Promise<{ byEmployee: Map<string, number>; byDay: Map<string, number>; total: number }> {
-  const days = localDays(opts.zone, opts.from, opts.to);
-  const timeOff = await db.timeOff.findMany({
-    where: {
-      companyId: opts.companyId,
-      employeeId: { in: opts.employees.map((e) => e.id) },
-      startTime: { lt: new Date(opts.to) },
-      endTime: { gt: new Date(opts.from) },
-    },
-    select: { employeeId: true, startTime: true, endTime: true },
-    orderBy: { startTime: 'asc' },
-  });
+  opts: { company: Pick<Company, 'id' | 'timezone'>; from: Date; to: Date },
+): Promise<WorkingTime> {
+  const companyId = opts.company.id;
+  const zone = opts.company.timezone;
+  const from = opts.from.getTime();
+  const to = opts.to.getTime();
+  const [employees, services, timeOff] = await Promise.all([
+    db.employee.findMany({
+      where: { companyId },
+      select: { id: true, name: true, active: true, workingHours: true, services: { select: { serviceId: true } } },
+      orderBy: { id: 'asc' },
+    }),
+    db.service.findMany({
+      where: { companyId },
+      select: { id: true, name: true, active: true },
+      orderBy: { id: 'asc' },
+    }),
+    db.timeOff.findMany({
+      where: { companyId, startTime: { lt: opts.to }, endTime: { gt: opts.from }, employee: { active: true } },
+      select: { employeeId: true, startTime: true, endTime: true },
+      orderBy: { startTime: 'asc' },
+    }),
+  ]);
   const offOf = new Map<string, Interval[]>();
   for (const t of timeOff) {
     const list = offOf.get(t.employeeId);
@@ -347,19 +357,39 @@ async function availableTime(
     if (list) list.push(span);
     else offOf.set(t.employeeId, [span]);
   }
+  const days = localDays(zone, from, to);
+  const free = new Map<string, Interval[]>();
+  for (const e of employees) {
+    if (!e.active) continue;
+    const off = mergeIntervals(offOf.get(e.id) ?? []);
+    free.set(e.id, subtract(workingIntervals(readWorkingHours(e.workingHours), zone, from, to, days), off));
+  }
+  return { zone, from, to, employees, services, free };
+}
+
+/**
+ * The working time in [from, to) (epoch ms, inside the loaded span), by employee and by the
+ * company's local day.
+ */
+function availableIn(
+  working: WorkingTime,
+  from: number,
+  to: number,
+): { byEmployee: Map<string, number>; byDay: Map<string, number>; total: number } {
   // Every local day of the window is a group of its own, working time or not.
-  const windowDays = days.filter((d) => d.end > opts.from && d.start < opts.to);
+  const windowDays = localDays(working.zone, from, to).filter((d) => d.end > from && d.start < to);
   const perDay = windowDays.map(() => 0);
   const byEmployee = new Map<string, number>();
   let total = 0;
-  for (const e of opts.employees) {
-    const off = mergeIntervals(offOf.get(e.id) ?? []);
-    const free = subtract(workingIntervals(readWorkingHours(e.workingHours), opts.zone, opts.from, opts.to, days), off);
+  for (const [employeeId, intervals] of working.free) {
     let sum = 0;
-    // Both lists are in time order: each interval is split over the days it touches, from the
-    // first day that ends after its start.
+    // Both lists are in time order: each interval (clipped to the window) is split over the
+    // days it touches, from the first day that ends after its start.
     let d = 0;
-    for (const [a, b] of free) {
+    for (const [s, e] of intervals) {
+      const a = Math.max(s, from);
+      const b = Math.min(e, to);
+      if (a >= b) continue;
       sum += b - a;
       while (d < windowDays.length && windowDays[d]!.end <= a) d++;
       for (let k = d; k < windowDays.length && windowDays[k]!.start < b; k++) {
@@ -367,7 +397,7 @@ async function availableTime(
         if (overlap > 0) perDay[k]! += overlap;
       }
     }
-    byEmployee.set(e.id, sum);
+    byEmployee.set(employeeId, sum);
     total += sum;
   }
   const byDay = new Map(windowDays.map((d, i) => [d.date, perDay[i]!]));

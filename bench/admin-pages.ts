@@ -6,11 +6,15 @@
 //
 // Environment: BENCH_DATABASE_URL (the database the seed fills; run.ts gives this group its own),
 // REDIS_URL, BENCH_ADMIN_BOOKINGS (600000), BENCH_ADMIN_COMPANIES (20), BENCH_ADMIN_CONNECTIONS
-// (4), BENCH_ADMIN_SECONDS (10 a page, after 3 of warm-up). The seed is idempotent: a database
+// (4), BENCH_ADMIN_SECONDS (10 a page, after 3 of warm-up), BENCH_ADMIN_PAGES (some pages only: names
+// or their starts, comma-separated, such as `overview,calendar`), BENCH_CPU_PROF=1 (the server writes a
+// .cpuprofile into bench/results/profiles). The seed is idempotent: a database
 // already holding the same data set is reused, so a second run starts at once.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { DateTime } from 'luxon';
 import pg from 'pg';
 import type { LoadResult } from './load.js';
@@ -26,6 +30,7 @@ const COMPANIES = env.BENCH_ADMIN_COMPANIES ?? '20';
 const CONNECTIONS = Number(env.BENCH_ADMIN_CONNECTIONS ?? 4);
 const SECONDS = Number(env.BENCH_ADMIN_SECONDS ?? 10);
 const TARGET_P99_MS = 100;
+const ONLY = env.BENCH_ADMIN_PAGES?.split(',').filter(Boolean);
 
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const onCore = (core: number, args: string[]) =>
@@ -42,7 +47,11 @@ function seed(): Promise<void> {
 }
 
 function startServer(): Promise<{ child: ChildProcess; origin: string }> {
-  const [cmd, args] = onCore(0, nodeArgs('server.ts'));
+  const profile =
+    env.BENCH_CPU_PROF === '1'
+      ? ['--cpu-prof', '--cpu-prof-dir', join(dirname(fileURLToPath(import.meta.url)), 'results', 'profiles')]
+      : [];
+  const [cmd, args] = onCore(0, nodeArgs('server.ts', profile));
   const child = spawn(cmd, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: benchServerEnv({ databaseUrl: DATABASE_URL, redisUrl: REDIS_URL, logLevel: env.BENCH_LOG_LEVEL }),
@@ -134,7 +143,7 @@ async function main(): Promise<void> {
   const rows: PageRow[] = [];
   try {
     const session = await signIn(origin, email);
-    for (const [page, path] of pages) {
+    for (const [page, path] of pages.filter(([name]) => !ONLY || ONLY.some((o) => name.startsWith(o)))) {
       const spec: RequestSpec = { method: 'GET', path, headers: { cookie: session }, expect: [200, 303] };
       const probe = await fetch(origin + path, { headers: { cookie: session }, redirect: 'manual' });
       if (!spec.expect.includes(probe.status)) throw new Error(`${page}: ${path} answered ${probe.status}`);

@@ -69,11 +69,35 @@ const clip = (list: Interval[], from: number, to: number): Interval[] =>
 /** "09:00–17:00, 18:00–20:00" of a local day ("24:00" for the day's end); "Not working". */
 function hoursText(list: Interval[], day: DateTime, zone: string, none = 'Not working'): string {
   const start = day.toMillis();
-  const end = day.plus({ days: 1 }).startOf('day').toMillis();
+  const end = dayEnd(day);
   const parts = clip(list, start, end).map(([s, e]) => `${hhmm(s, zone)}–${e === end ? '24:00' : hhmm(e, zone)}`);
   return parts.length ? parts.join(', ') : none;
 }
-const hhmm = (at: number, zone: string) => DateTime.fromMillis(at, { zone }).toFormat('HH:mm');
+/** The next local midnight after a day's start (a page asks for the same few days many times). */
+const dayEnds = new Map<string, number>();
+function dayEnd(day: DateTime): number {
+  const key = `${day.zoneName} ${day.toMillis()}`;
+  let end = dayEnds.get(key);
+  if (end === undefined) {
+    if (dayEnds.size >= 10_000) dayEnds.clear();
+    end = day.plus({ days: 1 }).startOf('day').toMillis();
+    dayEnds.set(key, end);
+  }
+  return end;
+}
+
+/** HH:mm of an instant in a zone (one Intl format per zone, made once: Luxon's is an object a call). */
+const hhmm = (at: number, zone: string) => clockOf(zone).format(at);
+const hourOf = (at: number, zone: string) => Number(hhmm(at, zone).slice(0, 2));
+const clocks = new Map<string, Intl.DateTimeFormat>();
+function clockOf(zone: string): Intl.DateTimeFormat {
+  let f = clocks.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clocks.set(zone, f);
+  }
+  return f;
+}
 
 function parseQuery(q: Record<string, string>, employees: Employee[]) {
   const view = q.view || 'day';
@@ -116,18 +140,16 @@ function gridRows(
   let last = DEFAULT_LAST_HOUR * 60;
   for (const d of days) {
     const start = d.toMillis();
-    const end = d.plus({ days: 1 }).startOf('day').toMillis();
+    const end = dayEnd(d);
     for (const [s, e] of clip(extent, start, end)) {
-      const a = DateTime.fromMillis(s, { zone });
-      first = Math.min(first, a.hour * 60);
-      const b = DateTime.fromMillis(e - 1, { zone });
-      last = Math.max(last, e >= end ? 24 * 60 : (b.hour + 1) * 60);
+      first = Math.min(first, hourOf(s, zone) * 60);
+      last = Math.max(last, e >= end ? 24 * 60 : (hourOf(e - 1, zone) + 1) * 60);
     }
   }
   if (shared) {
     // One day for every column: rows are instants, so a 23 or 25-hour day has that many hours.
     const d = days[0]!;
-    const end = d.plus({ days: 1 }).startOf('day').toMillis();
+    const end = dayEnd(d);
     const wall = (m: number) => d.set({ hour: Math.floor(m / 60), minute: m % 60 }).toMillis();
     const from = first === 0 ? d.toMillis() : wall(first);
     const to = last === 24 * 60 ? end : wall(last);
@@ -141,16 +163,25 @@ function gridRows(
     }
     return rows;
   }
-  // A day per column: rows are wall-clock times, each cell from its time to the next row's.
+  // A day per column: rows are wall-clock times, each cell from its time to the next row's. On a
+  // day of one UTC offset a wall-clock time is the day's start plus its minutes; only the days
+  // the clocks change go through Luxon.
+  const starts = days.map((d) => d.toMillis());
+  const ends = days.map((d) => dayEnd(d));
+  const plain = days.map(
+    (d, i) =>
+      ends[i]! - starts[i]! === 24 * 60 * MINUTE && d.offset === DateTime.fromMillis(ends[i]! - 1, { zone }).offset,
+  );
+  const wallTime = (i: number, minutes: number) =>
+    minutes >= 24 * 60 ? ends[i]! : plain[i] ? starts[i]! + minutes * MINUTE : at(days[i]!, minutes);
   const rows = [];
   for (let m = first; m < last; m += STEP_MINUTES) {
     const label = `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
     rows.push({
       label,
-      spans: days.map((d): Interval | null => {
-        const s = at(d, m);
-        const next = m + STEP_MINUTES;
-        const e = next >= 24 * 60 ? d.plus({ days: 1 }).startOf('day').toMillis() : at(d, next);
+      spans: days.map((_, i): Interval | null => {
+        const s = wallTime(i, m);
+        const e = wallTime(i, m + STEP_MINUTES);
         return s === null ? null : [s, e ?? s];
       }),
     });
@@ -313,7 +344,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
         .concat(on.map(([k]) => k))
         .filter(Boolean)
         .join(' ');
-      const where = view === 'week' ? `${c.day.toFormat('ccc d LLL')} ${rowLabel}` : `${rowLabel}`;
+      const where = view === 'week' ? `${c.title} ${rowLabel}` : `${rowLabel}`;
       return (
         <td class={classes} data-employee={c.employee.id} data-start={new Date(lo).toISOString()}>
           {on.map(([, label, list]) =>
@@ -465,8 +496,8 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
                   title={view === 'week' ? c.day.toFormat('cccc d LLLL') : c.title}
                   column={c}
                   zone={zone}
-                  bookings={bookingsOf(c, c.day.toMillis(), c.day.plus({ days: 1 }).startOf('day').toMillis())}
-                  sessions={sessionsOf(c, c.day.toMillis(), c.day.plus({ days: 1 }).startOf('day').toMillis())}
+                  bookings={bookingsOf(c, c.day.toMillis(), dayEnd(c.day))}
+                  sessions={sessionsOf(c, c.day.toMillis(), dayEnd(c.day))}
                   bookingHref={(id) => companyPath(s.company, `/bookings/${id}`)}
                   classHref={(id) => companyPath(s.company, `/classes/${id}`)}
                   newHref={writer ? companyPath(s.company, `/bookings/new?employeeId=${c.employee.id}`) : null}

@@ -170,6 +170,17 @@ export function ScrollTable({ label, children }: { label: string; children: Comp
   );
 }
 
+/** HH:mm of an instant in a zone, 24-hour (one Intl format per zone, made once). */
+export function clockTime(at: Date | number, zone: string): string {
+  let f = clocks.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    clocks.set(zone, f);
+  }
+  return f.format(at);
+}
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
 export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
   if (!d) return '—';
   const s = timeFormatOf(zone, Boolean(opts.seconds)).format(d);

@@ -20,7 +20,7 @@ import {
 import { domainNow } from '../../schema/domain-time.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, ScrollTable, sendAdmin } from '../http.js';
+import { AdminNotFound, clockTime, ScrollTable, sendAdmin } from '../http.js';
 import { adminPage, companyPath, mayWrite } from '../layout.js';
 import { companyScope, queryOf } from '../scope.js';
 
@@ -86,18 +86,8 @@ function dayEnd(day: DateTime): number {
   return end;
 }
 
-/** HH:mm of an instant in a zone (one Intl format per zone, made once: Luxon's is an object a call). */
-const hhmm = (at: number, zone: string) => clockOf(zone).format(at);
-const hourOf = (at: number, zone: string) => Number(hhmm(at, zone).slice(0, 2));
-const clocks = new Map<string, Intl.DateTimeFormat>();
-function clockOf(zone: string): Intl.DateTimeFormat {
-  let f = clocks.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    clocks.set(zone, f);
-  }
-  return f;
-}
+const hhmm = (at: number, zone: string) => clockTime(at, zone);
+const hourOf = (at: number, zone: string) => Number(clockTime(at, zone).slice(0, 2));
 
 function parseQuery(q: Record<string, string>, employees: Employee[]) {
   const view = q.view || 'day';

@@ -30,7 +30,7 @@ import {
 } from '../../schema/reports/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { describedBy, ErrorText, fieldErrors, HintText, money, ScrollTable, sendAdmin } from '../http.js';
+import { clockTime, describedBy, ErrorText, fieldErrors, HintText, money, ScrollTable, sendAdmin } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
 
@@ -196,10 +196,8 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
                 {byEmployee.get(e.id)!.map((b) => (
                   <li>
                     <a href={companyPath(s.company, `/bookings/${b.id}`)}>
-                      <time datetime={b.startTime.toISOString()}>
-                        {DateTime.fromJSDate(b.startTime).setZone(zone).toFormat('HH:mm')}
-                      </time>{' '}
-                      {b.service.name} · {b.customer.name}
+                      <time datetime={b.startTime.toISOString()}>{clockTime(b.startTime, zone)}</time> {b.service.name}{' '}
+                      · {b.customer.name}
                     </a>{' '}
                     <span class={`badge ${b.status}`}>{STATUS_LABELS[b.status] ?? b.status}</span>
                   </li>

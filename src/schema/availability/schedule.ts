@@ -7,7 +7,7 @@
 // booking re-checks the same rule for one instant, and the constraint has the last word under
 // concurrency.
 import type { Db } from '../../db/databases.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import {
   localDays,
   hoursLocations,
@@ -57,75 +57,39 @@ export async function loadSchedules(
   if (ids.length === 0) return [];
   const lo = new Date(opts.from - opts.margin);
   const hi = new Date(opts.to + opts.margin);
-  const overlapping = { startTime: { lt: hi }, endTime: { gt: lo } };
   const days = localDays(opts.zone, opts.from - 86_400_000, opts.to + 86_400_000);
   const ignored = opts.ignoreBookingId === undefined ? [] : [opts.ignoreBookingId].flat();
-  const notThis = ignored.length > 0 ? { id: { notIn: ignored } } : {};
   // Intervals that name a location are in its zone: the company's locations, loaded only when
   // an employee's hours name one (or a location is asked for), so a company without locations
   // pays nothing.
   const located =
     opts.locationId !== undefined ||
     opts.employees.some((e) => hoursLocations(readWorkingHours(e.workingHours)).length > 0);
-  const [bookings, timeOff, external, sessions, closures, overrides, counted, locations] = await Promise.all([
-    db.booking.findMany({
-      where: {
-        companyId: opts.companyId,
-        employeeId: { in: ids },
-        status: { in: ['pending', 'confirmed'] },
-        classSessionId: null,
-        blockStart: { lt: hi },
-        blockEnd: { gt: lo },
-        ...notThis,
-      },
-      select: { employeeId: true, startTime: true, endTime: true, blockStart: true, blockEnd: true },
-    }),
-    db.timeOff.findMany({
-      where: { companyId: opts.companyId, employeeId: { in: ids }, ...overlapping },
-      select: { employeeId: true, startTime: true, endTime: true },
-    }),
-    // The busy times of the employees' outside calendars (their last good copies), like time off.
-    db.externalBusy.findMany({
-      where: { companyId: opts.companyId, employeeId: { in: ids }, ...overlapping },
-      select: { employeeId: true, startTime: true, endTime: true },
-    }),
-    db.classSession.findMany({
-      where: { companyId: opts.companyId, employeeId: { in: ids }, status: 'scheduled', ...overlapping },
-      select: { employeeId: true, startTime: true, endTime: true },
-    }),
-    db.closure.findMany({
-      where: {
-        companyId: opts.companyId,
-        ...overlapping,
-        OR: [{ employeeIds: { isEmpty: true } }, { employeeIds: { hasSome: ids } }],
-      },
-      select: { employeeIds: true, startTime: true, endTime: true },
-    }),
-    db.dateOverride.findMany({
-      where: {
-        companyId: opts.companyId,
-        employeeId: { in: ids },
-        date: { gte: days[0]!.date, lte: days[days.length - 1]!.date },
-      },
-      select: { employeeId: true, date: true, intervals: true },
-    }),
-    opts.countServiceId
-      ? db.booking.findMany({
-          where: {
-            companyId: opts.companyId,
-            serviceId: opts.countServiceId,
-            employeeId: { in: ids },
-            status: { in: ['pending', 'confirmed'] },
-            startTime: { gte: new Date(days[0]!.start), lt: new Date(days[days.length - 1]!.end) },
-            ...notThis,
-          },
-          select: { employeeId: true, startTime: true },
-        })
-      : Promise.resolve(null),
+  const [rows, locations] = await Promise.all([
+    busyRows(db, { companyId: opts.companyId, ids, lo, hi, ignored, days, countServiceId: opts.countServiceId }),
     located
       ? db.location.findMany({ where: { companyId: opts.companyId }, select: { id: true, timeZone: true } })
       : Promise.resolve([]),
   ]);
+  const bookings: Array<{ employeeId: string; startTime: Date; endTime: Date; blockStart: Date; blockEnd: Date }> = [];
+  const timeOff: Array<{ employeeId: string; startTime: Date; endTime: Date }> = [];
+  const external: typeof timeOff = [];
+  const sessions: typeof timeOff = [];
+  const closures: Array<{ employeeIds: string[]; startTime: Date; endTime: Date }> = [];
+  const overrides: Array<{ employeeId: string; date: string; intervals: unknown }> = [];
+  const counted: Array<{ employeeId: string; startTime: Date }> | null = opts.countServiceId ? [] : null;
+  for (const r of rows) {
+    const span = { employeeId: r.employee_id!, startTime: r.start_time!, endTime: r.end_time! };
+    if (r.kind === 'booking') bookings.push({ ...span, blockStart: r.block_start!, blockEnd: r.block_end! });
+    else if (r.kind === 'off') timeOff.push(span);
+    else if (r.kind === 'external') external.push(span);
+    else if (r.kind === 'class') sessions.push(span);
+    else if (r.kind === 'closure')
+      closures.push({ employeeIds: r.employee_ids!, startTime: r.start_time!, endTime: r.end_time! });
+    else if (r.kind === 'override')
+      overrides.push({ employeeId: r.employee_id!, date: r.date!, intervals: r.intervals });
+    else counted?.push({ employeeId: r.employee_id!, startTime: r.start_time! });
+  }
   const zones = new Map(locations.map((l) => [l.id, l.timeZone]));
   const kinds = () => ({
     booked: [] as Interval[],
@@ -244,4 +208,80 @@ export function freeSlots(
   return [...byStart.entries()]
     .sort((a, b) => a[0] - b[0])
     .map(([start, ids]) => ({ startTime: new Date(start), endTime: new Date(start + duration), employeeIds: ids }));
+}
+
+interface BusyRow {
+  kind: 'booking' | 'off' | 'external' | 'class' | 'closure' | 'override' | 'counted';
+  employee_id: string | null;
+  start_time: Date | null;
+  end_time: Date | null;
+  block_start: Date | null;
+  block_end: Date | null;
+  employee_ids: string[] | null;
+  date: string | null;
+  intervals: unknown;
+}
+
+/**
+ * The employees' live bookings' blocks, time off, outside busy times and classes overlapping
+ * [lo, hi), the closures that apply to them, their date overrides on `days` and (with
+ * `countServiceId`) their live bookings of that service on `days`, in one statement: one round
+ * trip, where inside a booking's transaction each statement is one.
+ */
+async function busyRows(
+  db: Client,
+  opts: {
+    companyId: string;
+    ids: string[];
+    lo: Date;
+    hi: Date;
+    ignored: string[];
+    days: Array<{ date: string; start: number; end: number }>;
+    countServiceId?: string;
+  },
+): Promise<BusyRow[]> {
+  const { ids, lo, hi, ignored, days } = opts;
+  return db.$queryRaw<BusyRow[]>`
+    SELECT 'booking' AS kind, employee_id, start_time, end_time, block_start, block_end,
+           NULL::text[] AS employee_ids, NULL::text AS date, NULL::jsonb AS intervals
+      FROM "bookings"
+      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[])
+        AND status IN ('pending', 'confirmed') AND class_session_id IS NULL
+        AND "block_start" < ${hi}::timestamptz AND "block_end" > ${lo}::timestamptz AND id <> ALL(${ignored}::text[])
+    UNION ALL
+    SELECT 'off', employee_id, start_time, end_time, NULL, NULL, NULL, NULL, NULL
+      FROM "time_off"
+      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[])
+        AND start_time < ${hi}::timestamptz AND end_time > ${lo}::timestamptz
+    UNION ALL
+    SELECT 'external', employee_id, start_time, end_time, NULL, NULL, NULL, NULL, NULL
+      FROM "external_busy"
+      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[])
+        AND start_time < ${hi}::timestamptz AND end_time > ${lo}::timestamptz
+    UNION ALL
+    SELECT 'class', employee_id, start_time, end_time, NULL, NULL, NULL, NULL, NULL
+      FROM "class_sessions"
+      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[]) AND status = 'scheduled'
+        AND start_time < ${hi}::timestamptz AND end_time > ${lo}::timestamptz
+    UNION ALL
+    SELECT 'closure', NULL, start_time, end_time, NULL, NULL, employee_ids, NULL, NULL
+      FROM "closures"
+      WHERE company_id = ${opts.companyId} AND start_time < ${hi}::timestamptz AND end_time > ${lo}::timestamptz
+        AND (employee_ids = '{}' OR employee_ids && ${ids}::text[])
+    UNION ALL
+    SELECT 'override', employee_id, NULL, NULL, NULL, NULL, NULL, date, intervals
+      FROM "date_overrides"
+      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[])
+        AND date >= ${days[0]!.date} AND date <= ${days[days.length - 1]!.date}
+    ${
+      opts.countServiceId
+        ? Prisma.sql`UNION ALL
+    SELECT 'counted', employee_id, start_time, NULL, NULL, NULL, NULL, NULL, NULL
+      FROM "bookings"
+      WHERE company_id = ${opts.companyId} AND service_id = ${opts.countServiceId}
+        AND employee_id = ANY(${ids}::text[]) AND status IN ('pending', 'confirmed')
+        AND start_time >= ${new Date(days[0]!.start)}::timestamptz AND start_time < ${new Date(days[days.length - 1]!.end)}::timestamptz
+        AND id <> ALL(${ignored}::text[])`
+        : Prisma.empty
+    }`;
 }

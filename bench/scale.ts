@@ -124,9 +124,11 @@ async function emptyWorld(dbs: Databases, origin: string): Promise<World> {
   for (let i = 0; i < STAFF; i++)
     staff.push((await api('POST', '/api/v1/employees', { name: `Staff ${i + 1}`, workingHours: HOURS }))._id);
   const customer = await api('POST', '/api/v1/customers', { name: 'Bench Customer', email: 'bench@example.com' });
-  // A little history, so every list scenario answers a full page here too (the ratio then
-  // measures the size of the tables, not a page of rows against an empty one): the first
-  // employee's last 30 days, and 170 more completed visits over two years.
+  // A history of its own, so every list scenario answers a full page here too, deep pages
+  // included (the ratio then measures the size of the tables, not a page of rows against an
+  // empty one): the first employee's last 30 days, and enough completed visits of four others
+  // over the last two years (eight a day each, half an hour apart) that the page after
+  // STEPS cursor steps of every list exists.
   const serviceId = (
     await api('POST', '/api/v1/services', {
       name: 'Bench history',
@@ -136,14 +138,24 @@ async function emptyWorld(dbs: Databases, origin: string): Promise<World> {
     })
   )._id as string;
   const today = DateTime.now().setZone(f.live.timezone).startOf('day').set({ hour: 10 });
-  const history = Array.from({ length: 200 }, (_, i) => {
-    const start = (i < 30 ? today.minus({ days: i + 1 }) : today.minus({ days: 31 + (i - 30) * 4 })).toJSDate();
+  const older = STEPS * PAGE + PAGE;
+  const history = Array.from({ length: 30 + older }, (_, i) => {
+    const j = i - 30;
+    const slot = Math.floor(j / 4);
+    const start = (
+      i < 30
+        ? today.minus({ days: i + 1 })
+        : today
+            .minus({ days: 31 + Math.floor(slot / 8) })
+            .set({ hour: 9, minute: 0 })
+            .plus({ minutes: (slot % 8) * 30 })
+    ).toJSDate();
     const end = new Date(start.getTime() + 30 * 60_000);
     return {
       id: newId(),
       companyId: f.live.id,
       serviceId,
-      employeeId: staff[i < 30 ? 0 : i % 5]!,
+      employeeId: staff[i < 30 ? 0 : 1 + (j % 4)]!,
       customerId: customer._id as string,
       startTime: start,
       endTime: end,
@@ -154,7 +166,8 @@ async function emptyWorld(dbs: Databases, origin: string): Promise<World> {
       currency: 'EUR',
     };
   });
-  await dbs.live.prisma.booking.createMany({ data: history });
+  for (let i = 0; i < history.length; i += 2_000)
+    await dbs.live.prisma.booking.createMany({ data: history.slice(i, i + 2_000) });
   return {
     fixture: 'empty',
     dbs,

@@ -28,7 +28,6 @@ import {
   type Revenue,
   type StatsGroup,
 } from '../../schema/reports/index.js';
-import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { clockTime, describedBy, ErrorText, fieldErrors, HintText, money, ScrollTable, sendAdmin } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
@@ -125,21 +124,25 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
     from: spanFrom.toJSDate(),
     to: spanTo.toJSDate(),
   });
-  const [todays, employees, next7, thisWeek, thisMonth] = await Promise.all([
+  const [todays, { employees }, next7, thisWeek, thisMonth] = await Promise.all([
     listBookingsStarting(s.db, {
       companyId: s.company.id,
       from: today.toJSDate(),
       to: today.plus({ days: 1 }).toJSDate(),
       limit: 500,
     }),
-    listEmployeesByName(s.db, s.company.id),
+    // The staff by name, from the same load the reports use.
+    workingTime,
     stats(s, workingTime, today, today.plus({ days: 7 })),
     stats(s, workingTime, week, week.plus({ weeks: 1 })),
     stats(s, workingTime, month, month.plus({ months: 1 })),
   ]);
   const byEmployee = new Map<string, typeof todays>();
-  for (const b of todays) byEmployee.set(b.employeeId, [...(byEmployee.get(b.employeeId) ?? []), b]);
-  const shown = employees.filter((e) => e.active || byEmployee.has(e.id));
+  for (const b of todays) {
+    const list = byEmployee.get(b.employeeId);
+    if (list) list.push(b);
+    else byEmployee.set(b.employeeId, [b]);
+  }
   const base = companyPath(s.company);
   const dayName = (key: string) => DateTime.fromISO(key, { zone }).toFormat('ccc d');
   const m = thisMonth.totals;
@@ -185,7 +188,7 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
       {todays.length === 0 ? (
         <p class="empty">No bookings today.</p>
       ) : (
-        shown
+        employees
           .filter((e) => byEmployee.has(e.id))
           .map((e) => (
             <section aria-label={`Today: ${e.name}`}>

@@ -319,6 +319,7 @@ export interface WorkingTime {
   zone: string;
   from: number;
   to: number;
+  /** Every employee of the company, active or not, by name. */
   employees: Array<{ id: string; name: string; active: boolean; services: Array<{ serviceId: string }> }>;
   services: Array<{ id: string; name: string; active: boolean }>;
   /** Each active employee's free working intervals in [from, to), sorted and merged. */
@@ -337,7 +338,8 @@ export async function loadWorkingTime(
     db.employee.findMany({
       where: { companyId },
       select: { id: true, name: true, active: true, workingHours: true, services: { select: { serviceId: true } } },
-      orderBy: { id: 'asc' },
+      // By name, as pages list staff (the reports' groups are sorted by key whatever the order).
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
     }),
     db.service.findMany({
       where: { companyId },

@@ -70,7 +70,9 @@ const clip = (list: Interval[], from: number, to: number): Interval[] =>
 function hoursText(list: Interval[], day: DateTime, zone: string, none = 'Not working'): string {
   const start = day.toMillis();
   const end = dayEnd(day);
-  const parts = clip(list, start, end).map(([s, e]) => `${hhmm(s, zone)}–${e === end ? '24:00' : hhmm(e, zone)}`);
+  const parts = clip(list, start, end).map(
+    ([s, e]) => `${clockTime(s, zone)}–${e === end ? '24:00' : clockTime(e, zone)}`,
+  );
   return parts.length ? parts.join(', ') : none;
 }
 /** The next local midnight after a day's start (a page asks for the same few days many times). */
@@ -86,7 +88,6 @@ function dayEnd(day: DateTime): number {
   return end;
 }
 
-const hhmm = (at: number, zone: string) => clockTime(at, zone);
 const hourOf = (at: number, zone: string) => Number(clockTime(at, zone).slice(0, 2));
 
 function parseQuery(q: Record<string, string>, employees: Employee[]) {
@@ -505,7 +506,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
 function BookingItem({ booking: b, zone, href }: { booking: Booking; zone: string; href: string }) {
   return (
     <a class={`booking ${b.status}`} href={href}>
-      {hhmm(b.startTime.getTime(), zone)}–{hhmm(b.endTime.getTime(), zone)} {b.customer.name}
+      {clockTime(b.startTime.getTime(), zone)}–{clockTime(b.endTime.getTime(), zone)} {b.customer.name}
       <br />
       <span class="muted">
         {b.service.name} · {STATUS_LABELS[b.status] ?? b.status}
@@ -517,7 +518,7 @@ function BookingItem({ booking: b, zone, href }: { booking: Booking; zone: strin
 function ClassItem({ session: x, zone, href }: { session: Session; zone: string; href: string }) {
   return (
     <a class={`booking class-session ${x.status}`} href={href}>
-      {hhmm(x.startTime.getTime(), zone)}–{hhmm(x.endTime.getTime(), zone)} {x.service.name}
+      {clockTime(x.startTime.getTime(), zone)}–{clockTime(x.endTime.getTime(), zone)} {x.service.name}
       <br />
       <span class="muted">
         Class · {x.bookedCount}/{x.capacity} booked{x.status === 'cancelled' ? ' · Cancelled' : ''}

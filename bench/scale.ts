@@ -256,6 +256,16 @@ async function deepCursor(w: World, where: Record<string, unknown>): Promise<str
   return last ? encodeCursor(last.id) : encodeCursor('000000000000000000000000');
 }
 
+/** GET /availability of a 30-minute service of these employees, for `days` from the next working day. */
+async function availabilityOf(w: World, name: string, staff: string[], days: number): Promise<RequestSpec> {
+  const serviceId = await service(w, name, staff);
+  const from = workingDays(w, 2, 1)[0]!;
+  return get(
+    w,
+    `/api/v1/availability?${q({ serviceId, from: from.toUTC().toISO()!, to: from.plus({ days }).toUTC().toISO()! })}`,
+  );
+}
+
 interface ScaleScenario {
   name: string;
   title: string;
@@ -338,27 +348,13 @@ export const SCALE_SCENARIOS: ScaleScenario[] = [
     name: 'availability-5x31',
     title: 'GET /api/v1/availability: a 30-minute service of 5 employees, 31 days',
     connections: 4,
-    async setup(w) {
-      const serviceId = await service(w, 'Bench five', w.staff.slice(0, 5));
-      const from = workingDays(w, 2, 1)[0]!;
-      return get(
-        w,
-        `/api/v1/availability?${q({ serviceId, from: from.toUTC().toISO()!, to: from.plus({ days: 31 }).toUTC().toISO()! })}`,
-      );
-    },
+    setup: (w) => availabilityOf(w, 'Bench five', w.staff.slice(0, 5), 31),
   },
   {
     name: 'availability-50x7',
     title: 'GET /api/v1/availability: a 30-minute service of 50 employees, 7 days',
     connections: 4,
-    async setup(w) {
-      const serviceId = await service(w, 'Bench fifty', w.staff.slice(50, 100));
-      const from = workingDays(w, 2, 1)[0]!;
-      return get(
-        w,
-        `/api/v1/availability?${q({ serviceId, from: from.toUTC().toISO()!, to: from.plus({ days: 7 }).toUTC().toISO()! })}`,
-      );
-    },
+    setup: (w) => availabilityOf(w, 'Bench fifty', w.staff.slice(50, 100), 7),
   },
   {
     name: 'dashboard',

@@ -136,3 +136,35 @@ export function Select(o: {
     </>
   );
 }
+
+/**
+ * The customer search box: a GET form (role=search) whose `q` is a prefix of a name, an e-mail
+ * or a phone number; `keep` carries the page's other parameters as hidden fields.
+ */
+export function CustomerSearch(p: {
+  action: string;
+  search: string;
+  hint: string;
+  error?: string;
+  keep?: Record<string, string | null | undefined>;
+}) {
+  return (
+    <form method="get" action={p.action} class="inline" role="search">
+      {Object.entries(p.keep ?? {}).map(([k, val]) => (val ? <input type="hidden" name={k} value={val} /> : null))}
+      <div>
+        <label for="f-q">Search customers</label>
+        <HintText id="f-q" hint={p.hint} />
+        <input
+          id="f-q"
+          name="q"
+          type="search"
+          value={p.search}
+          maxlength={200}
+          {...describedBy('f-q', { hint: p.hint, error: p.error })}
+        />
+        <ErrorText id="f-q" error={p.error} />
+      </div>
+      <button type="submit">Search</button>
+    </form>
+  );
+}

@@ -14,6 +14,7 @@ import { listServicesByName } from '../../schema/services/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { describedBy, ErrorText, Field, HintText, money, sendAdmin } from '../http.js';
+import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formOf, queryOf, type CompanyScope } from '../scope.js';
 import {
@@ -113,23 +114,7 @@ async function newBookingPage(
       {staff ? (
         <p class="muted">Give the customer's e-mail below: a customer who has it already is booked.</p>
       ) : (
-        <form method="get" action={base} class="inline" role="search">
-          {Object.entries(keep).map(([k, val]) => (val ? <input type="hidden" name={k} value={val} /> : null))}
-          <div>
-            <label for="f-q">Search customers</label>
-            <HintText id="f-q" hint={searchHint} />
-            <input
-              id="f-q"
-              name="q"
-              type="search"
-              value={search}
-              maxlength={200}
-              {...describedBy('f-q', { hint: searchHint, error: searchError })}
-            />
-            <ErrorText id="f-q" error={searchError} />
-          </div>
-          <button type="submit">Search</button>
-        </form>
+        <CustomerSearch action={base} search={search} hint={searchHint} error={searchError} keep={keep} />
       )}
       {search && !searchError && found.length === 0 && (
         <p class="empty">{`No customer's name, e-mail or phone starts with “${search}”.`}</p>

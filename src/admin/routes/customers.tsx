@@ -31,6 +31,7 @@ import {
   sendAdmin,
   TimeTag,
 } from '../http.js';
+import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
@@ -101,22 +102,7 @@ async function listPage(s: CompanyScope, req: FastifyRequest, reply: FastifyRepl
   const body = (
     <>
       <h1>Customers</h1>
-      <form method="get" action={base} class="inline" role="search">
-        <div>
-          <label for="f-q">Search customers</label>
-          <HintText id="f-q" hint={hint} />
-          <input
-            id="f-q"
-            name="q"
-            type="search"
-            value={search}
-            maxlength={200}
-            {...describedBy('f-q', { hint, error })}
-          />
-          <ErrorText id="f-q" error={error} />
-        </div>
-        <button type="submit">Search</button>
-      </form>
+      <CustomerSearch action={base} search={search} hint={hint} error={error} />
       {page &&
         (page.data.length === 0 ? (
           <p class="empty">

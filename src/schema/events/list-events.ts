@@ -41,14 +41,10 @@ export async function listEventsOfBookings(
   opts: { companyId: string; bookingIds: readonly string[]; limit: number },
 ): Promise<EventRecord[]> {
   if (opts.bookingIds.length === 0) return [];
-  const ids = await db.$queryRaw<Array<{ id: string }>>`
-    SELECT id FROM events
+  // One statement, with the columns of EVENT_RECORD_SELECT under their record names.
+  return db.$queryRaw<EventRecord[]>`
+    SELECT id, company_id AS "companyId", type, data, created_at AS "createdAt", position
+    FROM events
     WHERE company_id = ${opts.companyId} AND data->>'bookingId' = ANY(${[...opts.bookingIds]}::text[])
     ORDER BY id LIMIT ${opts.limit}`;
-  if (ids.length === 0) return [];
-  return db.event.findMany({
-    where: { id: { in: ids.map((r) => r.id) } },
-    orderBy: { id: 'asc' },
-    select: EVENT_RECORD_SELECT,
-  });
 }

@@ -3,14 +3,13 @@
 // with the use case's 4xx), its CSRF guard, another company's booking and the other mode's URL
 // (404), and the rows it leaves: the same events and e-mails as the API's verb leaves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bookThroughUseCase } from '../helpers/bookings.js';
 import { ALL_DAY, blankCompany, futureHour, post } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { FAST_WORKERS, waitFor } from '../helpers/receiver.js';
-import { injectSignIn } from './admin-helpers.js';
+import { addMember, injectSignIn } from './admin-helpers.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -331,15 +330,7 @@ describe('roles', () => {
     const company = co.company;
     const theirs = (await bookThroughUseCase(t.dbs.test.prisma, company, { requiresPayment: true })).booking;
     const member = await createAccountWithKeys(t.dbs);
-    await t.dbs.live.prisma.membership.create({
-      data: {
-        id: newId(),
-        teamAccountId: w.account.id,
-        memberAccountId: member.account.id,
-        role: 'staff',
-        testEmployeeId: anna._id,
-      },
-    });
+    await addMember(t.dbs, { team: w.account.id, member: member.account.id, role: 'staff', testEmployeeId: anna._id });
     const staffCookie = await injectSignIn(t.app, member);
     const as = (url: string) => t.app.inject({ method: 'GET', url, cookies: { svc_session: staffCookie } });
     const page = await as(`${base()}/${mine._id}`);
@@ -382,9 +373,7 @@ describe('roles', () => {
   it('a viewer sees no action buttons, and their posts are refused (403) with nothing changed', async () => {
     const b = await book(futureHour(18, 9), paidCut);
     const member = await createAccountWithKeys(t.dbs);
-    await t.dbs.live.prisma.membership.create({
-      data: { id: newId(), teamAccountId: w.account.id, memberAccountId: member.account.id, role: 'viewer' },
-    });
+    await addMember(t.dbs, { team: w.account.id, member: member.account.id, role: 'viewer' });
     const viewerCookie = await injectSignIn(t.app, member);
     const page = await t.app.inject({
       method: 'GET',

@@ -5,12 +5,11 @@
 // session behind a confirmation that counts who is told, other companies' ids a 404, and CSRF.
 // A test clock fixes the company's time, so "before the start" and "after it" are exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { injectSignIn } from './admin-helpers.js';
+import { addMember, injectSignIn } from './admin-helpers.js';
 import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { ALL_DAY, blankCompany, ok, post as apiPost } from '../helpers/domain.js';
-import { newId } from '../../src/ids.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -267,14 +266,11 @@ describe('classes pages by role', () => {
     await s.book(bobs._id, 'Adam');
     const member = async (role: 'staff' | 'viewer') => {
       const world = await createAccountWithKeys(t.dbs);
-      await t.dbs.live.prisma.membership.create({
-        data: {
-          id: newId(),
-          teamAccountId: w.account.id,
-          memberAccountId: world.account.id,
-          role,
-          testEmployeeId: role === 'staff' ? s.ann._id : null,
-        },
+      await addMember(t.dbs, {
+        team: w.account.id,
+        member: world.account.id,
+        role,
+        testEmployeeId: role === 'staff' ? s.ann._id : null,
       });
       const c = await injectSignIn(t.app, world);
       const page = await t.app.inject({ method: 'GET', url: `${s.base}?week=2030-01-07`, cookies: { svc_session: c } });

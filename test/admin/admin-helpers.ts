@@ -8,6 +8,8 @@ import { DateTime } from 'luxon';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { newId } from '../../src/ids.js';
+import type { Databases } from '../../src/db/databases.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer } from '../helpers/factories.js';
 import { ok, post } from '../helpers/domain.js';
@@ -309,4 +311,23 @@ export async function injectSignIn(
   });
   expect(res.statusCode).toBe(303);
   return res.cookies.find((c) => c.name === 'svc_session')!.value;
+}
+
+/**
+ * Makes an account a member of another's team, written straight to the table (invitations have
+ * tests of their own): `staff` linked to a test-mode employee.
+ */
+export async function addMember(
+  dbs: Databases,
+  o: { team: string; member: string; role: 'admin' | 'staff' | 'viewer'; testEmployeeId?: string | null },
+): Promise<void> {
+  await dbs.live.prisma.membership.create({
+    data: {
+      id: newId(),
+      teamAccountId: o.team,
+      memberAccountId: o.member,
+      role: o.role,
+      testEmployeeId: o.testEmployeeId ?? null,
+    },
+  });
 }

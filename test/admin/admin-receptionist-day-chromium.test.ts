@@ -6,12 +6,11 @@
 // read back from the database; axe-core runs on every page and each is kept as a screenshot.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/ids.js';
 import type { TestApp } from '../helpers/app.js';
 import { axeFindings } from '../helpers/axe.js';
 import { ALL_DAY, blankCompany, ok, post, WEEK_9_TO_17 } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { launchChromium, shot, signIn, startAdminApp } from './admin-helpers.js';
+import { addMember, launchChromium, shot, signIn, startAdminApp } from './admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -74,15 +73,7 @@ beforeAll(async () => {
     customer: { name: 'Ada Attendee', email: 'ada@example.com' },
   });
   // The receptionist: staff of the owner's team, linked to Anna in test mode.
-  await t.dbs.live.prisma.membership.create({
-    data: {
-      id: newId(),
-      teamAccountId: owner.account.id,
-      memberAccountId: staff.account.id,
-      role: 'staff',
-      testEmployeeId: anna._id,
-    },
-  });
+  await addMember(t.dbs, { team: owner.account.id, member: staff.account.id, role: 'staff', testEmployeeId: anna._id });
   day = {
     companyId: co.company.id,
     auth,

@@ -9,7 +9,7 @@ import { createAccountWithKeys } from '../helpers/factories.js';
 import { newId } from '../../src/ids.js';
 import { createOAuthClient } from '../../src/schema/credentials/create-oauth-client.js';
 import { Browser, hiddenValue, pkce, tokenRequest, basic } from '../auth/oauth/oauth-helpers.js';
-import { bookInSalon, injectSignIn } from './admin-helpers.js';
+import { addMember, bookInSalon, injectSignIn } from './admin-helpers.js';
 
 type World = Awaited<ReturnType<typeof createAccountWithKeys>>;
 type Who = 'owner' | 'admin' | 'staff' | 'viewer' | 'stranger';
@@ -43,14 +43,11 @@ beforeAll(async () => {
     stranger: await createAccountWithKeys(t.dbs),
   };
   for (const role of ['admin', 'staff', 'viewer'] as const)
-    await t.dbs.live.prisma.membership.create({
-      data: {
-        id: newId(),
-        teamAccountId: owner.account.id,
-        memberAccountId: worlds[role].account.id,
-        role,
-        testEmployeeId: role === 'staff' ? ownEmployee : null,
-      },
+    await addMember(t.dbs, {
+      team: owner.account.id,
+      member: worlds[role].account.id,
+      role,
+      testEmployeeId: role === 'staff' ? ownEmployee : null,
     });
   for (const [who, world] of Object.entries(worlds) as Array<[Who, World]>) {
     const cookie = await injectSignIn(t.app, world);

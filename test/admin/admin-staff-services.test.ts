@@ -3,12 +3,11 @@
 // with the field's error and nothing changed, another company's ids a 404, and no form without
 // the session's CSRF token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { injectSignIn } from './admin-helpers.js';
+import { addMember, injectSignIn } from './admin-helpers.js';
 import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
 import { ok, salon } from '../helpers/domain.js';
-import { newId } from '../../src/ids.js';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
@@ -373,14 +372,11 @@ describe('staff and services pages by role', () => {
     const { employee, service } = await salon(t.app, auth);
     const member = async (role: 'staff' | 'viewer') => {
       const world = await createAccountWithKeys(t.dbs);
-      await t.dbs.live.prisma.membership.create({
-        data: {
-          id: newId(),
-          teamAccountId: w.account.id,
-          memberAccountId: world.account.id,
-          role,
-          testEmployeeId: role === 'staff' ? employee._id : null,
-        },
+      await addMember(t.dbs, {
+        team: w.account.id,
+        member: world.account.id,
+        role,
+        testEmployeeId: role === 'staff' ? employee._id : null,
       });
       const c = await injectSignIn(t.app, world);
       const page = await t.app.inject({

@@ -21,6 +21,7 @@ import { transitionBooking, type BookingAction } from './transition-booking.js';
 import { cancelBooking, quoteCancellation, type CancellationQuote } from './cancel-booking.js';
 import { manageUrl, rotateManageLink } from './manage-link.js';
 import { acceptOffer } from './accept-offer.js';
+import { bookingIdsOfStatus } from './list-bookings.js';
 
 export const BookingActorEnum = builder.enumType('BookingActor', {
   description:
@@ -327,12 +328,33 @@ builder.queryFields((t) => ({
       authScopes: read,
       args: { ...legacyPageArgs(t.arg), ...bookingFilterArgs(t.arg) },
       resolve: (_r, a, ctx, info) => {
-        const where = bookingWhere(ctx.credential!.companyId, a);
+        const companyId = ctx.credential!.companyId;
+        const where = bookingWhere(companyId, a);
         const query = nodeQuery(ctx, info, 'Booking');
         return resolveConnection(
           a,
           a.orderBy,
-          (q) => ctx.db.booking.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
+          async (q) => {
+            // One status ordered by id: the page's ids from the status's index (bookingIdsOfStatus),
+            // then their records with what the document selects.
+            const byId = q.orderBy.length === 1 ? q.orderBy[0]!.id : undefined;
+            if (!a.status || a.metadata != null || !byId)
+              return ctx.db.booking.findMany({ ...query, ...q, where: { ...q.where, ...where } });
+            const bound = q.where.id;
+            const ids = await bookingIdsOfStatus(ctx.db, {
+              companyId,
+              status: a.status,
+              ...(a.employeeId != null ? { employeeId: String(a.employeeId) } : {}),
+              ...(a.customerId != null ? { customerId: String(a.customerId) } : {}),
+              ...(a.serviceId != null ? { serviceId: String(a.serviceId) } : {}),
+              from: a.from,
+              to: a.to,
+              ...(bound ? { beyond: 'lt' in bound ? bound.lt : bound.gt } : {}),
+              newestFirst: byId === 'desc',
+              take: q.take,
+            });
+            return ctx.db.booking.findMany({ ...query, where: { companyId, id: { in: ids } }, orderBy: q.orderBy });
+          },
           () => ctx.db.booking.count({ where }),
         );
       },

@@ -135,6 +135,21 @@ describe('booking list filters', () => {
     expect(await ids('status=cancelled')).toEqual([b3._id]);
     expect(await ids('status=confirmed')).toEqual([b4._id, b2._id, b1._id]);
     expect(await ids('status=pending')).toEqual([]);
+    // A status's pages (read through the status's index, bookingIdsOfStatus) follow the cursor.
+    const page = async (query: string) => {
+      const body = (await t.app.inject({ method: 'GET', url: `/api/v1/bookings?${query}`, headers: c.auth })).json<{
+        data: Array<{ _id: string }>;
+        meta: { pagination: { nextCursor: string | null } };
+      }>();
+      return { ids: body.data.map((b) => b._id), next: body.meta.pagination.nextCursor };
+    };
+    const first = await page('status=confirmed&limit=2');
+    expect(first.ids).toEqual([b4._id, b2._id]);
+    expect(await page(`status=confirmed&limit=2&cursor=${encodeURIComponent(first.next!)}`)).toEqual({
+      ids: [b1._id],
+      next: null,
+    });
+    expect(await ids(`status=confirmed&customerId=${ann._id}&serviceId=${s2._id}`)).toEqual([b2._id]);
     expect(await ids(`employeeId=${e1._id}`)).toEqual([b4._id, b1._id]);
     expect(await ids(`customerId=${bo._id}`)).toEqual([b4._id, b3._id]);
     expect(await ids(`serviceId=${s2._id}`)).toEqual([b4._id, b2._id]);

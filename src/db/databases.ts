@@ -15,6 +15,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Config } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -34,12 +35,18 @@ export interface Database {
   /** Runs fn on one raw SQL session (migrations, health checks, tests). */
   withSession<T>(fn: (s: SqlSession) => Promise<T>): Promise<T>;
   /**
-   * Runs one statement on a pooled connection, past Prisma, and returns how many rows it
-   * changed. For a hot write with one large parameter (the request-log batch): Prisma's raw
-   * path serializes, compiles and copies the parameter several times over, which cost the API
-   * process more CPU than the rest of the write (docs/performance.md, request logs).
+   * Runs one query on a pooled connection, past Prisma, and returns its rows: for the hot
+   * writes' own statements, where Prisma's raw path (serializing, compiling and copying each
+   * parameter) cost the API process more CPU than the rest of the write (docs/performance.md,
+   * request logs).
    */
-  execute(sql: string, params: unknown[]): Promise<number>;
+  queryRows<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /**
+   * Runs one `COPY … FROM STDIN` on a pooled connection with `data` as its input (PostgreSQL's
+   * text format) and returns how many rows it wrote: PostgreSQL's cheapest way in for many rows
+   * (the request logs: a row a request; docs/performance.md, request logs).
+   */
+  copyFrom(sql: string, data: Buffer): Promise<number>;
   /** LISTENs on a channel until the returned function is called (the workers' outbox wake-up). */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -202,8 +209,31 @@ function postgresDatabase(
         await client.end();
       }
     },
-    async execute(sql, params) {
-      return (await pool.query(sql, params)).rowCount ?? 0;
+    async queryRows<T>(sql: string, params: unknown[]) {
+      return (await pool.query(sql, params)).rows as T[];
+    },
+    async copyFrom(sql, data) {
+      const client = await pool.connect();
+      return new Promise<number>((resolve, reject) => {
+        let settled = false;
+        const done = (err: Error | null, rows = 0) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          // A connection a COPY failed on may be mid-protocol: let the pool drop it.
+          client.release(err ?? undefined);
+          if (err) reject(err);
+          else resolve(rows);
+        };
+        // pg's query_timeout does not cover a COPY: a server that stops answering mid-COPY
+        // would hold this connection for ever. Past the query timeout the connection is
+        // destroyed, as StallSafeClient does for a query.
+        const timer = setTimeout(() => done(new Error(QUERY_TIMED_OUT)), timeouts.queryMs);
+        const stream = client.query(copyFromStdin(sql));
+        stream.on('error', (err) => done(err));
+        stream.on('finish', () => done(null, stream.rowCount));
+        stream.end(data);
+      });
     },
     listen: (channel, handler) => listenPostgres(urls.direct, options, timeouts, channel, handler),
     async close() {
@@ -304,9 +334,18 @@ async function pgliteDatabase(mode: Mode, dataDir: string, snapshot?: Blob): Pro
       queue = run.catch(() => undefined);
       return run;
     },
-    // Through Prisma's adapter, which keeps a statement out of an interactive transaction
-    // running on the one connection PGlite has.
-    execute: (sql, params) => prisma.$executeRawUnsafe(sql, ...params),
+    // PGlite's query() waits for any open transaction (Prisma's interactive ones included) to
+    // end before it runs.
+    async queryRows<T>(sql: string, params: unknown[]) {
+      return (await db.query<T>(sql, params)).rows;
+    },
+    // PGlite reads COPY's input from its /dev/blob device.
+    async copyFrom(sql, data) {
+      const result = await db.query(sql.replace(/\bFROM STDIN\b/, "FROM '/dev/blob'"), [], {
+        blob: new Blob([new Uint8Array(data)]),
+      });
+      return result.affectedRows ?? 0;
+    },
     async listen(channel, handler) {
       return db.listen(channel, handler);
     },

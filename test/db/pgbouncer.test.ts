@@ -169,6 +169,21 @@ describe.skipIf('missing' in found)(`behind PgBouncer in transaction mode${why}`
     expect(await countIn('public', 'events', w.test.id)).toBe(0);
   });
 
+  it("request logs are copied in through the pooler, each mode's into its own schema", async () => {
+    await app.requestLogs!.flush();
+    const before = [
+      await countIn('public', 'request_logs', w.live.id),
+      await countIn('sandbox', 'request_logs', w.test.id),
+    ];
+    for (const key of [w.liveKey.key, w.testKey.key, w.liveKey.key])
+      expect((await app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key) })).statusCode).toBe(200);
+    expect(await app.requestLogs!.flush()).toEqual({ statements: 2, written: 3, failed: 0 });
+    expect(await countIn('public', 'request_logs', w.live.id)).toBe(before[0]! + 2);
+    expect(await countIn('sandbox', 'request_logs', w.test.id)).toBe(before[1]! + 1);
+    expect(await countIn('sandbox', 'request_logs', w.live.id)).toBe(0);
+    expect(await countIn('public', 'request_logs', w.test.id)).toBe(0);
+  });
+
   it('20 concurrent requests for one slot: exactly one booking', async () => {
     const auth = bearer(w.testKey.key);
     const { employee, service } = await salon(app, auth);

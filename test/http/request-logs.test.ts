@@ -244,7 +244,7 @@ describe('GET /api/v1/request-logs', () => {
 });
 
 describe('batching', () => {
-  it('writes once batchRows wait, in one INSERT, without waiting for the timer', async () => {
+  it('writes once batchRows wait, in one COPY, without waiting for the timer', async () => {
     const b = await createTestApp({ db: t.db, env: { REQUEST_LOG_FLUSH_MS: '60000', REQUEST_LOG_BATCH_ROWS: '3' } });
     try {
       const flushed = b.app.requestLogs!.nextFlush();

@@ -1,8 +1,8 @@
 // Writes request logs in batches off the request path (docs/api.md, Request logs): a request
-// only appends its row to an in-process buffer (the JSON of its columns, written into a chunk
-// of memory outside the JavaScript heap); every `flushMs`, or as soon as `batchRows` rows wait,
-// each chunk is written with one multi-row INSERT on its mode's database (live, sandbox), on a
-// pooled connection past Prisma (Database.execute).
+// only appends its row to an in-process buffer (a line of PostgreSQL's COPY text format, written
+// into a chunk of memory outside the JavaScript heap); every `flushMs`, or as soon as
+// `batchRows` rows wait, each chunk is written with one COPY on its mode's database (live,
+// sandbox), on a pooled connection past Prisma (Database.copyFrom).
 // The buffer is bounded: when `maxBuffered` rows wait (the database is slow or down), further
 // rows are dropped and counted, never queued without limit. A failed write is logged and its
 // rows counted as lost: logging never fails or slows a request. close() writes what is left.
@@ -37,7 +37,7 @@ export interface RequestLogWriterOptions {
   logger?: { warn(obj: object, msg: string): void };
 }
 
-/** What one flush did: rows written (per INSERT statement) and rows lost to a failed write. */
+/** What one flush did: rows written (per COPY statement) and rows lost to a failed write. */
 export interface FlushResult {
   statements: number;
   written: number;
@@ -66,15 +66,15 @@ export interface RequestLogRow {
 
 /**
  * The columns every request of one credential shares, serialized once: the end of each of its
- * rows' JSON. Callers keep it with the credential (src/http/request-logs.ts).
+ * rows' lines. Callers keep it with the credential (src/http/request-logs.ts).
  */
 export interface CredentialColumns {
   mode: Mode;
   companyId: string;
   /**
-   * `,"company","credential id","name","prefix"]` as UTF-8: copied into the chunk as bytes. The
-   * prefix's `…` is not Latin-1, so as part of the row's string it made every row a two-byte
-   * string, encoded to UTF-8 on the slow path (most of the row's cost, --cpu-prof).
+   * `\tcompany\tcredential id\tname\tprefix\n` as UTF-8: the end of each of the credential's
+   * lines, copied into the chunk as bytes. The prefix's `…` is not Latin-1, so as part of the
+   * row's string it made every row a two-byte string, encoded to UTF-8 on the slow path.
    */
   tail: Buffer;
 }
@@ -87,94 +87,111 @@ export function credentialColumns(c: {
   credentialPrefix: string;
 }): CredentialColumns {
   const tail = Buffer.from(
-    `,${JSON.stringify([c.companyId, c.credentialId, c.credentialName, c.credentialPrefix]).slice(1)}`,
+    `\t${copyText(c.companyId)}\t${copyText(c.credentialId)}\t${copyText(c.credentialName)}\t${copyText(c.credentialPrefix)}\n`,
     'utf8',
   );
   return { mode: c.mode, companyId: c.companyId, tail };
 }
 
-// A row's JSON array, in this order: the request's own columns first, its credential's last
-// (credentialColumns' tail, serialized once per credential). `quoted` columns are written as
-// they are between quotes: record ids and request ids (hex, or [A-Za-z0-9._:-], src/rest/request-id.ts),
-// the method (an HTTP token) and the IP hold no character JSON escapes.
-const COLUMNS: Array<[column: string, type: string]> = [
-  ['id', 'text'],
-  ['created_at', 'timestamptz'],
-  ['method', 'text'],
-  ['status', 'int'],
-  ['duration_ms', 'float8'],
-  ['request_id', 'text'],
-  ['ip', 'text'],
-  ['route', 'text'],
-  ['path', 'text'],
-  ['idempotency_key', 'text'],
-  ['operation_name', 'text'],
-  ['request_body', 'text'],
-  ['response_body', 'text'],
-  ['company_id', 'text'],
-  ['credential_id', 'text'],
-  ['credential_name', 'text'],
-  ['credential_prefix', 'text'],
-];
-const COMPANY_ID = COLUMNS.findIndex(([c]) => c === 'company_id');
+// A row is one line of COPY's text format: its columns in this order, separated by tabs, the
+// request's own columns first and its credential's last (credentialColumns' tail, made once per
+// credential). Record ids and request ids (hex, or [A-Za-z0-9._:-], src/rest/request-id.ts), the
+// method (an HTTP token) and the IP hold no character COPY escapes, and are written as they are.
+const COLUMNS = [
+  'id',
+  'created_at',
+  'method',
+  'status',
+  'duration_ms',
+  'request_id',
+  'ip',
+  'route',
+  'path',
+  'idempotency_key',
+  'operation_name',
+  'request_body',
+  'response_body',
+  'company_id',
+  'credential_id',
+  'credential_name',
+  'credential_prefix',
+] as const;
+const COMPANY_ID = COLUMNS.indexOf('company_id');
 
-// One statement and one parameter for any number of rows: the batch travels as one JSON array
-// of arrays (without the keys a batch is half the size; binding thousands of array elements one
-// by one cost the API process more CPU than the requests themselves, bench/ "me-logs-on"),
-// taken apart again by jsonb_array_elements (jsonb: the batch is parsed once; with json each
-// `->>` parsed its element again, 17 times a row). It is sent as the UTF-8 bytes it was written
-// in (bytea, as it is): as a string it was decoded from the chunk, as UTF-16 since every row has
-// a `…`, and encoded again by the driver, a microsecond a row. A row of a company deleted since
-// (a sandbox wipe) is left out: the table has no foreign key to do it.
-const INSERT =
-  `INSERT INTO request_logs (${COLUMNS.map(([c]) => c).join(', ')}) ` +
-  `SELECT ${COLUMNS.map(([, t], i) => (t === 'text' ? `e->>${i}` : t === 'timestamptz' ? `to_timestamp((e->>${i})::float8 / 1000)` : `(e->>${i})::${t}`)).join(', ')} ` +
-  `FROM jsonb_array_elements(convert_from($1::bytea, 'UTF8')::jsonb) AS e ` +
-  `WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = e->>${COMPANY_ID})`;
+// COPY rather than INSERT … SELECT over a JSON batch: PostgreSQL parsed the batch as jsonb and
+// took 17 columns out of each element again, 12-13 µs of its CPU a row on this machine against
+// 7-8 µs for COPY's text (docs/performance.md, request logs), on the same cores as the API.
+const COPY = `COPY request_logs (${COLUMNS.join(', ')}) FROM STDIN`;
+// A row of a company deleted since (a sandbox wipe) is left out: the table has no foreign key
+// to do it (a lookup and a lock on the company row for every row cost more than the row).
+const LIVE_COMPANIES = `SELECT id FROM companies WHERE id = ANY(string_to_array($1, ','))`;
 
-const text = (s: string | null) => (s === null ? 'null' : JSON.stringify(s));
-/** Routes are few: each one's JSON is made once. */
-const routeJson = new Map<string, string>();
+const COPY_SPECIAL = /[\\\t\n\r\0]/;
+const COPY_SPECIALS = /[\\\t\n\r\0]/g;
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\uFFFD' };
+/**
+ * A text value as COPY's text format reads it: backslash, tab and line breaks escaped. A NUL,
+ * which no PostgreSQL text can hold, becomes U+FFFD (it would fail the whole batch).
+ */
+function copyText(s: string): string {
+  return COPY_SPECIAL.test(s) ? s.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!) : s;
+}
+const nullable = (s: string | null) => (s === null ? '\\N' : copyText(s));
+
+/** Routes are few: each one's text is made once. */
+const routeCopy = new Map<string, string>();
 function routeText(route: string | null): string {
-  if (route === null) return 'null';
-  let json = routeJson.get(route);
-  if (json === undefined) {
-    json = JSON.stringify(route);
-    if (routeJson.size < 10_000) routeJson.set(route, json);
+  if (route === null) return '\\N';
+  let text = routeCopy.get(route);
+  if (text === undefined) {
+    text = copyText(route);
+    if (routeCopy.size < 10_000) routeCopy.set(route, text);
   }
-  return json;
+  return text;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of the last second asked (rows come in time order, seconds apart). */
+let second = -1;
+let secondText = '';
+/** A timestamptz as COPY reads it, to the millisecond, in UTC. */
+function timestampText(ms: number): string {
+  const whole = Math.round(ms);
+  const s = Math.floor(whole / 1000);
+  if (s !== second) {
+    second = s;
+    secondText = new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
+  }
+  const milli = whole - s * 1000;
+  return `${secondText}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}+00`;
 }
 
 /**
- * A row as the INSERT reads it, without its credential's tail: the JSON array of its columns
- * in COLUMNS' order up to the credential's. Written out by hand: it runs once a request, and
- * JSON.stringify of a 17-element array was its largest cost (--cpu-prof of
- * bench/request-logs-micro.ts).
+ * A row's line without its credential's tail: its columns in COLUMNS' order up to the
+ * credential's. Written out by hand: it runs once a request.
  */
 function rowHead(r: RequestLogRow): string {
   const route = routeText(r.route);
-  // A path that is its route (no parameters) is written as the route's JSON, already made.
-  const path = r.path === r.route ? route : JSON.stringify(r.path);
+  // A path that is its route (no parameters) is the route's text, already made.
+  const path = r.path === r.route ? route : copyText(r.path);
   return (
-    `["${r.id}",${r.createdAtMs},"${r.method}",${r.status},${r.durationMs},"${r.requestId}","${r.ip}",${route},${path},` +
-    `${text(r.idempotencyKey)},${text(r.operationName)},${text(r.requestBody)},${text(r.responseBody)}`
+    `${r.id}\t${timestampText(r.createdAtMs)}\t${r.method}\t${r.status}\t${r.durationMs}\t${r.requestId}\t${r.ip}\t${route}\t${path}\t` +
+    `${nullable(r.idempotencyKey)}\t${nullable(r.operationName)}\t${nullable(r.requestBody)}\t${nullable(r.responseBody)}`
   );
 }
 
-const OPEN_BRACKET = 0x5b;
-const COMMA = 0x2c;
-const CLOSE_BRACKET = 0x5d;
 /** A chunk's first size in bytes; it doubles as needed and is reused after its write. */
 const CHUNK_BYTES = 64 * 1024;
 /** Chunk memory kept for reuse, at most: 4 chunks of up to 1 MiB (batches of large bodies are let go). */
 const SPARE_CHUNKS = 4;
 const SPARE_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+const TAB = 0x09;
 
 /**
- * Rows of one mode for one INSERT: the JSON array of their rows, `[row,row,…`, as
- * UTF-8 in a Buffer (memory outside the JavaScript heap). A row waits up to flushMs; kept as a
- * string on the heap it outlived a young-generation collection or two and was copied by each,
- * then promoted and marked again; written here, its string is garbage as soon as it is made.
+ * Rows of one mode for one COPY: their lines as UTF-8 in a Buffer (memory outside the
+ * JavaScript heap). A row waits up to flushMs; kept as a string on the heap it outlived a
+ * young-generation collection or two and was copied by each, then promoted and marked again;
+ * written here, its string is garbage as soon as it is made.
  */
 interface Chunk {
   mode: Mode;
@@ -182,6 +199,9 @@ interface Chunk {
   /** Bytes used. */
   length: number;
   rows: number;
+  /** The companies whose rows it holds (most chunks: one or a few). */
+  companies: Set<string>;
+  lastCompany: string;
 }
 
 /** An entry as the hooks would have gathered it (tests and tools write entries). */
@@ -189,12 +209,33 @@ function rowOf(e: RequestLogEntry): RequestLogRow {
   return {
     ...e,
     createdAtMs: e.createdAt.getTime(),
-    // Not from a request: escaped like any text, so the row stays valid JSON.
-    id: JSON.stringify(e.id).slice(1, -1),
-    method: JSON.stringify(e.method).slice(1, -1),
-    requestId: JSON.stringify(e.requestId).slice(1, -1),
-    ip: JSON.stringify(e.ip).slice(1, -1),
+    // Not from a request: escaped like any text, so the line keeps its columns.
+    id: copyText(e.id),
+    method: copyText(e.method),
+    requestId: copyText(e.requestId),
+    ip: copyText(e.ip),
   };
+}
+
+/** The chunk's lines without those of the given companies (read only when one was deleted). */
+function withoutCompanies(chunk: Chunk, gone: Set<string>): { data: Buffer; rows: number } {
+  const kept: Buffer[] = [];
+  let rows = 0;
+  let start = 0;
+  while (start < chunk.length) {
+    const end = chunk.bytes.indexOf(NEWLINE, start) + 1;
+    const line = chunk.bytes.subarray(start, end);
+    // Escaped text holds no raw tab: the company is the text after the COMPANY_ID-th tab.
+    let at = 0;
+    for (let i = 0; i < COMPANY_ID; i++) at = line.indexOf(TAB, at) + 1;
+    const company = line.toString('utf8', at, line.indexOf(TAB, at));
+    if (!gone.has(company)) {
+      kept.push(line);
+      rows++;
+    }
+    start = end;
+  }
+  return { data: Buffer.concat(kept), rows };
 }
 
 export class RequestLogWriter {
@@ -246,17 +287,20 @@ export class RequestLogWriter {
     const tail = credential.tail;
     const mode = credential.mode;
     const chunk = (this.filling[mode] ??= this.chunk(mode));
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; one more for the separator, one for the `]`.
-    const need = chunk.length + head.length * 3 + tail.length + 2;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    const need = chunk.length + head.length * 3 + tail.length;
     if (need > chunk.bytes.length) {
       const bigger = Buffer.allocUnsafeSlow(Math.max(need, chunk.bytes.length * 2));
       chunk.bytes.copy(bigger, 0, 0, chunk.length);
       chunk.bytes = bigger;
     }
-    chunk.bytes[chunk.length++] = chunk.rows === 0 ? OPEN_BRACKET : COMMA;
     chunk.length += chunk.bytes.write(head, chunk.length);
     chunk.length += tail.copy(chunk.bytes, chunk.length);
     chunk.rows++;
+    if (credential.companyId !== chunk.lastCompany) {
+      chunk.companies.add(credential.companyId);
+      chunk.lastCompany = credential.companyId;
+    }
     this.buffered++;
     if (chunk.rows >= this.opts.batchRows) {
       this.full.push(chunk);
@@ -266,7 +310,14 @@ export class RequestLogWriter {
   }
 
   private chunk(mode: Mode): Chunk {
-    return { mode, bytes: this.spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES), length: 0, rows: 0 };
+    return {
+      mode,
+      bytes: this.spare.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES),
+      length: 0,
+      rows: 0,
+      companies: new Set(),
+      lastCompany: '',
+    };
   }
 
   /** Resolves when the next flush that writes something has finished (for tests and shutdown). */
@@ -297,11 +348,10 @@ export class RequestLogWriter {
   private async write(chunks: Chunk[]): Promise<FlushResult> {
     const result: FlushResult = { statements: 0, written: 0, failed: 0 };
     for (const chunk of chunks) {
-      chunk.bytes[chunk.length++] = CLOSE_BRACKET;
       try {
-        // The driver copies the bytes into its message; the chunk is reused once it is done.
-        result.written += await this.dbs[chunk.mode].execute(INSERT, [chunk.bytes.subarray(0, chunk.length)]);
-        result.statements++;
+        const written = await this.copy(chunk);
+        result.written += written;
+        if (written > 0) result.statements++;
       } catch (err) {
         result.failed += chunk.rows;
         this.opts.logger?.warn(
@@ -316,6 +366,22 @@ export class RequestLogWriter {
     const waiters = this.waiters.splice(0);
     for (const w of waiters) w(result);
     return result;
+  }
+
+  /** One chunk's COPY, less the rows of companies deleted since they were recorded. */
+  private async copy(chunk: Chunk): Promise<number> {
+    const db = this.dbs[chunk.mode];
+    let data = chunk.bytes.subarray(0, chunk.length);
+    const live = await db.queryRows<{ id: string }>(LIVE_COMPANIES, [[...chunk.companies].join(',')]);
+    if (live.length < chunk.companies.size) {
+      const gone = new Set(chunk.companies);
+      for (const { id } of live) gone.delete(id);
+      const kept = withoutCompanies(chunk, gone);
+      if (kept.rows === 0) return 0;
+      data = kept.data;
+    }
+    // The driver copies the bytes into its messages; the chunk is reused once it is done.
+    return db.copyFrom(COPY, data);
   }
 
   /** Stops the timer and writes what is buffered (shutdown); later rows are dropped. */

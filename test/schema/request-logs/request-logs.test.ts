@@ -83,7 +83,7 @@ describe('bodyForLog', () => {
 });
 
 describe('RequestLogWriter', () => {
-  it('drops and counts rows beyond its buffer, and writes the rest in one INSERT per mode', async () => {
+  it('drops and counts rows beyond its buffer, and writes the rest in one COPY per mode', async () => {
     const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 3 });
     const rows = [entry({ mode: 'live', companyId: w.live.id }), entry(), entry(), entry(), entry()];
     for (const r of rows) writer.record(r);
@@ -94,11 +94,70 @@ describe('RequestLogWriter', () => {
     await writer.close();
   });
 
+  it('keeps every character of every column as it was sent (tabs, line breaks, backslashes, non-Latin text)', async () => {
+    const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 10 });
+    const odd = 'a\tb\nc\r\nd\\e \\N \\. ü 日本 🙂 "q" \'s\'';
+    const createdAt = new Date('2026-11-28T14:03:07.042Z');
+    const row = entry({
+      createdAt,
+      route: null,
+      path: `/api/v1/customers/${odd}`,
+      operationName: odd,
+      idempotencyKey: odd,
+      requestBody: `{"note":${JSON.stringify(odd)}}`,
+      responseBody: odd,
+      durationMs: 12.345,
+      credentialName: `key ${odd}`,
+    });
+    const plain = entry({ durationMs: 0.5 });
+    writer.record(row);
+    writer.record(plain);
+    expect(await writer.close()).toEqual({ statements: 1, written: 2, failed: 0 });
+    const stored = await db.dbs.test.prisma.requestLog.findUniqueOrThrow({ where: { id: row.id } });
+    expect(stored).toMatchObject({
+      createdAt,
+      route: null,
+      path: row.path,
+      operationName: odd,
+      idempotencyKey: odd,
+      requestBody: row.requestBody,
+      responseBody: odd,
+      durationMs: 12.345,
+      credentialName: `key ${odd}`,
+      credentialPrefix: 'svc_sk_test_…abcd',
+      status: 400,
+    });
+    expect(await db.dbs.test.prisma.requestLog.findUniqueOrThrow({ where: { id: plain.id } })).toMatchObject({
+      route: '/api/v1/customers',
+      path: '/api/v1/customers',
+      operationName: null,
+      requestBody: null,
+      durationMs: 0.5,
+    });
+  });
+
+  it('writes a NUL (which no PostgreSQL text holds) as U+FFFD instead of losing the batch', async () => {
+    const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 10 });
+    const row = entry({ operationName: 'a\u0000b', responseBody: '\u0000' });
+    writer.record(row);
+    expect(await writer.close()).toEqual({ statements: 1, written: 1, failed: 0 });
+    expect(await db.dbs.test.prisma.requestLog.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      operationName: 'a\uFFFDb',
+      responseBody: '\uFFFD',
+    });
+  });
+
   it("leaves out a deleted company's rows instead of failing the batch", async () => {
     const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 10 });
-    writer.record(entry({ companyId: newId() }));
-    writer.record(entry());
-    expect(await writer.close()).toEqual({ statements: 1, written: 1, failed: 0 });
+    const gone = entry({ companyId: newId() });
+    const kept = [entry(), entry()];
+    writer.record(kept[0]!);
+    writer.record(gone);
+    writer.record(kept[1]!);
+    expect(await writer.close()).toEqual({ statements: 1, written: 2, failed: 0 });
+    expect(
+      await db.dbs.test.prisma.requestLog.count({ where: { id: { in: [gone.id, ...kept.map((r) => r.id)] } } }),
+    ).toBe(2);
     // Closed: later rows are dropped, not buffered for ever.
     writer.record(entry());
     expect([writer.pending, writer.dropped]).toEqual([0, 1]);

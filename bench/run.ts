@@ -18,6 +18,7 @@ import { openDatabases } from '../src/db/databases.js';
 import { createAccountWithKeys } from '../test/helpers/factories.js';
 import { benchServerEnv, nodeArgs, recreateDatabase, runLoad as runLoadProcess } from './setup.js';
 import type { LoadOptions, LoadResult } from './load.js';
+import { plansMarkdown, type ScenarioPlans } from './scale-plans.js';
 import { checkTargets, formatReport, type ScenarioResult, type Verdict } from './report.js';
 import { SCENARIOS, type BenchContext, type Fixtures, type RequestSpec, type Scenario } from './scenarios.js';
 
@@ -190,6 +191,8 @@ interface ScaleFigures {
     within: boolean;
     problems: string[];
   } | null;
+  /** Each scenario's statements on the scale data set, explained (bench/scale-plans.ts). */
+  plans: ScenarioPlans[];
 }
 
 interface Standalone<T> {
@@ -540,7 +543,9 @@ async function main(): Promise<void> {
   mkdirSync(join(here, 'results'), { recursive: true });
   const at = new Date().toISOString();
   // The same report as Markdown, to paste into docs/performance.md or a pull request.
-  writeFileSync(join(here, 'results', 'latest.md'), `# npm run bench, ${at}\n\n${report}`);
+  // The plans at scale in sections of their own after the report, so its tables stay readable.
+  const plans = scale?.figures.plans.length ? `\n${plansMarkdown(scale.figures.plans).join('\n')}\n` : '';
+  writeFileSync(join(here, 'results', 'latest.md'), `# npm run bench, ${at}\n\n${report}${plans}`);
   const json = {
     at,
     connections: CONNECTIONS,

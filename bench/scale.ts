@@ -31,6 +31,7 @@ import { createApiKey } from '../src/schema/credentials/create-api-key.js';
 import { DASHBOARD } from '../test/helpers/dashboard.js';
 import { createAccountWithKeys } from '../test/helpers/factories.js';
 import type { LoadResult } from './load.js';
+import { capturePlans, type ScenarioPlans } from './scale-plans.js';
 import { burstProblems, webhookBurst, type BurstResult } from './scale-webhook-burst.js';
 import type { RequestSpec } from './scenarios.js';
 import { benchServerEnv, nodeArgs, recreateDatabase, runLoad } from './setup.js';
@@ -532,6 +533,7 @@ async function measure(
   world: World;
   results: Map<string, { r: LoadResult; problem: string | null }>;
   burst: BurstResult | null;
+  plans: ScenarioPlans[];
 }> {
   const dbs = await openDatabases({
     DATABASE_URL: url,
@@ -588,7 +590,17 @@ async function measure(
       ].join('; ');
       results.set(s.name, { r, problem: problem || null });
     }
-    return { world, results, burst: burstResult };
+    // The plans of what each scenario sent, on the scale data set only (the empty fixture's
+    // tables are too small for a plan to say anything): after the loads, so they are undisturbed.
+    const plans =
+      fixture === 'scale' && env.BENCH_SCALE_PLANS !== '0'
+        ? await capturePlans({
+            url,
+            redisUrl: REDIS_URL,
+            specs: scenarios.map((s) => ({ name: s.name, spec: specs.get(s.name)! })),
+          })
+        : [];
+    return { world, results, burst: burstResult, plans };
   } finally {
     child.kill('SIGTERM');
     await new Promise((done) => child.once('exit', done));
@@ -676,6 +688,17 @@ async function main(): Promise<void> {
         ]
       : []),
     '',
+    ...(scale.plans.length
+      ? [
+          `Plans at scale (EXPLAIN (ANALYZE, BUFFERS) of each distinct read a scenario's request sent; in full in latest.md and latest.json): ${scale.plans
+            .map((p) => {
+              const flagged = p.plans.filter((x) => x.seqScans.length).length;
+              return `${p.scenario} ${p.plans.length}${flagged ? ` (SEQ SCAN in ${flagged})` : ''}`;
+            })
+            .join(', ')}`,
+          '',
+        ]
+      : []),
     `Goal: at scale, every p99 within ${WITHIN}x of the empty fixture's${burstRow ? `, and the burst's deliveries/s at least 1/${WITHIN} of it` : ''}: ${
       rows.every((r) => r.within && !r.problems.length) && (!burstRow || (burstRow.within && !burstRow.problems.length))
         ? 'met'
@@ -684,7 +707,7 @@ async function main(): Promise<void> {
   ];
   for (const l of lines) process.stdout.write(`${l}\n`);
   process.stdout.write(
-    `${JSON.stringify({ scale: { companies: Number(COMPANIES), bookings: Number(BOOKINGS), bookingsOfCompany: scale.world.bookingsOfCompany, rows, burst: burstRow } })}\n`,
+    `${JSON.stringify({ scale: { companies: Number(COMPANIES), bookings: Number(BOOKINGS), bookingsOfCompany: scale.world.bookingsOfCompany, rows, burst: burstRow, plans: scale.plans } })}\n`,
   );
 }
 

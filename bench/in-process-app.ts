@@ -2,7 +2,7 @@
 // a PostgreSQL database of their own, dropped and created afresh; the real app in this process
 // on it and Redis, with an account, its sandbox key and a way to call /api/v1; and `svc worker`
 // processes on the same database and Redis.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabases } from '../src/db/databases.js';
 import { createServices } from '../src/services.js';
 import { createAccountWithKeys } from '../test/helpers/factories.js';
+import { spawnWorkerProcess } from './setup.js';
 
 /** An employee's working hours: every day, all day. */
 export const ALL_DAY = Object.fromEntries(
@@ -48,20 +49,10 @@ export async function startInProcessApp(o: { url: string; redisUrl: string; pref
     return res.json<{ data: T }>().data;
   };
   /** `svc worker` processes on this database and Redis (the compiled CLI in dist/). */
-  const startWorkerProcesses = (n: number): ChildProcess[] => {
-    const env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATABASE_URL: o.url,
-      REDIS_URL: o.redisUrl,
-      REDIS_PREFIX: prefix,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-    };
-    return Array.from({ length: n }, () =>
-      spawn(process.execPath, ['dist/cli.js', 'worker'], { env, stdio: 'ignore' }),
+  const startWorkerProcesses = (n: number): ChildProcess[] =>
+    Array.from({ length: n }, () =>
+      spawnWorkerProcess({ databaseUrl: o.url, redisUrl: o.redisUrl, redisPrefix: prefix }),
     );
-  };
   return {
     config,
     dbs,

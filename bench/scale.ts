@@ -14,11 +14,13 @@
 // gives this group its own), BENCH_SCALE_DATABASE_URL (the seeded one; run.ts passes the admin
 // pages' database, so one seed serves both), BENCH_SCALE_BOOKINGS (600000) and
 // BENCH_SCALE_COMPANIES (20) for the seed (the issue's full set: 2000000 and 2000), REDIS_URL,
-// BENCH_WARMUP_SECONDS (5), BENCH_DURATION_SECONDS (10), BENCH_SCALE_ONLY (scenario names).
+// BENCH_WARMUP_SECONDS (5), BENCH_DURATION_SECONDS (10), BENCH_SCALE_ONLY (scenario names;
+// `webhook-burst` for the burst), BENCH_SCALE_BURST_EVENTS (1000: the burst's events).
 //
 // The scale database keeps what a run books (a few thousand bookings, the race's services), so
 // the seed's idempotence still holds: a run reuses it; the bookings it adds take later free slots.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { DateTime } from 'luxon';
@@ -29,6 +31,8 @@ import { createApiKey } from '../src/schema/credentials/create-api-key.js';
 import { DASHBOARD } from '../test/helpers/dashboard.js';
 import { createAccountWithKeys } from '../test/helpers/factories.js';
 import type { LoadResult } from './load.js';
+import { capturePlans, type ScenarioPlans } from './scale-plans.js';
+import { burstProblems, webhookBurst, type BurstResult } from './scale-webhook-burst.js';
 import type { RequestSpec } from './scenarios.js';
 import { benchServerEnv, nodeArgs, recreateDatabase, runLoad } from './setup.js';
 
@@ -41,6 +45,8 @@ const COMPANIES = env.BENCH_SCALE_COMPANIES ?? env.BENCH_ADMIN_COMPANIES ?? '20'
 const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 5);
 const DURATION = Number(env.BENCH_DURATION_SECONDS ?? 10);
 const ONLY = env.BENCH_SCALE_ONLY?.split(',').filter(Boolean);
+const BURST = 'webhook-burst';
+const BURST_EVENTS = Number(env.BENCH_SCALE_BURST_EVENTS ?? 1000);
 /** The goal of issue 22: at scale, every p99 within this factor of the empty database's. */
 const WITHIN = 1.5;
 /** The staff of the fixtures' company (the seed's largest companies have 200). */
@@ -71,11 +77,15 @@ function seed(): Promise<void> {
   );
 }
 
-function startServer(databaseUrl: string): Promise<{ child: ChildProcess; origin: string }> {
+function startServer(databaseUrl: string, secretKey: string): Promise<{ child: ChildProcess; origin: string }> {
   const [cmd, args] = onCore(0, nodeArgs('server.ts'));
   const child = spawn(cmd, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: benchServerEnv({ databaseUrl, redisUrl: REDIS_URL, logLevel: env.BENCH_LOG_LEVEL }),
+    env: {
+      ...benchServerEnv({ databaseUrl, redisUrl: REDIS_URL, logLevel: env.BENCH_LOG_LEVEL, secretKey }),
+      // The burst's endpoint is a live company's, at a receiver on 127.0.0.1.
+      WEBHOOK_LIVE_ALLOW_PRIVATE: 'true',
+    },
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the bench server exited with ${code} before listening`)));
@@ -518,7 +528,13 @@ async function measure(
   fixture: World['fixture'],
   url: string,
   scenarios: ScaleScenario[],
-): Promise<{ world: World; results: Map<string, { r: LoadResult; problem: string | null }> }> {
+  burst: boolean,
+): Promise<{
+  world: World;
+  results: Map<string, { r: LoadResult; problem: string | null }>;
+  burst: BurstResult | null;
+  plans: ScenarioPlans[];
+}> {
   const dbs = await openDatabases({
     DATABASE_URL: url,
     SANDBOX_SCHEMA: 'sandbox',
@@ -527,10 +543,30 @@ async function measure(
   });
   // The scale database may predate a migration (an index): apply it, as a deploy would.
   await dbs.migrate();
-  const { child, origin } = await startServer(url);
+  // Shared with the burst's worker, which reads the signing secret the server sealed.
+  const secretKey = randomBytes(32).toString('hex');
+  const { child, origin } = await startServer(url, secretKey);
   const results = new Map<string, { r: LoadResult; problem: string | null }>();
   try {
     const world = fixture === 'empty' ? await emptyWorld(dbs, origin) : await scaleWorld(dbs, origin);
+    // First, before the other scenarios' setups and loads write events of their own.
+    let burstResult: BurstResult | null = null;
+    if (burst) {
+      process.stderr.write(
+        `bench: scale: ${BURST} on the ${fixture} fixture: ${BURST_EVENTS} events, one svc worker process\n`,
+      );
+      burstResult = await webhookBurst({
+        db: dbs.live.prisma,
+        companyId: world.companyId,
+        databaseUrl: url,
+        redisUrl: REDIS_URL,
+        secretKey,
+        api: (method, path, body) => world.api(method, path, body),
+        events: BURST_EVENTS,
+        timeoutMs: 300_000,
+        prefix: pinned ? ['taskset', '-c', '1'] : [],
+      });
+    }
     const specs = new Map<string, RequestSpec>();
     for (const s of scenarios) specs.set(s.name, await s.setup(world));
     for (const s of scenarios) {
@@ -554,7 +590,17 @@ async function measure(
       ].join('; ');
       results.set(s.name, { r, problem: problem || null });
     }
-    return { world, results };
+    // The plans of what each scenario sent, on the scale data set only (the empty fixture's
+    // tables are too small for a plan to say anything): after the loads, so they are undisturbed.
+    const plans =
+      fixture === 'scale' && env.BENCH_SCALE_PLANS !== '0'
+        ? await capturePlans({
+            url,
+            redisUrl: REDIS_URL,
+            specs: scenarios.map((s) => ({ name: s.name, spec: specs.get(s.name)! })),
+          })
+        : [];
+    return { world, results, burst: burstResult, plans };
   } finally {
     child.kill('SIGTERM');
     await new Promise((done) => child.once('exit', done));
@@ -565,6 +611,31 @@ async function measure(
 const us = (n: number) => Math.round(n).toLocaleString('en');
 const fig = (r: LoadResult) => `${r.p50Ms} / ${r.p99Ms} / ${r.requestsPerSecond} / ${us(r.serverCpuUsPerRequest)}`;
 
+export interface BurstRow {
+  empty: BurstResult;
+  scale: BurstResult;
+  p99Ratio: number;
+  /** Deliveries/s at scale over the empty fixture's. */
+  rateRatio: number;
+  /** The worker delivers at least 1/WITHIN as fast at scale. */
+  within: boolean;
+  problems: string[];
+}
+
+function burstRowOf(empty: BurstResult, scale: BurstResult): BurstRow {
+  const rateRatio = Math.round((scale.deliveriesPerSecond / empty.deliveriesPerSecond) * 100) / 100;
+  return {
+    empty,
+    scale,
+    p99Ratio: Math.round((scale.p99Ms / Math.max(empty.p99Ms, 1)) * 100) / 100,
+    rateRatio,
+    within: rateRatio >= 1 / WITHIN,
+    problems: [...burstProblems(empty).map((p) => `empty: ${p}`), ...burstProblems(scale).map((p) => `scale: ${p}`)],
+  };
+}
+
+const burstFig = (b: BurstResult) => `${b.p50Ms} / ${b.p99Ms} / ${b.deliveriesPerSecond} deliveries/s / -`;
+
 async function main(): Promise<void> {
   const scenarios = SCALE_SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name));
   process.stderr.write(
@@ -572,8 +643,10 @@ async function main(): Promise<void> {
   );
   await seed();
   await recreateDatabase(EMPTY_URL);
-  const empty = await measure('empty', EMPTY_URL, scenarios);
-  const scale = await measure('scale', SCALE_URL, scenarios);
+  const burst = !ONLY || ONLY.includes(BURST);
+  const empty = await measure('empty', EMPTY_URL, scenarios, burst);
+  const scale = await measure('scale', SCALE_URL, scenarios, burst);
+  const burstRow = burst ? burstRowOf(empty.burst!, scale.burst!) : null;
   const rows: ScaleRow[] = scenarios.map((s) => {
     const e = empty.results.get(s.name)!;
     const x = scale.results.get(s.name)!;
@@ -602,16 +675,39 @@ async function main(): Promise<void> {
       (r) =>
         `| ${r.scenario} | ${r.connections} | ${fig(r.empty)} | ${fig(r.scale)} | ${r.p99Ratio} | ${r.within ? 'yes' : 'NO'}${r.problems.length ? ` (${r.problems.join('; ')})` : ''} | ${r.cpuRatio} |`,
     ),
+    ...(burstRow
+      ? [
+          `| ${BURST} | 1 worker | ${burstFig(burstRow.empty)} | ${burstFig(burstRow.scale)} | ${burstRow.p99Ratio} | ${burstRow.within ? 'yes' : 'NO'}${burstRow.problems.length ? ` (${burstRow.problems.join('; ')})` : ''} | ${burstRow.rateRatio} (deliveries/s) |`,
+        ]
+      : []),
     '',
     ...rows.map((r) => `  ${r.scenario}: ${r.title}`),
+    ...(burstRow
+      ? [
+          `  ${BURST}: ${BURST_EVENTS} customer.created events written through the API, then relayed and delivered by one svc worker process to a receiver on 127.0.0.1; p50 / p99 from fan-out to receipt, deliveries/s of the worker first to last; checked: each event delivered exactly once`,
+        ]
+      : []),
     '',
-    `Goal: at scale, every p99 within ${WITHIN}x of the empty fixture's: ${
-      rows.every((r) => r.within && !r.problems.length) ? 'met' : 'NOT met'
-    } (${rows.filter((r) => !r.within).length} of ${rows.length} over).`,
+    ...(scale.plans.length
+      ? [
+          `Plans at scale (EXPLAIN (ANALYZE, BUFFERS) of each distinct read a scenario's request sent; in full in latest.md and latest.json): ${scale.plans
+            .map((p) => {
+              const flagged = p.plans.filter((x) => x.seqScans.length).length;
+              return `${p.scenario} ${p.plans.length}${flagged ? ` (SEQ SCAN in ${flagged})` : ''}`;
+            })
+            .join(', ')}`,
+          '',
+        ]
+      : []),
+    `Goal: at scale, every p99 within ${WITHIN}x of the empty fixture's${burstRow ? `, and the burst's deliveries/s at least 1/${WITHIN} of it` : ''}: ${
+      rows.every((r) => r.within && !r.problems.length) && (!burstRow || (burstRow.within && !burstRow.problems.length))
+        ? 'met'
+        : 'NOT met'
+    } (${rows.filter((r) => !r.within).length + (burstRow && !burstRow.within ? 1 : 0)} of ${rows.length + (burstRow ? 1 : 0)} over).`,
   ];
   for (const l of lines) process.stdout.write(`${l}\n`);
   process.stdout.write(
-    `${JSON.stringify({ scale: { companies: Number(COMPANIES), bookings: Number(BOOKINGS), bookingsOfCompany: scale.world.bookingsOfCompany, rows } })}\n`,
+    `${JSON.stringify({ scale: { companies: Number(COMPANIES), bookings: Number(BOOKINGS), bookingsOfCompany: scale.world.bookingsOfCompany, rows, burst: burstRow, plans: scale.plans } })}\n`,
   );
 }
 

@@ -1,7 +1,7 @@
 // What the benchmarks share: a database of their own, dropped and created afresh, so a run
 // never measures the leftovers of the one before; the environment of a bench server; and the
 // load generator (bench/load.ts) in a process of its own.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import pg from 'pg';
 import type { LoadOptions, LoadResult } from './load.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
 
 /** Drops and creates the database `url` names (its name must be a plain identifier). */
 export async function recreateDatabase(url: string): Promise<void> {
@@ -81,5 +82,31 @@ export function runLoad(options: LoadOptions, prefix: string[] = []): Promise<Lo
         ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult)
         : reject(new Error(`load generator exited with ${code}`)),
     );
+  });
+}
+
+/**
+ * One `svc worker` process (the compiled CLI in dist/, as deployed) on this database and Redis
+ * prefix; `env` adds settings (a SECRET_KEY shared with the server that sealed the endpoints'
+ * secrets, private webhook URLs), `prefix` runs it under another command (taskset).
+ */
+export function spawnWorkerProcess(
+  o: { databaseUrl: string; redisUrl: string; redisPrefix: string; env?: Record<string, string> },
+  prefix: string[] = [],
+): ChildProcess {
+  const [cmd, ...args] = [...prefix, process.execPath, join(root, 'dist', 'cli.js'), 'worker'];
+  return spawn(cmd, args, {
+    cwd: root,
+    stdio: 'ignore',
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: o.databaseUrl,
+      REDIS_URL: o.redisUrl,
+      REDIS_PREFIX: o.redisPrefix,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      ...o.env,
+    },
   });
 }

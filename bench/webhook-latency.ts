@@ -6,10 +6,9 @@
 // REDIS_URL (default redis://127.0.0.1:6379), BENCH_BOOKINGS (500), BENCH_RATE (50 per s),
 // BENCH_WAIT_SECONDS (60: the longest a phase waits for its last delivery before the run fails).
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startWorkers } from '../src/workers/runtime.js';
 import { ALL_DAY, startInProcessApp } from './in-process-app.js';
+import { pct, startReceiver, waitUntil as waitFor } from './webhook-receiver.js';
 
 const env = process.env;
 const url = env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_webhooks';
@@ -20,34 +19,19 @@ const WAIT_MS = Number(env.BENCH_WAIT_SECONDS ?? 60) * 1000;
 const kids: ChildProcess[] = [];
 
 /**
- * Polls until `done`, or fails the run with `what` once WAIT_MS has passed: a lost event must
- * end the benchmark with a message, not hang it. The worker processes are stopped first, so a
- * failed run leaves none behind.
+ * Polls until `done`, or fails the run with `what` once WAIT_MS has passed. The worker
+ * processes are stopped first, so a failed run leaves none behind.
  */
 async function waitUntil(done: () => boolean | Promise<boolean>, what: () => string, pollMs = 100): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await done())) {
-    if (Date.now() > deadline) {
-      for (const k of kids) k.kill('SIGKILL');
-      process.stderr.write(
-        `webhook benchmark failed: ${what()} after waiting ${WAIT_MS / 1000} s (an event lost, or the workers stalled)\n`,
-      );
-      process.exit(1);
-    }
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
-}
-const arrivals = new Map<string, number>();
-const receiver = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    const id = String(req.headers['x-webhook-id']);
-    if (!arrivals.has(id)) arrivals.set(id, Date.now());
-    res.end('ok');
+  await waitFor(done, what, { timeoutMs: WAIT_MS, pollMs }).catch((err: Error) => {
+    for (const k of kids) k.kill('SIGKILL');
+    process.stderr.write(`webhook benchmark failed: ${err.message}\n`);
+    process.exit(1);
   });
-});
-await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+}
+const receiver = await startReceiver();
+const { arrivals } = receiver;
+const hook = receiver.url;
 
 const { dbs, services, call, startWorkerProcesses, close } = await startInProcessApp({
   url,
@@ -81,14 +65,12 @@ const eventCommits = async () =>
       })
     ).map((e) => [e.id, e.createdAt.getTime()]),
   );
-const pct = (xs: number[], p: number) =>
-  xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 // 1. Latency, workers in process (as `npm start` runs them), bookings at a steady rate.
 const workers = await startWorkers(services);
 for (let i = 0; i < 50; i++) await book(); // warm-up
 await new Promise((r) => setTimeout(r, 2000));
-arrivals.clear();
+receiver.clear();
 const warm = new Set((await eventCommits()).keys());
 const started = Date.now();
 for (let i = 0; i < N; i++) {
@@ -118,7 +100,7 @@ console.log(
 await workers.stop();
 
 // 2. Throughput: a backlog of bookings, then two `svc worker` processes drain it.
-arrivals.clear();
+receiver.clear();
 const backlog = 1000;
 for (let i = 0; i < backlog; i++) await book();
 const t0 = Date.now();
@@ -140,5 +122,5 @@ console.log(
 );
 for (const k of kids) k.kill('SIGTERM');
 await Promise.all(kids.map((k) => new Promise((r) => k.once('exit', r))));
-receiver.close();
+await receiver.close();
 await close();

@@ -13,9 +13,9 @@ import { createApiKey } from '../../src/schema/credentials/index.js';
 import { createServices, type Services } from '../../src/services.js';
 import { testConfig } from '../helpers/app.js';
 import { bearer } from '../helpers/factories.js';
+import { distinctStatements, unnarrowed, type PlanNode } from '../helpers/query-plans.js';
 import { seededDatabase } from '../helpers/scale-seed.js';
 
-const BIG_TABLES = new Set(['bookings', 'events', 'webhook_deliveries', 'customers', 'class_sessions']);
 const seeded = seededDatabase('plans_test');
 
 let dbs: Databases;
@@ -57,37 +57,6 @@ const get = async (path: string) => {
   return res.json<{ data: unknown; meta?: { pagination?: { nextCursor?: string | null } } }>();
 };
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-
-/**
- * The reads of a big table that no index condition narrows: a sequential scan, or an index
- * walked from end to end (with sequential scans off, the planner would rather walk a whole
- * primary key than admit it has no index for the condition).
- */
-function unnarrowed(node: PlanNode, out: string[] = []): string[] {
-  const table = node['Relation Name'];
-  if (table && BIG_TABLES.has(table)) {
-    const type = node['Node Type'];
-    const narrowed =
-      type === 'Index Scan' || type === 'Index Only Scan'
-        ? Boolean(node['Index Cond'])
-        : type === 'Bitmap Heap Scan'
-          ? (node.Plans ?? []).some(function cond(p: PlanNode): boolean {
-              return Boolean(p['Index Cond']) || (p.Plans ?? []).some(cond);
-            })
-          : false;
-    if (!narrowed) out.push(`${type} on ${table}${node['Index Name'] ? ` (${node['Index Name']})` : ''}`);
-  }
-  for (const child of node.Plans ?? []) unnarrowed(child, out);
-  return out;
-}
-
 // PGlite has a single database and no second one to seed; the plans are PostgreSQL's.
 describe.runIf(process.env.DATABASE_URL)('query plans of the hot reads', () => {
   it('use an index on every big table they read', async () => {
@@ -126,18 +95,15 @@ describe.runIf(process.env.DATABASE_URL)('query plans of the hot reads', () => {
     const sent = recording;
     recording = null;
 
-    const statements = new Map<string, SentQuery>();
-    for (const q of sent)
-      if (q.mode === 'live' && /^\s*(SELECT|WITH|UPDATE|DELETE)\b/i.test(q.text) && !statements.has(q.text))
-        statements.set(q.text, q);
-    expect(statements.size).toBeGreaterThan(10);
+    const statements = distinctStatements(sent, (text) => /^\s*(SELECT|WITH|UPDATE|DELETE)\b/i.test(text));
+    expect(statements.length).toBeGreaterThan(10);
     const c = new pg.Client({ connectionString: seeded.url });
     await c.connect();
     const scans: Array<{ tables: string[]; sql: string }> = [];
     let bookingHistory = 0;
     try {
       await c.query('SET enable_seqscan = off');
-      for (const q of statements.values()) {
+      for (const q of statements) {
         const { rows } = await c.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
           `EXPLAIN (FORMAT JSON) ${q.text}`,
           q.values.map((v) => (v === largest ? smallest : v)),

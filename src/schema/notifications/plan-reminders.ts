@@ -25,12 +25,22 @@ export type WithdrawReason =
  * Plans the booking's reminders (the service's own, else the company's): one row each, due
  * offsetMinutes before the start; one whose due time is not after `now` is recorded skipped.
  */
-export async function planReminders(tx: Tx, booking: Booking, opts: { now: Date }): Promise<number> {
+export async function planReminders(
+  tx: Tx,
+  booking: Booking,
+  opts: {
+    now: Date;
+    /** The service's and its company's reminder settings when the caller read them this request. */
+    settings?: { reminders: unknown; company: { reminders: unknown } };
+  },
+): Promise<number> {
   if (!holdsPlace(booking)) return 0;
-  const service = await tx.service.findUniqueOrThrow({
-    where: { id: booking.serviceId },
-    select: { reminders: true, company: { select: { reminders: true } } },
-  });
+  const service =
+    opts.settings ??
+    (await tx.service.findUniqueOrThrow({
+      where: { id: booking.serviceId },
+      select: { reminders: true, company: { select: { reminders: true } } },
+    }));
   const reminders = effectiveReminders(service.company.reminders, service.reminders);
   if (!reminders.length) return 0;
   const rows: Prisma.NotificationCreateManyInput[] = reminders.map((r) => {

@@ -43,21 +43,28 @@ export async function planReminders(
     }));
   const reminders = effectiveReminders(service.company.reminders, service.reminders);
   if (!reminders.length) return 0;
-  const rows: Prisma.NotificationCreateManyInput[] = reminders.map((r) => {
+  const rows = reminders.map((r) => {
     const dueAt = new Date(booking.startTime.getTime() - r.offsetMinutes * 60_000);
     const late = dueAt.getTime() <= opts.now.getTime();
     return {
       id: newId(),
-      companyId: booking.companyId,
-      bookingId: booking.id,
       channel: r.channel,
       offsetMinutes: r.offsetMinutes,
-      dueAt,
+      dueAt: dueAt.toISOString(),
       status: late ? 'skipped' : 'scheduled',
       reason: late ? 'due_time_passed' : null,
     };
   });
-  await tx.notification.createMany({ data: rows });
+  // One INSERT of every row. Not Prisma's createMany: its query plan is never cached, and
+  // compiling it again cost a tenth of a booking's CPU (docs/performance.md, "CPU per request").
+  await tx.$executeRaw`
+    INSERT INTO notifications (id, company_id, booking_id, channel, offset_minutes, due_at, status, reason, created_at)
+    SELECT r.id, ${booking.companyId}, ${booking.id}, r.channel::"ReminderChannel", r.offset_minutes, r.due_at,
+           r.status::"NotificationStatus", r.reason, ${new Date()}
+    FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.channel)}::text[],
+                ${rows.map((r) => r.offsetMinutes)}::int[], ${rows.map((r) => r.dueAt)}::timestamptz[],
+                ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.reason)}::text[])
+           AS r(id, channel, offset_minutes, due_at, status, reason)`;
   return rows.length;
 }
 

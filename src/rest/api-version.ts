@@ -52,6 +52,10 @@ function withoutKey(data: unknown, key: string): unknown {
   return rest;
 }
 
+/** Whether any version changed the answer of `route`. */
+export const changesAnswerOf = (route: string): boolean =>
+  Object.values(VERSION_CHANGES).some((changes) => changes.some((c) => c.route === route));
+
 /** The answer of `route` for a client of `version`: every later change undone, newest first. */
 export function answerFor(route: string, version: ApiVersion | undefined, data: unknown): unknown {
   if (!version) return data;

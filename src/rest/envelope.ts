@@ -19,6 +19,14 @@ export function success(data: unknown, requestId: string, pagination?: Paginatio
   };
 }
 
+const SUCCESS_HEAD = Buffer.from('{"status":true,"data":');
+
+/** `success(data, requestId)` as JSON bytes, for `data` already written as JSON. */
+export function successBody(data: Buffer, requestId: string): Buffer {
+  const meta = Buffer.from(`,"meta":${JSON.stringify({ timestamp: Date.now(), version: API_VERSION, requestId })}}`);
+  return Buffer.concat([SUCCESS_HEAD, data, meta], SUCCESS_HEAD.length + data.length + meta.length);
+}
+
 export function failure(error: AppError, requestId: string) {
   const body: { code: string; message: string; details?: unknown } = { code: error.code, message: error.message };
   if (error.details !== undefined) body.details = error.details;

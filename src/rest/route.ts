@@ -17,10 +17,10 @@ import type { GraphQLSchema } from 'graphql';
 import type { Scope } from '../auth/scopes.js';
 import type { ErrorCode } from '../errors.js';
 import { insufficientScope } from '../schema/builder.js';
-import { createContext } from '../schema/context.js';
+import { createContext, type Context } from '../schema/context.js';
 import type { Services } from '../services.js';
-import { announceDeprecation, answerFor, type Deprecation } from './api-version.js';
-import { success, type Pagination } from './envelope.js';
+import { announceDeprecation, answerFor, changesAnswerOf, type Deprecation } from './api-version.js';
+import { success, successBody, type Pagination } from './envelope.js';
 import type { OptionalBodyConfig } from './json-body.js';
 import { compileOperation } from './operation.js';
 import { errorCodesOf } from './error-codes.js';
@@ -50,8 +50,11 @@ export type RouteRequest<S extends RequestSchemas> = FastifyRequest<
   OptionalBodyConfig
 >;
 
-/** Every route answers with the success envelope (errors go through the error handler). */
-type Reply = { Reply: ReturnType<typeof success> };
+/**
+ * Every route answers with the success envelope (errors go through the error handler): an
+ * object, or its JSON bytes (`direct`).
+ */
+type Reply = { Reply: ReturnType<typeof success> | Buffer };
 
 /** The GraphQL field a route runs: one of the Query type or one of the Mutation type. */
 type Field = { query: string; mutation?: never } | { mutation: string; query?: never };
@@ -99,6 +102,20 @@ export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
   /** POST actions whose body may be left out entirely (treated as `{}`). */
   optionalBody?: boolean;
   /**
+   * The answer without running the operation: `value` calls the field's use case itself (as the
+   * resolver does) and `json` writes `data` as JSON bytes. For an answer of hundreds of objects
+   * (a month of availability), where completing them field by field and JSON.stringify cost
+   * most of the request's CPU, and `json` can keep what it wrote for a value it sees again
+   * (docs/performance.md, "CPU per request"). The operation is still derived and validated at
+   * start-up, so the response schema and the GraphQL type stay the same fields; the scope is
+   * the route's, checked before validation; outside production the bytes are checked against
+   * the response schema as every other body is.
+   */
+  direct?: {
+    value: (ctx: Context, variables: Record<string, unknown>) => Promise<TValue>;
+    json: (value: TValue) => Buffer;
+  };
+  /**
    * The route, or (with `when`) a way of calling it, is deprecated: such a request is answered
    * with `Deprecation` and `Sunset` headers (api-version.ts), and the reference marks it.
    */
@@ -135,6 +152,13 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
   const op = compile(opts.response);
   const narrowed = opts.withoutScope && { scope: opts.withoutScope.scope, op: compile(opts.withoutScope.response) };
   const route = `${opts.method} ${opts.url}`;
+  // A direct answer is written once as bytes: no version change may reshape it.
+  if (opts.direct && changesAnswerOf(route))
+    throw new Error(`REST route ${route}: a direct answer cannot be versioned`);
+  const checkDirect =
+    opts.direct && !deps.services.config.isProduction
+      ? bodySerializer(Envelope(opts.response), { route: `${route} 200`, check: true })
+      : null;
   const errorCodes = errorCodesOf({
     method: opts.method,
     pathIds: opts.request?.params !== undefined,
@@ -190,6 +214,14 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
       const deprecation = opts.deprecation;
       if (deprecation && (!deprecation.when || deprecation.when(req))) announceDeprecation(reply, deprecation);
       const ctx = createContext({ credential: req.credential, services: deps.services, requestId: String(req.id) });
+      if (opts.direct) {
+        const body = successBody(
+          opts.direct.json(await opts.direct.value(ctx, opts.variables?.(req) ?? {})),
+          String(req.id),
+        );
+        checkDirect?.(JSON.parse(body.toString('utf8')));
+        return reply.type('application/json; charset=utf-8').send(body);
+      }
       const run = narrowed && !req.credential?.scopes.has(narrowed.scope) ? narrowed.op : op;
       const data = await run.run(ctx, opts.variables?.(req));
       const value = data[field];

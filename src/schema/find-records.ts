@@ -28,6 +28,21 @@ export async function findService(db: Client, companyId: string, id: unknown) {
   return s;
 }
 
+/**
+ * findService with its company's reminder settings, read in the same statement: a booking plans
+ * its reminders from both (planReminders) without reading them again.
+ */
+export async function findServiceToBook(db: Client, companyId: string, id: unknown) {
+  const s = isId(id)
+    ? await db.service.findFirst({
+        where: { id, companyId },
+        include: { ...serviceInclude, company: { select: { reminders: true } } },
+      })
+    : null;
+  if (!s) throw AppError.notFound('service');
+  return s;
+}
+
 export async function findCustomer(db: Client, companyId: string, id: unknown) {
   const c = isId(id) ? await db.customer.findFirst({ where: { id, companyId } }) : null;
   if (!c) throw AppError.notFound('customer');

@@ -1,6 +1,9 @@
 // GET /api/v1/availability (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { findAvailability, type Availability as Found } from '../../schema/availability/index.js';
+import { toIsoTimestamp } from '../../schema/iso-timestamp.js';
+import type { VisitSlotItem } from '../../schema/visits/index.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Timestamp } from '../schemas.js';
 
@@ -71,7 +74,50 @@ const withoutNulls = (r: ExplainedReason) => ({
   ...(r.details != null ? { details: r.details } : {}),
 });
 
-type Found = { slots: unknown[] | null; sessions: unknown[] | null };
+// A month of slots answered from the availability cache is the same array for as long as the
+// cached month is current and the clock stays between the same two starts (cutEntry in
+// src/schema/availability/availability-cache.ts, which checks the month's availability versions
+// on every request); the arrays are never changed. So the body of an array, written once, is
+// kept beside it and written again as it is: 780 slots are 186 kB of JSON, and completing them
+// through GraphQL, JSON.stringify and encoding the string cost most of the request's CPU.
+const written = new WeakMap<object, Buffer>();
+
+const item = (i: VisitSlotItem) => ({
+  serviceId: i.serviceId,
+  startTime: toIsoTimestamp(i.startTime),
+  endTime: toIsoTimestamp(i.endTime),
+  employeeIds: i.employeeIds,
+});
+
+/** `data` as the GraphQL operation would give it (the DateTime scalar's strings), in JSON. */
+function availabilityJson(a: Found): Buffer {
+  const list = a.kind === 'appointment' ? a.slots : a.sessions;
+  let body = written.get(list);
+  if (body) return body;
+  const data =
+    a.kind === 'appointment'
+      ? {
+          slots: a.slots.map((s: (typeof a.slots)[number] & { items?: VisitSlotItem[] }) => ({
+            startTime: toIsoTimestamp(s.startTime),
+            endTime: toIsoTimestamp(s.endTime),
+            employeeIds: s.employeeIds,
+            ...(s.items ? { items: s.items.map(item) } : {}),
+          })),
+        }
+      : {
+          sessions: a.sessions.map((s) => ({
+            classId: s.classId,
+            startTime: toIsoTimestamp(s.startTime),
+            endTime: toIsoTimestamp(s.endTime),
+            employeeId: s.employeeId,
+            capacity: s.capacity,
+            spotsLeft: s.spotsLeft,
+          })),
+        };
+  body = Buffer.from(JSON.stringify(data));
+  written.set(list, body);
+  return body;
+}
 
 export default async function availabilityRoutes(app: FastifyInstance, deps: V1Deps): Promise<void> {
   graphqlRoute(app, deps, {
@@ -102,13 +148,14 @@ export default async function availabilityRoutes(app: FastifyInstance, deps: V1D
       ),
     },
     response: Availability,
-    // GraphQL answers both lists, one of them null; REST sends the one that applies.
+    // The field's use case, as its resolver calls it; REST sends the one list that applies
+    // (GraphQL answers both, one of them null).
     query: 'availability',
     variables: (req) => ({ ...req.query, serviceIds: req.query.serviceIds?.split(',') }),
-    select: (a: Found) =>
-      a.slots
-        ? { slots: (a.slots as Array<{ items?: unknown }>).map(({ items, ...s }) => (items ? { ...s, items } : s)) }
-        : { sessions: a.sessions },
+    direct: {
+      value: (ctx, input) => findAvailability(ctx.db, { company: ctx.credential!.company, input }),
+      json: availabilityJson,
+    },
   });
   graphqlRoute(app, deps, {
     method: 'GET',

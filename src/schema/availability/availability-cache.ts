@@ -11,7 +11,7 @@
 //
 // What moves with the clock is kept out: the slots are computed without "now" (no passed
 // starts, minimum notice or maximum advance cut) and cut to the request's now on every answer
-// (`cutToNow`), so a cached month stays right as time passes and under a test clock.
+// (`cutEntry`), so a cached month stays right as time passes and under a test clock.
 import type { Db } from '../../db/databases.js';
 import type { Slot } from './schedule.js';
 import type { Policy } from './refusals.js';
@@ -29,6 +29,12 @@ interface Entry {
   slots: Slot[];
   /** The booking rules in force (the company's, in the key, under the service's). */
   rules: BookingRules;
+  /**
+   * The last cut answered (`cutEntry`): the same starts are answered as the same array while
+   * the clock stays between two of them, so what a transport derives from that array (the
+   * REST body, written once) is derived once.
+   */
+  cut?: { i: number; j: number; slots: Slot[] };
 }
 
 let enabled = true;
@@ -81,7 +87,7 @@ export function keepSlots(db: Db, key: string, entry: Entry): void {
   if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
 }
 
-/** The policy with the clock left out: every start passes the time rules (`cutToNow` applies them). */
+/** The policy with the clock left out: every start passes the time rules (`cutEntry` applies them). */
 export function withoutClock(p: Policy): Policy {
   return {
     ...p,
@@ -92,16 +98,28 @@ export function withoutClock(p: Policy): Policy {
 }
 
 /**
- * The starts of `slots` (computed `withoutClock`) that the time rules of `p` allow: after now,
- * at or after `from`, the minimum notice and at most the maximum advance ahead, exactly as
- * `refusals` decides them.
+ * The bounds [i, j) of the starts of `slots` (computed `withoutClock`) that the time rules of
+ * `p` allow: after now, at or after `from`, the minimum notice and at most the maximum advance
+ * ahead, exactly as `refusals` decides them.
  */
-export function cutToNow(slots: Slot[], p: Policy, from: number): Slot[] {
+function cutBounds(slots: Slot[], p: Policy, from: number): [number, number] {
   const lo = Math.max(from, p.now + 1, p.now + p.rules.minNoticeMinutes * MINUTE);
   const hi = p.now + p.rules.maxAdvanceDays * DAY;
   let i = 0;
   while (i < slots.length && slots[i]!.startTime.getTime() < lo) i++;
   let j = slots.length;
   while (j > i && slots[j - 1]!.startTime.getTime() > hi) j--;
-  return i === 0 && j === slots.length ? slots : slots.slice(i, j);
+  return [i, j];
+}
+
+/**
+ * The starts of an entry's slots that the time rules of `p` allow (`cutBounds`): the same
+ * array as the last answer's when the cut is the same. The arrays are never changed once made: an array stands for its starts, and an entry
+ * is only reached after its versions were checked (`cachedSlots`).
+ */
+export function cutEntry(entry: Entry, p: Policy, from: number): Slot[] {
+  const [i, j] = cutBounds(entry.slots, p, from);
+  if (entry.cut?.i !== i || entry.cut.j !== j)
+    entry.cut = { i, j, slots: i === 0 && j === entry.slots.length ? entry.slots : entry.slots.slice(i, j) };
+  return entry.cut.slots;
 }

@@ -18,7 +18,7 @@ import { requireLocations } from '../locations/index.js';
 import {
   availabilityCacheEnabled,
   cachedSlots,
-  cutToNow,
+  cutEntry,
   keepSlots,
   readVersions,
   withoutClock,
@@ -92,7 +92,7 @@ export async function findAvailability(
     to,
   ]);
   const cached = await cachedSlots(db, cacheKey);
-  if (cached) return { kind: 'appointment', slots: cutToNow(cached.slots, { now, rules: cached.rules }, from) };
+  if (cached) return { kind: 'appointment', slots: cutEntry(cached, { now, rules: cached.rules }, from) };
   // Read before the service: an answer is kept only when neither changed until its version was read.
   const before = availabilityCacheEnabled() ? await readVersions(db, [companyId, data.serviceId!], 2) : null;
   const service = await findService(db, companyId, data.serviceId);
@@ -188,7 +188,7 @@ export async function findAvailability(
   if (!version) return { kind: 'appointment', slots: freeSlots(schedules, timing, from, to, policy, resources) };
   // Computed without the clock from the asked `from`, kept, then cut to now (availability-cache.ts).
   const slots = freeSlots(schedules, timing, data.from.getTime(), to, withoutClock(policy), resources);
-  if (version.head === before!.total)
-    keepSlots(db, cacheKey, { version: version.total, scopes, slots, rules: policy.rules });
-  return { kind: 'appointment', slots: cutToNow(slots, policy, from) };
+  const entry = { version: version.total, scopes, slots, rules: policy.rules };
+  if (version.head === before!.total) keepSlots(db, cacheKey, entry);
+  return { kind: 'appointment', slots: cutEntry(entry, policy, from) };
 }

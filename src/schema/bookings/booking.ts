@@ -1,6 +1,7 @@
 // Bookings (docs/api.md): create, read, list with filters, and the transitions.
 // Scopes: bookings:read / bookings:write.
 import type { Booking, BookingStatus, CancelledBy, ExpiredReason, Prisma } from '../../generated/prisma/client.js';
+import type { Db } from '../../db/databases.js';
 import { builder } from '../builder.js';
 import { CustomerInput } from '../customers/customer.js';
 import { checkRange } from '../domain-validation.js';
@@ -440,13 +441,30 @@ transition('confirm', 'pending → confirmed');
 transition('complete', 'confirmed → completed, once startTime has passed');
 transition('no_show', 'confirmed → no_show, once startTime has passed');
 
+/**
+ * A booking a use case has just written, with the relations the field's selection asks for
+ * (Pothos's `query`). The rooms and equipment an appointment holds (`resourceIds`) come with it
+ * from the write (insertAppointment), so an answer that asks for nothing else is not read again
+ * after the commit; any other relation is read in one statement, as Pothos would.
+ */
+async function asSelected(
+  db: Db,
+  query: { include?: Record<string, unknown>; select?: Record<string, unknown> },
+  booking: Booking & { resourceHolds?: Array<{ resourceId: string }> },
+) {
+  const relations = Object.keys(query.include ?? {});
+  const carried = !query.select && relations.every((r) => r === 'resourceHolds' && booking.resourceHolds);
+  return carried ? booking : db.booking.findUniqueOrThrow({ ...query, where: { id: booking.id } });
+}
+
 builder.mutationFields((t) => ({
-  createBooking: t.field({
-    type: BookingType,
+  createBooking: t.prismaField({
+    type: 'Booking',
     description: 'Books a slot (picking a free qualified employee when none is named) or a class place',
     authScopes: write,
     args: { input: t.arg({ type: CreateBookingInput, required: true, description: 'The booking' }) },
-    resolve: (_r, args, ctx) => createBooking(ctx.db, { company: ctx.credential!.company, input: args.input }),
+    resolve: async (query, _r, args, ctx) =>
+      asSelected(ctx.db, query, await createBooking(ctx.db, { company: ctx.credential!.company, input: args.input })),
   }),
   acceptBookingOffer: t.field({
     type: BookingType,

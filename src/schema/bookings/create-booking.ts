@@ -23,12 +23,12 @@ import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKey
 import { boundedInstant, id } from '../domain-validation.js';
 import { reasonFor, type Policy, type Reason, type ServiceTiming } from '../availability/refusals.js';
 import { assessEmployees, needsOf, policyFor } from '../availability/explain-availability.js';
-import { lockEmployees } from '../staff/employee-lock.js';
+import { lockEmployees, lockEmployeesReading } from '../staff/employee-lock.js';
 import { findClosureOver } from '../closures/closure-over.js';
 import { metadataInput } from '../metadata.js';
 import { answersInput, judgeAnswers, storedQuestions } from '../services/questions.js';
 import { parseInput, text, timezone } from '../validation.js';
-import { findClassSession, findCustomer, findEmployee, findService } from '../find-records.js';
+import { findClassSession, findCustomer, findEmployee, findServiceToBook } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
 import { holdResources } from '../resources/resource-holds.js';
@@ -130,8 +130,12 @@ export async function checkEmployeeLocked(
     locationId?: string;
   },
 ): Promise<string | null> {
-  await lockEmployees(tx, opts.company.id, [opts.employeeId]);
-  const { employeeIds, reasons, locations } = await assessEmployees(tx, { ...opts, employeeIds: [opts.employeeId] });
+  const rows = await lockEmployeesReading(tx, opts.company.id, [opts.employeeId]);
+  const { employeeIds, reasons, locations } = await assessEmployees(tx, {
+    ...opts,
+    employeeIds: [opts.employeeId],
+    rows,
+  });
   if (employeeIds.length === 0) throw slotUnavailable(refusalMessage(reasons, true), reasons);
   // Where the employee works then (docs/api.md, Locations): null for a company without locations.
   return locations?.get(opts.employeeId) ?? null;
@@ -163,7 +167,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   const data = parseInput(input, opts.input);
   const companyId = opts.company.id;
   const now = opts.now ?? (await domainNow(db, opts.company));
-  const service = await findService(db, companyId, data.serviceId);
+  const service = await findServiceToBook(db, companyId, data.serviceId);
   if (!service.active) throw AppError.validation([{ path: 'serviceId', message: 'is deactivated' }]);
   const answers = judgeAnswers(storedQuestions(service.questions), data.answers);
   if (data.customerId) await findCustomer(db, companyId, data.customerId);
@@ -251,7 +255,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
         await tx.classSession.update({ where: { id: session.id }, data: { bookedCount: { increment: 1 } } });
         const booking = await tx.booking.create({ data: place });
         await recordBookingEvent(tx, booking, 'booking.created');
-        await planReminders(tx, booking, { now });
+        await planReminders(tx, booking, { now, settings: service });
         return booking;
       });
     } catch (err) {
@@ -365,6 +369,9 @@ export async function insertAppointment(
       price: number;
       requiresPayment: boolean;
       depositAmount: number | null;
+      /** With its company's, when the caller read them (findServiceToBook): not read again. */
+      reminders?: unknown;
+      company?: { reminders: unknown };
     } & Partial<ResourceNeeds>;
     employeeId: string;
     start: number;
@@ -375,7 +382,7 @@ export async function insertAppointment(
     /** Book only inside the employee's working intervals at this location (docs/api.md, Booking series). */
     locationId?: string;
   },
-): Promise<Booking> {
+): Promise<Booking & { resourceHolds: Array<{ resourceId: string }> }> {
   const { company, service, employeeId, start, now } = opts;
   const locationId = await checkEmployeeLocked(tx, {
     company,
@@ -414,7 +421,7 @@ export async function insertAppointment(
     },
   });
   // The rooms and equipment the service requires, held for the same block (src/schema/resources/).
-  await holdResources(tx, {
+  const held = await holdResources(tx, {
     companyId: company.id,
     zone: company.timezone,
     needs: needsOf(service),
@@ -426,8 +433,10 @@ export async function insertAppointment(
     locationId,
   });
   await recordBookingEvent(tx, booking, 'booking.created');
-  await planReminders(tx, booking, { now });
-  return booking;
+  const settings = service.company && { reminders: service.reminders, company: service.company };
+  await planReminders(tx, booking, { now, settings });
+  // With what it holds, in the order of the booking's resourceIds (so the answer need not read them).
+  return { ...booking, resourceHolds: held.sort().map((resourceId) => ({ resourceId })) };
 }
 
 /**

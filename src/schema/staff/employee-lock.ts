@@ -30,3 +30,28 @@ export async function lockEmployees(
           ORDER BY id FOR NO KEY UPDATE`;
   return rows.map((r) => r.id);
 }
+
+/** An employee's row as the lock read it (lockEmployeesReading). */
+export interface LockedEmployee {
+  id: string;
+  active: boolean;
+  workingHours: unknown;
+}
+
+/**
+ * `lockEmployees` of the given employees that also returns what the lock read of each row: its
+ * active flag and working hours. A locking read returns the row as last committed (after waiting
+ * for a holder of the lock), so these are as fresh as a read after the lock; a booking's check
+ * under the lock needs them and saves a statement.
+ */
+export async function lockEmployeesReading(
+  tx: Prisma.TransactionClient,
+  companyId: string,
+  employees: string[],
+): Promise<LockedEmployee[]> {
+  if (employees.length === 0) return [];
+  return tx.$queryRaw<LockedEmployee[]>`
+    SELECT id, active, working_hours AS "workingHours" FROM employees
+    WHERE company_id = ${companyId} AND id = ANY(${[...new Set(employees)]}::text[])
+    ORDER BY id FOR NO KEY UPDATE`;
+}

@@ -202,6 +202,29 @@ describe('availability on a test clock', () => {
     );
     expect(real.slots).toEqual([]);
   });
+
+  it('a month asked again is cut to the clock as it advances (the kept answer and its body follow the cut)', async () => {
+    const t0 = new Date(Math.floor((Date.now() - 10 * DAY) / HOUR) * HOUR);
+    const c = await clockWorld(t0);
+    const from = new Date(t0.getTime() + HOUR);
+    const to = new Date(from.getTime() + 6 * HOUR);
+    const ask = async () =>
+      ok(
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/availability?serviceId=${c.service._id}&from=${iso(from)}&to=${iso(to)}`,
+          headers: c.auth,
+        }),
+      ).slots as Array<{ startTime: string }>;
+    const first = await ask();
+    expect(first[0]!.startTime).toBe(iso(from));
+    expect(await ask()).toEqual(first); // the kept month, answered again
+    // Moving the clock writes nothing availability depends on: the month stays kept, its cut moves.
+    ok(await c.advance(new Date(t0.getTime() + 3 * HOUR)));
+    const later = await ask();
+    expect(later[0]!.startTime).toBe(iso(new Date(t0.getTime() + 3 * HOUR + 15 * 60_000)));
+    expect(later).toEqual(first.filter((s) => Date.parse(s.startTime) > t0.getTime() + 3 * HOUR));
+  });
 });
 
 describe('manage links on a test clock', () => {

@@ -9,7 +9,15 @@ import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import { Prisma, type Company } from '../../generated/prisma/client.js';
 import { boundedInstant, checkRange } from '../domain-validation.js';
-import { localDays, mergeIntervals, readWorkingHours, workingIntervals, type Interval } from '../staff/index.js';
+import {
+  localDays,
+  mergeIntervals,
+  readWorkingHours,
+  workingIntervals,
+  type Interval,
+  type LocalDay,
+  type WorkingHours,
+} from '../staff/index.js';
 import { parseInput } from '../validation.js';
 
 export const MAX_REPORT_DAYS = 366;
@@ -324,6 +332,8 @@ export interface WorkingTime {
   services: Array<{ id: string; name: string; active: boolean }>;
   /** Each active employee's free working intervals in [from, to), sorted and merged. */
   free: Map<string, Interval[]>;
+  /** The company's local days around [from, to) (localDays), worked out once for every window. */
+  days: LocalDay[];
 }
 
 export async function loadWorkingTime(
@@ -360,13 +370,19 @@ export async function loadWorkingTime(
     else offOf.set(t.employeeId, [span]);
   }
   const days = localDays(zone, from, to);
+  // Staff mostly share a few weekly patterns: each distinct one (readWorkingHours gives equal
+  // values one object) is laid over the days once.
+  const intervalsOf = new Map<WorkingHours, Interval[]>();
   const free = new Map<string, Interval[]>();
   for (const e of employees) {
     if (!e.active) continue;
-    const off = mergeIntervals(offOf.get(e.id) ?? []);
-    free.set(e.id, subtract(workingIntervals(readWorkingHours(e.workingHours), zone, from, to, days), off));
+    const hours = readWorkingHours(e.workingHours);
+    let working = intervalsOf.get(hours);
+    if (!working) intervalsOf.set(hours, (working = workingIntervals(hours, zone, from, to, days)));
+    const off = offOf.get(e.id);
+    free.set(e.id, off ? subtract(working, mergeIntervals(off)) : working);
   }
-  return { zone, from, to, employees, services, free };
+  return { zone, from, to, employees, services, free, days };
 }
 
 /**
@@ -379,7 +395,7 @@ function availableIn(
   to: number,
 ): { byEmployee: Map<string, number>; byDay: Map<string, number>; total: number } {
   // Every local day of the window is a group of its own, working time or not.
-  const windowDays = localDays(working.zone, from, to).filter((d) => d.end > from && d.start < to);
+  const windowDays = working.days.filter((d) => d.end > from && d.start < to);
   const perDay = windowDays.map(() => 0);
   const byEmployee = new Map<string, number>();
   let total = 0;
@@ -406,13 +422,18 @@ function availableIn(
   return { byEmployee, byDay, total };
 }
 
-/** Sorted, merged `list` less sorted, merged `cut`. */
+/**
+ * Sorted, merged `list` less sorted, merged `cut`, in one walk of both: a cut that ends before
+ * an interval ends before every later one too, so it is passed for good.
+ */
 function subtract(list: Interval[], cut: Interval[]): Interval[] {
   const out: Interval[] = [];
+  let k = 0;
   for (const [a0, b] of list) {
     let a = a0;
-    for (const [c, d] of cut) {
-      if (d <= a || c >= b) continue;
+    while (k < cut.length && cut[k]![1] <= a) k++;
+    for (let j = k; j < cut.length && cut[j]![0] < b; j++) {
+      const [c, d] = cut[j]!;
       if (c > a) out.push([a, c]);
       a = Math.max(a, d);
       if (a >= b) break;

@@ -18,7 +18,7 @@ import {
   type CalendarItems,
 } from '../../schema/availability/index.js';
 import { domainNow } from '../../schema/domain-time.js';
-import { listEmployeesByName } from '../../schema/staff/index.js';
+import { listEmployeeColumnsByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { AdminNotFound, clockTime, ScrollTable, sendAdmin } from '../http.js';
 import { adminPage, companyPath, mayWrite } from '../layout.js';
@@ -49,7 +49,7 @@ export const COLUMNS_PER_PAGE = 12;
 type Interval = [number, number];
 type Booking = CalendarItems['bookings'][number];
 type Session = CalendarItems['sessions'][number];
-type Employee = Awaited<ReturnType<typeof listEmployeesByName>>[number];
+type Employee = Awaited<ReturnType<typeof listEmployeeColumnsByName>>[number];
 
 interface Column {
   key: string;
@@ -147,8 +147,7 @@ function gridRows(
     const odd = end - d.toMillis() !== 24 * 60 * MINUTE;
     const rows = [];
     for (let t = from; t < to; t += STEP_MINUTES * MINUTE) {
-      const local = DateTime.fromMillis(t, { zone });
-      const label = odd ? `${local.toFormat('HH:mm')} ${local.toFormat('ZZZZ')}` : local.toFormat('HH:mm');
+      const label = odd ? DateTime.fromMillis(t, { zone }).toFormat('HH:mm ZZZZ') : clockTime(t, zone);
       const span: Interval = [t, Math.min(t + STEP_MINUTES * MINUTE, to)];
       rows.push({ label, spans: days.map(() => span) });
     }
@@ -205,7 +204,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const s = await companyScope(services, req, 'calendar');
     const zone = s.company.timezone;
     // Staff see their own employee's calendar only: another employee's is not theirs (404).
-    const all = await listEmployeesByName(s.db, s.company.id);
+    const all = await listEmployeeColumnsByName(s.db, s.company.id);
     const employees = s.role === 'staff' ? all.filter((e) => e.id === s.staffEmployeeId) : all;
     const q = queryOf(req);
     if (s.role === 'staff' && q.employee && q.employee !== s.staffEmployeeId) throw new AdminNotFound('employee');
@@ -285,11 +284,10 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const link = (v: string, d: DateTime, e: Employee | null = employee, p = current) =>
       `${base}?view=${v}&date=${d.toISODate()}${e ? `&employee=${e.id}` : ''}${v === 'day' && !e && p > 1 ? `&page=${p}` : ''}`;
     const unit = view === 'week' ? { weeks: 1 } : { days: 1 };
+    // Relative to this page (…/companies/:id/calendar): a day has hundreds of free cells, and
+    // the company's path in each was a tenth of the page.
     const newBooking = (e: Employee, start: number) =>
-      companyPath(
-        s.company,
-        `/bookings/new?employeeId=${e.id}&start=${encodeURIComponent(new Date(start).toISOString())}`,
-      );
+      `bookings/new?employeeId=${e.id}&start=${encodeURIComponent(new Date(start).toISOString())}`;
     const bookingsOf = (c: Column, lo: number, hi: number) =>
       (bookingsBy.get(c.employee.id) ?? []).filter((b) => b.startTime.getTime() >= lo && b.startTime.getTime() < hi);
     const sessionsOf = (c: Column, lo: number, hi: number) =>
@@ -375,7 +373,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
           <a
             class="button"
             href={link(view, today)}
-            aria-current={days.some((d) => d.hasSame(today, 'day')) ? 'date' : undefined}
+            aria-current={days.some((d) => d.toISODate() === todayDate) ? 'date' : undefined}
           >
             Today
           </a>

@@ -49,6 +49,15 @@ const EXPORT_LABELS: Record<ExportKind, string> = {
   payments: 'Payments (by the day they were made)',
 };
 
+const WEEKDAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/** A report's day key (YYYY-MM-DD, a local date) in words, `Sat 28` or `Sat 28 Nov`, without a Luxon date per day. */
+function dayName(key: string, withMonth = false): string {
+  const [y, m, d] = key.split('-').map(Number) as [number, number, number];
+  const weekday = WEEKDAY_NAMES[new Date(Date.UTC(y, m - 1, d)).getUTCDay()]!;
+  return withMonth ? `${weekday} ${d} ${MONTH_NAMES[m - 1]!}` : `${weekday} ${d}`;
+}
+
 const percent = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
 const revenueText = (list: Revenue[] | null) =>
   !list?.length ? 'None' : list.map((r) => money(r.net, r.currency)).join(' + ');
@@ -144,7 +153,6 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
     else byEmployee.set(b.employeeId, [b]);
   }
   const base = companyPath(s.company);
-  const dayName = (key: string) => DateTime.fromISO(key, { zone }).toFormat('ccc d');
   const m = thisMonth.totals;
   const errors = o.errors ?? {};
   const form = o.form ?? {};
@@ -244,7 +252,7 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
       </div>
 
       <h2>{month.toFormat('LLLL')}, day by day</h2>
-      <MonthChart stats={thisMonth} zone={zone} />
+      <MonthChart stats={thisMonth} />
 
       <h2>Export</h2>
       <p>
@@ -295,8 +303,8 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
   return adminPage(s.ctx, 'Overview', body);
 }
 
-function MonthChart({ stats: st, zone }: { stats: BookingStats; zone: string }) {
-  const bars = st.groups.map((g) => ({ label: String(DateTime.fromISO(g.key, { zone }).day), value: g.counts.total }));
+function MonthChart({ stats: st }: { stats: BookingStats }) {
+  const bars = st.groups.map((g) => ({ label: String(Number(g.key.slice(8))), value: g.counts.total }));
   return (
     <div class="chart-pair">
       <Bars title="Bookings per day this month, every state" bars={bars} />
@@ -317,7 +325,7 @@ function MonthChart({ stats: st, zone }: { stats: BookingStats; zone: string }) 
               .map((g) => (
                 <tr>
                   <th scope="row" data-label="Day">
-                    {DateTime.fromISO(g.key, { zone }).toFormat('ccc d LLL')}
+                    {dayName(g.key, true)}
                   </th>
                   <td data-label="Bookings">{g.counts.total}</td>
                   <td data-label="Cancelled">{g.counts.cancelled}</td>

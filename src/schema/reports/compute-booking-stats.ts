@@ -9,7 +9,15 @@ import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import { Prisma, type Company } from '../../generated/prisma/client.js';
 import { boundedInstant, checkRange } from '../domain-validation.js';
-import { localDays, mergeIntervals, readWorkingHours, workingIntervals, type Interval } from '../staff/index.js';
+import {
+  localDays,
+  mergeIntervals,
+  readWorkingHours,
+  workingIntervals,
+  type Interval,
+  type LocalDay,
+  type WorkingHours,
+} from '../staff/index.js';
 import { parseInput } from '../validation.js';
 
 export const MAX_REPORT_DAYS = 366;
@@ -113,7 +121,12 @@ function visitShares(companyId: string): Prisma.Sql {
 
 type CountRow = { key: string } & StatusCounts;
 type BookedRow = { key: string; minutes: number };
-type RevenueRow = { key: string; currency: string; collected: bigint; refunded: bigint };
+type RevenueRow = { key: string; currency: string; collected: string; refunded: string };
+type ReportRow = { part: 'counts' | 'booked' | 'revenue'; key: string; currency: string | null } & StatusCounts & {
+    minutes: number | null;
+    collected: string | null;
+    refunded: string | null;
+  };
 
 export async function computeBookingStats(
   db: Db,
@@ -133,8 +146,7 @@ export async function computeBookingStats(
     Prisma.sql`${Prisma.raw(alias)}.company_id = ${companyId} AND ${Prisma.raw(alias)}.start_time >= ${from} AND ${Prisma.raw(alias)}.start_time < ${to}`;
   const key = (alias: string) => keyOf(groupBy, zone, alias);
 
-  const [counts, booked, revenue, working] = await Promise.all([
-    db.$queryRaw<CountRow[]>`
+  const countsSql = Prisma.sql`
       SELECT ${key('b')} AS key,
         count(*)::int AS total,
         count(*) FILTER (WHERE b.status = 'pending')::int AS pending,
@@ -146,10 +158,10 @@ export async function computeBookingStats(
         count(*) FILTER (WHERE b.status = 'waitlisted')::int AS waitlisted,
         count(*) FILTER (WHERE b.status = 'offered')::int AS offered
       FROM bookings b WHERE ${inWindow('b')}
-      GROUP BY 1`,
-    // An appointment's minutes, and a class session's once however many attend it (when at
-    // least one booking holds a place), clipped to the window's end.
-    db.$queryRaw<BookedRow[]>`
+      GROUP BY 1`;
+  // An appointment's minutes, and a class session's once however many attend it (when at
+  // least one booking holds a place), clipped to the window's end.
+  const bookedSql = Prisma.sql`
       SELECT ${key('u')} AS key,
         coalesce(sum(extract(epoch FROM (least(u.end_time, ${to}) - u.start_time))), 0)::float8 / 60 AS minutes
       FROM (
@@ -160,32 +172,59 @@ export async function computeBookingStats(
         WHERE ${inWindow('c')} AND c.status = 'scheduled' AND EXISTS (
           SELECT 1 FROM bookings a WHERE a.class_session_id = c.id AND a.status::text IN ${HELD})
       ) u
-      GROUP BY 1`,
-    // A booking's own payments count whole for it; a visit paid as one counts for each of its
-    // items (visitShares): its share collected, and its part of the payment's refunds.
-    opts.withRevenue
-      ? db.$queryRaw<RevenueRow[]>`
-          SELECT ${key('r')} AS key, r.currency,
-            sum(r.collected) AS collected,
-            sum(r.refunded) AS refunded
-          FROM (
-            SELECT b.company_id, b.employee_id, b.service_id, b.start_time, p.currency,
-              p.amount AS collected, p.amount_refunded AS refunded
-            FROM payments p JOIN bookings b ON b.id = p.booking_id
-            WHERE p.company_id = ${companyId} AND p.status IN ('succeeded', 'partially_refunded', 'refunded')
-            UNION ALL
-            SELECT s.company_id, s.employee_id, s.service_id, s.start_time, s.currency, s.collected, s.refunded
-            FROM (${visitShares(companyId)}) s
-          ) r
-          WHERE ${inWindow('r')}
-          GROUP BY 1, 2 ORDER BY 1, 2`
-      : Promise.resolve(null),
+      GROUP BY 1`;
+  // A booking's own payments count whole for it; a visit paid as one counts for each of its
+  // items (visitShares): its share collected, and its part of the payment's refunds.
+  const revenueSql = Prisma.sql`
+      SELECT ${key('r')} AS key, r.currency,
+        sum(r.collected) AS collected,
+        sum(r.refunded) AS refunded
+      FROM (
+        SELECT b.company_id, b.employee_id, b.service_id, b.start_time, p.currency,
+          p.amount AS collected, p.amount_refunded AS refunded
+        FROM payments p JOIN bookings b ON b.id = p.booking_id
+        WHERE p.company_id = ${companyId} AND p.status IN ('succeeded', 'partially_refunded', 'refunded')
+        UNION ALL
+        SELECT s.company_id, s.employee_id, s.service_id, s.start_time, s.currency, s.collected, s.refunded
+        FROM (${visitShares(companyId)}) s
+      ) r
+      WHERE ${inWindow('r')}
+      GROUP BY 1, 2`;
+  // The three are one statement (a report's round trips, and its share of the driver's and
+  // Prisma's work per statement, were most of a small report's cost), each row tagged by its
+  // part; revenue rows come in (key, currency) order, as each key's list and the totals show them.
+  const [rows, working] = await Promise.all([
+    db.$queryRaw<ReportRow[]>`
+      SELECT 'counts' AS part, c.key, NULL AS currency,
+        c.total, c.pending, c.confirmed, c.cancelled, c.completed, c."noShow", c.expired, c.waitlisted, c.offered,
+        NULL::float8 AS minutes, NULL AS collected, NULL AS refunded
+      FROM (${countsSql}) c
+      UNION ALL
+      SELECT 'booked', u.key, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, u.minutes, NULL, NULL
+      FROM (${bookedSql}) u
+      ${
+        opts.withRevenue
+          ? Prisma.sql`UNION ALL
+      SELECT 'revenue', r.key, r.currency, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+        r.collected::text, r.refunded::text
+      FROM (${revenueSql}) r`
+          : Prisma.empty
+      }
+      ORDER BY 1, 2, 3`,
     Promise.resolve(opts.workingTime).then((w) =>
       w && w.from <= from.getTime() && w.to >= to.getTime()
         ? w
         : loadWorkingTime(db, { company: opts.company, from, to }),
     ),
   ]);
+  const counts: CountRow[] = [];
+  const booked: BookedRow[] = [];
+  const revenue: RevenueRow[] | null = opts.withRevenue ? [] : null;
+  for (const r of rows) {
+    if (r.part === 'counts') counts.push(r);
+    else if (r.part === 'booked') booked.push({ key: r.key, minutes: r.minutes! });
+    else revenue!.push({ key: r.key, currency: r.currency!, collected: r.collected!, refunded: r.refunded! });
+  }
   const { employees, services } = working;
   const available = availableIn(working, from.getTime(), to.getTime());
 
@@ -324,6 +363,8 @@ export interface WorkingTime {
   services: Array<{ id: string; name: string; active: boolean }>;
   /** Each active employee's free working intervals in [from, to), sorted and merged. */
   free: Map<string, Interval[]>;
+  /** The company's local days around [from, to) (localDays), worked out once for every window. */
+  days: LocalDay[];
 }
 
 export async function loadWorkingTime(
@@ -360,13 +401,19 @@ export async function loadWorkingTime(
     else offOf.set(t.employeeId, [span]);
   }
   const days = localDays(zone, from, to);
+  // Staff mostly share a few weekly patterns: each distinct one (readWorkingHours gives equal
+  // values one object) is laid over the days once.
+  const intervalsOf = new Map<WorkingHours, Interval[]>();
   const free = new Map<string, Interval[]>();
   for (const e of employees) {
     if (!e.active) continue;
-    const off = mergeIntervals(offOf.get(e.id) ?? []);
-    free.set(e.id, subtract(workingIntervals(readWorkingHours(e.workingHours), zone, from, to, days), off));
+    const hours = readWorkingHours(e.workingHours);
+    let working = intervalsOf.get(hours);
+    if (!working) intervalsOf.set(hours, (working = workingIntervals(hours, zone, from, to, days)));
+    const off = offOf.get(e.id);
+    free.set(e.id, off ? subtract(working, mergeIntervals(off)) : working);
   }
-  return { zone, from, to, employees, services, free };
+  return { zone, from, to, employees, services, free, days };
 }
 
 /**
@@ -379,7 +426,7 @@ function availableIn(
   to: number,
 ): { byEmployee: Map<string, number>; byDay: Map<string, number>; total: number } {
   // Every local day of the window is a group of its own, working time or not.
-  const windowDays = localDays(working.zone, from, to).filter((d) => d.end > from && d.start < to);
+  const windowDays = working.days.filter((d) => d.end > from && d.start < to);
   const perDay = windowDays.map(() => 0);
   const byEmployee = new Map<string, number>();
   let total = 0;
@@ -406,13 +453,18 @@ function availableIn(
   return { byEmployee, byDay, total };
 }
 
-/** Sorted, merged `list` less sorted, merged `cut`. */
+/**
+ * Sorted, merged `list` less sorted, merged `cut`, in one walk of both: a cut that ends before
+ * an interval ends before every later one too, so it is passed for good.
+ */
 function subtract(list: Interval[], cut: Interval[]): Interval[] {
   const out: Interval[] = [];
+  let k = 0;
   for (const [a0, b] of list) {
     let a = a0;
-    for (const [c, d] of cut) {
-      if (d <= a || c >= b) continue;
+    while (k < cut.length && cut[k]![1] <= a) k++;
+    for (let j = k; j < cut.length && cut[j]![0] < b; j++) {
+      const [c, d] = cut[j]!;
       if (c > a) out.push([a, c]);
       a = Math.max(a, d);
       if (a >= b) break;

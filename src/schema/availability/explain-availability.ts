@@ -68,7 +68,7 @@ export async function assessEmployees(
     ignoreBookingId?: string | string[];
     /** Only the employees' working intervals (and resources of a required kind) at this location. */
     locationId?: string;
-    /** The employees' rows as already read in this transaction (by their lock: lockEmployeesReading). */
+    /** The employees' rows as already read in this transaction, in id order (by their lock: lockEmployeesReading). */
     rows?: Array<{ id: string; active: boolean; workingHours: unknown }>;
   },
 ): Promise<Assessment> {
@@ -76,7 +76,6 @@ export async function assessEmployees(
     ? opts.rows
         .filter((e) => e.active && opts.employeeIds.includes(e.id))
         .map((e) => ({ id: e.id, workingHours: e.workingHours }))
-        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     : await db.employee.findMany({
         where: { companyId: opts.company.id, active: true, id: { in: opts.employeeIds } },
         select: { id: true, workingHours: true },

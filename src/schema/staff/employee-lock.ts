@@ -20,14 +20,11 @@ export async function lockEmployees(
   companyId: string,
   employees: string[] | 'all',
 ): Promise<string[]> {
-  if (employees !== 'all' && employees.length === 0) return [];
   const rows =
     employees === 'all'
       ? await tx.$queryRaw<Array<{ id: string }>>`
           SELECT id FROM employees WHERE company_id = ${companyId} ORDER BY id FOR NO KEY UPDATE`
-      : await tx.$queryRaw<Array<{ id: string }>>`
-          SELECT id FROM employees WHERE company_id = ${companyId} AND id = ANY(${[...new Set(employees)]}::text[])
-          ORDER BY id FOR NO KEY UPDATE`;
+      : await lockEmployeesReading(tx, companyId, employees);
   return rows.map((r) => r.id);
 }
 
@@ -39,8 +36,8 @@ export interface LockedEmployee {
 }
 
 /**
- * `lockEmployees` of the given employees that also returns what the lock read of each row: its
- * active flag and working hours. A locking read returns the row as last committed (after waiting
+ * `lockEmployees` of the given employees that also returns what the lock read of each row, in id
+ * order: its active flag and working hours. A locking read returns the row as last committed (after waiting
  * for a holder of the lock), so these are as fresh as a read after the lock; a booking's check
  * under the lock needs them and saves a statement.
  */

@@ -23,7 +23,7 @@ const SUCCESS_HEAD = Buffer.from('{"status":true,"data":');
 
 /** `success(data, requestId)` as JSON bytes, for `data` already written as JSON. */
 export function successBody(data: Buffer, requestId: string): Buffer {
-  const meta = Buffer.from(`,"meta":${JSON.stringify({ timestamp: Date.now(), version: API_VERSION, requestId })}}`);
+  const meta = Buffer.from(`,"meta":${JSON.stringify(success(null, requestId).meta)}}`);
   return Buffer.concat([SUCCESS_HEAD, data, meta], SUCCESS_HEAD.length + data.length + meta.length);
 }
 

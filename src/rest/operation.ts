@@ -5,7 +5,7 @@
 // Errors come back as AppErrors, mapped by the one table of src/errors.ts (a missing record
 // is a 404, a database outage a 503).
 import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, isAppError, toAppError as fromCause } from '../errors.js';
 import type { Context } from '../schema/context.js';
 
@@ -32,18 +32,38 @@ function toAppError(err: GraphQLError): AppError {
   return fromCause(original ?? err);
 }
 
+// One compiled operation per schema and source, whatever the number of apps a process builds
+// (tests and the CLI's bridge build several over the one schema).
+const compiledOperations = new WeakMap<GraphQLSchema, Map<string, Operation<unknown>>>();
+
 export function compileOperation<TData>(schema: GraphQLSchema, source: string): Operation<TData> {
+  let forSchema = compiledOperations.get(schema);
+  if (forSchema === undefined) compiledOperations.set(schema, (forSchema = new Map<string, Operation<unknown>>()));
+  let operation = forSchema.get(source);
+  if (operation === undefined) forSchema.set(source, (operation = compileNew(schema, source)));
+  return operation as Operation<TData>;
+}
+
+function compileNew(schema: GraphQLSchema, source: string): Operation<unknown> {
   const document: DocumentNode = parse(source);
   const errors = validate(schema, document);
   if (errors.length) throw new Error(`Invalid REST operation: ${errors.map((e) => e.message).join('; ')}`);
-  const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled))
-    throw new Error(`Invalid REST operation: ${compiled.errors?.map((e) => e.message).join('; ')}`);
+  // Parsed and validated here, so a wrong operation stops the start; compiled on its first run
+  // (compiling every route's operation was a fifth of a start, and most routes of a short-lived
+  // process, `svc` or a test's app, never run).
+  let compiled: CompiledQuery | undefined;
+  const compile = (): CompiledQuery => {
+    const result = compileQuery(schema, document);
+    if (!isCompiledQuery(result))
+      throw new Error(`Invalid REST operation: ${result.errors?.map((e) => e.message).join('; ')}`);
+    return result;
+  };
   return {
     async run(ctx, variables) {
+      compiled ??= compile();
       const result = await compiled.query(undefined, ctx, variables);
       if (result.errors?.length) throw toAppError(result.errors[0]!);
-      return result.data as TData;
+      return result.data;
     },
   };
 }

@@ -23,14 +23,30 @@ export const schemaSerializerOptions: Options = { ajv: { validateFormats: false 
 
 export class UndocumentedResponseError extends Error {}
 
+// The check's serializers, compiled on a route's first answer of a status and once per process
+// for the same schema (most routes answer few of their statuses in a run; compiling all at
+// start-up was most of an app's start outside production).
+const documentedSerializers = new Map<string, Serializer>();
+
+function documentedSerializer(schema: TSchema): Serializer {
+  const key = JSON.stringify(schema);
+  let documented = documentedSerializers.get(key);
+  if (documented === undefined) {
+    documented = fastJson(schema as unknown as Schema, {
+      ...schemaSerializerOptions,
+      schema: { ErrorEnvelope: ErrorEnvelope as unknown as Schema },
+    });
+    documentedSerializers.set(key, documented);
+  }
+  return documented;
+}
+
 export function bodySerializer(schema: TSchema, opts: { route: string; check: boolean }): Serializer {
   if (!opts.check) return JSON.stringify;
-  const documented = fastJson(schema as unknown as Schema, {
-    ...schemaSerializerOptions,
-    schema: { ErrorEnvelope: ErrorEnvelope as unknown as Schema },
-  });
+  let documented: Serializer | undefined;
   return (payload) => {
     const body = JSON.stringify(payload);
+    documented ??= documentedSerializer(schema);
     const expected = documented(payload);
     if (!isDeepStrictEqual(JSON.parse(body), JSON.parse(expected))) {
       throw new UndocumentedResponseError(

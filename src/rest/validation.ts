@@ -16,9 +16,31 @@ const queryAjv = addFormats.default(new Ajv.default({ ...common, coerceTypes: 'a
 for (const ajv of [bodyAjv, queryAjv])
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseIsoTimestamp(s).error === undefined });
 
+type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+// A route's validator is compiled on its first request, once per process for the same schema:
+// every route compiled at start-up was most of an app's start (`svc`, each test's app), and a
+// process that builds several apps (tests, the CLI's bridge) compiled the same schemas again.
+const compiled = new Map<string, Validator>();
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  let validate: Validator | undefined;
+  const lazy: Validator = (data) => {
+    if (validate === undefined) {
+      const key = `${ajv === bodyAjv ? 'body' : 'query'} ${JSON.stringify(schema)}`;
+      validate = compiled.get(key);
+      if (validate === undefined) {
+        validate = ajv.compile(schema as object) as Validator;
+        compiled.set(key, validate);
+      }
+    }
+    const valid = validate(data);
+    // Fastify reads a refusal's errors off the function it was given.
+    lazy.errors = validate.errors;
+    return valid;
+  };
+  return lazy as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {

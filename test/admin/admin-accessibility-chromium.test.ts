@@ -11,7 +11,7 @@ import type { TestApp } from '../helpers/app.js';
 import { axeFindings } from '../helpers/axe.js';
 import { ok, post } from '../helpers/domain.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { bookInSalon, launchChromium, signIn, startAdminApp } from './admin-helpers.js';
+import { bookInSalon, launchChromium, signIn, startAdminApp, TAKE_SCREENSHOTS } from './admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -77,8 +77,10 @@ async function widthAndShot(page: Page, path: string, width: number): Promise<st
       .replace(/[0-9a-f]{24}/g, 'id')
       .replace(/[^a-z0-9]+/gi, '-')
       .replace(/^-|-$/g, '') || 'root';
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  if (TAKE_SCREENSHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
   return scrollWidth > width ? [`page is ${scrollWidth} px wide at ${width} px`] : [];
 }
 

@@ -15,6 +15,12 @@ import { bearer } from '../helpers/factories.js';
 import { ok, post } from '../helpers/domain.js';
 
 export const SHOTS = 'test-results/admin';
+/**
+ * Whether pages are photographed for a person to look at: yes unless SCREENSHOTS=0 (.ci/run
+ * sets it, as nobody looks at them there: the full-page captures were a third of the
+ * accessibility crawl's time). The checks themselves run either way.
+ */
+export const TAKE_SCREENSHOTS = process.env.SCREENSHOTS !== '0';
 
 export async function startAdminApp(env: Record<string, string> = {}): Promise<{ t: TestApp; origin: string }> {
   const t = await createTestApp({
@@ -251,6 +257,7 @@ export async function tabTo(page: Page, selector: string, max = 40): Promise<voi
 }
 
 export async function shot(page: Page, name: string): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }

@@ -24,11 +24,12 @@ type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null 
 const compiled = new Map<string, Validator>();
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+  const body = httpPart === 'body';
+  const ajv = body ? bodyAjv : queryAjv;
   let validate: Validator | undefined;
   const lazy: Validator = (data) => {
     if (validate === undefined) {
-      const key = `${ajv === bodyAjv ? 'body' : 'query'} ${JSON.stringify(schema)}`;
+      const key = `${body ? 'body' : 'query'} ${JSON.stringify(schema)}`;
       validate = compiled.get(key);
       if (validate === undefined) {
         validate = ajv.compile(schema as object) as Validator;

@@ -4,14 +4,13 @@
 // test-artifacts/screenshots/ (git-ignored) for a person to look at. "Every page" is found, not listed: the test
 // signs in and follows every same-origin GET link under /admin from the overview, so a new
 // page linked from anywhere is checked without touching this file.
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { axeFindings } from '../helpers/axe.js';
 import { ok, post } from '../helpers/domain.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
-import { bookInSalon, launchChromium, signIn, startAdminApp, TAKE_SCREENSHOTS } from './admin-helpers.js';
+import { bookInSalon, launchChromium, shot, signIn, startAdminApp } from './admin-helpers.js';
 
 let t: TestApp;
 let origin: string;
@@ -77,10 +76,7 @@ async function widthAndShot(page: Page, path: string, width: number): Promise<st
       .replace(/[0-9a-f]{24}/g, 'id')
       .replace(/[^a-z0-9]+/gi, '-')
       .replace(/^-|-$/g, '') || 'root';
-  if (TAKE_SCREENSHOTS) {
-    mkdirSync(SHOTS, { recursive: true });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
+  await shot(page, `${name}-${width}`, SHOTS);
   return scrollWidth > width ? [`page is ${scrollWidth} px wide at ${width} px`] : [];
 }
 

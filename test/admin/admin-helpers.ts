@@ -20,7 +20,7 @@ export const SHOTS = 'test-results/admin';
  * sets it, as nobody looks at them there: the full-page captures were a third of the
  * accessibility crawl's time). The checks themselves run either way.
  */
-export const TAKE_SCREENSHOTS = process.env.SCREENSHOTS !== '0';
+const TAKE_SCREENSHOTS = process.env.SCREENSHOTS !== '0';
 
 export async function startAdminApp(env: Record<string, string> = {}): Promise<{ t: TestApp; origin: string }> {
   const t = await createTestApp({
@@ -256,10 +256,11 @@ export async function tabTo(page: Page, selector: string, max = 40): Promise<voi
   throw new Error(`Tab never reached ${selector}`);
 }
 
-export async function shot(page: Page, name: string): Promise<void> {
+/** A full-page screenshot as `<dir>/<name>.png` (none with SCREENSHOTS=0). */
+export async function shot(page: Page, name: string, dir = SHOTS): Promise<void> {
   if (!TAKE_SCREENSHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
 }
 
 /** Two bookings in the sample hair salon this week or next, made through /api/v1 with a test key. */

@@ -122,11 +122,22 @@ async function main(): Promise<void> {
       await c.query<{ name: string }>(`SELECT name FROM customers WHERE id = $1`, [customer])
     ).rows[0]!.name.slice(0, 3);
     const today = DateTime.now().setZone(zone).toISODate()!;
+    // The calendar of the busiest local day of the coming week (bookings, and free cells still
+    // ahead): the same load whichever weekday the bench runs on, and the heaviest one.
+    const busiest =
+      (
+        await c.query<{ day: string }>(
+          `SELECT to_char(start_time AT TIME ZONE $2, 'YYYY-MM-DD') AS day FROM bookings
+           WHERE company_id = $1 AND start_time >= now() AND start_time < now() + interval '7 days'
+           GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+          [id, zone],
+        )
+      ).rows[0]?.day ?? today;
     const base = `/admin/live/companies/${id}`;
     pages = [
       ['overview', `${base}/overview`],
-      ['calendar, day', `${base}/calendar?view=day&date=${today}`],
-      ['calendar, week of one employee', `${base}/calendar?view=week&date=${today}&employee=${employee}`],
+      ['calendar, day', `${base}/calendar?view=day&date=${busiest}`],
+      ['calendar, week of one employee', `${base}/calendar?view=week&date=${busiest}&employee=${employee}`],
       ['customers, first page', `${base}/customers`],
       ['customers, search', `${base}/customers?q=${encodeURIComponent(name)}`],
       ['one customer', `${base}/customers/${customer}`],

@@ -28,6 +28,7 @@ import { validatorCompiler } from './rest/validation.js';
 import { liveEvents } from './schema/events/index.js';
 import { schema } from './schema/index.js';
 import { setAvailabilityCache } from './schema/availability/index.js';
+import { setReportCache } from './schema/reports/index.js';
 import type { Services } from './services.js';
 import type { Config } from './config.js';
 
@@ -60,6 +61,7 @@ export function trustedProxies(
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
   setAvailabilityCache(config.AVAILABILITY_CACHE === 'on');
+  setReportCache(config.REPORT_CACHE === 'on');
   // Fastify's instance type is generic in its logger; ours is typed as the base logger.
   const logger: FastifyBaseLogger = services.logger;
   const app = Fastify({

@@ -8,7 +8,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
-import { blankCompany, ok } from '../helpers/domain.js';
+import { ALL_DAY, blankCompany, ok, post } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { injectSignIn } from './admin-helpers.js';
 import { MARCH, marchBySql, ownersMonth, pct } from './owners-month.js';
@@ -140,5 +140,108 @@ describe('admin overview', () => {
       ).statusCode,
     ).toBe(404);
     expect((await get(`/admin/live/companies/${companyId}/overview`)).statusCode).toBe(404);
+  });
+});
+
+// Last: it changes the month's data. The figures are kept per process (overviewFigures) and served
+// again while the company's report versions are unchanged; every write below goes straight into the
+// database, as another instance or a plain SQL session would, never through this instance's code.
+describe('kept figures', () => {
+  const page = async () => (await get(base())).body;
+  const untracked = (sql: string) =>
+    db().$transaction([
+      db().$executeRawUnsafe(`SET LOCAL session_replication_role = replica`),
+      db().$executeRawUnsafe(sql),
+    ]);
+  const sql = (text: string) => db().$executeRawUnsafe(text);
+
+  it('are served again while nothing they are made of changed, and computed again after any write that did', async () => {
+    expect(figure(await page(), 'Revenue this month')).toMatch(/^EUR\s30\.00$/);
+    // A write the triggers do not see (replica role: no triggers fire) is not shown: the page
+    // really serves what it kept…
+    await untracked(`UPDATE payments SET amount_refunded = 2000 WHERE company_id = '${companyId}'`);
+    expect(figure(await page(), 'Revenue this month')).toMatch(/^EUR\s30\.00$/);
+    // …until any write they are made of is committed: then all of it is read again.
+    await sql(`UPDATE services SET name = name WHERE company_id = '${companyId}'`);
+    expect(figure(await page(), 'Revenue this month')).toMatch(/^EUR\s20\.00$/);
+
+    // Each kind of row the figures are made of, written in plain SQL.
+    await sql(`UPDATE payments SET amount_refunded = 3000 WHERE company_id = '${companyId}'`);
+    expect(figure(await page(), 'Revenue this month')).toMatch(/^EUR\s10\.00$/);
+    await sql(
+      `UPDATE bookings SET status = 'cancelled' WHERE company_id = '${companyId}' AND start_time = '2027-03-20T09:00:00Z'`,
+    );
+    const n = await marchBySql(t, companyId);
+    expect(n.cancelled).toBe(2);
+    expect(figure(await page(), 'Cancellation rate')).toBe(pct(n.cancelled, n.total));
+    await sql(`UPDATE employees SET name = 'Anna K' WHERE company_id = '${companyId}' AND name = 'Anna'`);
+    expect(await page()).toContain('aria-label="Today: Anna K"');
+    // The working hours the utilisation divides by (a whole-day week makes the rate itself move little).
+    const hours = async () =>
+      /<span class="figure-label">Utilisation<\/span><strong class="figure">[^<]+<\/strong><span class="muted">\d+ of (\d+) working hours booked/.exec(
+        await page(),
+      )?.[1];
+    const before = await hours();
+    await sql(
+      `INSERT INTO time_off (id, company_id, employee_id, start_time, end_time, created_at)
+       SELECT 'to' || substr(md5(random()::text), 1, 22), company_id, id, '2027-03-10T00:00:00Z', '2027-03-12T00:00:00Z', now()
+       FROM employees WHERE company_id = '${companyId}' AND name = 'Ben'`,
+    );
+    const report = ok(
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/reports/bookings?from=${MARCH.from}&to=${MARCH.to}&groupBy=day`,
+        headers: auth,
+      }),
+    );
+    expect(figure(await page(), 'Utilisation')).toBe(`${(report.totals.utilisation * 100).toFixed(1)}%`);
+    expect(Number(await hours())).toBe(Number(before) - 48);
+    expect(await hours()).toBe(String(Math.round(report.totals.availableMinutes / 60)));
+  });
+});
+
+// Last: it adds staff and bookings. A big team's day is listed a page of staff at a time.
+describe("today's list of a big team", () => {
+  const sections = (html: string) => [...html.matchAll(/<section aria-label="Today: ([^"]+)">/g)].map((m) => m[1]);
+
+  it('lists a page of 12 staff members with bookings, by name, with the whole day counted', async () => {
+    const service = await db().service.findFirstOrThrow({ where: { companyId } });
+    for (let i = 1; i <= 12; i++) {
+      const name = `Staff ${String(i).padStart(2, '0')}`;
+      const e = await post(t.app, '/api/v1/employees', auth, { name, workingHours: ALL_DAY, serviceIds: [service.id] });
+      await post(t.app, '/api/v1/bookings', auth, {
+        serviceId: service.id,
+        employeeId: e._id,
+        startTime: '2027-03-03T15:00:00Z',
+        customer: { name: `Guest ${i}`, email: `guest${i}@example.com` },
+      });
+    }
+    // Anna (two today), Ben (one) and the twelve: 14 staff members, 15 bookings.
+    const first = (await get(base())).body;
+    expect(first).toContain('15 bookings with 14 staff members.');
+    expect(sections(first)).toEqual([
+      'Anna K',
+      'Ben',
+      ...Array.from({ length: 10 }, (_, i) => `Staff ${String(i + 1).padStart(2, '0')}`),
+    ]);
+    expect(first).toMatch(/Staff 1–12 of\s*14/);
+    expect(first).toContain(`href="${base()}?page=2"`);
+    expect(first).not.toContain('← Previous staff');
+    const second = (await get(`${base()}?page=2`)).body;
+    expect(sections(second)).toEqual(['Staff 11', 'Staff 12']);
+    expect(second).toMatch(/Staff 13–14 of\s*14/);
+    expect(second).toContain(`href="${base()}?page=1"`);
+    expect(second).not.toContain('Next staff →');
+    expect(second).toMatch(/<time[^>]*>16:00<\/time> Cut · Guest 12<\/a>/);
+    // Past the last page: the last page.
+    expect(sections((await get(`${base()}?page=9`)).body)).toEqual(['Staff 11', 'Staff 12']);
+  });
+
+  it('refuses a page that is not a whole number from 1, naming it', async () => {
+    for (const page of ['0', 'two', '1.5', '-1']) {
+      const res = await get(`${base()}?page=${page}`);
+      expect(res.statusCode, page).toBe(400);
+      expect(res.body, page).toContain('page: must be a whole number from 1');
+    }
   });
 });

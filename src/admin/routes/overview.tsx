@@ -10,14 +10,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import { stringify } from 'csv-stringify';
 import type { Company } from '../../generated/prisma/client.js';
-import { listBookingsStarting } from '../../schema/bookings/index.js';
+import { countBookingsStartingByEmployee, listBookingsStarting } from '../../schema/bookings/index.js';
+import { AppError } from '../../errors.js';
 import { domainNow } from '../../schema/domain-time.js';
 import {
   bookingsForExport,
   checkExportWindow,
-  computeBookingStats,
-  loadWorkingTime,
-  type WorkingTime,
   customersForExport,
   EXPORT_KINDS,
   exportKind,
@@ -25,6 +23,7 @@ import {
   type BookingStats,
   type ExportKind,
   type ExportWindow,
+  overviewFigures,
   type Revenue,
   type StatsGroup,
 } from '../../schema/reports/index.js';
@@ -63,15 +62,6 @@ const revenueText = (list: Revenue[] | null) =>
   !list?.length ? 'None' : list.map((r) => money(r.net, r.currency)).join(' + ');
 const cancellationRate = (g: StatsGroup) => (g.counts.total ? g.counts.cancelled / g.counts.total : null);
 const held = (g: StatsGroup) => g.counts.pending + g.counts.confirmed;
-
-/** A window of local days in the company's zone, as the report takes it. */
-const stats = (s: CompanyScope, workingTime: Promise<WorkingTime>, from: DateTime, to: DateTime) =>
-  computeBookingStats(s.db, {
-    company: s.company,
-    input: { from: from.toUTC().toISO(), to: to.toUTC().toISO(), groupBy: 'day' },
-    withRevenue: true,
-    workingTime,
-  });
 
 /**
  * A bar chart drawn as SVG: one bar per entry, scaled to the largest. role="img" with a title;
@@ -119,33 +109,38 @@ interface ExportForm {
   to?: string;
 }
 
-async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string>; form?: ExportForm } = {}) {
+/** Staff members on one page of today's list (a big team's day is paged, as the calendar's day view is). */
+export const TODAY_STAFF_PER_PAGE = 12;
+
+function pageOf(q: Record<string, string>): number {
+  const page = q.page ? Number(q.page) : 1;
+  if (!/^\d+$/.test(q.page ?? '1') || !Number.isSafeInteger(page) || page < 1)
+    throw AppError.validation([{ path: 'page', message: 'must be a whole number from 1' }]);
+  return page;
+}
+
+async function overviewPage(
+  s: CompanyScope,
+  o: { errors?: Record<string, string>; form?: ExportForm; page?: number } = {},
+) {
   const zone = s.company.timezone;
   const now = DateTime.fromJSDate(await domainNow(s.db, s.company)).setZone(zone);
   const today = now.startOf('day');
-  const week = now.startOf('week');
-  const month = now.startOf('month');
-  // The staff's working time is worked out once for the three reports' days together.
-  const spanFrom = DateTime.min(today, week, month);
-  const spanTo = DateTime.max(today.plus({ days: 7 }), week.plus({ weeks: 1 }), month.plus({ months: 1 }));
-  const workingTime = loadWorkingTime(s.db, {
-    company: s.company,
-    from: spanFrom.toJSDate(),
-    to: spanTo.toJSDate(),
-  });
-  const [todays, { employees }, next7, thisWeek, thisMonth] = await Promise.all([
-    listBookingsStarting(s.db, {
-      companyId: s.company.id,
-      from: today.toJSDate(),
-      to: today.plus({ days: 1 }).toJSDate(),
-      limit: 500,
-    }),
-    // The staff by name, from the same load the reports use.
-    workingTime,
-    stats(s, workingTime, today, today.plus({ days: 7 })),
-    stats(s, workingTime, week, week.plus({ weeks: 1 })),
-    stats(s, workingTime, month, month.plus({ months: 1 })),
+  const day = { companyId: s.company.id, from: today.toJSDate(), to: today.plus({ days: 1 }).toJSDate() };
+  const [counts, { week, month, next7, thisWeek, thisMonth, employees }] = await Promise.all([
+    countBookingsStartingByEmployee(s.db, day),
+    // The reports and the staff by name, kept while nothing they are made of changes.
+    overviewFigures(s.db, s.company, now.toJSDate()),
   ]);
+  // Today: the staff with bookings, by name, a page of them at a time.
+  const busy = employees.filter((e) => counts.has(e.id));
+  const bookedToday = [...counts.values()].reduce((a, b) => a + b, 0);
+  const pages = Math.max(1, Math.ceil(busy.length / TODAY_STAFF_PER_PAGE));
+  const current = Math.min(o.page ?? 1, pages);
+  const onPage = busy.slice((current - 1) * TODAY_STAFF_PER_PAGE, current * TODAY_STAFF_PER_PAGE);
+  const todays = onPage.length
+    ? await listBookingsStarting(s.db, { ...day, employeeIds: onPage.map((e) => e.id), limit: 500 })
+    : [];
   const byEmployee = new Map<string, typeof todays>();
   for (const b of todays) {
     const list = byEmployee.get(b.employeeId);
@@ -193,30 +188,52 @@ async function overviewPage(s: CompanyScope, o: { errors?: Record<string, string
       </ul>
 
       <h2>Today</h2>
-      {todays.length === 0 ? (
+      {bookedToday === 0 ? (
         <p class="empty">No bookings today.</p>
       ) : (
-        employees
-          .filter((e) => byEmployee.has(e.id))
-          .map((e) => (
-            <section aria-label={`Today: ${e.name}`}>
-              <h3>
-                {e.name} <span class="muted">({byEmployee.get(e.id)!.length})</span>
-              </h3>
-              <ul class="agenda">
-                {byEmployee.get(e.id)!.map((b) => (
-                  <li>
-                    <a href={companyPath(s.company, `/bookings/${b.id}`)}>
-                      <time datetime={b.startTime.toISOString()}>{clockTime(b.startTime, zone)}</time> {b.service.name}{' '}
-                      · {b.customer.name}
-                    </a>{' '}
-                    <span class={`badge ${b.status}`}>{STATUS_LABELS[b.status] ?? b.status}</span>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ))
+        <p class="muted">
+          {bookedToday} {bookedToday === 1 ? 'booking' : 'bookings'} with {busy.length}{' '}
+          {busy.length === 1 ? 'staff member' : 'staff members'}.
+        </p>
       )}
+      {pages > 1 && (
+        <nav class="inline cal-pages" aria-label="Staff pages of today">
+          <span>
+            Staff {(current - 1) * TODAY_STAFF_PER_PAGE + 1}–{(current - 1) * TODAY_STAFF_PER_PAGE + onPage.length} of{' '}
+            {busy.length}
+          </span>
+          {current > 1 && (
+            <a class="button" href={`${base}/overview?page=${current - 1}`}>
+              ← Previous staff
+            </a>
+          )}
+          {current < pages && (
+            <a class="button" href={`${base}/overview?page=${current + 1}`}>
+              Next staff →
+            </a>
+          )}
+        </nav>
+      )}
+      {onPage
+        .filter((e) => byEmployee.has(e.id))
+        .map((e) => (
+          <section aria-label={`Today: ${e.name}`}>
+            <h3>
+              {e.name} <span class="muted">({byEmployee.get(e.id)!.length})</span>
+            </h3>
+            <ul class="agenda">
+              {byEmployee.get(e.id)!.map((b) => (
+                <li>
+                  <a href={companyPath(s.company, `/bookings/${b.id}`)}>
+                    <time datetime={b.startTime.toISOString()}>{clockTime(b.startTime, zone)}</time> {b.service.name} ·{' '}
+                    {b.customer.name}
+                  </a>{' '}
+                  <span class={`badge ${b.status}`}>{STATUS_LABELS[b.status] ?? b.status}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
 
       <h2>The next 7 days</h2>
       <div class="chart-pair">
@@ -428,7 +445,7 @@ export function registerOverviewRoutes(app: FastifyInstance, services: Services)
 
   app.get(base, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'overview');
-    return sendAdmin(reply, 200, await overviewPage(s));
+    return sendAdmin(reply, 200, await overviewPage(s, { page: pageOf(queryOf(req)) }));
   });
 
   app.get(`${base}/export`, { schema: { hide: true } }, async (req: FastifyRequest, reply: FastifyReply) => {

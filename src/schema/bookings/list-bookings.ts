@@ -13,6 +13,8 @@ export async function listBookingsStarting(
     from: Date;
     to: Date;
     employeeId?: string | null;
+    /** Of these employees only. */
+    employeeIds?: readonly string[];
     statuses?: readonly BookingStatus[];
     limit: number;
   },
@@ -22,12 +24,38 @@ export async function listBookingsStarting(
       companyId: opts.companyId,
       startTime: { gte: opts.from, lt: opts.to },
       ...(opts.employeeId ? { employeeId: opts.employeeId } : {}),
+      ...(opts.employeeIds ? { employeeId: { in: [...opts.employeeIds] } } : {}),
       ...(opts.statuses?.length ? { status: { in: [...opts.statuses] } } : {}),
     },
-    include: { customer: { select: { name: true } }, service: { select: { name: true } } },
+    // What a schedule line shows: not the whole row (its metadata, answers and notes), which a
+    // day of a big team maps by the hundred.
+    select: {
+      id: true,
+      status: true,
+      startTime: true,
+      endTime: true,
+      employeeId: true,
+      serviceId: true,
+      customerId: true,
+      customer: { select: { name: true } },
+      service: { select: { name: true } },
+    },
     orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
     take: opts.limit,
   });
+}
+
+/** How many bookings start in [from, to) for each employee who has any (one GROUP BY on the (company_id, start_time) index). */
+export async function countBookingsStartingByEmployee(
+  db: Db,
+  opts: { companyId: string; from: Date; to: Date },
+): Promise<Map<string, number>> {
+  const rows = await db.booking.groupBy({
+    by: ['employeeId'],
+    where: { companyId: opts.companyId, startTime: { gte: opts.from, lt: opts.to } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((r) => [r.employeeId, r._count._all]));
 }
 
 /**

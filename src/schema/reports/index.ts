@@ -3,3 +3,4 @@
 // Its GraphQL type (booking-stats.ts) is registered by src/schema/index.ts.
 export * from './compute-booking-stats.js';
 export * from './export-rows.js';
+export * from './overview-figures.js';

@@ -22,10 +22,24 @@ CREATE TABLE "report_versions" (
     CONSTRAINT "report_versions_pkey" PRIMARY KEY ("company_id", "shard")
 );
 
+-- Not for a company deleted in the same transaction (its rows cascade, and their deferred
+-- triggers run after the company is gone): a deleted company keeps no counters.
 CREATE FUNCTION "bump_report_version"(company TEXT) RETURNS void LANGUAGE sql SET search_path FROM CURRENT AS $$
-  INSERT INTO "report_versions" ("company_id", "shard", "version") VALUES (company, pg_backend_pid() % 16, 1)
+  INSERT INTO "report_versions" ("company_id", "shard", "version")
+  SELECT company, pg_backend_pid() % 16, 1 WHERE EXISTS (SELECT 1 FROM "companies" WHERE "id" = company)
   ON CONFLICT ("company_id", "shard") DO UPDATE SET "version" = "report_versions"."version" + 1;
 $$;
+
+-- A deleted company's counters go with it.
+CREATE FUNCTION "report_company_deleted"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+  DELETE FROM "report_versions" WHERE "company_id" = OLD."id";
+  RETURN NULL;
+END;
+$$;
+CREATE TRIGGER "companies_report_versions"
+  AFTER DELETE ON "companies"
+  FOR EACH ROW EXECUTE FUNCTION "report_company_deleted"();
 
 -- A row with a company_id: that company's counter, before and after the change.
 CREATE FUNCTION "report_company_row_changed"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$

@@ -12,6 +12,7 @@ import { DateTime } from 'luxon';
 import type { ComponentChildren } from 'preact';
 import { AppError } from '../../errors.js';
 import {
+  employeesWithItems,
   loadCalendarHours,
   loadCalendarItems,
   type CalendarColumnHours,
@@ -63,6 +64,12 @@ interface Column {
 }
 
 const overlaps = (list: Interval[], from: number, to: number) => list.some(([s, e]) => s < to && e > from);
+/** What can mark a cell, with its class and words. */
+const MARKS: Array<[string, string, (h: CalendarColumnHours) => Interval[]]> = [
+  ['closed', 'Closed', (h) => h.closures],
+  ['off', 'Time off', (h) => h.timeOff],
+  ['away', 'Busy (outside calendar)', (h) => h.externalBusy],
+];
 const clip = (list: Interval[], from: number, to: number): Interval[] =>
   list.filter(([s, e]) => s < to && e > from).map(([s, e]) => [Math.max(s, from), Math.min(e, to)]);
 
@@ -222,24 +229,24 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const weekOf = view === 'week' ? (employee ?? employees.find((e) => e.active) ?? employees[0] ?? null) : null;
     const loaded = view === 'week' ? (weekOf ? [weekOf] : []) : employee ? [employee] : employees;
     const window = { companyId: s.company.id, zone, from: from.toJSDate(), to: to.toJSDate() };
-    const data = await loadCalendarItems(s.db, { ...window, employeeIds: loaded.map((e) => e.id) });
-    const bookingsBy = byEmployee(data.bookings);
-    const sessionsBy = byEmployee(data.sessions);
     // Day view: the active staff, and an inactive one only when something of theirs is on the
     // day; a page of them at a time.
+    const inactive = view === 'week' ? [] : loaded.filter((e) => !e.active && e.id !== employee?.id);
+    const inactiveBusy = await employeesWithItems(s.db, { ...window, employeeIds: inactive.map((e) => e.id) });
     const shown =
-      view === 'week'
-        ? []
-        : loaded.filter((e) => e.active || e.id === employee?.id || bookingsBy.has(e.id) || sessionsBy.has(e.id));
+      view === 'week' ? [] : loaded.filter((e) => e.active || e.id === employee?.id || inactiveBusy.has(e.id));
     const pages = Math.max(1, Math.ceil(shown.length / COLUMNS_PER_PAGE));
     const current = Math.min(page, pages);
     const onPage = shown.slice((current - 1) * COLUMNS_PER_PAGE, current * COLUMNS_PER_PAGE);
-    const hoursOf = new Map(
-      (await loadCalendarHours(s.db, { ...window, employees: view === 'week' ? loaded : onPage })).map((h) => [
-        h.employeeId,
-        h,
-      ]),
-    );
+    // What the columns on screen show, and nothing of the other staff.
+    const columnIds = (view === 'week' ? loaded : onPage).map((e) => e.id);
+    const [data, hours] = await Promise.all([
+      loadCalendarItems(s.db, { ...window, employeeIds: columnIds }),
+      loadCalendarHours(s.db, { ...window, employeeIds: columnIds }),
+    ]);
+    const bookingsBy = byEmployee(data.bookings);
+    const sessionsBy = byEmployee(data.sessions);
+    const hoursOf = new Map(hours.map((h) => [h.employeeId, h]));
     const todayDate = today.toISODate();
     const columns: Column[] =
       view === 'week'
@@ -284,10 +291,6 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const link = (v: string, d: DateTime, e: Employee | null = employee, p = current) =>
       `${base}?view=${v}&date=${d.toISODate()}${e ? `&employee=${e.id}` : ''}${v === 'day' && !e && p > 1 ? `&page=${p}` : ''}`;
     const unit = view === 'week' ? { weeks: 1 } : { days: 1 };
-    // Relative to this page (…/companies/:id/calendar): a day has hundreds of free cells, and
-    // the company's path in each was a tenth of the page.
-    const newBooking = (e: Employee, start: number) =>
-      `bookings/new?employeeId=${e.id}&start=${encodeURIComponent(new Date(start).toISOString())}`;
     const bookingsOf = (c: Column, lo: number, hi: number) =>
       (bookingsBy.get(c.employee.id) ?? []).filter((b) => b.startTime.getTime() >= lo && b.startTime.getTime() < hi);
     const sessionsOf = (c: Column, lo: number, hi: number) =>
@@ -304,59 +307,61 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
         ? `Week of ${from.toFormat('d LLLL yyyy')}${weekOf ? ` · ${weekOf.name}` : ''}`
         : day.toFormat('cccc d LLLL yyyy');
 
-    const cell = (c: Column, span: Interval | null, prev: Interval | null, rowLabel: string) => {
+    // A cell says what it is for in its row (a `tr` with the instant, in the day view) and its
+    // column (a header with the staff member); only a week view's cell, a day of its own, names
+    // its instant. A free cell is a link to book that start (relative to this page,
+    // …/companies/:id/calendar), its words for screen readers in one text. (A day of twelve columns is some 400 cells: each element and attribute a cell does not
+    // need is paid 400 times in rendering, bytes and garbage.)
+    const cell = (c: Column, span: Interval | null, prev: Interval | null, rowLabel: string, startIso: string) => {
       if (!span) {
         return (
-          <td class="cal-cell skipped">
+          <td class="skipped">
             <span class="muted">Clocks change</span>
           </td>
         );
       }
       const [lo, hi] = span;
       const h = c.hours;
-      const working = clip(h.hours, lo, hi);
-      const marks: Array<[string, string, Interval[]]> = [
-        ['closed', 'Closed', h.closures],
-        ['off', 'Time off', h.timeOff],
-        ['away', 'Busy (outside calendar)', h.externalBusy],
-      ];
-      const on = marks.filter(([, , list]) => overlaps(list, lo, hi));
+      // The first working interval that overlaps the cell: where a free cell's booking starts.
+      let start: number | undefined;
+      for (const [ws, we] of h.hours) {
+        if (ws < hi && we > lo) {
+          start = Math.max(ws, lo);
+          break;
+        }
+      }
+      const on = MARKS.filter(([, , of]) => overlaps(of(h), lo, hi));
       const busy = held(c, lo, hi);
-      const start = working[0]?.[0];
       const free = writer && start !== undefined && on.length === 0 && !busy && start >= now;
-      const classes = [
-        'cal-cell',
-        working.length ? 'working' : 'closed-hours',
-        busy ? 'busy' : '',
-        c.today ? 'today' : '',
-      ]
-        .concat(on.map(([k]) => k))
-        .filter(Boolean)
-        .join(' ');
-      const where = view === 'week' ? `${c.title} ${rowLabel}` : `${rowLabel}`;
+      let classes = start === undefined ? 'closed-hours' : 'working';
+      if (busy) classes += ' busy';
+      if (c.today) classes += ' today';
+      for (const [k] of on) classes += ` ${k}`;
+      const sessions = sessionsOf(c, lo, hi);
+      const bookings = bookingsOf(c, lo, hi);
+      const at = start === lo ? startIso : new Date(start ?? lo).toISOString();
       return (
-        <td class={classes} data-employee={c.employee.id} data-start={new Date(lo).toISOString()}>
-          {on.map(([, label, list]) =>
+        <td class={classes} data-start={view === 'week' ? startIso : undefined}>
+          {on.map(([, label, of]) =>
             // The label once at the start of a run (and at the top of the grid); the cells under it say it to screen readers.
-            prev && overlaps(list, prev[0], prev[1]) ? (
+            prev && overlaps(of(h), prev[0], prev[1]) ? (
               <span class="sr-only">{label}</span>
             ) : (
               <span class="mark">{label}</span>
             ),
           )}
-          {sessionsOf(c, lo, hi).map((x) => (
-            <ClassItem session={x} zone={zone} href={companyPath(s.company, `/classes/${x.id}`)} />
-          ))}
-          {bookingsOf(c, lo, hi).map((b) => (
-            <BookingItem booking={b} zone={zone} href={companyPath(s.company, `/bookings/${b.id}`)} />
-          ))}
+          {sessions.length > 0 &&
+            sessions.map((x) => (
+              <ClassItem session={x} zone={zone} href={companyPath(s.company, `/classes/${x.id}`)} />
+            ))}
+          {bookings.length > 0 &&
+            bookings.map((b) => (
+              <BookingItem booking={b} zone={zone} href={companyPath(s.company, `/bookings/${b.id}`)} />
+            ))}
           {free && (
-            <a class="free" href={newBooking(c.employee, start)}>
+            <a class="free" href={`bookings/new?employeeId=${c.employee.id}&start=${at}`}>
               Free
-              <span class="sr-only">
-                {' '}
-                – new booking with {c.employee.name}, {where}
-              </span>
+              <span class="sr-only">{` – new booking with ${c.employee.name}, ${view === 'week' ? `${c.title} ${rowLabel}` : rowLabel}`}</span>
             </a>
           )}
         </td>
@@ -454,7 +459,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
                     <tr>
                       <th scope="col">Time</th>
                       {columns.map((c) => (
-                        <th scope="col" class={c.today ? 'today' : undefined}>
+                        <th scope="col" class={c.today ? 'today' : undefined} data-employee={c.employee.id}>
                           {view === 'week' ? (
                             <a href={link('day', c.day, c.employee)}>{c.title}</a>
                           ) : (
@@ -467,14 +472,25 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
                     </tr>
                   </thead>
                   <tbody>
-                    {rows.map((r, i) => (
-                      <tr>
-                        <th scope="row">{r.label}</th>
-                        {columns.map((c, j) =>
-                          cell(c, r.spans[j] ?? null, i > 0 ? (rows[i - 1]!.spans[j] ?? null) : null, r.label),
-                        )}
-                      </tr>
-                    ))}
+                    {rows.map((r, i) => {
+                      // A day view's row is one instant for every column: named once, on the row.
+                      const shared = view === 'day' && r.spans[0] ? new Date(r.spans[0][0]).toISOString() : undefined;
+                      return (
+                        <tr data-start={shared}>
+                          <th scope="row">{r.label}</th>
+                          {columns.map((c, j) => {
+                            const span = r.spans[j] ?? null;
+                            return cell(
+                              c,
+                              span,
+                              i > 0 ? (rows[i - 1]!.spans[j] ?? null) : null,
+                              r.label,
+                              shared ?? (span ? new Date(span[0]).toISOString() : ''),
+                            );
+                          })}
+                        </tr>
+                      );
+                    })}
                   </tbody>
                 </table>
               </ScrollTable>

@@ -28,9 +28,8 @@ interface CalendarWindow {
 }
 
 /**
- * The appointments and class sessions of some employees starting in the window. A day view of a
- * big team reads these for everyone first (which inactive staff have something that day decides
- * the columns), then the hours of the columns on screen only (loadCalendarHours).
+ * The appointments and class sessions of some employees starting in the window: a calendar reads
+ * them, and the hours (loadCalendarHours), for the columns on screen only.
  */
 export async function loadCalendarItems(db: Db, opts: CalendarWindow & { employeeIds: readonly string[] }) {
   const ids = [...opts.employeeIds];
@@ -70,16 +69,43 @@ export async function loadCalendarItems(db: Db, opts: CalendarWindow & { employe
   return { bookings, sessions, truncated: bookings.length >= CALENDAR_LIMIT };
 }
 
+/**
+ * Which of some employees have an appointment or a class session starting in the window, in one
+ * statement: a day view shows an inactive staff member's column only when something of theirs is
+ * on the day, and reads the items of the columns it shows only.
+ */
+export async function employeesWithItems(
+  db: Db,
+  opts: CalendarWindow & { employeeIds: readonly string[] },
+): Promise<Set<string>> {
+  if (opts.employeeIds.length === 0) return new Set();
+  const ids = [...opts.employeeIds];
+  const rows = await db.$queryRaw<Array<{ employee_id: string }>>`
+    SELECT DISTINCT employee_id FROM bookings
+      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[]) AND class_session_id IS NULL
+        AND start_time >= ${opts.from}::timestamptz AND start_time < ${opts.to}::timestamptz
+    UNION
+    SELECT DISTINCT employee_id FROM class_sessions
+      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[])
+        AND start_time >= ${opts.from}::timestamptz AND start_time < ${opts.to}::timestamptz`;
+  return new Set(rows.map((r) => r.employee_id));
+}
+
 /** Each employee's effective working hours, time off, closures and busy times in the window. */
 export async function loadCalendarHours(
   db: Db,
-  opts: CalendarWindow & { employees: Array<{ id: string; workingHours: unknown }> },
+  opts: CalendarWindow & { employeeIds: readonly string[] },
 ): Promise<CalendarColumnHours[]> {
-  if (opts.employees.length === 0) return [];
+  if (opts.employeeIds.length === 0) return [];
+  // The weekly hours of these columns only (a picker lists every employee, by name alone).
+  const employees = await db.employee.findMany({
+    where: { companyId: opts.companyId, id: { in: [...opts.employeeIds] } },
+    select: { id: true, workingHours: true },
+  });
   const schedules = await loadSchedules(db, {
     companyId: opts.companyId,
     zone: opts.zone,
-    employees: opts.employees,
+    employees,
     from: opts.from.getTime(),
     to: opts.to.getTime(),
     margin: 0,

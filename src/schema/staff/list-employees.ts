@@ -7,14 +7,14 @@ export async function listEmployeesByName(db: Db, companyId: string): Promise<Em
 }
 
 /**
- * The company's employees by name with what a calendar column needs (id, name, active, weekly
- * hours): the calendar lists every one in its picker, and mapping 200 whole rows (metadata,
- * contact details, times) was a visible part of its CPU.
+ * The company's employees by name with what a calendar's picker and column headers need (id,
+ * name, active): the calendar lists every one, and mapping 200 whole rows (metadata, contact
+ * details, weekly hours) was a visible part of its CPU; the hours are read for the columns shown.
  */
 export async function listEmployeeColumnsByName(db: Db, companyId: string) {
   return db.employee.findMany({
     where: { companyId },
-    select: { id: true, name: true, active: true, workingHours: true },
+    select: { id: true, name: true, active: true },
     orderBy: [{ name: 'asc' }, { id: 'asc' }],
   });
 }

@@ -170,16 +170,28 @@ export function ScrollTable({ label, children }: { label: string; children: Comp
   );
 }
 
-/** HH:mm of an instant in a zone, 24-hour (one Intl format per zone, made once). */
+/**
+ * HH:mm of an instant in a zone, 24-hour (one Intl format per zone, made once). A calendar page
+ * asks for the same few instants (its rows, its bookings' starts and ends) hundreds of times, and
+ * an Intl format costs microseconds each: the answers of the last instants are kept.
+ */
 export function clockTime(at: Date | number, zone: string): string {
+  const ms = typeof at === 'number' ? at : at.getTime();
+  const key = `${zone} ${ms}`;
+  const known = clockTimes.get(key);
+  if (known !== undefined) return known;
   let f = clocks.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
     clocks.set(zone, f);
   }
-  return f.format(at);
+  const text = f.format(ms);
+  if (clockTimes.size >= 20_000) clockTimes.clear();
+  clockTimes.set(key, text);
+  return text;
 }
 const clocks = new Map<string, Intl.DateTimeFormat>();
+const clockTimes = new Map<string, string>();
 
 export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
   if (!d) return '—';

@@ -4,7 +4,8 @@
 // and the appointments and class sessions starting in the window. One query per kind of thing,
 // each bounded by the window on an index ((company_id, start_time) for bookings and sessions),
 // so a company with a long history pays only for the days on screen.
-import type { Db } from '../../db/databases.js';
+import { sqlOf, type Db } from '../../db/databases.js';
+import type { BookingStatus, ClassStatus } from '../../generated/prisma/enums.js';
 import type { Interval } from '../staff/working-hours.js';
 import { loadSchedules } from './schedule.js';
 
@@ -33,40 +34,73 @@ interface CalendarWindow {
  */
 export async function loadCalendarItems(db: Db, opts: CalendarWindow & { employeeIds: readonly string[] }) {
   const ids = [...opts.employeeIds];
-  const inWindow = { gte: opts.from, lt: opts.to };
+  const sql = sqlOf(db);
+  const args = [opts.companyId, opts.from, opts.to, ids, CALENDAR_LIMIT];
+  // Past Prisma (sqlOf): a calendar page reads these on every load, and Prisma's mapping of the
+  // rows and their related names cost several times the statements themselves.
   const [bookings, sessions] = await Promise.all([
     // Appointments only: a class's bookings are counted on its session (its fill).
-    db.booking.findMany({
-      where: { companyId: opts.companyId, startTime: inWindow, classSessionId: null, employeeId: { in: ids } },
-      select: {
-        id: true,
-        employeeId: true,
-        startTime: true,
-        endTime: true,
-        status: true,
-        customer: { select: { name: true } },
-        service: { select: { name: true } },
-      },
-      orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
-      take: CALENDAR_LIMIT,
-    }),
-    db.classSession.findMany({
-      where: { companyId: opts.companyId, startTime: inWindow, employeeId: { in: ids } },
-      select: {
-        id: true,
-        employeeId: true,
-        startTime: true,
-        endTime: true,
-        capacity: true,
-        bookedCount: true,
-        status: true,
-        service: { select: { name: true } },
-      },
-      orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
-      take: CALENDAR_LIMIT,
-    }),
+    sql<BookingRow>(
+      `SELECT b.id, b.employee_id, b.start_time, b.end_time, b.status::text AS status,
+              c.name AS customer_name, s.name AS service_name
+         FROM bookings b JOIN customers c ON c.id = b.customer_id JOIN services s ON s.id = b.service_id
+        WHERE b.company_id = $1 AND b.start_time >= $2 AND b.start_time < $3 AND b.class_session_id IS NULL
+          AND b.employee_id = ANY($4::text[])
+        ORDER BY b.start_time, b.id LIMIT $5`,
+      args,
+    ),
+    sql<SessionRow>(
+      `SELECT x.id, x.employee_id, x.start_time, x.end_time, x.capacity, x.booked_count, x.status::text AS status,
+              s.name AS service_name
+         FROM class_sessions x JOIN services s ON s.id = x.service_id
+        WHERE x.company_id = $1 AND x.start_time >= $2 AND x.start_time < $3 AND x.employee_id = ANY($4::text[])
+        ORDER BY x.start_time, x.id LIMIT $5`,
+      args,
+    ),
   ]);
-  return { bookings, sessions, truncated: bookings.length >= CALENDAR_LIMIT };
+  return {
+    bookings: bookings.map((r) => ({
+      id: r.id,
+      employeeId: r.employee_id,
+      startTime: r.start_time,
+      endTime: r.end_time,
+      status: r.status,
+      customer: { name: r.customer_name },
+      service: { name: r.service_name },
+    })),
+    sessions: sessions.map((r) => ({
+      id: r.id,
+      employeeId: r.employee_id,
+      startTime: r.start_time,
+      endTime: r.end_time,
+      capacity: r.capacity,
+      bookedCount: r.booked_count,
+      status: r.status,
+      service: { name: r.service_name },
+    })),
+    truncated: bookings.length >= CALENDAR_LIMIT,
+  };
+}
+
+interface BookingRow {
+  id: string;
+  employee_id: string;
+  start_time: Date;
+  end_time: Date;
+  status: BookingStatus;
+  customer_name: string;
+  service_name: string;
+}
+
+interface SessionRow {
+  id: string;
+  employee_id: string;
+  start_time: Date;
+  end_time: Date;
+  capacity: number;
+  booked_count: number;
+  status: ClassStatus;
+  service_name: string;
 }
 
 /**
@@ -80,14 +114,15 @@ export async function employeesWithItems(
 ): Promise<Set<string>> {
   if (opts.employeeIds.length === 0) return new Set();
   const ids = [...opts.employeeIds];
-  const rows = await db.$queryRaw<Array<{ employee_id: string }>>`
-    SELECT DISTINCT employee_id FROM bookings
-      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[]) AND class_session_id IS NULL
-        AND start_time >= ${opts.from}::timestamptz AND start_time < ${opts.to}::timestamptz
-    UNION
-    SELECT DISTINCT employee_id FROM class_sessions
-      WHERE company_id = ${opts.companyId} AND employee_id = ANY(${ids}::text[])
-        AND start_time >= ${opts.from}::timestamptz AND start_time < ${opts.to}::timestamptz`;
+  const rows = await sqlOf(db)<{ employee_id: string }>(
+    `SELECT DISTINCT employee_id FROM bookings
+      WHERE company_id = $1 AND employee_id = ANY($2::text[]) AND class_session_id IS NULL
+        AND start_time >= $3 AND start_time < $4
+     UNION
+     SELECT DISTINCT employee_id FROM class_sessions
+      WHERE company_id = $1 AND employee_id = ANY($2::text[]) AND start_time >= $3 AND start_time < $4`,
+    [opts.companyId, ids, opts.from, opts.to],
+  );
   return new Set(rows.map((r) => r.employee_id));
 }
 
@@ -98,10 +133,10 @@ export async function loadCalendarHours(
 ): Promise<CalendarColumnHours[]> {
   if (opts.employeeIds.length === 0) return [];
   // The weekly hours of these columns only (a picker lists every employee, by name alone).
-  const employees = await db.employee.findMany({
-    where: { companyId: opts.companyId, id: { in: [...opts.employeeIds] } },
-    select: { id: true, workingHours: true },
-  });
+  const employees = await sqlOf(db)<{ id: string; workingHours: unknown }>(
+    `SELECT id, working_hours AS "workingHours" FROM employees WHERE company_id = $1 AND id = ANY($2::text[])`,
+    [opts.companyId, [...opts.employeeIds]],
+  );
   const schedules = await loadSchedules(db, {
     companyId: opts.companyId,
     zone: opts.zone,

@@ -60,6 +60,7 @@ export default async function adminArea(
   await registerPageSupport(app);
   app.decorateRequest('adminSession', null);
   app.decorateRequest('adminAccess', null);
+  app.decorateRequest('adminCompanies', null);
   registerAssets(app);
   registerAuditHook(app, services);
 

@@ -11,6 +11,7 @@ import type { Company } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { findCompanyAccess, listAccessibleCompanies, type CompanyAccess, type Role } from '../schema/team/index.js';
 import type { Services } from '../services.js';
+import { AppError } from '../errors.js';
 import { AdminNotFound } from './http.js';
 import type { LayoutContext } from './layout.js';
 
@@ -19,6 +20,8 @@ declare module 'fastify' {
     adminSession: ActiveSession | null;
     /** The company of a company page with the person's role there, resolved once by the guard. */
     adminAccess: CompanyAccess | null;
+    /** The companies the person sees in one mode, when the guard already read them (a page's picker). */
+    adminCompanies: { mode: Mode; list: CompanyAccess[] } | null;
   }
 }
 
@@ -58,11 +61,12 @@ export async function layoutFor(
   access?: { role: Role; staffEmployeeId: string | null },
 ): Promise<LayoutContext> {
   const { session, account } = activeSession(req);
+  const known = req.adminCompanies?.mode === mode ? req.adminCompanies.list.map((a) => a.company) : null;
   return {
     accountEmail: account.email,
     csrfToken: session.csrfToken,
     mode,
-    companies: await companiesOf(services, account.id, mode),
+    companies: known ?? (await companiesOf(services, account.id, mode)),
     company,
     section,
     role: access?.role,
@@ -116,11 +120,19 @@ export async function resolveCompanyAccess(services: Services, req: FastifyReque
   const m = COMPANY_PAGE.exec(new URL(req.url, 'http://admin.invalid').pathname);
   if (!m) return null;
   const mode = parseMode(m[1]);
-  req.adminAccess = await findCompanyAccess(services.dbs, {
-    accountId: activeSession(req).account.id,
-    mode,
-    id: safeDecode(m[2]!),
-  });
+  const accountId = activeSession(req).account.id;
+  const id = safeDecode(m[2]!);
+  if (req.method === 'GET') {
+    // A page shows the person's companies in its picker: read them once, and find this one
+    // among them (the same rule as findCompanyAccess, which a form post uses alone).
+    const list = await listAccessibleCompanies(services.dbs, { accountId, mode });
+    req.adminCompanies = { mode, list };
+    const access = list.find((a) => a.company.id === id);
+    if (!access) throw AppError.notFound('company');
+    req.adminAccess = access;
+  } else {
+    req.adminAccess = await findCompanyAccess(services.dbs, { accountId, mode, id });
+  }
   return req.adminAccess;
 }
 

@@ -24,7 +24,7 @@ import {
   deleteTimeOff,
   listCurrentTimeOff,
   listDateOverridesFrom,
-  listEmployeesByName,
+  listEmployeeSummariesByName,
   listExternalCalendars,
   putDateOverride,
   readDayRanges,
@@ -92,7 +92,7 @@ async function listPage(
   feed: ComponentChildren,
   create: { values?: Record<string, string>; errors?: Record<string, string> | null } = {},
 ): Promise<string> {
-  const employees = await listEmployeesByName(s.db, s.company.id);
+  const employees = await listEmployeeSummariesByName(s.db, s.company.id);
   const none = <span class="muted">—</span>;
   const errors = create.errors ?? null;
   const body = (

@@ -7,6 +7,20 @@ export async function listEmployeesByName(db: Db, companyId: string): Promise<Em
 }
 
 /**
+ * The company's employees by name with what the staff list shows (id, name, active, e-mail), past
+ * Prisma (sqlOf): the list of a 200-strong team mapped every whole row (hours, metadata) on
+ * every load.
+ */
+export async function listEmployeeSummariesByName(
+  db: Db,
+  companyId: string,
+): Promise<Array<{ id: string; name: string; active: boolean; email: string | null }>> {
+  return sqlOf(db)(`SELECT id, name, active, email FROM employees WHERE company_id = $1 ORDER BY name, id`, [
+    companyId,
+  ]);
+}
+
+/**
  * The company's employees by name with what a calendar's picker and column headers need (id,
  * name, active): the calendar lists every one, and mapping 200 whole rows (metadata, contact
  * details, weekly hours) was a visible part of its CPU; the hours are read for the columns shown.

@@ -91,21 +91,26 @@ const step = async (c: pg.Client, what: string, sql: string, params: unknown[] =
   process.stderr.write(`bench:seed: ${what}: ${r.rowCount ?? 0} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 };
 
+/** The service's own migrations, both modes, on the database being seeded. */
+async function migrate(): Promise<void> {
+  const dbs = await openDatabases({
+    DATABASE_URL: url,
+    SANDBOX_SCHEMA: 'sandbox',
+    DATABASE_POOL_SIZE: 2,
+    DATA_DIR: '.data',
+  });
+  try {
+    await dbs.migrate();
+  } finally {
+    await dbs.close();
+  }
+}
+
 async function main(): Promise<void> {
   if (await alreadySeeded()) {
     // The data set is kept; migrations added since it was seeded are applied to it, as to a
     // production database, so the code measured runs on its own schema.
-    const dbs = await openDatabases({
-      DATABASE_URL: url,
-      SANDBOX_SCHEMA: 'sandbox',
-      DATABASE_POOL_SIZE: 2,
-      DATA_DIR: '.data',
-    });
-    try {
-      await dbs.migrate();
-    } finally {
-      await dbs.close();
-    }
+    await migrate();
     process.stderr.write(
       `bench:seed: ${url} already holds this data set (${JSON.stringify(options)}); only new migrations applied\n`,
     );
@@ -116,14 +121,7 @@ async function main(): Promise<void> {
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.query(`CREATE DATABASE ${name}`);
   });
-  const dbs = await openDatabases({
-    DATABASE_URL: url,
-    SANDBOX_SCHEMA: 'sandbox',
-    DATABASE_POOL_SIZE: 2,
-    DATA_DIR: '.data',
-  });
-  await dbs.migrate();
-  await dbs.close();
+  await migrate();
 
   const c = new pg.Client({ connectionString: url });
   await c.connect();

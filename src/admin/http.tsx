@@ -3,7 +3,7 @@
 import type { FastifyReply } from 'fastify';
 import type { ComponentChildren } from 'preact';
 import { sendPage } from '../auth/pages/html.js';
-import { isAppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import { adminPage, barePage, type LayoutContext } from './layout.js';
 
 // Scripts and styles only from this app. `frame-src 'none'`: the one frame (an e-mail body) is
@@ -167,6 +167,53 @@ export function ScrollTable({ label, children }: { label: string; children: Comp
     <div class="table-scroll" role="region" aria-label={label} tabindex={0}>
       {children}
     </div>
+  );
+}
+
+/** `?page=`: a whole number from 1 (1 when absent), else a 400 naming it. */
+export function pageParam(value: string | undefined): number {
+  const page = value ? Number(value) : 1;
+  if (!Number.isSafeInteger(page) || page < 1 || !/^\d+$/.test(value ?? '1'))
+    throw AppError.validation([{ path: 'page', message: 'must be a whole number from 1' }]);
+  return page;
+}
+
+/** One page of a list of staff (a big team's day is paged, as Square and Fresha page it); past the last, the last. */
+export function staffPage<T>(list: T[], page: number, perPage: number) {
+  const pages = Math.max(1, Math.ceil(list.length / perPage));
+  const current = Math.min(page, pages);
+  const first = (current - 1) * perPage;
+  return { pages, current, first, items: list.slice(first, first + perPage), total: list.length };
+}
+
+/** "Staff 1–12 of 200" with the links to the pages before and after; nothing when there is one page. */
+export function StaffPages({
+  label,
+  paged,
+  href,
+}: {
+  label: string;
+  paged: ReturnType<typeof staffPage>;
+  href: (page: number) => string;
+}) {
+  const { pages, current, first, items, total } = paged;
+  if (pages <= 1) return null;
+  return (
+    <nav class="inline cal-pages" aria-label={label}>
+      <span>
+        Staff {first + 1}–{first + items.length} of {total}
+      </span>
+      {current > 1 && (
+        <a class="button" href={href(current - 1)}>
+          ← Previous staff
+        </a>
+      )}
+      {current < pages && (
+        <a class="button" href={href(current + 1)}>
+          Next staff →
+        </a>
+      )}
+    </nav>
   );
 }
 

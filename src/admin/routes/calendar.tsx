@@ -19,9 +19,9 @@ import {
   type CalendarItems,
 } from '../../schema/availability/index.js';
 import { domainNow } from '../../schema/domain-time.js';
-import { listEmployeeColumnsByName } from '../../schema/staff/index.js';
+import { listEmployeeSummariesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, clockTime, ScrollTable, sendAdmin } from '../http.js';
+import { AdminNotFound, clockTime, pageParam, ScrollTable, sendAdmin, staffPage, StaffPages } from '../http.js';
 import { adminPage, companyPath, mayWrite } from '../layout.js';
 import { companyScope, queryOf } from '../scope.js';
 
@@ -50,7 +50,7 @@ export const COLUMNS_PER_PAGE = 12;
 type Interval = [number, number];
 type Booking = CalendarItems['bookings'][number];
 type Session = CalendarItems['sessions'][number];
-type Employee = Awaited<ReturnType<typeof listEmployeeColumnsByName>>[number];
+type Employee = Awaited<ReturnType<typeof listEmployeeSummariesByName>>[number];
 
 interface Column {
   key: string;
@@ -106,10 +106,7 @@ function parseQuery(q: Record<string, string>, employees: Employee[]) {
   const employee = q.employee ? employees.find((e) => e.id === q.employee) : null;
   if (employee === undefined)
     throw AppError.validation([{ path: 'employee', message: 'is not a staff member of this company' }]);
-  const page = q.page ? Number(q.page) : 1;
-  if (!Number.isSafeInteger(page) || page < 1 || !/^\d+$/.test(q.page ?? '1'))
-    throw AppError.validation([{ path: 'page', message: 'must be a whole number from 1' }]);
-  return { view, date, employee, page };
+  return { view, date, employee, page: pageParam(q.page) };
 }
 
 /** Items by staff member, so each cell looks at its own column's few instead of the whole day's. */
@@ -211,7 +208,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const s = await companyScope(services, req, 'calendar');
     const zone = s.company.timezone;
     // Staff see their own employee's calendar only: another employee's is not theirs (404).
-    const all = await listEmployeeColumnsByName(s.db, s.company.id);
+    const all = await listEmployeeSummariesByName(s.db, s.company.id);
     const employees = s.role === 'staff' ? all.filter((e) => e.id === s.staffEmployeeId) : all;
     const q = queryOf(req);
     if (s.role === 'staff' && q.employee && q.employee !== s.staffEmployeeId) throw new AdminNotFound('employee');
@@ -235,9 +232,8 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     const inactiveBusy = await employeesWithItems(s.db, { ...window, employeeIds: inactive.map((e) => e.id) });
     const shown =
       view === 'week' ? [] : loaded.filter((e) => e.active || e.id === employee?.id || inactiveBusy.has(e.id));
-    const pages = Math.max(1, Math.ceil(shown.length / COLUMNS_PER_PAGE));
-    const current = Math.min(page, pages);
-    const onPage = shown.slice((current - 1) * COLUMNS_PER_PAGE, current * COLUMNS_PER_PAGE);
+    const paged = staffPage(shown, page, COLUMNS_PER_PAGE);
+    const { current, items: onPage } = paged;
     // What the columns on screen show, and nothing of the other staff.
     const columnIds = (view === 'week' ? loaded : onPage).map((e) => e.id);
     const [data, hours] = await Promise.all([
@@ -430,24 +426,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
             There are too many bookings to show them all here; choose one staff member or a day.
           </p>
         )}
-        {pages > 1 && (
-          <nav class="inline cal-pages" aria-label="Staff pages">
-            <span>
-              Staff {(current - 1) * COLUMNS_PER_PAGE + 1}–{(current - 1) * COLUMNS_PER_PAGE + columnCount} of{' '}
-              {shown.length}
-            </span>
-            {current > 1 && (
-              <a class="button" href={link('day', day, null, current - 1)}>
-                ← Previous staff
-              </a>
-            )}
-            {current < pages && (
-              <a class="button" href={link('day', day, null, current + 1)}>
-                Next staff →
-              </a>
-            )}
-          </nav>
-        )}
+        <StaffPages label="Staff pages" paged={paged} href={(p) => link('day', day, null, p)} />
         {columnCount === 0 ? (
           <p class="empty">This company has no staff yet.</p>
         ) : (

@@ -11,7 +11,6 @@ import { DateTime } from 'luxon';
 import { stringify } from 'csv-stringify';
 import type { Company } from '../../generated/prisma/client.js';
 import { countBookingsStartingByEmployee, listBookingsStarting } from '../../schema/bookings/index.js';
-import { AppError } from '../../errors.js';
 import { domainNow } from '../../schema/domain-time.js';
 import {
   bookingsForExport,
@@ -28,7 +27,19 @@ import {
   type StatsGroup,
 } from '../../schema/reports/index.js';
 import type { Services } from '../../services.js';
-import { clockTime, describedBy, ErrorText, fieldErrors, HintText, money, ScrollTable, sendAdmin } from '../http.js';
+import {
+  clockTime,
+  describedBy,
+  ErrorText,
+  fieldErrors,
+  HintText,
+  money,
+  pageParam,
+  ScrollTable,
+  sendAdmin,
+  staffPage,
+  StaffPages,
+} from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
 
@@ -112,13 +123,6 @@ interface ExportForm {
 /** Staff members on one page of today's list (a big team's day is paged, as the calendar's day view is). */
 export const TODAY_STAFF_PER_PAGE = 12;
 
-function pageOf(q: Record<string, string>): number {
-  const page = q.page ? Number(q.page) : 1;
-  if (!/^\d+$/.test(q.page ?? '1') || !Number.isSafeInteger(page) || page < 1)
-    throw AppError.validation([{ path: 'page', message: 'must be a whole number from 1' }]);
-  return page;
-}
-
 async function overviewPage(
   s: CompanyScope,
   o: { errors?: Record<string, string>; form?: ExportForm; page?: number } = {},
@@ -135,9 +139,8 @@ async function overviewPage(
   // Today: the staff with bookings, by name, a page of them at a time.
   const busy = employees.filter((e) => counts.has(e.id));
   const bookedToday = [...counts.values()].reduce((a, b) => a + b, 0);
-  const pages = Math.max(1, Math.ceil(busy.length / TODAY_STAFF_PER_PAGE));
-  const current = Math.min(o.page ?? 1, pages);
-  const onPage = busy.slice((current - 1) * TODAY_STAFF_PER_PAGE, current * TODAY_STAFF_PER_PAGE);
+  const paged = staffPage(busy, o.page ?? 1, TODAY_STAFF_PER_PAGE);
+  const onPage = paged.items;
   const todays = onPage.length
     ? await listBookingsStarting(s.db, { ...day, employeeIds: onPage.map((e) => e.id), limit: 500 })
     : [];
@@ -196,24 +199,7 @@ async function overviewPage(
           {busy.length === 1 ? 'staff member' : 'staff members'}.
         </p>
       )}
-      {pages > 1 && (
-        <nav class="inline cal-pages" aria-label="Staff pages of today">
-          <span>
-            Staff {(current - 1) * TODAY_STAFF_PER_PAGE + 1}–{(current - 1) * TODAY_STAFF_PER_PAGE + onPage.length} of{' '}
-            {busy.length}
-          </span>
-          {current > 1 && (
-            <a class="button" href={`${base}/overview?page=${current - 1}`}>
-              ← Previous staff
-            </a>
-          )}
-          {current < pages && (
-            <a class="button" href={`${base}/overview?page=${current + 1}`}>
-              Next staff →
-            </a>
-          )}
-        </nav>
-      )}
+      <StaffPages label="Staff pages of today" paged={paged} href={(p) => `${base}/overview?page=${p}`} />
       {onPage
         .filter((e) => byEmployee.has(e.id))
         .map((e) => (
@@ -445,7 +431,7 @@ export function registerOverviewRoutes(app: FastifyInstance, services: Services)
 
   app.get(base, { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'overview');
-    return sendAdmin(reply, 200, await overviewPage(s, { page: pageOf(queryOf(req)) }));
+    return sendAdmin(reply, 200, await overviewPage(s, { page: pageParam(queryOf(req).page) }));
   });
 
   app.get(`${base}/export`, { schema: { hide: true } }, async (req: FastifyRequest, reply: FastifyReply) => {

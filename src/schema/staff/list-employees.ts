@@ -7,9 +7,11 @@ export async function listEmployeesByName(db: Db, companyId: string): Promise<Em
 }
 
 /**
- * The company's employees by name with what the staff list shows (id, name, active, e-mail), past
- * Prisma (sqlOf): the list of a 200-strong team mapped every whole row (hours, metadata) on
- * every load.
+ * The company's employees by name with what a list of them shows (id, name, active, e-mail): the
+ * staff list and the calendar's picker and column headers list every one, and mapping 200 whole
+ * rows (metadata, contact details, weekly hours) through Prisma was a visible part of their CPU;
+ * past Prisma (sqlOf), ordered as Prisma orders `name asc, id asc` (the database's collation).
+ * The calendar reads the hours of the columns it shows.
  */
 export async function listEmployeeSummariesByName(
   db: Db,
@@ -18,20 +20,6 @@ export async function listEmployeeSummariesByName(
   return sqlOf(db)(`SELECT id, name, active, email FROM employees WHERE company_id = $1 ORDER BY name, id`, [
     companyId,
   ]);
-}
-
-/**
- * The company's employees by name with what a calendar's picker and column headers need (id,
- * name, active): the calendar lists every one, and mapping 200 whole rows (metadata, contact
- * details, weekly hours) was a visible part of its CPU; the hours are read for the columns shown.
- */
-export async function listEmployeeColumnsByName(
-  db: Db,
-  companyId: string,
-): Promise<Array<{ id: string; name: string; active: boolean }>> {
-  // Past Prisma (sqlOf): a calendar page reads these on every load. Ordered as Prisma orders
-  // `name asc, id asc` (the database's collation).
-  return sqlOf(db)(`SELECT id, name, active FROM employees WHERE company_id = $1 ORDER BY name, id`, [companyId]);
 }
 
 /** An employee's time off that has not ended by `from`, soonest first (at most 200): the staff page's list. */

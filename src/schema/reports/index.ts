@@ -4,3 +4,4 @@
 export * from './compute-booking-stats.js';
 export * from './export-rows.js';
 export * from './overview-figures.js';
+export * from './report-versions.js';

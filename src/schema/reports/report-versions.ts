@@ -1,0 +1,69 @@
+// Values kept per process against a company's report versions (the migrations report_versions
+// and calendar_versions): triggers raise a company's counters inside every transaction that
+// writes what the admin overview and calendar show (bookings, class sessions, payments,
+// customers, staff and their services, services, time off, date overrides, closures, busy
+// times from outside calendars, locations), whichever process or path writes, and counters only
+// grow. A value computed after reading the counters' sum is served again while that sum is
+// unchanged: an unchanged sum means nothing it depends on was committed since, by this instance
+// or another, so a stale value is never served. Whatever else a value depends on is in its key
+// (and, for a value that holds only for a while, in its `usable` test).
+import type { Db } from '../../db/databases.js';
+
+let enabled = true;
+
+/** REPORT_CACHE=off (config.ts): compute every kept value afresh (for measuring). */
+export function setReportCache(on: boolean): void {
+  enabled = on;
+}
+
+/** The sum of a company's report versions (its shards), one statement. */
+export async function readReportVersion(db: Db, companyId: string): Promise<string> {
+  const rows = await db.$queryRaw<Array<{ version: string }>>`
+    SELECT coalesce(sum(version), 0)::text AS version FROM report_versions WHERE company_id = ${companyId}`;
+  return rows[0]!.version;
+}
+
+interface Entry<T> {
+  /** The sum of the company's report versions, read before the value was computed. */
+  version: string;
+  value: T;
+}
+
+/**
+ * A kind of kept value: up to `max` of them per database (each mode's its own), the least
+ * recently used evicted first.
+ */
+export function keptByReportVersion<T>(max: number) {
+  const caches = new WeakMap<Db, Map<string, Entry<T>>>();
+  /**
+   * The value of `key` for a company: the kept one when the company's versions are unchanged
+   * since it was computed (and `usable` accepts it), else `compute()`'s, kept. A compute that
+   * throws keeps nothing.
+   */
+  return async function kept(
+    db: Db,
+    companyId: string,
+    key: string,
+    compute: () => Promise<T>,
+    usable: (value: T) => boolean = () => true,
+  ): Promise<T> {
+    if (!enabled) return compute();
+    const id = `${companyId} ${key}`;
+    let cache = caches.get(db);
+    if (!cache) caches.set(db, (cache = new Map<string, Entry<T>>()));
+    // Read first: a value computed after it is at least as new as this version says.
+    const version = await readReportVersion(db, companyId);
+    const found = cache.get(id);
+    if (found?.version === version && usable(found.value)) {
+      // Most recently used last: the first key is the one evicted.
+      cache.delete(id);
+      cache.set(id, found);
+      return found.value;
+    }
+    const value = await compute();
+    cache.delete(id);
+    cache.set(id, { version, value });
+    if (cache.size > max) cache.delete(cache.keys().next().value!);
+    return value;
+  };
+}

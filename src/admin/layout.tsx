@@ -4,7 +4,7 @@
 // is keyboard-navigable (skip link, native controls, visible focus) and loads only the
 // stylesheet and the small script this app serves.
 import type { ComponentChildren } from 'preact';
-import { renderDocument } from '../auth/pages/html.js';
+import { renderDocument, renderFragment } from '../auth/pages/html.js';
 import type { Company } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import type { Role } from '../schema/team/index.js';
@@ -295,12 +295,20 @@ function TestBanner({ ctx }: { ctx: LayoutContext }) {
 }
 
 /** A page of the signed-in admin area. */
+/** A page's body already rendered (renderFragment), such as a kept calendar. */
+export interface RenderedBody {
+  html: string;
+}
+const isRendered = (body: ComponentChildren | RenderedBody): body is RenderedBody =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && 'html' in body && !('type' in body);
+
 export function adminPage(
   ctx: LayoutContext,
   title: string,
-  body: ComponentChildren,
+  body: ComponentChildren | RenderedBody,
   opts: { crumbs?: string } = {},
 ): string {
+  const crumbs = opts.crumbs && <div class="crumbs">{opts.crumbs}</div>;
   return renderDocument(
     <html lang="en">
       <Head title={title} />
@@ -324,10 +332,18 @@ export function adminPage(
         <TestBanner ctx={ctx} />
         <div class="shell">
           <SideNav ctx={ctx} />
-          <main id="content" tabindex={-1}>
-            {opts.crumbs && <div class="crumbs">{opts.crumbs}</div>}
-            {body}
-          </main>
+          {isRendered(body) ? (
+            <main
+              id="content"
+              tabindex={-1}
+              dangerouslySetInnerHTML={{ __html: (crumbs ? renderFragment(crumbs) : '') + body.html }}
+            />
+          ) : (
+            <main id="content" tabindex={-1}>
+              {crumbs}
+              {body}
+            </main>
+          )}
         </div>
       </body>
     </html>,

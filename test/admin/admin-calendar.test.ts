@@ -7,8 +7,9 @@
 import type { AddressInfo } from 'node:net';
 import { DateTime } from 'luxon';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabases, type SentQuery } from '../../src/db/databases.js';
+import { setReportCache } from '../../src/schema/reports/index.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { axeFindings } from '../helpers/axe.js';
 import { createTestDatabases, embedded } from '../helpers/db.js';
@@ -347,6 +348,9 @@ describe('admin calendar: day view', () => {
   });
 
   it.skipIf(embedded())('sends one statement per kind of thing, whatever the number of bookings', async () => {
+    // Each page drawn afresh (a kept one reads none of it: "kept calendar" below).
+    setReportCache(false);
+    onTestFinished(() => setReportCache(true));
     const count = async () => {
       // The request log's batch of the API requests before is written now, not in the middle of
       // the page's statements (it is not the page's).
@@ -386,6 +390,118 @@ describe('admin calendar: day view', () => {
     const reads = after.filter((q) => /FROM "[^"]*"?\.?"?bookings"/.test(q.text) && /start_time/.test(q.text));
     expect(reads.length).toBeGreaterThan(0);
     expect(after.length).toBeLessThan(20);
+  });
+});
+
+// Last but the browser's: it changes the day's data and puts the company on a test clock. A
+// rendered calendar is kept per process and served again while the company's report versions
+// are unchanged and the time has not passed a free cell's start; every write below goes straight
+// into the database, as another instance or a plain SQL session would.
+describe('kept calendar', () => {
+  const db = () => t.dbs.test.prisma;
+  const untracked = (text: string) =>
+    db().$transaction([
+      db().$executeRawUnsafe(`SET LOCAL session_replication_role = replica`),
+      db().$executeRawUnsafe(text),
+    ]);
+  const sql = (text: string) => db().$executeRawUnsafe(text);
+  const grid = async () => {
+    const res = await page('/calendar', `?view=day&date=${D}`);
+    expect(res.statusCode).toBe(200);
+    return gridOf(res.body);
+  };
+  const rename = (name: string) =>
+    untracked(
+      `UPDATE customers SET name = '${name}' WHERE id = (SELECT customer_id FROM bookings WHERE id = '${booking._id}')`,
+    );
+  const cleo = async () => /(Cleo[^<]*)<br/.exec(cellOf(await grid(), anna._id, iso('11:00')))?.[1]?.trim();
+
+  it('is served again while nothing it shows changed, and drawn again after any write that did', async () => {
+    const first = await cleo();
+    // A write the triggers do not see (replica role: no triggers fire) is not shown: the page
+    // really serves what it kept…
+    await rename('Cleo Untracked');
+    expect(await cleo()).toBe(first);
+    // …until a write to any kind of row it shows is committed, whichever: each draws it again.
+    const company = co.company.id;
+    const writes: Array<[string, string]> = [
+      ['customers', `UPDATE customers SET email = email WHERE company_id = '${company}'`],
+      ['date_overrides', `UPDATE date_overrides SET intervals = intervals WHERE company_id = '${company}'`],
+      ['closures', `UPDATE closures SET reason = reason WHERE company_id = '${company}'`],
+      [
+        'locations',
+        `INSERT INTO locations (id, company_id, name, address, time_zone, updated_at)
+         VALUES ('loc_kept_calendar', '${company}', 'Annex', '1 Side St', '${ZONE}', now())`,
+      ],
+      ['bookings', `UPDATE bookings SET notes = notes WHERE company_id = '${company}'`],
+      ['employees', `UPDATE employees SET name = name WHERE company_id = '${company}'`],
+      ['time_off', `UPDATE time_off SET reason = reason WHERE company_id = '${company}'`],
+      ['class_sessions', `UPDATE class_sessions SET capacity = capacity WHERE company_id = '${company}'`],
+      ['services', `UPDATE services SET name = name WHERE company_id = '${company}'`],
+    ];
+    for (const [i, [table, write]] of writes.entries()) {
+      await rename(`Cleo ${i}`);
+      expect(await cleo(), `before ${table}`).toBe(i === 0 ? first : `Cleo ${i - 1}`);
+      await sql(write);
+      expect(await cleo(), `after ${table}`).toBe(`Cleo ${i}`);
+    }
+    // A busy time from an outside calendar, at once in Anna's 09:00 cell.
+    await untracked(
+      `INSERT INTO external_calendars (id, company_id, employee_id, slot, name, url_enc, url_redacted, updated_at)
+       VALUES ('cal_kept_calendar', '${company}', '${anna._id}', 1, 'Home', 'x', 'https://example.com/…', now())`,
+    );
+    expect(cellOf(await grid(), anna._id, iso('09:00'))).not.toContain('Busy (outside calendar)');
+    await sql(
+      `INSERT INTO external_busy (company_id, employee_id, calendar_id, start_time, end_time)
+       VALUES ('${company}', '${anna._id}', 'cal_kept_calendar', '${iso('09:00')}', '${iso('09:30')}')`,
+    );
+    const nine = cellOf(await grid(), anna._id, iso('09:00'));
+    expect(nine).toContain('Busy (outside calendar)');
+    expect(nine).not.toContain('class="free"');
+  });
+
+  it('draws the day again once the time passes a free cell’s start, and not before', async () => {
+    const clock = await post(t.app, '/api/v1/test-clocks', co.auth, { frozenTime: iso('12:10') });
+    const attach = async (testClockId: string | null) =>
+      ok(await t.app.inject({ method: 'PATCH', url: '/api/v1/me', headers: co.auth, payload: { testClockId } }));
+    const advance = async (to: string) =>
+      ok(
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/test-clocks/${clock._id}/advance`,
+          headers: co.auth,
+          payload: { to },
+        }),
+      );
+    const freeAt = async (hhmm: string) => cellOf(await grid(), anna._id, iso(hhmm)).includes('class="free"');
+    try {
+      await attach(clock._id);
+      // 12:10: the 12:30 cell is free, the 12:00 one (started) is not.
+      expect(await freeAt('12:30')).toBe(true);
+      expect(await freeAt('12:00')).toBe(false);
+      await rename('Cleo Kept');
+      // Still before 12:30: the kept page is served (the untracked name is not shown)…
+      await advance(iso('12:25'));
+      expect(await cleo()).not.toBe('Cleo Kept');
+      expect(await freeAt('12:30')).toBe(true);
+      // …and once 12:30 has passed, the page is drawn again: the 12:30 cell is no longer free.
+      await advance(iso('12:35'));
+      expect(await freeAt('12:30')).toBe(false);
+      expect(await cleo()).toBe('Cleo Kept');
+    } finally {
+      await attach(null);
+    }
+  });
+
+  it.skipIf(embedded())('a kept page reads none of the day’s data', async () => {
+    await grid();
+    await t.app.requestLogs?.flush();
+    recording = [];
+    await grid();
+    const sent = recording.filter((q) => q.mode === 'test');
+    recording = null;
+    expect(sent.filter((q) => /bookings|employees|class_sessions|time_off/.test(q.text))).toEqual([]);
+    expect(sent.some((q) => /report_versions/.test(q.text))).toBe(true);
   });
 });
 

@@ -10,6 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import type { ComponentChildren } from 'preact';
+import { renderFragment } from '../../auth/pages/html.js';
 import { AppError } from '../../errors.js';
 import {
   employeesWithItems,
@@ -19,11 +20,12 @@ import {
   type CalendarItems,
 } from '../../schema/availability/index.js';
 import { domainNow } from '../../schema/domain-time.js';
+import { keptByReportVersion } from '../../schema/reports/index.js';
 import { listEmployeeSummariesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { AdminNotFound, clockTime, pageParam, ScrollTable, sendAdmin, staffPage, StaffPages } from '../http.js';
-import { adminPage, companyPath, mayWrite } from '../layout.js';
-import { companyScope, queryOf } from '../scope.js';
+import { adminPage, companyPath, mayWrite, type RenderedBody } from '../layout.js';
+import { companyScope, queryOf, type CompanyScope } from '../scope.js';
 
 const STATUSES = ['pending', 'confirmed', 'completed', 'no_show', 'cancelled', 'expired'] as const;
 const STATUS_LABELS: Record<string, string> = {
@@ -206,294 +208,338 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
 
   app.get('/:mode/companies/:companyId/calendar', { schema: { hide: true } }, async (req, reply) => {
     const s = await companyScope(services, req, 'calendar');
-    const zone = s.company.timezone;
-    // Staff see their own employee's calendar only: another employee's is not theirs (404).
-    const all = await listEmployeeSummariesByName(s.db, s.company.id);
-    const employees = s.role === 'staff' ? all.filter((e) => e.id === s.staffEmployeeId) : all;
     const q = queryOf(req);
+    // Staff see their own employee's calendar only: another employee's is not theirs (404).
     if (s.role === 'staff' && q.employee && q.employee !== s.staffEmployeeId) throw new AdminNotFound('employee');
-    const { view, date, employee, page } = parseQuery(q, employees);
     // A viewer reads: no links to booking forms they could not post.
     const writer = mayWrite(s.ctx);
     const now = (await domainNow(s.db, s.company)).getTime();
-    const today = DateTime.fromMillis(now, { zone }).startOf('day');
-    const day = date ? DateTime.fromISO(date, { zone }).startOf('day') : today;
-    const first = view === 'week' ? day.startOf('week') : day; // ISO weeks start on Monday
-    const days = view === 'week' ? Array.from({ length: 7 }, (_, i) => first.plus({ days: i })) : [day];
-    const from = days[0]!;
-    const to = days[days.length - 1]!.plus({ days: 1 }).startOf('day');
-    // Week view: one staff member (the chosen one, else the first active one).
-    const weekOf = view === 'week' ? (employee ?? employees.find((e) => e.active) ?? employees[0] ?? null) : null;
-    const loaded = view === 'week' ? (weekOf ? [weekOf] : []) : employee ? [employee] : employees;
-    const window = { companyId: s.company.id, zone, from: from.toJSDate(), to: to.toJSDate() };
-    // Day view: the active staff, and an inactive one only when something of theirs is on the
-    // day; a page of them at a time.
-    const inactive = view === 'week' ? [] : loaded.filter((e) => !e.active && e.id !== employee?.id);
-    const inactiveBusy = await employeesWithItems(s.db, { ...window, employeeIds: inactive.map((e) => e.id) });
-    const shown =
-      view === 'week' ? [] : loaded.filter((e) => e.active || e.id === employee?.id || inactiveBusy.has(e.id));
-    const paged = staffPage(shown, page, COLUMNS_PER_PAGE);
-    const { current, items: onPage } = paged;
-    // What the columns on screen show, and nothing of the other staff.
-    const columnIds = (view === 'week' ? loaded : onPage).map((e) => e.id);
-    const [data, hours] = await Promise.all([
-      loadCalendarItems(s.db, { ...window, employeeIds: columnIds }),
-      loadCalendarHours(s.db, { ...window, employeeIds: columnIds }),
+    // Everything the page shows besides the company's data (its report versions) and the time.
+    const key = JSON.stringify([
+      s.company.timezone,
+      s.role,
+      s.role === 'staff' ? s.staffEmployeeId : null,
+      writer,
+      q.view ?? '',
+      q.date ?? '',
+      q.employee ?? '',
+      q.page ?? '',
     ]);
-    const bookingsBy = byEmployee(data.bookings);
-    const sessionsBy = byEmployee(data.sessions);
-    const hoursOf = new Map(hours.map((h) => [h.employeeId, h]));
-    const todayDate = today.toISODate();
-    const columns: Column[] =
-      view === 'week'
-        ? (weekOf ? days : []).map((d) => ({
-            key: d.toISODate()!,
-            title: d.toFormat('ccc d LLL'),
-            employee: weekOf!,
-            day: d,
-            hours: hoursOf.get(weekOf!.id)!,
-            today: d.toISODate() === todayDate,
-          }))
-        : onPage.map((e) => ({
-            key: e.id,
-            title: e.active ? e.name : `${e.name} (inactive)`,
-            employee: e,
-            day,
-            hours: hoursOf.get(e.id)!,
-            today: false,
-          }));
-    const columnCount = columns.length;
-    const extent: Interval[] = [
-      ...columns.flatMap((c) => c.hours.hours),
-      ...columns
-        .flatMap((c) => bookingsBy.get(c.employee.id) ?? [])
-        .map((b): Interval => [b.startTime.getTime(), b.endTime.getTime()]),
-      ...columns
-        .flatMap((c) => sessionsBy.get(c.employee.id) ?? [])
-        .map((x): Interval => [x.startTime.getTime(), x.endTime.getTime()]),
-    ];
-    // No staff (or none to show): no grid, a sentence instead.
-    const rows =
-      columns.length === 0
-        ? []
-        : gridRows(
-            columns.map((c) => c.day),
-            view === 'day',
-            zone,
-            extent,
-          );
-    const base = companyPath(s.company, '/calendar');
-    // A day of all staff keeps its page of columns from day to day.
-    const link = (v: string, d: DateTime, e: Employee | null = employee, p = current) =>
-      `${base}?view=${v}&date=${d.toISODate()}${e ? `&employee=${e.id}` : ''}${v === 'day' && !e && p > 1 ? `&page=${p}` : ''}`;
-    const unit = view === 'week' ? { weeks: 1 } : { days: 1 };
-    const bookingsOf = (c: Column, lo: number, hi: number) =>
-      (bookingsBy.get(c.employee.id) ?? []).filter((b) => b.startTime.getTime() >= lo && b.startTime.getTime() < hi);
-    const sessionsOf = (c: Column, lo: number, hi: number) =>
-      (sessionsBy.get(c.employee.id) ?? []).filter((x) => x.startTime.getTime() >= lo && x.startTime.getTime() < hi);
-    const held = (c: Column, lo: number, hi: number) =>
-      (bookingsBy.get(c.employee.id) ?? []).some(
-        (b) => HOLDING.has(b.status) && b.startTime.getTime() < hi && b.endTime.getTime() > lo,
-      ) ||
-      (sessionsBy.get(c.employee.id) ?? []).some(
-        (x) => x.status === 'scheduled' && x.startTime.getTime() < hi && x.endTime.getTime() > lo,
-      );
-    const heading =
-      view === 'week'
-        ? `Week of ${from.toFormat('d LLLL yyyy')}${weekOf ? ` · ${weekOf.name}` : ''}`
-        : day.toFormat('cccc d LLLL yyyy');
+    const page = await keptCalendars(
+      s.db,
+      s.company.id,
+      key,
+      () => renderCalendar(s, q, writer, now),
+      (c) => c.validFrom < now && now <= c.validUntil,
+    );
+    return sendAdmin(reply, 200, adminPage(s.ctx, 'Calendar', page));
+  });
+}
 
-    // A cell says what it is for in its row (a `tr` with the instant, in the day view) and its
-    // column (a header with the staff member); only a week view's cell, a day of its own, names
-    // its instant. A free cell is a link to book that start (relative to this page,
-    // …/companies/:id/calendar), its words for screen readers in one text. (A day of twelve columns is some 400 cells: each element and attribute a cell does not
-    // need is paid 400 times in rendering, bytes and garbage.)
-    const cell = (c: Column, span: Interval | null, prev: Interval | null, rowLabel: string, startIso: string) => {
-      if (!span) {
-        return (
-          <td class="skipped">
-            <span class="muted">Clocks change</span>
-          </td>
+/**
+ * A rendered calendar, kept (keptByReportVersion) while the company's data is unchanged and the
+ * time is in (validFrom, validUntil]: the same day, and no free cell's start passed.
+ */
+interface RenderedCalendar extends RenderedBody {
+  validFrom: number;
+  validUntil: number;
+}
+/** A day of twelve columns is about 90 kB: a few dozen views of each mode's companies. */
+const keptCalendars = keptByReportVersion<RenderedCalendar>(64);
+
+async function renderCalendar(
+  s: CompanyScope,
+  q: Record<string, string>,
+  writer: boolean,
+  now: number,
+): Promise<RenderedCalendar> {
+  const zone = s.company.timezone;
+  const all = await listEmployeeSummariesByName(s.db, s.company.id);
+  const employees = s.role === 'staff' ? all.filter((e) => e.id === s.staffEmployeeId) : all;
+  const { view, date, employee, page } = parseQuery(q, employees);
+  const today = DateTime.fromMillis(now, { zone }).startOf('day');
+  const day = date ? DateTime.fromISO(date, { zone }).startOf('day') : today;
+  const first = view === 'week' ? day.startOf('week') : day; // ISO weeks start on Monday
+  const days = view === 'week' ? Array.from({ length: 7 }, (_, i) => first.plus({ days: i })) : [day];
+  const from = days[0]!;
+  const to = days[days.length - 1]!.plus({ days: 1 }).startOf('day');
+  // Week view: one staff member (the chosen one, else the first active one).
+  const weekOf = view === 'week' ? (employee ?? employees.find((e) => e.active) ?? employees[0] ?? null) : null;
+  const loaded = view === 'week' ? (weekOf ? [weekOf] : []) : employee ? [employee] : employees;
+  const window = { companyId: s.company.id, zone, from: from.toJSDate(), to: to.toJSDate() };
+  // Day view: the active staff, and an inactive one only when something of theirs is on the
+  // day; a page of them at a time.
+  const inactive = view === 'week' ? [] : loaded.filter((e) => !e.active && e.id !== employee?.id);
+  const inactiveBusy = await employeesWithItems(s.db, { ...window, employeeIds: inactive.map((e) => e.id) });
+  const shown =
+    view === 'week' ? [] : loaded.filter((e) => e.active || e.id === employee?.id || inactiveBusy.has(e.id));
+  const paged = staffPage(shown, page, COLUMNS_PER_PAGE);
+  const { current, items: onPage } = paged;
+  // What the columns on screen show, and nothing of the other staff.
+  const columnIds = (view === 'week' ? loaded : onPage).map((e) => e.id);
+  const [data, hours] = await Promise.all([
+    loadCalendarItems(s.db, { ...window, employeeIds: columnIds }),
+    loadCalendarHours(s.db, { ...window, employeeIds: columnIds }),
+  ]);
+  const bookingsBy = byEmployee(data.bookings);
+  const sessionsBy = byEmployee(data.sessions);
+  const hoursOf = new Map(hours.map((h) => [h.employeeId, h]));
+  const todayDate = today.toISODate();
+  const columns: Column[] =
+    view === 'week'
+      ? (weekOf ? days : []).map((d) => ({
+          key: d.toISODate()!,
+          title: d.toFormat('ccc d LLL'),
+          employee: weekOf!,
+          day: d,
+          hours: hoursOf.get(weekOf!.id)!,
+          today: d.toISODate() === todayDate,
+        }))
+      : onPage.map((e) => ({
+          key: e.id,
+          title: e.active ? e.name : `${e.name} (inactive)`,
+          employee: e,
+          day,
+          hours: hoursOf.get(e.id)!,
+          today: false,
+        }));
+  const columnCount = columns.length;
+  const extent: Interval[] = [
+    ...columns.flatMap((c) => c.hours.hours),
+    ...columns
+      .flatMap((c) => bookingsBy.get(c.employee.id) ?? [])
+      .map((b): Interval => [b.startTime.getTime(), b.endTime.getTime()]),
+    ...columns
+      .flatMap((c) => sessionsBy.get(c.employee.id) ?? [])
+      .map((x): Interval => [x.startTime.getTime(), x.endTime.getTime()]),
+  ];
+  // No staff (or none to show): no grid, a sentence instead.
+  const rows =
+    columns.length === 0
+      ? []
+      : gridRows(
+          columns.map((c) => c.day),
+          view === 'day',
+          zone,
+          extent,
         );
-      }
-      const [lo, hi] = span;
-      const h = c.hours;
-      // The first working interval that overlaps the cell: where a free cell's booking starts.
-      let start: number | undefined;
-      for (const [ws, we] of h.hours) {
-        if (ws < hi && we > lo) {
-          start = Math.max(ws, lo);
-          break;
-        }
-      }
-      const on = MARKS.filter(([, , of]) => overlaps(of(h), lo, hi));
-      const busy = held(c, lo, hi);
-      const free = writer && start !== undefined && on.length === 0 && !busy && start >= now;
-      let classes = start === undefined ? 'closed-hours' : 'working';
-      if (busy) classes += ' busy';
-      if (c.today) classes += ' today';
-      for (const [k] of on) classes += ` ${k}`;
-      const sessions = sessionsOf(c, lo, hi);
-      const bookings = bookingsOf(c, lo, hi);
-      const at = start === lo ? startIso : new Date(start ?? lo).toISOString();
+  const base = companyPath(s.company, '/calendar');
+  // A day of all staff keeps its page of columns from day to day.
+  const link = (v: string, d: DateTime, e: Employee | null = employee, p = current) =>
+    `${base}?view=${v}&date=${d.toISODate()}${e ? `&employee=${e.id}` : ''}${v === 'day' && !e && p > 1 ? `&page=${p}` : ''}`;
+  const unit = view === 'week' ? { weeks: 1 } : { days: 1 };
+  const bookingsOf = (c: Column, lo: number, hi: number) =>
+    (bookingsBy.get(c.employee.id) ?? []).filter((b) => b.startTime.getTime() >= lo && b.startTime.getTime() < hi);
+  const sessionsOf = (c: Column, lo: number, hi: number) =>
+    (sessionsBy.get(c.employee.id) ?? []).filter((x) => x.startTime.getTime() >= lo && x.startTime.getTime() < hi);
+  const held = (c: Column, lo: number, hi: number) =>
+    (bookingsBy.get(c.employee.id) ?? []).some(
+      (b) => HOLDING.has(b.status) && b.startTime.getTime() < hi && b.endTime.getTime() > lo,
+    ) ||
+    (sessionsBy.get(c.employee.id) ?? []).some(
+      (x) => x.status === 'scheduled' && x.startTime.getTime() < hi && x.endTime.getTime() > lo,
+    );
+  const heading =
+    view === 'week'
+      ? `Week of ${from.toFormat('d LLLL yyyy')}${weekOf ? ` · ${weekOf.name}` : ''}`
+      : day.toFormat('cccc d LLLL yyyy');
+
+  // A cell says what it is for in its row (a `tr` with the instant, in the day view) and its
+  // column (a header with the staff member); only a week view's cell, a day of its own, names
+  // its instant. A free cell is a link to book that start (relative to this page,
+  // …/companies/:id/calendar), its words for screen readers in one text. (A day of twelve columns is some 400 cells: each element and attribute a cell does not
+  // need is paid 400 times in rendering, bytes and garbage.)
+  // The page holds while the time stays on today and on the same side of every cell's start
+  // (a free cell is one whose start is not past).
+  let validFrom = today.toMillis() - 1;
+  let validUntil = dayEnd(today) - 1;
+  const cell = (c: Column, span: Interval | null, prev: Interval | null, rowLabel: string, startIso: string) => {
+    if (!span) {
       return (
-        <td class={classes} data-start={view === 'week' ? startIso : undefined}>
-          {on.map(([, label, of]) =>
-            // The label once at the start of a run (and at the top of the grid); the cells under it say it to screen readers.
-            prev && overlaps(of(h), prev[0], prev[1]) ? (
-              <span class="sr-only">{label}</span>
-            ) : (
-              <span class="mark">{label}</span>
-            ),
-          )}
-          {sessions.length > 0 &&
-            sessions.map((x) => (
-              <ClassItem session={x} zone={zone} href={companyPath(s.company, `/classes/${x.id}`)} />
-            ))}
-          {bookings.length > 0 &&
-            bookings.map((b) => (
-              <BookingItem booking={b} zone={zone} href={companyPath(s.company, `/bookings/${b.id}`)} />
-            ))}
-          {free && (
-            <a class="free" href={`bookings/new?employeeId=${c.employee.id}&start=${at}`}>
-              Free
-              <span class="sr-only">{` – new booking with ${c.employee.name}, ${view === 'week' ? `${c.title} ${rowLabel}` : rowLabel}`}</span>
-            </a>
-          )}
+        <td class="skipped">
+          <span class="muted">Clocks change</span>
         </td>
       );
-    };
-
-    const body = (
-      <>
-        <h1>Calendar</h1>
-        <nav class="inline cal-nav" aria-label="Calendar">
-          <a class="button" href={link(view, first.minus(unit))}>
-            ← Previous {view}
-          </a>
-          <a
-            class="button"
-            href={link(view, today)}
-            aria-current={days.some((d) => d.toISODate() === todayDate) ? 'date' : undefined}
-          >
-            Today
-          </a>
-          <a class="button" href={link(view, first.plus(unit))}>
-            Next {view} →
-          </a>
-          <a class="button" href={link('day', day)} aria-current={view === 'day' ? 'page' : undefined}>
-            Day
-          </a>
-          <a
-            class="button"
-            href={link('week', day, employee ?? weekOf)}
-            aria-current={view === 'week' ? 'page' : undefined}
-          >
-            Week
-          </a>
-        </nav>
-        <form method="get" action={base} class="inline cal-form">
-          <input type="hidden" name="view" value={view} />
-          {view === 'day' && current > 1 && <input type="hidden" name="page" value={String(current)} />}
-          <div>
-            <label for="cal-date">Date</label>
-            <br />
-            <input id="cal-date" type="date" name="date" value={day.toISODate() ?? ''} required />
-          </div>
-          <div>
-            <label for="cal-employee">Staff member</label>
-            <br />
-            <select id="cal-employee" name="employee">
-              {view === 'day' && <option value="">All staff</option>}
-              {employees.map((e) => (
-                <option value={e.id} selected={e.id === (employee ?? weekOf)?.id}>
-                  {e.active ? e.name : `${e.name} (inactive)`}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit">Show</button>
-        </form>
-        <h2>
-          {heading} <span class="muted">({zone})</span>
-        </h2>
-        <p class="legend">
-          <span class="key working">Working hours (shaded)</span>
-          <span class="key">Status in words: {STATUSES.map((st) => STATUS_LABELS[st]).join(', ')}</span>
-        </p>
-        {data.truncated && (
-          <p class="notice warn" role="status">
-            There are too many bookings to show them all here; choose one staff member or a day.
-          </p>
+    }
+    const [lo, hi] = span;
+    const h = c.hours;
+    // The first working interval that overlaps the cell: where a free cell's booking starts.
+    let start: number | undefined;
+    for (const [ws, we] of h.hours) {
+      if (ws < hi && we > lo) {
+        start = Math.max(ws, lo);
+        break;
+      }
+    }
+    if (start !== undefined) {
+      if (start >= now) validUntil = Math.min(validUntil, start);
+      else validFrom = Math.max(validFrom, start);
+    }
+    const on = MARKS.filter(([, , of]) => overlaps(of(h), lo, hi));
+    const busy = held(c, lo, hi);
+    const free = writer && start !== undefined && on.length === 0 && !busy && start >= now;
+    let classes = start === undefined ? 'closed-hours' : 'working';
+    if (busy) classes += ' busy';
+    if (c.today) classes += ' today';
+    for (const [k] of on) classes += ` ${k}`;
+    const sessions = sessionsOf(c, lo, hi);
+    const bookings = bookingsOf(c, lo, hi);
+    const at = start === lo ? startIso : new Date(start ?? lo).toISOString();
+    return (
+      <td class={classes} data-start={view === 'week' ? startIso : undefined}>
+        {on.map(([, label, of]) =>
+          // The label once at the start of a run (and at the top of the grid); the cells under it say it to screen readers.
+          prev && overlaps(of(h), prev[0], prev[1]) ? (
+            <span class="sr-only">{label}</span>
+          ) : (
+            <span class="mark">{label}</span>
+          ),
         )}
-        <StaffPages label="Staff pages" paged={paged} href={(p) => link('day', day, null, p)} />
-        {columnCount === 0 ? (
-          <p class="empty">This company has no staff yet.</p>
-        ) : (
-          <>
-            <div class="cal-grid">
-              <ScrollTable label={`Calendar grid, ${heading}`}>
-                <table class={`calendar ${view}`}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Time</th>
-                      {columns.map((c) => (
-                        <th scope="col" class={c.today ? 'today' : undefined} data-employee={c.employee.id}>
-                          {view === 'week' ? (
-                            <a href={link('day', c.day, c.employee)}>{c.title}</a>
-                          ) : (
-                            <a href={link('week', c.day, c.employee)}>{c.title}</a>
-                          )}
-                          <br />
-                          <span class="hours">{hoursText(c.hours.hours, c.day, zone)}</span>
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {rows.map((r, i) => {
-                      // A day view's row is one instant for every column: named once, on the row.
-                      const shared = view === 'day' && r.spans[0] ? new Date(r.spans[0][0]).toISOString() : undefined;
-                      return (
-                        <tr data-start={shared}>
-                          <th scope="row">{r.label}</th>
-                          {columns.map((c, j) => {
-                            const span = r.spans[j] ?? null;
-                            return cell(
-                              c,
-                              span,
-                              i > 0 ? (rows[i - 1]!.spans[j] ?? null) : null,
-                              r.label,
-                              shared ?? (span ? new Date(span[0]).toISOString() : ''),
-                            );
-                          })}
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </ScrollTable>
-            </div>
-            <div class="cal-agenda">
-              {columns.map((c) => (
-                <Agenda
-                  title={view === 'week' ? c.day.toFormat('cccc d LLLL') : c.title}
-                  column={c}
-                  zone={zone}
-                  bookings={bookingsOf(c, c.day.toMillis(), dayEnd(c.day))}
-                  sessions={sessionsOf(c, c.day.toMillis(), dayEnd(c.day))}
-                  bookingHref={(id) => companyPath(s.company, `/bookings/${id}`)}
-                  classHref={(id) => companyPath(s.company, `/classes/${id}`)}
-                  newHref={writer ? companyPath(s.company, `/bookings/new?employeeId=${c.employee.id}`) : null}
-                />
-              ))}
-            </div>
-          </>
+        {sessions.length > 0 &&
+          sessions.map((x) => <ClassItem session={x} zone={zone} href={companyPath(s.company, `/classes/${x.id}`)} />)}
+        {bookings.length > 0 &&
+          bookings.map((b) => (
+            <BookingItem booking={b} zone={zone} href={companyPath(s.company, `/bookings/${b.id}`)} />
+          ))}
+        {free && (
+          <a class="free" href={`bookings/new?employeeId=${c.employee.id}&start=${at}`}>
+            Free
+            <span class="sr-only">{` – new booking with ${c.employee.name}, ${view === 'week' ? `${c.title} ${rowLabel}` : rowLabel}`}</span>
+          </a>
         )}
-      </>
+      </td>
     );
-    return sendAdmin(reply, 200, adminPage(s.ctx, 'Calendar', body));
-  });
+  };
+
+  const body = (
+    <>
+      <h1>Calendar</h1>
+      <nav class="inline cal-nav" aria-label="Calendar">
+        <a class="button" href={link(view, first.minus(unit))}>
+          ← Previous {view}
+        </a>
+        <a
+          class="button"
+          href={link(view, today)}
+          aria-current={days.some((d) => d.toISODate() === todayDate) ? 'date' : undefined}
+        >
+          Today
+        </a>
+        <a class="button" href={link(view, first.plus(unit))}>
+          Next {view} →
+        </a>
+        <a class="button" href={link('day', day)} aria-current={view === 'day' ? 'page' : undefined}>
+          Day
+        </a>
+        <a
+          class="button"
+          href={link('week', day, employee ?? weekOf)}
+          aria-current={view === 'week' ? 'page' : undefined}
+        >
+          Week
+        </a>
+      </nav>
+      <form method="get" action={base} class="inline cal-form">
+        <input type="hidden" name="view" value={view} />
+        {view === 'day' && current > 1 && <input type="hidden" name="page" value={String(current)} />}
+        <div>
+          <label for="cal-date">Date</label>
+          <br />
+          <input id="cal-date" type="date" name="date" value={day.toISODate() ?? ''} required />
+        </div>
+        <div>
+          <label for="cal-employee">Staff member</label>
+          <br />
+          <select id="cal-employee" name="employee">
+            {view === 'day' && <option value="">All staff</option>}
+            {employees.map((e) => (
+              <option value={e.id} selected={e.id === (employee ?? weekOf)?.id}>
+                {e.active ? e.name : `${e.name} (inactive)`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit">Show</button>
+      </form>
+      <h2>
+        {heading} <span class="muted">({zone})</span>
+      </h2>
+      <p class="legend">
+        <span class="key working">Working hours (shaded)</span>
+        <span class="key">Status in words: {STATUSES.map((st) => STATUS_LABELS[st]).join(', ')}</span>
+      </p>
+      {data.truncated && (
+        <p class="notice warn" role="status">
+          There are too many bookings to show them all here; choose one staff member or a day.
+        </p>
+      )}
+      <StaffPages label="Staff pages" paged={paged} href={(p) => link('day', day, null, p)} />
+      {columnCount === 0 ? (
+        <p class="empty">This company has no staff yet.</p>
+      ) : (
+        <>
+          <div class="cal-grid">
+            <ScrollTable label={`Calendar grid, ${heading}`}>
+              <table class={`calendar ${view}`}>
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    {columns.map((c) => (
+                      <th scope="col" class={c.today ? 'today' : undefined} data-employee={c.employee.id}>
+                        {view === 'week' ? (
+                          <a href={link('day', c.day, c.employee)}>{c.title}</a>
+                        ) : (
+                          <a href={link('week', c.day, c.employee)}>{c.title}</a>
+                        )}
+                        <br />
+                        <span class="hours">{hoursText(c.hours.hours, c.day, zone)}</span>
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((r, i) => {
+                    // A day view's row is one instant for every column: named once, on the row.
+                    const shared = view === 'day' && r.spans[0] ? new Date(r.spans[0][0]).toISOString() : undefined;
+                    return (
+                      <tr data-start={shared}>
+                        <th scope="row">{r.label}</th>
+                        {columns.map((c, j) => {
+                          const span = r.spans[j] ?? null;
+                          return cell(
+                            c,
+                            span,
+                            i > 0 ? (rows[i - 1]!.spans[j] ?? null) : null,
+                            r.label,
+                            shared ?? (span ? new Date(span[0]).toISOString() : ''),
+                          );
+                        })}
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </ScrollTable>
+          </div>
+          <div class="cal-agenda">
+            {columns.map((c) => (
+              <Agenda
+                title={view === 'week' ? c.day.toFormat('cccc d LLLL') : c.title}
+                column={c}
+                zone={zone}
+                bookings={bookingsOf(c, c.day.toMillis(), dayEnd(c.day))}
+                sessions={sessionsOf(c, c.day.toMillis(), dayEnd(c.day))}
+                bookingHref={(id) => companyPath(s.company, `/bookings/${id}`)}
+                classHref={(id) => companyPath(s.company, `/classes/${id}`)}
+                newHref={writer ? companyPath(s.company, `/bookings/new?employeeId=${c.employee.id}`) : null}
+              />
+            ))}
+          </div>
+        </>
+      )}
+    </>
+  );
+  return { html: renderFragment(body), validFrom, validUntil };
 }
 
 function BookingItem({ booking: b, zone, href }: { booking: Booking; zone: string; href: string }) {

@@ -14,6 +14,11 @@ export function renderDocument(page: VNode): string {
   return `<!doctype html>\n${render(page)}\n`;
 }
 
+/** A part of a page rendered to HTML on its own (to be kept, and placed in a page as it is). */
+export function renderFragment(node: ComponentChildren): string {
+  return render(<>{node}</>);
+}
+
 /** Hidden form fields; an undefined value is left out. */
 export function HiddenInputs({ fields }: { fields: Record<string, string | undefined> }) {
   return (

@@ -200,6 +200,44 @@ describe('kept figures', () => {
   });
 });
 
+// After the kept figures: it moves the clock a minute on. The page itself is kept too, for the
+// minute it says.
+describe('kept page', () => {
+  it('is served again within its minute and drawn again in the next', async () => {
+    const clocks = ok(await t.app.inject({ method: 'GET', url: '/api/v1/test-clocks', headers: auth }));
+    const clock = (clocks as Array<{ _id: string; frozenTime: string }>)[0]!;
+    const advance = async (to: string) =>
+      ok(
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/test-clocks/${clock._id}/advance`,
+          headers: auth,
+          payload: { to },
+        }),
+      );
+    const at = DateTime.fromISO(clock.frozenTime, { zone: 'utc' });
+    expect(at.second).toBe(0);
+    const first = (await get(base())).body;
+    const name = /<\/time> [^·<]+ · ([^<]+)<\/a>/.exec(first)![1]!;
+    // A rename the triggers do not see: not on the page while the minute lasts…
+    await db().$transaction([
+      db().$executeRawUnsafe(`SET LOCAL session_replication_role = replica`),
+      db().$executeRawUnsafe(
+        `UPDATE customers SET name = 'Kept Minute' WHERE company_id = '${companyId}' AND name = '${name}'`,
+      ),
+    ]);
+    await advance(at.plus({ seconds: 30 }).toISO()!);
+    const same = (await get(base())).body;
+    expect(same).toContain(`· ${name}</a>`);
+    expect(same).not.toContain('Kept Minute');
+    // …and the next minute's page is drawn again (with the new time on it).
+    await advance(at.plus({ minutes: 1 }).toISO()!);
+    const next = (await get(base())).body;
+    expect(next).toContain('· Kept Minute</a>');
+    expect(next).toContain(at.plus({ minutes: 1 }).setZone('Europe/Berlin').toFormat('HH:mm'));
+  });
+});
+
 // Last: it adds staff and bookings. A big team's day is listed a page of staff at a time.
 describe("today's list of a big team", () => {
   const sections = (html: string) => [...html.matchAll(/<section aria-label="Today: ([^"]+)">/g)].map((m) => m[1]);

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DateTime } from 'luxon';
 import { stringify } from 'csv-stringify';
 import type { Company } from '../../generated/prisma/client.js';
+import { renderFragment } from '../../auth/pages/html.js';
 import { countBookingsStartingByEmployee, listBookingsStarting } from '../../schema/bookings/index.js';
 import { domainNow } from '../../schema/domain-time.js';
 import {
@@ -22,6 +23,7 @@ import {
   type BookingStats,
   type ExportKind,
   type ExportWindow,
+  keptByReportVersion,
   overviewFigures,
   type Revenue,
   type StatsGroup,
@@ -40,7 +42,7 @@ import {
   staffPage,
   StaffPages,
 } from '../http.js';
-import { adminPage, companyPath } from '../layout.js';
+import { adminPage, companyPath, type RenderedBody } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
 
 const STATUS_LABELS: Record<string, string> = {
@@ -123,12 +125,39 @@ interface ExportForm {
 /** Staff members on one page of today's list (a big team's day is paged, as the calendar's day view is). */
 export const TODAY_STAFF_PER_PAGE = 12;
 
+/**
+ * The overview as a reload shows it (no export form's errors), kept (keptByReportVersion) while
+ * the company's data is unchanged and the time is in the same minute (the page says it).
+ */
+interface RenderedOverview extends RenderedBody {
+  minute: string;
+}
+const keptOverviews = keptByReportVersion<RenderedOverview>(64);
+
 async function overviewPage(
   s: CompanyScope,
   o: { errors?: Record<string, string>; form?: ExportForm; page?: number } = {},
+): Promise<string> {
+  const now = DateTime.fromJSDate(await domainNow(s.db, s.company)).setZone(s.company.timezone);
+  if (o.errors || o.form) return adminPage(s.ctx, 'Overview', await overviewBody(s, now, o));
+  const minute = now.toFormat('yyyy-MM-dd HH:mm');
+  const key = JSON.stringify(['overview', s.company.timezone, s.role, s.staffEmployeeId ?? null, o.page ?? 1]);
+  const kept = await keptOverviews(
+    s.db,
+    s.company.id,
+    key,
+    async () => ({ html: renderFragment(await overviewBody(s, now, o)), minute }),
+    (v) => v.minute === minute,
+  );
+  return adminPage(s.ctx, 'Overview', kept);
+}
+
+async function overviewBody(
+  s: CompanyScope,
+  now: DateTime,
+  o: { errors?: Record<string, string>; form?: ExportForm; page?: number },
 ) {
   const zone = s.company.timezone;
-  const now = DateTime.fromJSDate(await domainNow(s.db, s.company)).setZone(zone);
   const today = now.startOf('day');
   const day = { companyId: s.company.id, from: today.toJSDate(), to: today.plus({ days: 1 }).toJSDate() };
   const [counts, { week, month, next7, thisWeek, thisMonth, employees }] = await Promise.all([
@@ -303,7 +332,7 @@ async function overviewPage(
       </form>
     </>
   );
-  return adminPage(s.ctx, 'Overview', body);
+  return body;
 }
 
 function MonthChart({ stats: st }: { stats: BookingStats }) {

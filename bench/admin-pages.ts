@@ -6,10 +6,13 @@
 //
 // Environment: BENCH_DATABASE_URL (the database the seed fills; run.ts gives this group its own),
 // REDIS_URL, BENCH_ADMIN_BOOKINGS (600000), BENCH_ADMIN_COMPANIES (20), BENCH_ADMIN_CONNECTIONS
-// (4), BENCH_ADMIN_SECONDS (10 a page, after 3 of warm-up), BENCH_ADMIN_PAGES (some pages only: names
-// or their starts, comma-separated, such as `overview,calendar`), BENCH_CPU_PROF=1 (the server writes a
-// .cpuprofile into bench/results/profiles). The seed is idempotent: a database
-// already holding the same data set is reused, so a second run starts at once.
+// (4), BENCH_ADMIN_SECONDS (10 a page, after 3 of warm-up), BENCH_ADMIN_PAGES (some pages only:
+// names or their starts, comma-separated, such as `overview,calendar`), BENCH_ADMIN_WRITES (0:
+// writes a second to one of the company's bookings while the pages are measured, as a busy front
+// desk makes them; each raises the company's report versions, so the kept overview and calendar
+// are drawn again after it), BENCH_CPU_PROF=1 (the server writes a .cpuprofile into
+// bench/results/profiles). The seed is idempotent: a database already holding the same data set
+// is reused, so a second run starts at once.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -29,6 +32,7 @@ const BOOKINGS = env.BENCH_ADMIN_BOOKINGS ?? '600000';
 const COMPANIES = env.BENCH_ADMIN_COMPANIES ?? '20';
 const CONNECTIONS = Number(env.BENCH_ADMIN_CONNECTIONS ?? 4);
 const SECONDS = Number(env.BENCH_ADMIN_SECONDS ?? 10);
+const WRITES_PER_SECOND = Number(env.BENCH_ADMIN_WRITES ?? 0);
 const TARGET_P99_MS = 100;
 // Comma-separated; a comma followed by a space is part of a name (`calendar, day`).
 const ONLY = env.BENCH_ADMIN_PAGES?.split(/,(?! )/).filter(Boolean);
@@ -101,6 +105,7 @@ async function main(): Promise<void> {
   let pages: Array<[string, string]>;
   let email: string;
   let bookingsOfCompany: number;
+  let writeTarget: string | undefined;
   try {
     // The company with the most bookings, and records of it for the pages that show one.
     const top = await c.query<{ company_id: string; n: string; timezone: string; account_id: string }>(
@@ -119,6 +124,7 @@ async function main(): Promise<void> {
       `SELECT id FROM bookings WHERE company_id = $1 AND start_time >= now() ORDER BY start_time LIMIT 1`,
     );
     const employee = await one(`SELECT id FROM employees WHERE company_id = $1 ORDER BY id LIMIT 1`);
+    writeTarget = booking;
     const name = (
       await c.query<{ name: string }>(`SELECT name FROM customers WHERE id = $1`, [customer])
     ).rows[0]!.name.slice(0, 3);
@@ -153,6 +159,18 @@ async function main(): Promise<void> {
 
   const { child, origin } = await startServer();
   const rows: PageRow[] = [];
+  // The writer: one booking's notes changed, committed, WRITES_PER_SECOND times a second.
+  const writer = WRITES_PER_SECOND > 0 ? new pg.Client({ connectionString: DATABASE_URL }) : null;
+  await writer?.connect();
+  let writes = 0;
+  const writing = writer
+    ? setInterval(() => {
+        writes++;
+        writer
+          .query(`UPDATE bookings SET notes = $2 WHERE id = $1`, [writeTarget, `bench write ${writes}`])
+          .catch((e: Error) => process.stderr.write(`bench: a write failed: ${e.message}\n`));
+      }, 1000 / WRITES_PER_SECOND)
+    : null;
   try {
     const session = await signIn(origin, email);
     for (const [page, path] of pages.filter(([name]) => !ONLY || ONLY.some((o) => name.startsWith(o)))) {
@@ -169,12 +187,18 @@ async function main(): Promise<void> {
       rows.push({ page, path: path.replace(/[0-9a-f]{24}/g, ':id'), ...r });
     }
   } finally {
+    if (writing) clearInterval(writing);
+    await writer?.end();
     child.kill('SIGTERM');
     await new Promise((done) => child.once('exit', done));
   }
   const worst = Math.max(...rows.map((r) => r.p99Ms));
   const lines = [
-    `Admin pages of the largest company (${bookingsOfCompany.toLocaleString('en')} bookings; ${COMPANIES} companies, ${Number(BOOKINGS).toLocaleString('en')} bookings in all), ${CONNECTIONS} people at once, ${SECONDS} s each`,
+    `Admin pages of the largest company (${bookingsOfCompany.toLocaleString('en')} bookings; ${COMPANIES} companies, ${Number(BOOKINGS).toLocaleString('en')} bookings in all), ${CONNECTIONS} people at once, ${SECONDS} s each${
+      WRITES_PER_SECOND > 0
+        ? `, while ${WRITES_PER_SECOND} writes a second change the company's bookings (${writes} in all)`
+        : ''
+    }`,
     '',
     '| page | req/s | p50 ms | p99 ms | server CPU µs/page | non-2xx/3xx |',
     '|---|---:|---:|---:|---:|---:|',

@@ -503,6 +503,22 @@ describe('kept calendar', () => {
     expect(sent.filter((q) => /bookings|employees|class_sessions|time_off/.test(q.text))).toEqual([]);
     expect(sent.some((q) => /report_versions/.test(q.text))).toBe(true);
   });
+
+  it.skipIf(embedded())('is drawn once for the people who open it together after a write', async () => {
+    const reads = async (loads: number) => {
+      await sql(`UPDATE services SET name = name WHERE company_id = '${co.company.id}'`);
+      await t.app.requestLogs?.flush();
+      recording = [];
+      const pages = await Promise.all(Array.from({ length: loads }, () => grid()));
+      const sent = recording.filter((q) => q.mode === 'test' && /FROM "?bookings"? b/.test(q.text));
+      recording = null;
+      expect(new Set(pages).size).toBe(1);
+      return sent.length;
+    };
+    const one = await reads(1);
+    expect(one).toBeGreaterThan(0);
+    expect(await reads(4)).toBe(one);
+  });
 });
 
 describe('admin calendar in Chromium', () => {

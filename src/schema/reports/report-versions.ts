@@ -35,10 +35,14 @@ interface Entry<T> {
  */
 export function keptByReportVersion<T>(max: number) {
   const caches = new WeakMap<Db, Map<string, Entry<T>>>();
+  // Computations under way, by key and version: the people who open a page together after a
+  // write wait for one computation instead of each making their own (its value is as new as
+  // the version they read).
+  const pending = new WeakMap<Db, Map<string, Promise<T>>>();
   /**
    * The value of `key` for a company: the kept one when the company's versions are unchanged
-   * since it was computed (and `usable` accepts it), else `compute()`'s, kept. A compute that
-   * throws keeps nothing.
+   * since it was computed (and `usable` accepts it), else that of a computation of the same
+   * key and version under way, else `compute()`'s, kept. A compute that throws keeps nothing.
    */
   return async function kept(
     db: Db,
@@ -60,10 +64,30 @@ export function keptByReportVersion<T>(max: number) {
       cache.set(id, found);
       return found.value;
     }
-    const value = await compute();
-    cache.delete(id);
-    cache.set(id, { version, value });
-    if (cache.size > max) cache.delete(cache.keys().next().value!);
+    let running = pending.get(db);
+    if (!running) pending.set(db, (running = new Map<string, Promise<T>>()));
+    const flight = `${version} ${id}`;
+    const shared = running.get(flight);
+    if (shared) {
+      const value = await shared;
+      if (usable(value)) return value;
+    }
+    const computing = compute();
+    if (!shared) {
+      running.set(flight, computing);
+      void computing.then(
+        () => running.delete(flight),
+        () => running.delete(flight),
+      );
+    }
+    const value = await computing;
+    // A newer version's value may have been kept meanwhile: it stays.
+    const newest = cache.get(id);
+    if (!newest || BigInt(newest.version) <= BigInt(version)) {
+      cache.delete(id);
+      cache.set(id, { version, value });
+      if (cache.size > max) cache.delete(cache.keys().next().value!);
+    }
     return value;
   };
 }

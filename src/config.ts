@@ -116,8 +116,8 @@ export const envSchema = z.object({
   // Computed availability kept per process and checked against the database's availability
   // versions on every answer (docs/performance.md); `off` computes every answer afresh.
   AVAILABILITY_CACHE: z.enum(['on', 'off']).default('on'),
-  // The admin overview's figures kept per process and checked against the database's report
-  // versions on every page (docs/performance.md); `off` computes them afresh on every page.
+  // The admin overview's figures and rendered calendars kept per process and checked against the
+  // database's report versions on every page (docs/performance.md); `off` computes them afresh.
   REPORT_CACHE: z.enum(['on', 'off']).default('on'),
   // Request logs (docs/api.md, Request logs): on unless `off`; buffered in memory and written
   // every REQUEST_LOG_FLUSH_MS or once REQUEST_LOG_BATCH_ROWS wait; beyond

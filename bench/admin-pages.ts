@@ -124,6 +124,13 @@ async function main(): Promise<void> {
       `SELECT id FROM bookings WHERE company_id = $1 AND start_time >= now() ORDER BY start_time LIMIT 1`,
     );
     const employee = await one(`SELECT id FROM employees WHERE company_id = $1 ORDER BY id LIMIT 1`);
+    const service = await one(
+      `SELECT id FROM services WHERE company_id = $1 AND kind = 'appointment' ORDER BY id LIMIT 1`,
+    );
+    const session = await one(
+      `SELECT id FROM class_sessions WHERE company_id = $1 AND start_time >= now() ORDER BY start_time LIMIT 1`,
+    );
+    const endpoint = await one(`SELECT id FROM webhook_endpoints WHERE company_id = $1 ORDER BY id LIMIT 1`);
     writeTarget = booking;
     const name = (
       await c.query<{ name: string }>(`SELECT name FROM customers WHERE id = $1`, [customer])
@@ -152,6 +159,18 @@ async function main(): Promise<void> {
       ['payments, first page', `${base}/payments`],
       ['search by id', `${base}/search?q=${booking}`],
       ['staff', `${base}/staff`],
+      ['one staff member', `${base}/staff/${employee}`],
+      ['services', `${base}/services`],
+      ['one service', `${base}/services/${service}`],
+      ['new booking, slots of all staff', `${base}/bookings/new?serviceId=${service}&date=${busiest}`],
+      ['classes', `${base}/classes`],
+      ...(session ? [['one class, roster', `${base}/classes/${session}`] as [string, string]] : []),
+      ['webhooks', `${base}/webhooks`],
+      ...(endpoint ? [['one webhook endpoint', `${base}/webhooks/${endpoint}`] as [string, string]] : []),
+      ['e-mails', `${base}/emails`],
+      ['request logs', `${base}/request-logs`],
+      ['audit log', `${base}/audit`],
+      ['team', `${base}/team`],
     ];
   } finally {
     await c.end();

@@ -294,7 +294,6 @@ function TestBanner({ ctx }: { ctx: LayoutContext }) {
   );
 }
 
-/** A page of the signed-in admin area. */
 /** A page's body already rendered (renderFragment), such as a kept calendar. */
 export interface RenderedBody {
   html: string;
@@ -302,6 +301,7 @@ export interface RenderedBody {
 const isRendered = (body: ComponentChildren | RenderedBody): body is RenderedBody =>
   typeof body === 'object' && body !== null && !Array.isArray(body) && 'html' in body && !('type' in body);
 
+/** A page of the signed-in admin area. */
 export function adminPage(
   ctx: LayoutContext,
   title: string,

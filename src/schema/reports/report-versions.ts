@@ -7,7 +7,7 @@
 // unchanged: an unchanged sum means nothing it depends on was committed since, by this instance
 // or another, so a stale value is never served. Whatever else a value depends on is in its key
 // (and, for a value that holds only for a while, in its `usable` test).
-import type { Db } from '../../db/databases.js';
+import { sqlOf, type Db } from '../../db/databases.js';
 
 let enabled = true;
 
@@ -16,10 +16,12 @@ export function setReportCache(on: boolean): void {
   enabled = on;
 }
 
-/** The sum of a company's report versions (its shards), one statement. */
+/** The sum of a company's report versions (its shards), one statement, past Prisma (every kept page sends it). */
 export async function readReportVersion(db: Db, companyId: string): Promise<string> {
-  const rows = await db.$queryRaw<Array<{ version: string }>>`
-    SELECT coalesce(sum(version), 0)::text AS version FROM report_versions WHERE company_id = ${companyId}`;
+  const rows = await sqlOf(db)<{ version: string }>(
+    `SELECT coalesce(sum(version), 0)::text AS version FROM report_versions WHERE company_id = $1`,
+    [companyId],
+  );
   return rows[0]!.version;
 }
 
@@ -34,11 +36,10 @@ interface Entry<T> {
  * recently used evicted first.
  */
 export function keptByReportVersion<T>(max: number) {
-  const caches = new WeakMap<Db, Map<string, Entry<T>>>();
-  // Computations under way, by key and version: the people who open a page together after a
-  // write wait for one computation instead of each making their own (its value is as new as
-  // the version they read).
-  const pending = new WeakMap<Db, Map<string, Promise<T>>>();
+  // Per database: the kept values by key, and the computations under way by key and version
+  // (the people who open a page together after a write wait for one computation instead of each
+  // making their own; its value is as new as the version they read).
+  const states = new WeakMap<Db, { cache: Map<string, Entry<T>>; running: Map<string, Promise<T>> }>();
   /**
    * The value of `key` for a company: the kept one when the company's versions are unchanged
    * since it was computed (and `usable` accepts it), else that of a computation of the same
@@ -53,8 +54,9 @@ export function keptByReportVersion<T>(max: number) {
   ): Promise<T> {
     if (!enabled) return compute();
     const id = `${companyId} ${key}`;
-    let cache = caches.get(db);
-    if (!cache) caches.set(db, (cache = new Map<string, Entry<T>>()));
+    let state = states.get(db);
+    if (!state) states.set(db, (state = { cache: new Map(), running: new Map() }));
+    const { cache, running } = state;
     // Read first: a value computed after it is at least as new as this version says.
     const version = await readReportVersion(db, companyId);
     const found = cache.get(id);
@@ -64,8 +66,6 @@ export function keptByReportVersion<T>(max: number) {
       cache.set(id, found);
       return found.value;
     }
-    let running = pending.get(db);
-    if (!running) pending.set(db, (running = new Map<string, Promise<T>>()));
     const flight = `${version} ${id}`;
     const shared = running.get(flight);
     if (shared) {

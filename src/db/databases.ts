@@ -87,8 +87,23 @@ interface Timeouts {
   queryMs: number;
 }
 
-// Named prepared statements let PostgreSQL plan each distinct Prisma query once per connection.
-const statementName = (q: { sql: string }) => `s${createHash('sha1').update(q.sql).digest('base64url').slice(0, 20)}`;
+/**
+ * Opens a statement whose best plan depends on its values: it is sent unnamed, so PostgreSQL
+ * plans it with them on every call. A named statement is planned once per connection and, after
+ * five runs, may keep a generic plan that guessed the values' selectivity: for a page of a
+ * two-year `from`/`to` window reached through 1 000 cursor steps that plan walked the window by
+ * start time and sorted it, 222 ms where the plan with the values takes 0.19 ms
+ * (docs/performance.md, Scenarios at scale).
+ */
+export const PLANNED_WITH_VALUES = '/* planned with its values */';
+
+// Named prepared statements let PostgreSQL plan each distinct Prisma query once per connection;
+// those that open with PLANNED_WITH_VALUES go unnamed.
+// (The adapter's type asks for a string; an undefined name is pg's unnamed statement.)
+const statementName = ((q: { sql: string }) =>
+  q.sql.startsWith(PLANNED_WITH_VALUES)
+    ? undefined
+    : `s${createHash('sha1').update(q.sql).digest('base64url').slice(0, 20)}`) as (q: { sql: string }) => string;
 
 // TCP keepalive finds the connections to a server that went away without a word (host down,
 // network cut): idle ones in the pool, and the workers' LISTEN connection, which only reads.
@@ -137,6 +152,8 @@ export interface SentQuery {
   mode: Mode;
   text: string;
   values: unknown[];
+  /** The prepared statement's name; none for an unnamed one (planned with its values). */
+  name?: string;
 }
 
 /**
@@ -168,7 +185,12 @@ function observedClient(mode: Mode, onQuery: (q: SentQuery) => void): typeof Sta
     override query(config: any, values?: any, callback?: any): any {
       const text = typeof config === 'string' ? config : config?.text;
       if (typeof text === 'string')
-        onQuery({ mode, text, values: (Array.isArray(values) ? values : config?.values) ?? [] });
+        onQuery({
+          mode,
+          text,
+          values: (Array.isArray(values) ? values : config?.values) ?? [],
+          ...(typeof config?.name === 'string' ? { name: config.name as string } : {}),
+        });
       return super.query(config, values, callback);
     }
     /* eslint-enable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,

@@ -14,9 +14,13 @@ export interface PlanNode {
   Plans?: PlanNode[];
 }
 
+/** A statement's first word, past the comments that open it (PLANNED_WITH_VALUES, say). */
+export const verbOf = (text: string): string =>
+  /^(?:\s*\/\*[\s\S]*?\*\/)*\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? '';
+
 /** A statement that only reads: a SELECT, or a WITH without a write in it. */
 export const isRead = (text: string): boolean =>
-  /^\s*(SELECT|WITH)\b/i.test(text) && !/\b(INSERT\s+INTO|UPDATE\s+"?\w+"?\s+SET|DELETE\s+FROM)\b/i.test(text);
+  ['SELECT', 'WITH'].includes(verbOf(text)) && !/\b(INSERT\s+INTO|UPDATE\s+"?\w+"?\s+SET|DELETE\s+FROM)\b/i.test(text);
 
 /** The distinct statements of one mode that `keep` accepts, each once, in the order first sent. */
 export function distinctStatements(

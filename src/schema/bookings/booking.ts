@@ -22,7 +22,7 @@ import { transitionBooking, type BookingAction } from './transition-booking.js';
 import { cancelBooking, quoteCancellation, type CancellationQuote } from './cancel-booking.js';
 import { manageUrl, rotateManageLink } from './manage-link.js';
 import { acceptOffer } from './accept-offer.js';
-import { bookingIdsOfStatus } from './list-bookings.js';
+import { bookingIdsOfPage } from './list-bookings.js';
 
 export const BookingActorEnum = builder.enumType('BookingActor', {
   description:
@@ -336,15 +336,15 @@ builder.queryFields((t) => ({
           a,
           a.orderBy,
           async (q) => {
-            // One status ordered by id: the page's ids from the status's index (bookingIdsOfStatus),
-            // then their records with what the document selects.
+            // One status or a from/to window, ordered by id: the page's ids first (bookingIdsOfPage,
+            // which reads them as their values need), then their records with what the document selects.
             const byId = q.orderBy.length === 1 ? q.orderBy[0]!.id : undefined;
-            if (!a.status || a.metadata != null || !byId)
+            if (!(a.status || a.from || a.to) || a.metadata != null || !byId)
               return ctx.db.booking.findMany({ ...query, ...q, where: { ...q.where, ...where } });
             const bound = q.where.id;
-            const ids = await bookingIdsOfStatus(ctx.db, {
+            const ids = await bookingIdsOfPage(ctx.db, {
               companyId,
-              status: a.status,
+              ...(a.status ? { status: a.status } : {}),
               ...(a.employeeId != null ? { employeeId: String(a.employeeId) } : {}),
               ...(a.customerId != null ? { customerId: String(a.customerId) } : {}),
               ...(a.serviceId != null ? { serviceId: String(a.serviceId) } : {}),

@@ -1,6 +1,6 @@
 // Bookings as a schedule shows them: those starting in a window, with the names a calendar
 // cell needs, and one booking's history (its events, the same the API and webhooks carry).
-import type { Db } from '../../db/databases.js';
+import { PLANNED_WITH_VALUES, type Db } from '../../db/databases.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { BookingStatus } from '../../generated/prisma/enums.js';
 import { listEventsOfBookings } from '../events/list-events.js';
@@ -59,23 +59,29 @@ export async function countBookingsStartingByEmployee(
 }
 
 /**
- * The ids of one page of a company's bookings in one status, ordered by id (newest or oldest
- * first), beyond the cursor's id if there is one, with the list's other filters.
+ * The ids of one page of a company's bookings ordered by id (newest or oldest first), beyond
+ * the cursor's id if there is one, with the list's filters: the pages whose plain Prisma query
+ * PostgreSQL may read badly at scale (docs/performance.md, Scenarios at scale).
  *
- * Written as `ORDER BY status, id` with the status as a range of one value, so that only the
- * index on (company_id, status, id) yields the order and the page is read from its end. Asked
- * for `status = … ORDER BY id`, PostgreSQL may walk the primary key backwards instead, filtering
- * on the company and status: it assumes the status is spread evenly over the ids, while the
- * newest bookings are the future ones (confirmed), so a list of completed ones first read past
- * every booking made for the future, the whole platform's (docs/performance.md, Scenarios at
- * scale: 101 000 rows and 65 ms for a page of a company of 112 000). An equality would not do:
- * the planner drops a sort key the WHERE fixes to one value, and orders by id alone again.
+ * One status is written as `ORDER BY status, id` with the status as a range of one value, so
+ * that only the index on (company_id, status, id) yields the order and the page is read from its
+ * end. Asked for `status = … ORDER BY id`, PostgreSQL may walk the primary key backwards instead,
+ * filtering on the company and status: it assumes the status is spread evenly over the ids,
+ * while the newest bookings are the future ones (confirmed), so a list of completed ones first
+ * read past every booking made for the future, the whole platform's (101 000 rows and 65 ms for
+ * a page of a company of 112 000). An equality would not do: the planner drops a sort key the
+ * WHERE fixes to one value, and orders by id alone again.
+ *
+ * A `from`/`to` window is planned with its values (PLANNED_WITH_VALUES): which index is right
+ * depends on how much of the company's history the window holds. A day is read by start time;
+ * two years, most of it, by id from the cursor down. A plan made once for any window guessed
+ * the first and sorted two years of rows for every page.
  */
-export async function bookingIdsOfStatus(
+export async function bookingIdsOfPage(
   db: Db,
   o: {
     companyId: string;
-    status: BookingStatus;
+    status?: BookingStatus;
     employeeId?: string;
     customerId?: string;
     serviceId?: string;
@@ -88,18 +94,20 @@ export async function bookingIdsOfStatus(
   },
 ): Promise<string[]> {
   const and = (cond: boolean, sql: Prisma.Sql) => (cond ? Prisma.sql` AND ${sql}` : Prisma.empty);
-  const status = Prisma.sql`CAST(${o.status}::text AS "BookingStatus")`;
+  const status = o.status !== undefined ? Prisma.sql`CAST(${o.status}::text AS "BookingStatus")` : null;
   const dir = Prisma.raw(o.newestFirst ? 'DESC' : 'ASC');
-  const rows = await db.$queryRaw<Array<{ id: string }>>`
+  const windowed = o.from != null || o.to != null;
+  const rows = await db.$queryRaw<Array<{ id: string }>>`${Prisma.raw(windowed ? PLANNED_WITH_VALUES : '')}
     SELECT id FROM bookings
-     WHERE company_id = ${o.companyId} AND status >= ${status} AND status <= ${status}
+     WHERE company_id = ${o.companyId}
+       ${status ? Prisma.sql` AND status >= ${status} AND status <= ${status}` : Prisma.empty}
        ${and(o.employeeId !== undefined, Prisma.sql`employee_id = ${o.employeeId}`)}
        ${and(o.customerId !== undefined, Prisma.sql`customer_id = ${o.customerId}`)}
        ${and(o.serviceId !== undefined, Prisma.sql`service_id = ${o.serviceId}`)}
        ${and(o.from != null, Prisma.sql`start_time >= ${o.from}`)}
        ${and(o.to != null, Prisma.sql`start_time < ${o.to}`)}
        ${and(o.beyond !== undefined, o.newestFirst ? Prisma.sql`id < ${o.beyond}` : Prisma.sql`id > ${o.beyond}`)}
-     ORDER BY status ${dir}, id ${dir}
+     ORDER BY ${status ? Prisma.sql`status ${dir}, ` : Prisma.empty}id ${dir}
      LIMIT ${o.take}`;
   return rows.map((r) => r.id);
 }

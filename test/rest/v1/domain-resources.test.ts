@@ -135,7 +135,7 @@ describe('booking list filters', () => {
     expect(await ids('status=cancelled')).toEqual([b3._id]);
     expect(await ids('status=confirmed')).toEqual([b4._id, b2._id, b1._id]);
     expect(await ids('status=pending')).toEqual([]);
-    // A status's pages (read through the status's index, bookingIdsOfStatus) follow the cursor.
+    // A status's pages (read through the status's index, bookingIdsOfPage) follow the cursor.
     const page = async (query: string) => {
       const body = (await t.app.inject({ method: 'GET', url: `/api/v1/bookings?${query}`, headers: c.auth })).json<{
         data: Array<{ _id: string }>;
@@ -160,6 +160,15 @@ describe('booking list filters', () => {
     expect(await ids(`from=${futureHour(3)}&to=${futureHour(7)}&employeeId=${e2._id}&status=confirmed`)).toEqual([
       b2._id,
     ]);
+    // A window's pages (ids planned with the window's values, bookingIdsOfPage) follow the cursor too.
+    const windowFirst = await page(`from=${futureHour(3)}&to=${futureHour(7)}&limit=3`);
+    expect(windowFirst.ids).toEqual([b4._id, b3._id, b2._id]);
+    expect(
+      await page(`from=${futureHour(3)}&to=${futureHour(7)}&limit=3&cursor=${encodeURIComponent(windowFirst.next!)}`),
+    ).toEqual({
+      ids: [b1._id],
+      next: null,
+    });
     expect(await ids(`customerId=${ann._id}&serviceId=${s1._id}`)).toEqual([b1._id]);
     expectError(
       await t.app.inject({

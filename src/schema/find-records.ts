@@ -1,7 +1,7 @@
 // Lookups scoped to one company. A record of another company is simply not found (docs/api.md);
 // records of the other mode are in another database and cannot be found at all.
 import type { Prisma } from '../generated/prisma/client.js';
-import type { Db } from '../db/databases.js';
+import { sqlOf, type Db } from '../db/databases.js';
 import { AppError } from '../errors.js';
 import { isId } from '../ids.js';
 
@@ -47,6 +47,21 @@ export async function findCustomer(db: Client, companyId: string, id: unknown) {
   const c = isId(id) ? await db.customer.findFirst({ where: { id, companyId } }) : null;
   if (!c) throw AppError.notFound('customer');
   return c;
+}
+
+/**
+ * findCustomer when only the customer's existence matters (a booking checks it before choosing
+ * an employee, and locks the row later): one statement past Prisma (sqlOf), a quarter of the
+ * CPU of a row read through it.
+ */
+export async function requireCustomer(db: Client, companyId: string, id: unknown): Promise<void> {
+  const rows = isId(id)
+    ? await sqlOf(db)<{ one: number }>('SELECT 1 AS one FROM customers WHERE id = $1 AND company_id = $2', [
+        id,
+        companyId,
+      ])
+    : [];
+  if (rows.length === 0) throw AppError.notFound('customer');
 }
 
 export async function findClassSession(db: Client, companyId: string, id: unknown) {

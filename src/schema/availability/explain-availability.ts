@@ -3,7 +3,7 @@
 // `/availability` and `POST /bookings`, through the same loading (`assessEmployees`, which
 // booking calls too), so a refused booking's `details.reasons` equal what this answers.
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
+import { sqlOf, type Db } from '../../db/databases.js';
 import type { Company, Prisma } from '../../generated/prisma/client.js';
 import { effectiveBookingRules } from '../booking-rules.js';
 import { boundedInstant, id } from '../domain-validation.js';
@@ -76,11 +76,11 @@ export async function assessEmployees(
     ? opts.rows
         .filter((e) => e.active && opts.employeeIds.includes(e.id))
         .map((e) => ({ id: e.id, workingHours: e.workingHours }))
-    : await db.employee.findMany({
-        where: { companyId: opts.company.id, active: true, id: { in: opts.employeeIds } },
-        select: { id: true, workingHours: true },
-        orderBy: { id: 'asc' },
-      });
+    : await sqlOf(db)<{ id: string; workingHours: unknown }>(
+        `SELECT id, working_hours AS "workingHours" FROM employees
+          WHERE company_id = $1 AND active AND id = ANY($2::text[]) ORDER BY id`,
+        [opts.company.id, opts.employeeIds],
+      );
   if (employees.length === 0) return { employeeIds: [], reasons: [reasonFor.notQualified()] };
   const s = opts.service;
   const counting = opts.policy.rules.dailyLimitPerEmployee !== null && !opts.policy.skipRules;

@@ -6,7 +6,7 @@
 // exclusion constraint enforces (time off and outside calendars' busy times aside). Availability lists what this finds free;
 // booking re-checks the same rule for one instant, and the constraint has the last word under
 // concurrency.
-import type { Db } from '../../db/databases.js';
+import { sqlRows, type Db } from '../../db/databases.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import {
   localDays,
@@ -241,7 +241,11 @@ async function busyRows(
   },
 ): Promise<BusyRow[]> {
   const { ids, lo, hi, ignored, days } = opts;
-  return db.$queryRaw<BusyRow[]>`
+  // Past Prisma (sqlRows): outside a transaction straight on the pool, where a booking's first
+  // check and availability read it.
+  return sqlRows<BusyRow>(
+    db,
+    Prisma.sql`
     SELECT 'booking' AS kind, employee_id, start_time, end_time, block_start, block_end,
            NULL::text[] AS employee_ids, NULL::text AS date, NULL::jsonb AS intervals
       FROM "bookings"
@@ -283,5 +287,6 @@ async function busyRows(
         AND start_time >= ${new Date(days[0]!.start)}::timestamptz AND start_time < ${new Date(days[days.length - 1]!.end)}::timestamptz
         AND id <> ALL(${ignored}::text[])`
         : Prisma.empty
-    }`;
+    }`,
+  );
 }

@@ -28,7 +28,7 @@ import { findClosureOver } from '../closures/closure-over.js';
 import { metadataInput } from '../metadata.js';
 import { answersInput, judgeAnswers, storedQuestions } from '../services/questions.js';
 import { parseInput, text, timezone } from '../validation.js';
-import { findClassSession, findCustomer, findEmployee, findServiceToBook } from '../find-records.js';
+import { findClassSession, findEmployee, findServiceToBook, requireCustomer } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
 import { holdResources } from '../resources/resource-holds.js';
@@ -170,7 +170,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   const service = await findServiceToBook(db, companyId, data.serviceId);
   if (!service.active) throw AppError.validation([{ path: 'serviceId', message: 'is deactivated' }]);
   const answers = judgeAnswers(storedQuestions(service.questions), data.answers);
-  if (data.customerId) await findCustomer(db, companyId, data.customerId);
+  if (data.customerId) await requireCustomer(db, companyId, data.customerId);
   const status = service.requiresPayment ? 'pending' : 'confirmed';
   const holdExpiresAt = service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null;
   const base = {

@@ -1,6 +1,6 @@
 // Bookings as a schedule shows them: those starting in a window, with the names a calendar
 // cell needs, and one booking's history (its events, the same the API and webhooks carry).
-import { PLANNED_WITH_VALUES, type Db } from '../../db/databases.js';
+import { PLANNED_WITH_VALUES, sqlRows, type Db } from '../../db/databases.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { BookingStatus } from '../../generated/prisma/enums.js';
 import { listEventsOfBookings } from '../events/list-events.js';
@@ -97,7 +97,9 @@ export async function bookingIdsOfPage(
   const status = o.status !== undefined ? Prisma.sql`CAST(${o.status}::text AS "BookingStatus")` : null;
   const dir = Prisma.raw(o.newestFirst ? 'DESC' : 'ASC');
   const windowed = o.from != null || o.to != null;
-  const rows = await db.$queryRaw<Array<{ id: string }>>`${Prisma.raw(windowed ? PLANNED_WITH_VALUES : '')}
+  const rows = await sqlRows<{ id: string }>(
+    db,
+    Prisma.sql`${Prisma.raw(windowed ? PLANNED_WITH_VALUES : '')}
     SELECT id FROM bookings
      WHERE company_id = ${o.companyId}
        ${status ? Prisma.sql` AND status >= ${status} AND status <= ${status}` : Prisma.empty}
@@ -108,7 +110,8 @@ export async function bookingIdsOfPage(
        ${and(o.to != null, Prisma.sql`start_time < ${o.to}`)}
        ${and(o.beyond !== undefined, o.newestFirst ? Prisma.sql`id < ${o.beyond}` : Prisma.sql`id > ${o.beyond}`)}
      ORDER BY ${status ? Prisma.sql`status ${dir}, ` : Prisma.empty}id ${dir}
-     LIMIT ${o.take}`;
+     LIMIT ${o.take}`,
+  );
   return rows.map((r) => r.id);
 }
 

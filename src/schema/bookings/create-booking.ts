@@ -18,6 +18,7 @@ import type { Booking, ClassSession, Company, Prisma } from '../../generated/pri
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from './booking-events.js';
+import { insertBookingCreated } from './insert-booking.js';
 import { planReminders } from '../notifications/plan-reminders.js';
 import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
@@ -394,8 +395,11 @@ export async function insertAppointment(
   });
   const end = start + service.durationMinutes * 60_000;
   const f = opts.fields ?? {};
-  const booking = await tx.booking.create({
-    data: {
+  // The row, its booking.created event and its reminders: one statement (insert-booking.ts).
+  const settings = service.company && { reminders: service.reminders, company: service.company };
+  const booking = await insertBookingCreated(
+    tx,
+    {
       id: newId(),
       companyId: company.id,
       serviceId: service.id,
@@ -419,7 +423,8 @@ export async function insertAppointment(
       blockStart: new Date(start - service.bufferBeforeMinutes * 60_000),
       blockEnd: new Date(end + service.bufferAfterMinutes * 60_000),
     },
-  });
+    { now, ...(settings ? { settings } : {}) },
+  );
   // The rooms and equipment the service requires, held for the same block (src/schema/resources/).
   const held = await holdResources(tx, {
     companyId: company.id,
@@ -432,9 +437,6 @@ export async function insertAppointment(
     blockEnd: booking.blockEnd,
     locationId,
   });
-  await recordBookingEvent(tx, booking, 'booking.created');
-  const settings = service.company && { reminders: service.reminders, company: service.company };
-  await planReminders(tx, booking, { now, settings });
   // With what it holds, in the order of the booking's resourceIds (so the answer need not read them).
   return { ...booking, resourceHolds: held.sort().map((resourceId) => ({ resourceId })) };
 }

@@ -1,8 +1,7 @@
 // Events (docs/webhooks.md): every change of a booking, customer, class session or payment writes its
 // event in the same transaction as the change. The events table is the outbox the webhook
 // workers read, and GET /events lets a client that missed webhooks re-sync.
-import type { Prisma } from '../../generated/prisma/client.js';
-import type { Event } from '../../generated/prisma/client.js';
+import { Prisma, type Event } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 
 // The event types are the webhook contract's, in src/webhooks/ (so `svc` can list them without
@@ -24,4 +23,15 @@ export async function recordEvent(
   return tx.event.create({
     data: { id: newId(), companyId: opts.companyId, type: opts.type, data: opts.data as Prisma.InputJsonValue },
   });
+}
+
+/**
+ * recordEvent as SQL, for a statement that writes the change and its event at once (a booking's
+ * INSERT: src/schema/bookings/insert-booking.ts). The same row: a new id, the data as JSON, the
+ * time written now, not yet dispatched.
+ */
+export function eventInsert(opts: { companyId: string; type: OutboxEventType; data: Record<string, unknown> }) {
+  return Prisma.sql`
+    INSERT INTO events (id, company_id, type, data, created_at, dispatch_attempts)
+    VALUES (${newId()}, ${opts.companyId}, ${opts.type}, ${JSON.stringify(opts.data)}::jsonb, ${new Date()}, 0)`;
 }

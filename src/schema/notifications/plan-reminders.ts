@@ -8,7 +8,7 @@
 // UPDATE: a send that claimed a row first (send-reminder.ts holds that row's lock until it
 // commits) makes this UPDATE wait and then leave the row as sent; a withdrawal first makes the
 // send's claim find nothing to send. So a reminder and the change that withdraws it never both win.
-import type { Booking, Prisma } from '../../generated/prisma/client.js';
+import { Prisma, type Booking } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { effectiveReminders } from './reminders.js';
 
@@ -21,31 +21,29 @@ export const holdsPlace = (b: Pick<Booking, 'status'>) => b.status === 'pending'
 export type WithdrawReason =
   'booking_cancelled' | 'booking_rescheduled' | 'booking_expired' | 'booking_completed' | 'booking_no_show';
 
+/** A booking's reminder settings and its company's, as a caller read them (findServiceToBook). */
+export interface ReminderSettings {
+  reminders: unknown;
+  company: { reminders: unknown };
+}
+
 /**
- * Plans the booking's reminders (the service's own, else the company's): one row each, due
+ * The INSERT of a booking's reminders (the service's own, else the company's): one row each, due
  * offsetMinutes before the start; one whose due time is not after `now` is recorded skipped.
+ * Null when none is planned. `bookingId` is SQL: a value, or a column of a statement it is part of.
  */
-export async function planReminders(
-  tx: Tx,
-  booking: Booking,
-  opts: {
-    now: Date;
-    /** The service's and its company's reminder settings when the caller read them this request. */
-    settings?: { reminders: unknown; company: { reminders: unknown } };
-  },
-): Promise<number> {
-  if (!holdsPlace(booking)) return 0;
-  const service =
-    opts.settings ??
-    (await tx.service.findUniqueOrThrow({
-      where: { id: booking.serviceId },
-      select: { reminders: true, company: { select: { reminders: true } } },
-    }));
-  const reminders = effectiveReminders(service.company.reminders, service.reminders);
-  if (!reminders.length) return 0;
+export function reminderInsert(
+  booking: Pick<Booking, 'companyId' | 'status' | 'startTime'>,
+  bookingId: Prisma.Sql,
+  settings: ReminderSettings,
+  now: Date,
+): Prisma.Sql | null {
+  if (!holdsPlace(booking)) return null;
+  const reminders = effectiveReminders(settings.company.reminders, settings.reminders);
+  if (!reminders.length) return null;
   const rows = reminders.map((r) => {
     const dueAt = new Date(booking.startTime.getTime() - r.offsetMinutes * 60_000);
-    const late = dueAt.getTime() <= opts.now.getTime();
+    const late = dueAt.getTime() <= now.getTime();
     return {
       id: newId(),
       channel: r.channel,
@@ -57,15 +55,38 @@ export async function planReminders(
   });
   // One INSERT of every row. Not Prisma's createMany: its query plan is never cached, and
   // compiling it again cost a tenth of a booking's CPU (docs/performance.md, "CPU per request").
-  await tx.$executeRaw`
+  return Prisma.sql`
     INSERT INTO notifications (id, company_id, booking_id, channel, offset_minutes, due_at, status, reason, created_at)
-    SELECT r.id, ${booking.companyId}, ${booking.id}, r.channel::"ReminderChannel", r.offset_minutes, r.due_at,
+    SELECT r.id, ${booking.companyId}, ${bookingId}, r.channel::"ReminderChannel", r.offset_minutes, r.due_at,
            r.status::"NotificationStatus", r.reason, ${new Date()}
     FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.channel)}::text[],
                 ${rows.map((r) => r.offsetMinutes)}::int[], ${rows.map((r) => r.dueAt)}::timestamptz[],
                 ${rows.map((r) => r.status)}::text[], ${rows.map((r) => r.reason)}::text[])
            AS r(id, channel, offset_minutes, due_at, status, reason)`;
-  return rows.length;
+}
+
+/** The service's and its company's reminder settings, read for a booking. */
+export async function reminderSettings(tx: Tx, serviceId: string): Promise<ReminderSettings> {
+  return tx.service.findUniqueOrThrow({
+    where: { id: serviceId },
+    select: { reminders: true, company: { select: { reminders: true } } },
+  });
+}
+
+/** Plans the booking's reminders (reminderInsert) inside the caller's transaction; how many. */
+export async function planReminders(
+  tx: Tx,
+  booking: Booking,
+  opts: {
+    now: Date;
+    /** The service's and its company's reminder settings when the caller read them this request. */
+    settings?: ReminderSettings;
+  },
+): Promise<number> {
+  if (!holdsPlace(booking)) return 0;
+  const settings = opts.settings ?? (await reminderSettings(tx, booking.serviceId));
+  const insert = reminderInsert(booking, Prisma.sql`${booking.id}`, settings, opts.now);
+  return insert ? tx.$executeRaw(insert) : 0;
 }
 
 /** Withdraws the booking's scheduled reminders (status cancelled, with the reason). */

@@ -98,6 +98,52 @@ describe('availability', () => {
   });
 });
 
+describe('a new booking as answered', () => {
+  // The booking's row, its event and its reminders are written by one statement
+  // (src/schema/bookings/insert-booking.ts) whose RETURNING maps the row by hand: the answer must
+  // be the booking as any later read sees it, JSON as stored included, and the event must carry it.
+  it('is the booking a later read returns, and booking.created carries it', async () => {
+    const c = await blankCompany(t.dbs, w);
+    const e = await post(t.app, '/api/v1/employees', c.auth, {
+      name: 'One',
+      workingHours: EVERY_DAY('00:00', '24:00'),
+    });
+    const s = await post(t.app, '/api/v1/services', c.auth, { name: 'Cut', durationMinutes: 45, employeeIds: [e._id] });
+    const customer = await post(t.app, '/api/v1/customers', c.auth, { name: 'Ann', email: 'ann@example.com' });
+    const created = await post(t.app, '/api/v1/bookings', c.auth, {
+      serviceId: s._id,
+      customerId: customer._id,
+      startTime: futureHour(3),
+      notes: 'window seat',
+      customerTimeZone: 'America/New_York',
+      metadata: { zeta: 'last', a: 'first', nested: 'x' },
+    });
+    expect(await get(c.auth, `/api/v1/bookings/${created._id}`)).toEqual(created);
+    expect(created).toMatchObject({
+      status: 'confirmed',
+      employeeId: e._id,
+      notes: 'window seat',
+      customerTimeZone: 'America/New_York',
+      metadata: { zeta: 'last', a: 'first', nested: 'x' },
+    });
+    const events = (await get(c.auth, `/api/v1/events?type=booking.created`)) as Array<{
+      type: string;
+      data: Record<string, unknown>;
+    }>;
+    const event = events.find((x) => x.data.bookingId === created._id);
+    expect(event?.data).toMatchObject({
+      bookingId: created._id,
+      customerId: customer._id,
+      serviceId: s._id,
+      employeeId: e._id,
+      startTime: created.startTime,
+      endTime: created.endTime,
+      status: 'confirmed',
+      metadata: created.metadata,
+    });
+  });
+});
+
 describe('booking list filters', () => {
   it('status, from, to, employeeId, customerId and serviceId each narrow the list, and combine', async () => {
     const c = await blankCompany(t.dbs, w);

@@ -1,0 +1,75 @@
+// The reads a booking makes past Prisma (src/schema/find-records.ts) return what Prisma's model
+// reads would: findServiceToBook maps every column of a service by hand, so a column it got
+// wrong (a type, a name, an enum array left as PostgreSQL's text) would reach the booking's rules.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findServiceToBook, requireCustomer, serviceInclude } from '../../src/schema/find-records.js';
+import type { TestApp } from '../helpers/app.js';
+import { blankCompany, createDomainApp, post } from '../helpers/domain.js';
+import { createAccountWithKeys } from '../helpers/factories.js';
+import type { World } from '../helpers/domain.js';
+
+let t: TestApp;
+let w: World;
+beforeAll(async () => {
+  t = await createDomainApp();
+  w = await createAccountWithKeys(t.dbs);
+});
+afterAll(async () => t?.close());
+
+describe('reads past Prisma', () => {
+  it("findServiceToBook is Prisma's read of the service with its staff and its company's reminders", async () => {
+    const c = await blankCompany(t.dbs, w);
+    const db = t.dbs.test.prisma;
+    const staff = [];
+    for (const name of ['Bo', 'Al', 'Cy'])
+      staff.push(await post(t.app, '/api/v1/employees', c.auth, { name, workingHours: undefined }));
+    const s = await post(t.app, '/api/v1/services', c.auth, {
+      name: 'Colour',
+      durationMinutes: 90,
+      employeeIds: staff.map((e: { _id: string }) => e._id),
+    });
+    // Every column away from its default, the nullable JSON ones included.
+    await db.service.update({
+      where: { id: s._id },
+      data: {
+        description: 'Long',
+        price: 4500,
+        bufferBeforeMinutes: 5,
+        bufferAfterMinutes: 10,
+        requiresPayment: true,
+        depositAmount: 1000,
+        cancellationPolicy: { cutoffMinutes: 60 },
+        bookingRules: { minNoticeMinutes: 30 },
+        reminders: [{ offsetMinutes: 60, channel: 'webhook' }],
+        metadata: { z: 1, a: 'b' },
+        questions: [{ id: 'q1', label: 'Why?', type: 'text', required: false }],
+        requiredResourceIds: ['0123456789abcdef01234567'],
+        requiredResourceKinds: ['room', 'equipment'],
+        waitlist: { enabled: true, maxSize: 3 },
+      },
+    });
+    const byPrisma = await db.service.findFirst({
+      where: { id: s._id, companyId: c.company.id },
+      include: { ...serviceInclude, company: { select: { reminders: true } } },
+    });
+    const read = await findServiceToBook(db, c.company.id, s._id);
+    expect(read).toEqual(byPrisma);
+    expect(read.employees).toHaveLength(3);
+    // Inside a transaction the same read goes through its connection, with the same answer.
+    expect(await db.$transaction((tx) => findServiceToBook(tx, c.company.id, s._id))).toEqual(byPrisma);
+    // Another company's service, or no id at all, is not found.
+    const other = await blankCompany(t.dbs, w);
+    await expect(findServiceToBook(db, other.company.id, s._id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(findServiceToBook(db, c.company.id, 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('requireCustomer finds the company’s customers only', async () => {
+    const c = await blankCompany(t.dbs, w);
+    const other = await blankCompany(t.dbs, w);
+    const customer = await post(t.app, '/api/v1/customers', c.auth, { name: 'Ann', email: 'ann@example.com' });
+    const db = t.dbs.test.prisma;
+    await expect(requireCustomer(db, c.company.id, customer._id)).resolves.toBeUndefined();
+    await expect(requireCustomer(db, other.company.id, customer._id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(requireCustomer(db, c.company.id, 42)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

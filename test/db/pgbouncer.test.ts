@@ -160,6 +160,27 @@ describe.skipIf('missing' in found)(`behind PgBouncer in transaction mode${why}`
         .sort(),
     );
     expect(ids(testList)).toEqual([...samples, ...created.filter((c) => c.mode === 'test').map((c) => c.id)].sort());
+    // A from/to window reads its page's ids by raw SQL (bookingIdsOfPage), on the mode's own
+    // pooler alias: each mode finds its own bookings of the window, and only them.
+    const [from, to] = [futureHour(2, 6), futureHour(2, 14)];
+    for (const [auth, mode] of [
+      [live, 'live'],
+      [sandbox, 'test'],
+    ] as const) {
+      const page = ok(
+        await app.inject({
+          method: 'GET',
+          url: `/api/v1/bookings?limit=100&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+          headers: auth,
+        }),
+      ) as Array<{ _id: string; startTime: string }>;
+      expect(ids(page)).toEqual(expect.arrayContaining(created.filter((c) => c.mode === mode).map((c) => c.id)));
+      expect(ids(page).filter((id) => created.some((c) => c.id === id && c.mode !== mode))).toEqual([]);
+      for (const b of page) {
+        const at = Date.parse(b.startTime);
+        expect(at >= Date.parse(from) && at < Date.parse(to), b.startTime).toBe(true);
+      }
+    }
     // Read directly: the rows (and their outbox events, written by raw SQL) are in their schema.
     expect(await countIn('public', 'bookings', w.live.id)).toBe(4);
     expect(await countIn('sandbox', 'bookings', w.test.id)).toBe(4 + samples.length);

@@ -4,6 +4,7 @@ import type { Prisma, Service } from '../generated/prisma/client.js';
 import { sqlOf, type Db } from '../db/databases.js';
 import { AppError } from '../errors.js';
 import { isId } from '../ids.js';
+import { selectAs, type ModelColumn } from './model-columns.js';
 
 type Client = Db | Prisma.TransactionClient;
 
@@ -31,16 +32,36 @@ export async function findService(db: Client, companyId: string, id: unknown) {
 /** A service as findServiceToBook reads it: the row, its staff and its company's reminder settings. */
 export type ServiceToBook = Service & { employees: Array<{ employeeId: string }>; company: { reminders: unknown } };
 
-// Every column of a service under its Prisma field name (enums and enum arrays as text), with
-// its staff in employee order and its company's reminders: findService's shape plus `company`.
+// Every column of a service under its Prisma field name.
+const SERVICE_COLUMNS: readonly ModelColumn[] = [
+  ['id', 'id'],
+  ['company_id', 'companyId'],
+  ['name', 'name'],
+  ['description', 'description'],
+  ['kind', 'kind', 'text'],
+  ['duration_minutes', 'durationMinutes'],
+  ['price', 'price'],
+  ['buffer_before_minutes', 'bufferBeforeMinutes'],
+  ['buffer_after_minutes', 'bufferAfterMinutes'],
+  ['requires_payment', 'requiresPayment'],
+  ['deposit_amount', 'depositAmount'],
+  ['cancellation_policy', 'cancellationPolicy'],
+  ['booking_rules', 'bookingRules'],
+  ['reminders', 'reminders'],
+  ['active', 'active'],
+  ['metadata', 'metadata'],
+  ['questions', 'questions'],
+  ['required_resource_ids', 'requiredResourceIds'],
+  ['required_resource_kinds', 'requiredResourceKinds', 'text[]'],
+  ['waitlist', 'waitlist'],
+  ['created_at', 'createdAt'],
+  ['updated_at', 'updatedAt'],
+];
+
+// The service, its staff in employee order and its company's reminders: findService's shape
+// plus `company`.
 const SERVICE_TO_BOOK = `
-  SELECT s.id, s.company_id AS "companyId", s.name, s.description, s.kind::text AS kind,
-         s.duration_minutes AS "durationMinutes", s.price, s.buffer_before_minutes AS "bufferBeforeMinutes",
-         s.buffer_after_minutes AS "bufferAfterMinutes", s.requires_payment AS "requiresPayment",
-         s.deposit_amount AS "depositAmount", s.cancellation_policy AS "cancellationPolicy",
-         s.booking_rules AS "bookingRules", s.reminders, s.active, s.metadata, s.questions,
-         s.required_resource_ids AS "requiredResourceIds", s.required_resource_kinds::text[] AS "requiredResourceKinds",
-         s.waitlist, s.created_at AS "createdAt", s.updated_at AS "updatedAt",
+  SELECT ${selectAs(SERVICE_COLUMNS, 's')},
          COALESCE((SELECT jsonb_agg(jsonb_build_object('employeeId', es.employee_id) ORDER BY es.employee_id)
                      FROM employee_services es WHERE es.service_id = s.id), '[]'::jsonb) AS employees,
          jsonb_build_object('reminders', c.reminders) AS company

@@ -4,9 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findServiceToBook, requireCustomer, serviceInclude } from '../../src/schema/find-records.js';
 import type { TestApp } from '../helpers/app.js';
-import { blankCompany, createDomainApp, post } from '../helpers/domain.js';
+import { blankCompany, createDomainApp, post, type World } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import type { World } from '../helpers/domain.js';
 
 let t: TestApp;
 let w: World;

@@ -10,6 +10,7 @@ import { sqlRows } from '../../db/databases.js';
 import { Prisma, type Booking } from '../../generated/prisma/client.js';
 import { eventInsert, type Tx } from '../events/events.js';
 import { reminderInsert, reminderSettings, type ReminderSettings } from '../notifications/plan-reminders.js';
+import { selectAs, type ModelColumn } from '../model-columns.js';
 import { bookingEventData } from './booking-events.js';
 
 /** What a new appointment's row is given; the rest takes the column's default. */
@@ -37,7 +38,7 @@ export type NewBooking = Pick<
 > & { metadata: Prisma.InputJsonValue; answers: Prisma.InputJsonValue };
 
 // Every column of a booking under its Prisma field name: the row comes back as the model's.
-const BOOKING_FIELDS: Array<[column: string, field: keyof Booking, cast?: string]> = [
+const BOOKING_COLUMNS: ReadonlyArray<ModelColumn & readonly [string, keyof Booking, string?]> = [
   ['id', 'id'],
   ['company_id', 'companyId'],
   ['service_id', 'serviceId'],
@@ -71,9 +72,7 @@ const BOOKING_FIELDS: Array<[column: string, field: keyof Booking, cast?: string
   ['created_at', 'createdAt'],
   ['updated_at', 'updatedAt'],
 ];
-const RETURNING = Prisma.raw(
-  BOOKING_FIELDS.map(([column, field, cast]) => `${column}${cast ? `::${cast}` : ''} AS "${field}"`).join(', '),
-);
+const RETURNING = Prisma.raw(selectAs(BOOKING_COLUMNS));
 
 /**
  * Inserts the booking, records booking.created and plans its reminders (from `settings`, or
@@ -86,21 +85,13 @@ export async function insertBookingCreated(
 ): Promise<Booking> {
   const settings = opts.settings ?? (await reminderSettings(tx, b.serviceId));
   const now = new Date();
-  const metadata = JSON.stringify(b.metadata);
-  const answers = JSON.stringify(b.answers);
-  // The event carries the booking as written (bookingEventData), its JSON as stored: parsed back
-  // from the text that is stored.
+  // The event carries the booking as written (bookingEventData); eventInsert stores its JSON.
   const event = eventInsert({
     companyId: b.companyId,
     type: 'booking.created',
-    data: bookingEventData({
-      ...b,
-      classSessionId: null,
-      metadata: JSON.parse(metadata) as Prisma.JsonValue,
-      answers: JSON.parse(answers) as Prisma.JsonValue,
-    } as Booking),
+    data: bookingEventData({ ...b, classSessionId: null } as unknown as Booking),
   });
-  const reminders = reminderInsert(b, Prisma.sql`(SELECT id FROM b)`, settings, opts.now);
+  const reminders = reminderInsert(b, settings, opts.now);
   const [row] = await sqlRows<Booking>(
     tx,
     Prisma.sql`
@@ -111,7 +102,8 @@ export async function insertBookingCreated(
         VALUES (${b.id}, ${b.companyId}, ${b.serviceId}, ${b.employeeId}, ${b.customerId}, ${b.locationId},
                 ${b.startTime}, ${b.endTime}, ${b.blockStart}, ${b.blockEnd}, ${b.status}::"BookingStatus",
                 ${b.holdExpiresAt}, ${b.price}, ${b.depositAmount}, ${b.currency}, ${b.notes}, ${b.customerTimeZone},
-                ${b.visitId}, ${b.seriesId}, ${metadata}::jsonb, ${answers}::jsonb, ${now}, ${now})
+                ${b.visitId}, ${b.seriesId}, ${JSON.stringify(b.metadata)}::jsonb, ${JSON.stringify(b.answers)}::jsonb,
+                ${now}, ${now})
         RETURNING ${RETURNING}
       ),
       e AS (${event})

@@ -30,11 +30,10 @@ export interface ReminderSettings {
 /**
  * The INSERT of a booking's reminders (the service's own, else the company's): one row each, due
  * offsetMinutes before the start; one whose due time is not after `now` is recorded skipped.
- * Null when none is planned. `bookingId` is SQL: a value, or a column of a statement it is part of.
+ * Null when none is planned.
  */
 export function reminderInsert(
-  booking: Pick<Booking, 'companyId' | 'status' | 'startTime'>,
-  bookingId: Prisma.Sql,
+  booking: Pick<Booking, 'id' | 'companyId' | 'status' | 'startTime'>,
   settings: ReminderSettings,
   now: Date,
 ): Prisma.Sql | null {
@@ -57,7 +56,7 @@ export function reminderInsert(
   // compiling it again cost a tenth of a booking's CPU (docs/performance.md, "CPU per request").
   return Prisma.sql`
     INSERT INTO notifications (id, company_id, booking_id, channel, offset_minutes, due_at, status, reason, created_at)
-    SELECT r.id, ${booking.companyId}, ${bookingId}, r.channel::"ReminderChannel", r.offset_minutes, r.due_at,
+    SELECT r.id, ${booking.companyId}, ${booking.id}, r.channel::"ReminderChannel", r.offset_minutes, r.due_at,
            r.status::"NotificationStatus", r.reason, ${new Date()}
     FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.channel)}::text[],
                 ${rows.map((r) => r.offsetMinutes)}::int[], ${rows.map((r) => r.dueAt)}::timestamptz[],
@@ -85,7 +84,7 @@ export async function planReminders(
 ): Promise<number> {
   if (!holdsPlace(booking)) return 0;
   const settings = opts.settings ?? (await reminderSettings(tx, booking.serviceId));
-  const insert = reminderInsert(booking, Prisma.sql`${booking.id}`, settings, opts.now);
+  const insert = reminderInsert(booking, settings, opts.now);
   return insert ? tx.$executeRaw(insert) : 0;
 }
 

@@ -101,14 +101,23 @@ interface PrismaLikeError {
   statusCode?: unknown;
   meta?: { driverAdapterError?: { cause?: { originalCode?: string; code?: string; kind?: string } } };
   cause?: { originalCode?: string; code?: string };
+  /** The server's notice severity: on the driver's own error (pg's or PGlite's DatabaseError). */
+  severity?: unknown;
 }
 
-/** SQLSTATE of a database error thrown through Prisma (7, with a driver adapter), or undefined. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * SQLSTATE of a database error thrown through Prisma (7, with a driver adapter), or by the
+ * driver itself (a statement past Prisma: sqlOf, sqlTransaction), or undefined. A driver error
+ * is told by its severity, so that Prisma's own codes (P2002…) never pass for one.
+ */
 export function sqlState(err: unknown): string | undefined {
   const e = err as PrismaLikeError | undefined;
+  if (typeof e?.severity === 'string' && typeof e.code === 'string' && SQLSTATE.test(e.code)) return e.code;
   const cause = e?.meta?.driverAdapterError?.cause ?? e?.cause;
   const code = cause?.originalCode ?? cause?.code;
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+  if (typeof code === 'string' && SQLSTATE.test(code)) return code;
   return undefined;
 }
 

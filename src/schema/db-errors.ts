@@ -2,7 +2,7 @@
 // migrations (no double booking, class capacity) enforce the rules of docs/api.md under any
 // concurrency, and the use cases turn their violations into SLOT_UNAVAILABLE / CLASS_FULL.
 // Prisma 7 with a driver adapter carries the SQLSTATE in meta.driverAdapterError.cause.
-import type { Db } from '../db/databases.js';
+import { sqlTransaction, type Db, type Transaction } from '../db/databases.js';
 import { databaseBusy, sqlState } from '../errors.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
@@ -79,6 +79,21 @@ export const isTransactionTimeout = (err: unknown) => (err as { code?: string })
 export async function domainTransaction<T>(db: Db, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   try {
     return await retryOnDeadlock(() => db.$transaction(fn, DOMAIN_TRANSACTION));
+  } catch (err) {
+    if (isTransactionTimeout(err)) throw databaseBusy(err);
+    throw err;
+  }
+}
+
+/**
+ * domainTransaction past Prisma (sqlTransaction), for a use case whose every step in the
+ * transaction is SQL (sqlOf / sqlRows): the same retry of a deadlock victim. Its wait for a
+ * connection is the pool's (DATABASE_POOL_TIMEOUT_MS), and one that runs out is a 503 by the
+ * error table, as Prisma's P2028 is here.
+ */
+export async function domainSqlTransaction<T>(db: Db, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  try {
+    return await retryOnDeadlock(() => sqlTransaction(db, fn));
   } catch (err) {
     if (isTransactionTimeout(err)) throw databaseBusy(err);
     throw err;

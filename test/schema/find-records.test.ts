@@ -2,6 +2,9 @@
 // reads would: findServiceToBook maps every column of a service by hand, so a column it got
 // wrong (a type, a name, an enum array left as PostgreSQL's text) would reach the booking's rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlTransaction } from '../../src/db/databases.js';
+import { findOrCreateCustomer } from '../../src/schema/customers/index.js';
+import { reminderSettings } from '../../src/schema/notifications/plan-reminders.js';
 import { findServiceToBook, requireCustomer, serviceInclude } from '../../src/schema/find-records.js';
 import type { TestApp } from '../helpers/app.js';
 import { blankCompany, createDomainApp, post, type World } from '../helpers/domain.js';
@@ -70,5 +73,36 @@ describe('reads past Prisma', () => {
     await expect(requireCustomer(db, c.company.id, customer._id)).resolves.toBeUndefined();
     await expect(requireCustomer(db, other.company.id, customer._id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(requireCustomer(db, c.company.id, 42)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it("findOrCreateCustomer's row, made or found, is Prisma's, and only the one it made has a customer.created", async () => {
+    const c = await blankCompany(t.dbs, w);
+    const db = t.dbs.test.prisma;
+    const given = { name: 'Dee', email: 'dee@example.com', phone: '+14155550123', metadata: { vip: 'yes' } };
+    const made = await sqlTransaction(db, (tx) => findOrCreateCustomer(tx, c.company.id, given));
+    const byPrisma = await db.customer.findUniqueOrThrow({ where: { id: made.id } });
+    expect(made).toEqual(byPrisma);
+    // The same address again: the stored row, not a second one (its name left as it was).
+    const found = await sqlTransaction(db, (tx) =>
+      findOrCreateCustomer(tx, c.company.id, { ...given, name: 'Someone else' }),
+    );
+    expect(found).toEqual(byPrisma);
+    const events = await db.event.findMany({ where: { companyId: c.company.id, type: 'customer.created' } });
+    expect(events.map((e) => e.data)).toEqual([
+      { customerId: made.id, name: 'Dee', email: 'dee@example.com', phone: '+14155550123', metadata: { vip: 'yes' } },
+    ]);
+  });
+
+  it("reminderSettings is the service's and its company's reminders, as Prisma reads them", async () => {
+    const c = await blankCompany(t.dbs, w);
+    const db = t.dbs.test.prisma;
+    const s = await post(t.app, '/api/v1/services', c.auth, { name: 'Cut', durationMinutes: 30 });
+    await db.service.update({ where: { id: s._id }, data: { reminders: [{ offsetMinutes: 30, channel: 'email' }] } });
+    const byPrisma = await db.service.findUniqueOrThrow({
+      where: { id: s._id },
+      select: { reminders: true, company: { select: { reminders: true } } },
+    });
+    expect(await sqlTransaction(db, (tx) => reminderSettings(tx, s._id))).toEqual(byPrisma);
+    await expect(sqlTransaction(db, (tx) => reminderSettings(tx, 'nope'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

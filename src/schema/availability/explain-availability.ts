@@ -3,8 +3,8 @@
 // `/availability` and `POST /bookings`, through the same loading (`assessEmployees`, which
 // booking calls too), so a refused booking's `details.reasons` equal what this answers.
 import { z } from 'zod';
-import { sqlOf, type Db } from '../../db/databases.js';
-import type { Company, Prisma } from '../../generated/prisma/client.js';
+import { sqlOf, type Db, type Queryable } from '../../db/databases.js';
+import type { Company } from '../../generated/prisma/client.js';
 import { effectiveBookingRules } from '../booking-rules.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { findEmployee, findService } from '../find-records.js';
@@ -22,7 +22,7 @@ export const needsOf = (s: Partial<ResourceNeeds>): ResourceNeeds => ({
   requiredResourceKinds: s.requiredResourceKinds ?? [],
 });
 
-type Client = Db | Prisma.TransactionClient;
+type Client = Queryable;
 
 const input = z
   .object({

@@ -6,7 +6,7 @@
 // exclusion constraint enforces (time off and outside calendars' busy times aside). Availability lists what this finds free;
 // booking re-checks the same rule for one instant, and the constraint has the last word under
 // concurrency.
-import { sqlRows, type Db } from '../../db/databases.js';
+import { sqlRows, type Queryable } from '../../db/databases.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import {
   localDays,
@@ -32,7 +32,7 @@ import { resourceRefusals, type ResourceSchedule } from '../resources/resource-s
 export const SLOT_STEP_MINUTES = 15;
 const MINUTE = 60_000;
 
-type Client = Db | Prisma.TransactionClient;
+type Client = Queryable;
 
 /** Working hours and busy times of some employees around [from, to). */
 export async function loadSchedules(
@@ -68,7 +68,10 @@ export async function loadSchedules(
   const [rows, locations] = await Promise.all([
     busyRows(db, { companyId: opts.companyId, ids, lo, hi, ignored, days, countServiceId: opts.countServiceId }),
     located
-      ? db.location.findMany({ where: { companyId: opts.companyId }, select: { id: true, timeZone: true } })
+      ? sqlRows<{ id: string; timeZone: string }>(
+          db,
+          Prisma.sql`SELECT id, time_zone AS "timeZone" FROM locations WHERE company_id = ${opts.companyId}`,
+        )
       : Promise.resolve([]),
   ]);
   const bookings: Array<{ employeeId: string; startTime: Date; endTime: Date; blockStart: Date; blockEnd: Date }> = [];

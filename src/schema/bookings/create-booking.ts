@@ -13,14 +13,20 @@
 // transaction (`resource_holds_no_overlap`; a lost race is RESOURCE_BUSY).
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
+import type { Db, Transaction } from '../../db/databases.js';
 import type { Booking, ClassSession, Company, Prisma } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent } from './booking-events.js';
 import { insertBookingCreated } from './insert-booking.js';
 import { planReminders } from '../notifications/plan-reminders.js';
-import { domainTransaction, isCheckViolation, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
+import {
+  domainSqlTransaction,
+  domainTransaction,
+  isCheckViolation,
+  isExclusionViolation,
+  isForeignKeyViolation,
+} from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { reasonFor, type Policy, type Reason, type ServiceTiming } from '../availability/refusals.js';
 import { assessEmployees, needsOf, policyFor } from '../availability/explain-availability.js';
@@ -119,7 +125,7 @@ const reasonsOf = (err: AppError): Reason[] => (err.details as { reasons?: Reaso
  * the rule's reasons when it no longer fits.
  */
 export async function checkEmployeeLocked(
-  tx: Prisma.TransactionClient,
+  tx: Transaction,
   opts: {
     company: Company;
     service: ServiceTiming & { id: string } & Partial<ResourceNeeds>;
@@ -156,7 +162,7 @@ export function shuffle<T>(list: T[]): T[] {
   return a;
 }
 
-async function customerFor(tx: Prisma.TransactionClient, companyId: string, data: Input) {
+async function customerFor(tx: Transaction, companyId: string, data: Input) {
   if (data.customerId) {
     await lockCustomer(tx, companyId, data.customerId, 'FOR KEY SHARE');
     return data.customerId;
@@ -286,7 +292,8 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   const reasons: Reason[] = [];
   for (const employeeId of candidates) {
     try {
-      return await domainTransaction(db, async (tx) => {
+      // Every step of an appointment's transaction is SQL: it runs past Prisma (db-errors.ts).
+      return await domainSqlTransaction(db, async (tx) => {
         const customerId = await customerFor(tx, companyId, data);
         return await insertAppointment(tx, {
           company: opts.company,
@@ -362,7 +369,7 @@ export async function inSavepoint<T>(tx: Prisma.TransactionClient, fn: () => Pro
  * surfaces as its violation, which the caller maps (SLOT_UNAVAILABLE).
  */
 export async function insertAppointment(
-  tx: Prisma.TransactionClient,
+  tx: Transaction,
   opts: {
     company: Company;
     service: ServiceTiming & {

@@ -6,9 +6,9 @@
 // exclusion constraint that refuses an overlap) run at the end of the statement, so a violation
 // is still this statement's error and the transaction's caller maps it as before; the events
 // trigger wakes the outbox as for any event.
-import { sqlRows } from '../../db/databases.js';
+import { sqlRows, type Transaction } from '../../db/databases.js';
 import { Prisma, type Booking } from '../../generated/prisma/client.js';
-import { eventInsert, type Tx } from '../events/events.js';
+import { eventInsert } from '../events/events.js';
 import { reminderInsert, reminderSettings, type ReminderSettings } from '../notifications/plan-reminders.js';
 import { selectAs, type ModelColumn } from '../model-columns.js';
 import { bookingEventData } from './booking-events.js';
@@ -79,7 +79,7 @@ const RETURNING = Prisma.raw(selectAs(BOOKING_COLUMNS));
  * read when the caller has none), in one statement; returns the row as stored.
  */
 export async function insertBookingCreated(
-  tx: Tx,
+  tx: Transaction,
   b: NewBooking,
   opts: { now: Date; settings?: ReminderSettings },
 ): Promise<Booking> {

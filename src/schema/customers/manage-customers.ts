@@ -2,12 +2,13 @@
 // lower-cased; a second one is CONFLICT), phone in E.164. Every change writes its event in the
 // same transaction (customer.created / customer.updated, docs/webhooks.md).
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
-import type { Customer, Prisma } from '../../generated/prisma/client.js';
+import { sqlOf, sqlRows, type Db, type Transaction } from '../../db/databases.js';
+import { Prisma, type Customer } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
-import { recordEvent } from '../events/events.js';
+import { eventInsert, recordEvent } from '../events/events.js';
+import { selectAs, type ModelColumn } from '../model-columns.js';
 import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
 import { email, parseInput, phone, requiredText, text } from '../validation.js';
 import { findCustomer } from '../find-records.js';
@@ -55,23 +56,61 @@ export async function createCustomer(db: Db, opts: { companyId: string; input: u
  * customer). INSERT ... ON CONFLICT DO NOTHING, so two concurrent bookings by a new customer
  * neither fail nor create two; an existing customer's name and phone are left as they are.
  */
-export async function findOrCreateCustomer(
-  tx: Prisma.TransactionClient,
-  companyId: string,
-  input: unknown,
-): Promise<Customer> {
+export async function findOrCreateCustomer(tx: Transaction, companyId: string, input: unknown): Promise<Customer> {
   const data = parseInput(createCustomerInput, input);
-  const id = newId();
-  const { count } = await tx.customer.createMany({ data: [{ id, companyId, ...data }], skipDuplicates: true });
-  const customer = await tx.customer.findUniqueOrThrow({
-    where: { companyId_email: { companyId, email: data.email } },
-  });
-  if (count === 1) await recordEvent(tx, { companyId, type: 'customer.created', data: customerEventData(customer) });
+  const now = new Date();
+  const made: Customer = {
+    id: newId(),
+    companyId,
+    name: data.name,
+    email: data.email,
+    phone: data.phone ?? null,
+    notes: data.notes ?? null,
+    metadata: data.metadata ?? {},
+    erasedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // The row and its customer.created event in one statement; the event only when it was made.
+  const [created] = await sqlRows<Customer>(
+    tx,
+    Prisma.sql`
+      WITH c AS (
+        INSERT INTO customers (id, company_id, name, email, phone, notes, metadata, created_at, updated_at)
+        VALUES (${made.id}, ${companyId}, ${made.name}, ${made.email}, ${made.phone}, ${made.notes},
+                ${JSON.stringify(made.metadata)}::jsonb, ${now}, ${now})
+        ON CONFLICT (company_id, email) DO NOTHING
+        RETURNING ${CUSTOMER_RETURNING}
+      ),
+      e AS (${eventInsert({ companyId, type: 'customer.created', data: customerEventData(made) }, 'c')})
+      SELECT * FROM c`,
+  );
+  if (created) return created;
   // Found, not made: it may be an erasure under way (or one that took this address's
   // placeholder); the lock waits for it and refuses an erased customer.
-  else await lockCustomer(tx, companyId, customer.id, 'FOR KEY SHARE');
-  return customer;
+  const [found] = await sqlRows<Customer>(
+    tx,
+    Prisma.sql`SELECT ${CUSTOMER_RETURNING} FROM customers WHERE company_id = ${companyId} AND email = ${data.email} FOR KEY SHARE`,
+  );
+  if (!found) throw AppError.notFound('customer');
+  if (found.erasedAt) throw alreadyErased(found.erasedAt);
+  return found;
 }
+
+// Every column of a customer under its Prisma field name: a row read past Prisma is the model's.
+const CUSTOMER_COLUMNS: ReadonlyArray<ModelColumn & readonly [string, keyof Customer, string?]> = [
+  ['id', 'id'],
+  ['company_id', 'companyId'],
+  ['name', 'name'],
+  ['email', 'email'],
+  ['phone', 'phone'],
+  ['notes', 'notes'],
+  ['metadata', 'metadata'],
+  ['erased_at', 'erasedAt'],
+  ['created_at', 'createdAt'],
+  ['updated_at', 'updatedAt'],
+];
+const CUSTOMER_RETURNING = Prisma.raw(selectAs(CUSTOMER_COLUMNS));
 
 export async function updateCustomer(db: Db, opts: { companyId: string; customerId: string; input: unknown }) {
   const existing = await findCustomer(db, opts.companyId, opts.customerId);
@@ -122,15 +161,14 @@ export async function deleteCustomer(db: Db, opts: { companyId: string; customer
  * and then sees it); `FOR NO KEY UPDATE` what a change of the customer takes.
  */
 export async function lockCustomer(
-  tx: Prisma.TransactionClient,
+  tx: Transaction,
   companyId: string,
   customerId: string,
   lock: 'FOR KEY SHARE' | 'FOR NO KEY UPDATE',
 ): Promise<void> {
-  const rows = await tx.$queryRawUnsafe<Array<{ erasedAt: Date | null }>>(
+  const rows = await sqlOf(tx)<{ erasedAt: Date | null }>(
     `SELECT erased_at AS "erasedAt" FROM customers WHERE id = $1 AND company_id = $2 ${lock}`,
-    customerId,
-    companyId,
+    [customerId, companyId],
   );
   const [row] = rows;
   if (!row) throw AppError.notFound('customer');

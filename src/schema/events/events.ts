@@ -30,8 +30,13 @@ export async function recordEvent(
  * INSERT: src/schema/bookings/insert-booking.ts). The same row: a new id, the data as JSON, the
  * time written now, not yet dispatched.
  */
-export function eventInsert(opts: { companyId: string; type: OutboxEventType; data: Record<string, unknown> }) {
+export function eventInsert(
+  opts: { companyId: string; type: OutboxEventType; data: Record<string, unknown> },
+  /** Only when this WITH clause returned a row (a change that may be a no-op: ON CONFLICT DO NOTHING). */
+  onlyIf?: string,
+) {
+  const values = Prisma.sql`${newId()}, ${opts.companyId}, ${opts.type}, ${JSON.stringify(opts.data)}::jsonb, ${new Date()}, 0`;
   return Prisma.sql`
     INSERT INTO events (id, company_id, type, data, created_at, dispatch_attempts)
-    VALUES (${newId()}, ${opts.companyId}, ${opts.type}, ${JSON.stringify(opts.data)}::jsonb, ${new Date()}, 0)`;
+    ${onlyIf ? Prisma.sql`SELECT ${values} WHERE EXISTS (SELECT 1 FROM ${Prisma.raw(onlyIf)})` : Prisma.sql`VALUES (${values})`}`;
 }

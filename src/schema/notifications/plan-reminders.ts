@@ -8,7 +8,9 @@
 // UPDATE: a send that claimed a row first (send-reminder.ts holds that row's lock until it
 // commits) makes this UPDATE wait and then leave the row as sent; a withdrawal first makes the
 // send's claim find nothing to send. So a reminder and the change that withdraws it never both win.
+import { sqlRows, type Transaction } from '../../db/databases.js';
 import { Prisma, type Booking } from '../../generated/prisma/client.js';
+import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { effectiveReminders } from './reminders.js';
 
@@ -64,12 +66,16 @@ export function reminderInsert(
            AS r(id, channel, offset_minutes, due_at, status, reason)`;
 }
 
-/** The service's and its company's reminder settings, read for a booking. */
-export async function reminderSettings(tx: Tx, serviceId: string): Promise<ReminderSettings> {
-  return tx.service.findUniqueOrThrow({
-    where: { id: serviceId },
-    select: { reminders: true, company: { select: { reminders: true } } },
-  });
+/** The service's and its company's reminder settings, read for a booking (in either kind of transaction). */
+export async function reminderSettings(tx: Transaction, serviceId: string): Promise<ReminderSettings> {
+  const [row] = await sqlRows<{ reminders: unknown; companyReminders: unknown }>(
+    tx,
+    Prisma.sql`
+      SELECT s.reminders, c.reminders AS "companyReminders"
+      FROM services s JOIN companies c ON c.id = s.company_id WHERE s.id = ${serviceId}`,
+  );
+  if (!row) throw AppError.notFound('service');
+  return { reminders: row.reminders, company: { reminders: row.companyReminders } };
 }
 
 /** Plans the booking's reminders (reminderInsert) inside the caller's transaction; how many. */

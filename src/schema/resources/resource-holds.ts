@@ -9,7 +9,8 @@
 // transaction, and the database has the last word. The holds' `active` flag and times then
 // follow the booking in the statement that changes it (triggers in the migration): a cancel,
 // expiry or completion releases them.
-import type { Prisma } from '../../generated/prisma/client.js';
+import { sqlRows, type Transaction } from '../../db/databases.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { randomInt } from 'node:crypto';
@@ -30,7 +31,7 @@ const busy = (reasons: ResourceReason[]) =>
   });
 
 async function tryHold(
-  tx: Prisma.TransactionClient,
+  tx: Transaction,
   owner: HoldOwner,
   resourceId: string,
   blockStart: Date,
@@ -38,11 +39,14 @@ async function tryHold(
 ): Promise<boolean> {
   const bookingId = 'bookingId' in owner ? owner.bookingId : null;
   const classSessionId = 'classSessionId' in owner ? owner.classSessionId : null;
-  const written = await tx.$executeRaw`
-    INSERT INTO resource_holds (id, resource_id, booking_id, class_session_id, start_time, end_time, active)
-    VALUES (${newId()}, ${resourceId}, ${bookingId}, ${classSessionId}, ${blockStart}, ${blockEnd}, true)
-    ON CONFLICT DO NOTHING`;
-  return written === 1;
+  const written = await sqlRows<{ id: string }>(
+    tx,
+    Prisma.sql`
+      INSERT INTO resource_holds (id, resource_id, booking_id, class_session_id, start_time, end_time, active)
+      VALUES (${newId()}, ${resourceId}, ${bookingId}, ${classSessionId}, ${blockStart}, ${blockEnd}, true)
+      ON CONFLICT DO NOTHING RETURNING id`,
+  );
+  return written.length === 1;
 }
 
 function shuffled<T>(list: T[]): T[] {
@@ -61,7 +65,7 @@ function shuffled<T>(list: T[]): T[] {
  * required resource, or every resource of a required kind, is taken or closed.
  */
 export async function holdResources(
-  tx: Prisma.TransactionClient,
+  tx: Transaction,
   opts: {
     companyId: string;
     zone: string;

@@ -5,11 +5,11 @@
 // resource of that kind so. The schedule is loaded once per request (the resources in one query,
 // all their holds in the window in one more) and asked per start with a few binary searches, as
 // the employee rule of src/schema/availability/refusals.ts is.
-import type { Db } from '../../db/databases.js';
-import type { Prisma, ResourceKind } from '../../generated/prisma/client.js';
+import { sqlRows, type Queryable } from '../../db/databases.js';
+import { Prisma, type ResourceKind } from '../../generated/prisma/client.js';
 import { localDays, localIntervals, mergeIntervals, readWorkingHours, type Interval } from '../staff/working-hours.js';
 
-type Client = Db | Prisma.TransactionClient;
+type Client = Queryable;
 
 /** What a service requires (the columns of services). */
 export interface ResourceNeeds {
@@ -96,41 +96,40 @@ export async function loadResourceSchedule(
 ): Promise<ResourceSchedule | null> {
   const { needs } = opts;
   if (!needsResources(needs)) return null;
-  const resources = await db.resource.findMany({
-    where: {
-      companyId: opts.companyId,
-      OR: [
-        ...(needs.requiredResourceIds.length ? [{ id: { in: needs.requiredResourceIds } }] : []),
-        ...(needs.requiredResourceKinds.length
-          ? [{ kind: { in: needs.requiredResourceKinds }, ...(opts.locationId ? { locationId: opts.locationId } : {}) }]
-          : []),
-      ],
-    },
-    select: {
-      id: true,
-      name: true,
-      kind: true,
-      workingHours: true,
-      locationId: true,
-      location: { select: { timeZone: true } },
-    },
-    orderBy: { id: 'asc' },
-  });
+  // The required resources, and those of a required kind (at the location, when one is given),
+  // with their location's zone. SQL, so that it runs in either kind of transaction.
+  const resources = await sqlRows<{
+    id: string;
+    name: string;
+    kind: ResourceKind;
+    workingHours: unknown;
+    locationId: string | null;
+    zone: string | null;
+  }>(
+    db,
+    Prisma.sql`
+      SELECT r.id, r.name, r.kind::text AS kind, r.working_hours AS "workingHours", r.location_id AS "locationId",
+             l.time_zone AS zone
+      FROM resources r LEFT JOIN locations l ON l.id = r.location_id
+      WHERE r.company_id = ${opts.companyId}
+        AND (r.id = ANY(${needs.requiredResourceIds}::text[])
+             OR (r.kind::text = ANY(${needs.requiredResourceKinds}::text[])
+                 AND (${opts.locationId ?? null}::text IS NULL OR r.location_id = ${opts.locationId ?? null})))
+      ORDER BY r.id`,
+  );
   const lo = new Date(opts.from - opts.margin);
   const hi = new Date(opts.to + opts.margin);
+  const ignored = opts.ignoreBookingId === undefined ? [] : [opts.ignoreBookingId].flat();
   const holds = resources.length
-    ? await db.resourceHold.findMany({
-        where: {
-          resourceId: { in: resources.map((r) => r.id) },
-          active: true,
-          startTime: { lt: hi },
-          endTime: { gt: lo },
-          ...(opts.ignoreBookingId !== undefined
-            ? { OR: [{ bookingId: null }, { bookingId: { notIn: [opts.ignoreBookingId].flat() } }] }
-            : {}),
-        },
-        select: { resourceId: true, startTime: true, endTime: true },
-      })
+    ? await sqlRows<{ resourceId: string; startTime: Date; endTime: Date }>(
+        db,
+        Prisma.sql`
+          SELECT resource_id AS "resourceId", start_time AS "startTime", end_time AS "endTime"
+          FROM resource_holds
+          WHERE resource_id = ANY(${resources.map((r) => r.id)}::text[]) AND active
+            AND start_time < ${hi} AND end_time > ${lo}
+            AND (booking_id IS NULL OR booking_id <> ALL(${ignored}::text[]))`,
+      )
     : [];
   const busy = new Map<string, Interval[]>();
   for (const h of holds) {
@@ -155,7 +154,7 @@ export async function loadResourceSchedule(
         open:
           r.workingHours === null
             ? null
-            : mergeIntervals(localIntervals(readWorkingHours(r.workingHours), days(r.location?.timeZone ?? opts.zone))),
+            : mergeIntervals(localIntervals(readWorkingHours(r.workingHours), days(r.zone ?? opts.zone))),
         busy: mergeIntervals((busy.get(r.id) ?? []).sort((a, b) => a[0] - b[0])),
       },
     ]),

@@ -9,21 +9,24 @@
 // stays the final guarantee against overlapping bookings. FOR NO KEY UPDATE (not FOR UPDATE)
 // leaves inserts that merely refer to the employee (their foreign key takes FOR KEY SHARE)
 // unblocked. Embedded PGlite runs one transaction at a time: there the lock is simply granted.
-import type { Prisma } from '../../generated/prisma/client.js';
+import { sqlRows, type Transaction } from '../../db/databases.js';
+import { Prisma } from '../../generated/prisma/client.js';
 
 /**
  * Locks the given employees of a company (or, with `all`, every employee of the company) until
  * the transaction ends, in id order. Returns the ids locked (unknown ids are left out).
  */
 export async function lockEmployees(
-  tx: Prisma.TransactionClient,
+  tx: Transaction,
   companyId: string,
   employees: string[] | 'all',
 ): Promise<string[]> {
   const rows =
     employees === 'all'
-      ? await tx.$queryRaw<Array<{ id: string }>>`
-          SELECT id FROM employees WHERE company_id = ${companyId} ORDER BY id FOR NO KEY UPDATE`
+      ? await sqlRows<{ id: string }>(
+          tx,
+          Prisma.sql`SELECT id FROM employees WHERE company_id = ${companyId} ORDER BY id FOR NO KEY UPDATE`,
+        )
       : await lockEmployeesReading(tx, companyId, employees);
   return rows.map((r) => r.id);
 }
@@ -42,13 +45,16 @@ export interface LockedEmployee {
  * under the lock needs them and saves a statement.
  */
 export async function lockEmployeesReading(
-  tx: Prisma.TransactionClient,
+  tx: Transaction,
   companyId: string,
   employees: string[],
 ): Promise<LockedEmployee[]> {
   if (employees.length === 0) return [];
-  return tx.$queryRaw<LockedEmployee[]>`
-    SELECT id, active, working_hours AS "workingHours" FROM employees
-    WHERE company_id = ${companyId} AND id = ANY(${[...new Set(employees)]}::text[])
-    ORDER BY id FOR NO KEY UPDATE`;
+  return sqlRows<LockedEmployee>(
+    tx,
+    Prisma.sql`
+      SELECT id, active, working_hours AS "workingHours" FROM employees
+      WHERE company_id = ${companyId} AND id = ANY(${[...new Set(employees)]}::text[])
+      ORDER BY id FOR NO KEY UPDATE`,
+  );
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlTransaction } from '../../src/db/databases.js';
 import { findOrCreateCustomer } from '../../src/schema/customers/index.js';
 import { reminderSettings } from '../../src/schema/notifications/plan-reminders.js';
-import { findServiceToBook, requireCustomer, serviceInclude } from '../../src/schema/find-records.js';
+import { findServiceToBook, serviceInclude } from '../../src/schema/find-records.js';
 import type { TestApp } from '../helpers/app.js';
 import { blankCompany, createDomainApp, post, type World } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
@@ -54,25 +54,47 @@ describe('reads past Prisma', () => {
       where: { id: s._id, companyId: c.company.id },
       include: { ...serviceInclude, company: { select: { reminders: true } } },
     });
-    const read = await findServiceToBook(db, c.company.id, s._id);
+    // One of the staff deactivated and with hours of their own: its row says so.
+    await db.employee.update({
+      where: { id: staff[1]._id },
+      data: { active: false, workingHours: { monday: [{ start: '09:00', end: '12:00' }] } },
+    });
+    const staffByPrisma = await db.employee.findMany({
+      where: { id: { in: staff.map((e: { _id: string }) => e._id) } },
+      select: { id: true, active: true, workingHours: true },
+      orderBy: { id: 'asc' },
+    });
+    const { staff: rows, customerFound, ...read } = await findServiceToBook(db, c.company.id, s._id);
     expect(read).toEqual(byPrisma);
     expect(read.employees).toHaveLength(3);
+    expect(rows).toEqual(staffByPrisma);
+    expect(customerFound).toBe(false);
     // Inside a transaction the same read goes through its connection, with the same answer.
-    expect(await db.$transaction((tx) => findServiceToBook(tx, c.company.id, s._id))).toEqual(byPrisma);
+    const {
+      staff: _s,
+      customerFound: _c,
+      ...inTx
+    } = await db.$transaction((tx) => findServiceToBook(tx, c.company.id, s._id));
+    expect(inTx).toEqual(byPrisma);
     // Another company's service, or no id at all, is not found.
     const other = await blankCompany(t.dbs, w);
     await expect(findServiceToBook(db, other.company.id, s._id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(findServiceToBook(db, c.company.id, 'nope')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
-  it('requireCustomer finds the company’s customers only', async () => {
+  it("findServiceToBook finds the customer asked about among the company's customers only", async () => {
     const c = await blankCompany(t.dbs, w);
     const other = await blankCompany(t.dbs, w);
     const customer = await post(t.app, '/api/v1/customers', c.auth, { name: 'Ann', email: 'ann@example.com' });
+    const s = await post(t.app, '/api/v1/services', c.auth, { name: 'Cut', durationMinutes: 30 });
+    const s2 = await post(t.app, '/api/v1/services', other.auth, { name: 'Cut', durationMinutes: 30 });
     const db = t.dbs.test.prisma;
-    await expect(requireCustomer(db, c.company.id, customer._id)).resolves.toBeUndefined();
-    await expect(requireCustomer(db, other.company.id, customer._id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(requireCustomer(db, c.company.id, 42)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const found = async (companyId: string, serviceId: string, customerId: string | null) =>
+      (await findServiceToBook(db, companyId, serviceId, customerId)).customerFound;
+    expect(await found(c.company.id, s._id, customer._id)).toBe(true);
+    expect(await found(other.company.id, s2._id, customer._id)).toBe(false);
+    expect(await found(c.company.id, s._id, '0123456789abcdef01234567')).toBe(false);
+    expect(await found(c.company.id, s._id, null)).toBe(false);
   });
 
   it("findOrCreateCustomer's row, made or found, is Prisma's, and only the one it made has a customer.created", async () => {

@@ -30,13 +30,23 @@ import {
 import { boundedInstant, id } from '../domain-validation.js';
 import { reasonFor, type Policy, type Reason, type ServiceTiming } from '../availability/refusals.js';
 import { assessEmployees, needsOf, policyFor } from '../availability/explain-availability.js';
-import { lockEmployees, lockEmployeesReading } from '../staff/employee-lock.js';
+import {
+  lockCustomerAndEmployees,
+  lockEmployees,
+  lockEmployeesReading,
+  type LockedEmployee,
+} from '../staff/employee-lock.js';
 import { findClosureOver } from '../closures/closure-over.js';
 import { metadataInput } from '../metadata.js';
 import { answersInput, judgeAnswers, storedQuestions } from '../services/questions.js';
 import { parseInput, text, timezone } from '../validation.js';
-import { findClassSession, findEmployee, findServiceToBook, requireCustomer } from '../find-records.js';
-import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/manage-customers.js';
+import { findClassSession, findEmployee, findServiceToBook } from '../find-records.js';
+import {
+  createCustomerInput,
+  findOrCreateCustomer,
+  lockCustomer,
+  lockedCustomer,
+} from '../customers/manage-customers.js';
 import { domainNow } from '../domain-time.js';
 import { holdResources } from '../resources/resource-holds.js';
 import type { ResourceNeeds } from '../resources/resource-schedule.js';
@@ -135,9 +145,16 @@ export async function checkEmployeeLocked(
     ignoreBookingId?: string | string[];
     /** Only working intervals at this location count (a booking series at one site). */
     locationId?: string;
+    /** A customer to lock first, in the same statement (lockCustomer's FOR KEY SHARE and its answers). */
+    lockCustomerId?: string;
   },
 ): Promise<string | null> {
-  const rows = await lockEmployeesReading(tx, opts.company.id, [opts.employeeId]);
+  let rows: LockedEmployee[];
+  if (opts.lockCustomerId) {
+    const locked = await lockCustomerAndEmployees(tx, opts.company.id, opts.lockCustomerId, [opts.employeeId]);
+    lockedCustomer(locked.customer);
+    rows = locked.employees;
+  } else rows = await lockEmployeesReading(tx, opts.company.id, [opts.employeeId]);
   const { employeeIds, reasons, locations } = await assessEmployees(tx, {
     ...opts,
     employeeIds: [opts.employeeId],
@@ -174,10 +191,10 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   const data = parseInput(input, opts.input);
   const companyId = opts.company.id;
   const now = opts.now ?? (await domainNow(db, opts.company));
-  const service = await findServiceToBook(db, companyId, data.serviceId);
+  const service = await findServiceToBook(db, companyId, data.serviceId, data.customerId);
   if (!service.active) throw AppError.validation([{ path: 'serviceId', message: 'is deactivated' }]);
   const answers = judgeAnswers(storedQuestions(service.questions), data.answers);
-  if (data.customerId) await requireCustomer(db, companyId, data.customerId);
+  if (data.customerId && !service.customerFound) throw AppError.notFound('customer');
   const status = service.requiresPayment ? 'pending' : 'confirmed';
   const holdExpiresAt = service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null;
   const base = {
@@ -294,7 +311,9 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
     try {
       // Every step of an appointment's transaction is SQL: it runs past Prisma (db-errors.ts).
       return await domainSqlTransaction(db, async (tx) => {
-        const customerId = await customerFor(tx, companyId, data);
+        // A customer given by id is locked with the employee, in one statement; a new one is
+        // written (or found and locked) first.
+        const customerId = data.customerId ?? (await findOrCreateCustomer(tx, companyId, data.customer)).id;
         return await insertAppointment(tx, {
           company: opts.company,
           service,
@@ -302,6 +321,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
           start,
           policy,
           customerId,
+          lockCustomer: !!data.customerId,
           now,
           fields: { notes: base.notes, customerTimeZone: base.customerTimeZone, metadata: base.metadata, answers },
         });
@@ -389,6 +409,8 @@ export async function insertAppointment(
     fields?: AppointmentFields;
     /** Book only inside the employee's working intervals at this location (docs/api.md, Booking series). */
     locationId?: string;
+    /** Lock the customer (lockCustomer, FOR KEY SHARE) with the employee; else the caller has. */
+    lockCustomer?: boolean;
   },
 ): Promise<Booking & { resourceHolds: Array<{ resourceId: string }> }> {
   const { company, service, employeeId, start, now } = opts;
@@ -399,6 +421,7 @@ export async function insertAppointment(
     start,
     policy: opts.policy,
     locationId: opts.locationId,
+    ...(opts.lockCustomer ? { lockCustomerId: opts.customerId } : {}),
   });
   const end = start + service.durationMinutes * 60_000;
   const f = opts.fields ?? {};
@@ -456,7 +479,12 @@ export async function freeEmployees(
   db: Db,
   opts: {
     company: Company;
-    service: ServiceTiming & { id: string; employees: Array<{ employeeId: string }> } & Partial<ResourceNeeds>;
+    service: ServiceTiming & {
+      id: string;
+      employees: Array<{ employeeId: string }>;
+      /** Its staff's rows, when the caller read them with it (findServiceToBook): not read again. */
+      staff?: Array<{ id: string; active: boolean; workingHours: unknown }>;
+    } & Partial<ResourceNeeds>;
     employeeId?: string;
     start: number;
     policy: Policy;
@@ -467,8 +495,10 @@ export async function freeEmployees(
   },
 ): Promise<string[]> {
   const qualified = opts.service.employees.map((e) => e.employeeId);
+  const { staff } = opts.service;
   if (opts.employeeId) {
-    const e = await findEmployee(db, opts.company.id, opts.employeeId);
+    const named = opts.employeeId;
+    const e = staff?.find((x) => x.id === named) ?? (await findEmployee(db, opts.company.id, named));
     if (!qualified.includes(e.id))
       throw AppError.validation([{ path: 'employeeId', message: 'does not perform this service' }]);
     if (!e.active) throw AppError.validation([{ path: 'employeeId', message: 'is deactivated' }]);
@@ -481,6 +511,7 @@ export async function freeEmployees(
     policy: opts.policy,
     ignoreBookingId: opts.ignoreBookingId,
     locationId: opts.locationId,
+    ...(staff ? { rows: staff } : {}),
   });
   if (employeeIds.length === 0) throw slotUnavailable(refusalMessage(reasons, !!opts.employeeId), reasons);
   const free = shuffle(employeeIds);

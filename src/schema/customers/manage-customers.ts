@@ -170,7 +170,11 @@ export async function lockCustomer(
     `SELECT erased_at AS "erasedAt" FROM customers WHERE id = $1 AND company_id = $2 ${lock}`,
     [customerId, companyId],
   );
-  const [row] = rows;
+  lockedCustomer(rows[0]);
+}
+
+/** What lockCustomer answers of the row its lock read: NOT_FOUND when none, CONFLICT when erased. */
+export function lockedCustomer(row: { erasedAt: Date | null } | undefined): void {
   if (!row) throw AppError.notFound('customer');
   if (row.erasedAt) throw alreadyErased(row.erasedAt);
 }

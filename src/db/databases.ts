@@ -126,6 +126,15 @@ const KEEPALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as co
 const QUERY_TIMED_OUT = 'Query read timeout';
 
 /**
+ * The parameters of a statement past Prisma as they go to pg: an instant as its ISO string,
+ * which PostgreSQL reads as the same timestamptz. pg would write a Date in the process's local
+ * time with its offset, field by field: a booking's dozen instants cost 2% of its CPU that way.
+ */
+function wireValues(params: unknown[]): unknown[] {
+  return params.map((v) => (v instanceof Date ? v.toISOString() : v));
+}
+
+/**
  * A pg client that ends its connection when a query gets no answer in time. pg's query_timeout
  * answers the caller but leaves the query on the wire, and the client would go back to the
  * pool: every later query on it would queue behind an answer that may never come (a stopped
@@ -322,13 +331,13 @@ function postgresDatabase(
     async queryRows<T>(sql: string, params: unknown[]) {
       // Named as Prisma's are (planned once per connection), but never through a pooler.
       const name = urls.pooler ? undefined : statementName({ sql });
-      return (await pool.query({ text: sql, values: params, ...(name ? { name } : {}) })).rows as T[];
+      return (await pool.query({ text: sql, values: wireValues(params), ...(name ? { name } : {}) })).rows as T[];
     },
     async transaction(fn) {
       const client = await pool.connect();
       const tx = new SqlTransaction(async <T>(sql: string, params: unknown[]) => {
         const name = urls.pooler ? undefined : statementName({ sql });
-        return (await client.query({ text: sql, values: params, ...(name ? { name } : {}) })).rows as T[];
+        return (await client.query({ text: sql, values: wireValues(params), ...(name ? { name } : {}) })).rows as T[];
       });
       // A connection whose ROLLBACK failed is in no known state: the pool drops it.
       let broken: Error | undefined;

@@ -150,8 +150,15 @@ const dayCache = new Map<string, { local: LocalDay; next: DateTime<boolean> }>()
 const QUARTER = 15 * 60_000;
 const dayOfQuarter = new Map<string, DateTime<boolean>>();
 
+// The local days already worked out (dayStartingAt), by the UTC days they overlap: an instant
+// on one of them finds its day by comparison, without Luxon. Bookings a few hours apart ask for
+// the same few days, each at quarters of its own.
+const daysByUtcDay = new Map<string, LocalDay[]>();
+
 /** The start of the local day of `zone` that instant `t` falls on (Luxon's startOf('day')). */
 function dayStartOf(zone: string, t: number): DateTime<boolean> {
+  const known = daysByUtcDay.get(`${zone} ${Math.floor(t / DAY)}`);
+  if (known) for (const d of known) if (d.start <= t && t < d.end) return d.day;
   const key = `${zone} ${Math.floor(t / QUARTER)}`;
   const hit = dayOfQuarter.get(key);
   if (hit) return hit;
@@ -178,8 +185,18 @@ function dayStartingAt(zone: string, day: DateTime<boolean>): { local: LocalDay;
     end: next.toMillis(),
     plain: sameOffset && day.hour === 0 && day.minute === 0,
   };
-  if (dayCache.size >= 20_000) dayCache.clear(); // bounded: ~35 entries per zone and month asked for
+  if (dayCache.size >= 20_000) {
+    // bounded: ~35 entries per zone and month asked for
+    dayCache.clear();
+    daysByUtcDay.clear();
+  }
   dayCache.set(key, { local, next });
+  for (let u = Math.floor(local.start / DAY); u <= Math.floor((local.end - 1) / DAY); u++) {
+    const k = `${zone} ${u}`;
+    const list = daysByUtcDay.get(k);
+    if (list) list.push(local);
+    else daysByUtcDay.set(k, [local]);
+  }
   return { local, next };
 }
 

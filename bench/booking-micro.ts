@@ -9,65 +9,37 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabases } from '../src/db/databases.js';
-import { createServices } from '../src/services.js';
-import { createAccountWithKeys } from '../test/helpers/factories.js';
+import { ALL_DAY, startInProcessApp } from './in-process-app.js';
 
 const env = process.env;
-const url = env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_booking_micro';
 const ROUNDS = Number(env.BENCH_ROUNDS ?? 1000);
-const dbName = new URL(url).pathname.slice(1);
-const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
-await admin.connect();
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.query(`CREATE DATABASE ${dbName}`);
-const config = loadConfig({
-  DATABASE_URL: url,
-  REDIS_URL: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  REDIS_PREFIX: `bench${randomBytes(3).toString('hex')}:`,
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_PER_SECOND: '100000',
+const { call, close } = await startInProcessApp({
+  url: env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/svc_bench_booking_micro',
+  redisUrl: env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  prefixTag: 'benchbook',
   // What production runs: outside it every body is also checked against its schema (src/rest/serialize.ts).
-  NODE_ENV: 'production',
-  SECRET_KEY: randomBytes(32).toString('hex'),
-  SEED_DEMO: 'false',
-  RUN_WORKERS: 'false',
+  env: {
+    NODE_ENV: 'production',
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    SEED_DEMO: 'false',
+    RUN_WORKERS: 'false',
+  },
 });
-const dbs = await openDatabases(config);
-await dbs.migrate();
-const services = await createServices(config, { dbs });
-const app = await buildApp(services);
-const { testKey } = await createAccountWithKeys(dbs);
-const headers = { authorization: `Bearer ${testKey.key}` };
-const call = async (path: string, payload: object) => {
-  const res = await app.inject({ method: 'POST', url: `/api/v1${path}`, headers, payload });
-  if (res.statusCode !== 200) throw new Error(`POST ${path}: ${res.body}`);
-  return res.json<{ data: { _id: string } }>().data;
-};
 // The bench's `bookings` scenario: four employees working around the clock, one service, one
 // customer, every booking the next free 30-minute slot for whichever employee is free.
-const allDay = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-    d,
-    [{ start: '00:00', end: '24:00' }],
-  ]),
-);
 const staff = [];
-for (let i = 0; i < 4; i++) staff.push(await call('/employees', { name: `E${i}`, workingHours: allDay }));
-const service = await call('/services', {
+for (let i = 0; i < 4; i++) staff.push(await call('POST', '/employees', { name: `E${i}`, workingHours: ALL_DAY }));
+const service = await call('POST', '/services', {
   name: 'Cut',
   durationMinutes: 30,
   price: 0,
   employeeIds: staff.map((s) => s._id),
 });
-const customer = await call('/customers', { name: 'Dana', email: 'dana@example.com' });
+const customer = await call('POST', '/customers', { name: 'Dana', email: 'dana@example.com' });
 const first = Math.ceil(Date.now() / 86_400_000) * 86_400_000 + 2 * 86_400_000;
 let slot = 0;
 const book = () =>
-  call('/bookings', {
+  call('POST', '/bookings', {
     serviceId: service._id,
     customerId: customer._id,
     startTime: new Date(first + slot++ * 30 * 60_000).toISOString(),
@@ -95,8 +67,4 @@ if (session) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'booking-micro.cpuprofile'), JSON.stringify(profile));
 }
-await app.close();
-await services.close();
-await dbs.close();
-await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-await admin.end();
+await close();

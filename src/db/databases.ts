@@ -291,6 +291,12 @@ function postgresDatabase(
   // "timeout exceeded when trying to connect"), not a request that hangs until the client
   // gives up. query_timeout does the same for a query whose answer does not come: a server
   // that is stopped or cut off never fails it, and its own statement_timeout never fires.
+  // A statement past Prisma as pg sends it: named as Prisma's are (planned once per
+  // connection), but never through a pooler.
+  const statement = (sql: string, params: unknown[]): pg.QueryConfig => {
+    const name = urls.pooler ? undefined : statementName({ sql });
+    return { text: sql, values: wireValues(params), ...(name ? { name } : {}) };
+  };
   const pool = new pg.Pool({
     connectionString: urls.pooled,
     max: poolSize,
@@ -329,16 +335,13 @@ function postgresDatabase(
       }
     },
     async queryRows<T>(sql: string, params: unknown[]) {
-      // Named as Prisma's are (planned once per connection), but never through a pooler.
-      const name = urls.pooler ? undefined : statementName({ sql });
-      return (await pool.query({ text: sql, values: wireValues(params), ...(name ? { name } : {}) })).rows as T[];
+      return (await pool.query(statement(sql, params))).rows as T[];
     },
     async transaction(fn) {
       const client = await pool.connect();
-      const tx = new SqlTransaction(async <T>(sql: string, params: unknown[]) => {
-        const name = urls.pooler ? undefined : statementName({ sql });
-        return (await client.query({ text: sql, values: wireValues(params), ...(name ? { name } : {}) })).rows as T[];
-      });
+      const tx = new SqlTransaction(
+        async <T>(sql: string, params: unknown[]) => (await client.query(statement(sql, params))).rows as T[],
+      );
       // A connection whose ROLLBACK failed is in no known state: the pool drops it.
       let broken: Error | undefined;
       try {

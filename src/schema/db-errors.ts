@@ -76,9 +76,14 @@ export const isTransactionTimeout = (err: unknown) => (err as { code?: string })
  * a transaction that could not start or ran out of time answered as 503 wherever it is called
  * from (REST, GraphQL, the CLI), not as an unknown error.
  */
-export async function domainTransaction<T>(db: Db, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+export function domainTransaction<T>(db: Db, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return asDomainTransaction(() => db.$transaction(fn, DOMAIN_TRANSACTION));
+}
+
+/** A transaction run as the domain's are: again as a deadlock victim, a 503 when it timed out. */
+async function asDomainTransaction<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await retryOnDeadlock(() => db.$transaction(fn, DOMAIN_TRANSACTION));
+    return await retryOnDeadlock(run);
   } catch (err) {
     if (isTransactionTimeout(err)) throw databaseBusy(err);
     throw err;
@@ -91,11 +96,6 @@ export async function domainTransaction<T>(db: Db, fn: (tx: Prisma.TransactionCl
  * connection is the pool's (DATABASE_POOL_TIMEOUT_MS), and one that runs out is a 503 by the
  * error table, as Prisma's P2028 is here.
  */
-export async function domainSqlTransaction<T>(db: Db, fn: (tx: Transaction) => Promise<T>): Promise<T> {
-  try {
-    return await retryOnDeadlock(() => sqlTransaction(db, fn));
-  } catch (err) {
-    if (isTransactionTimeout(err)) throw databaseBusy(err);
-    throw err;
-  }
+export function domainSqlTransaction<T>(db: Db, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  return asDomainTransaction(() => sqlTransaction(db, fn));
 }

@@ -65,12 +65,10 @@ const SERVICE_COLUMNS: readonly ModelColumn[] = [
   ['updated_at', 'updatedAt'],
 ];
 
-// The service, its staff in employee order and its company's reminders: findService's shape
-// plus `company`.
+// The service, its staff's rows in id order and its company's reminders (findService's shape,
+// its `employees` derived from `staff`, plus `company`).
 const SERVICE_TO_BOOK = `
   SELECT ${selectAs(SERVICE_COLUMNS, 's')},
-         COALESCE((SELECT jsonb_agg(jsonb_build_object('employeeId', es.employee_id) ORDER BY es.employee_id)
-                     FROM employee_services es WHERE es.service_id = s.id), '[]'::jsonb) AS employees,
          jsonb_build_object('reminders', c.reminders) AS company,
          COALESCE((SELECT jsonb_agg(jsonb_build_object('id', e.id, 'active', e.active, 'workingHours', e.working_hours)
                                     ORDER BY e.id)
@@ -94,9 +92,11 @@ export async function findServiceToBook(
   /** A customer whose existence is read in the same statement (customerFound). */
   customerId?: string | null,
 ): Promise<ServiceToBook> {
-  const [s] = isId(id) ? await sqlOf(db)<ServiceToBook>(SERVICE_TO_BOOK, [id, companyId, customerId ?? null]) : [];
+  const [s] = isId(id)
+    ? await sqlOf(db)<Omit<ServiceToBook, 'employees'>>(SERVICE_TO_BOOK, [id, companyId, customerId ?? null])
+    : [];
   if (!s) throw AppError.notFound('service');
-  return s;
+  return { ...s, employees: s.staff.map((e) => ({ employeeId: e.id })) };
 }
 
 export async function findCustomer(db: Client, companyId: string, id: unknown) {

@@ -92,8 +92,7 @@ export async function findOrCreateCustomer(tx: Transaction, companyId: string, i
     tx,
     Prisma.sql`SELECT ${CUSTOMER_RETURNING} FROM customers WHERE company_id = ${companyId} AND email = ${data.email} FOR KEY SHARE`,
   );
-  if (!found) throw AppError.notFound('customer');
-  if (found.erasedAt) throw alreadyErased(found.erasedAt);
+  lockedCustomer(found);
   return found;
 }
 
@@ -174,7 +173,7 @@ export async function lockCustomer(
 }
 
 /** What lockCustomer answers of the row its lock read: NOT_FOUND when none, CONFLICT when erased. */
-export function lockedCustomer(row: { erasedAt: Date | null } | undefined): void {
+export function lockedCustomer<R extends { erasedAt: Date | null }>(row: R | undefined): asserts row is R {
   if (!row) throw AppError.notFound('customer');
   if (row.erasedAt) throw alreadyErased(row.erasedAt);
 }

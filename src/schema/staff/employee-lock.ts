@@ -51,15 +51,11 @@ export async function lockCustomerAndEmployees(
     Prisma.sql`
       WITH c AS (
         SELECT erased_at FROM customers WHERE id = ${customerId} AND company_id = ${companyId} FOR KEY SHARE
-      ), e AS (
-        SELECT id, active, working_hours FROM employees
-        WHERE company_id = ${companyId} AND id = ANY(${[...new Set(employees)]}::text[])
-        ORDER BY id FOR NO KEY UPDATE
-      )
+      ), e AS (${lockingRead(companyId, employees)})
       SELECT 'customer' AS kind, NULL::text AS id, NULL::boolean AS active, NULL::jsonb AS "workingHours",
              erased_at AS "erasedAt" FROM c
       UNION ALL
-      SELECT 'employee', id, active, working_hours, NULL FROM e`,
+      SELECT 'employee', id, active, "workingHours", NULL FROM e`,
   );
   const customer = rows.find((r) => r.kind === 'customer');
   return {
@@ -90,11 +86,11 @@ export async function lockEmployeesReading(
   employees: string[],
 ): Promise<LockedEmployee[]> {
   if (employees.length === 0) return [];
-  return sqlRows<LockedEmployee>(
-    tx,
-    Prisma.sql`
-      SELECT id, active, working_hours AS "workingHours" FROM employees
-      WHERE company_id = ${companyId} AND id = ANY(${[...new Set(employees)]}::text[])
-      ORDER BY id FOR NO KEY UPDATE`,
-  );
+  return sqlRows<LockedEmployee>(tx, lockingRead(companyId, employees));
 }
+
+/** The employees' lock in id order, reading what a booking's check needs of each (LockedEmployee). */
+const lockingRead = (companyId: string, employees: string[]) => Prisma.sql`
+  SELECT id, active, working_hours AS "workingHours" FROM employees
+  WHERE company_id = ${companyId} AND id = ANY(${[...new Set(employees)]}::text[])
+  ORDER BY id FOR NO KEY UPDATE`;

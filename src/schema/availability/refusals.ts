@@ -102,7 +102,13 @@ export interface Policy {
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const NONE: Reason[] = [];
+/**
+ * The answer "no reason": one frozen array shared by every caller (it is returned for each free
+ * start of a month's grid, so it is not made anew each time). Frozen, so a caller that tried to
+ * add to it would throw at once instead of changing every later answer of the process
+ * (ARCHITECTURE.md, Process state).
+ */
+const NONE: readonly Reason[] = Object.freeze([]);
 
 /** The local day `at` falls on (binary search; days are sorted and adjoin). */
 export function dayAt(days: LocalDay[], at: number): LocalDay | undefined {
@@ -154,11 +160,14 @@ function onGrid(grid: Interval[], start: number, step: number): boolean {
   return start < ge && (start - gs) % step === 0;
 }
 
-/** The service-wide reasons (no employee): the start has passed, is too soon or too far ahead. */
+/**
+ * The service-wide reasons (no employee): the start has passed, is too soon or too far ahead.
+ * Always a new array: `refusals` adds the employee's reasons to it.
+ */
 function timeReasons(start: number, p: Policy): Reason[] {
   if (start <= p.now) return [reasonFor.passed()];
-  if (p.skipRules) return NONE;
   const out: Reason[] = [];
+  if (p.skipRules) return out;
   const earliest = p.now + p.rules.minNoticeMinutes * MINUTE;
   if (start < earliest)
     out.push({
@@ -182,7 +191,7 @@ function timeReasons(start: number, p: Policy): Reason[] {
  * MAX_ADVANCE) carry no employeeId. Fast when the answer is yes (a few binary searches), as
  * `/availability` asks it for every start of a month's grid.
  */
-export function refusals(s: EmployeeSchedule, start: number, t: ServiceTiming, p: Policy): Reason[] {
+export function refusals(s: EmployeeSchedule, start: number, t: ServiceTiming, p: Policy): readonly Reason[] {
   const end = start + t.durationMinutes * MINUTE;
   const bs = start - t.bufferBeforeMinutes * MINUTE;
   const be = end + t.bufferAfterMinutes * MINUTE;

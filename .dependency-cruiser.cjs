@@ -4,7 +4,7 @@
 // on it as much as one that calls it.
 
 // Bottom to top. A layer may import its own layer and the ones below it, never one above.
-const PRIMITIVES = '^src/(crypto|webhooks|generated)/|^src/(config|errors|ids|logger|bus|package-files)[.]ts$';
+const PRIMITIVES = '^src/(crypto|webhooks|generated)/|^src/(config|errors|ids|logger|bus|package-files|frozen)[.]ts$';
 // The credential model: what an API key, a token, a scope and a redirect URI are, and the
 // cached resolution of a bearer credential. The rest of src/auth is the OAuth transport.
 const CREDENTIAL_MODEL = '^src/auth/(scopes|tokens|credentials)[.]ts$|^src/auth/oauth/redirect-uri[.]ts$';
@@ -19,7 +19,7 @@ module.exports = {
     {
       name: 'primitives-import-only-primitives',
       comment:
-        'Primitives (crypto, webhooks, config, errors, ids, logger, bus, the generated client) import nothing of ours but other primitives.',
+        'Primitives (crypto, webhooks, config, errors, ids, logger, bus, frozen, the generated client) import nothing of ours but other primitives.',
       severity: 'error',
       from: { path: PRIMITIVES },
       to: { path: '^src/', pathNot: PRIMITIVES },

@@ -60,8 +60,10 @@ export function trustedProxies(
 
 export async function buildApp(services: Services): Promise<FastifyInstance> {
   const { config } = services;
-  setAvailabilityCache(config.AVAILABILITY_CACHE === 'on');
-  setReportCache(config.REPORT_CACHE === 'on');
+  // Switched per database of this app: another app in the same process keeps its own setting.
+  const modeDbs = [services.dbs.live.prisma, services.dbs.test.prisma];
+  setAvailabilityCache(modeDbs, config.AVAILABILITY_CACHE === 'on');
+  setReportCache(modeDbs, config.REPORT_CACHE === 'on');
   // Fastify's instance type is generic in its logger; ours is typed as the base logger.
   const logger: FastifyBaseLogger = services.logger;
   const app = Fastify({

@@ -13,6 +13,7 @@ import type { Bus } from '../bus.js';
 import type { Databases } from '../db/databases.js';
 import type { Company } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
+import { deepFreeze } from '../frozen.js';
 import { ALL_SCOPES, parseScopes, type Scope } from './scopes.js';
 import { hashToken, parseToken } from './tokens.js';
 
@@ -190,7 +191,10 @@ export class CredentialResolver {
     const lookup = {} as Lookup;
     // Still registered when it returns = no invalidation overtook it: only then is it cached.
     const current = () => this.inflight.get(hash) === lookup;
+    // Deeply frozen: one resolution (its company row too) is handed to every request of the
+    // credential until it is dropped (ARCHITECTURE.md, Process state).
     lookup.promise = this.load(hash, kind, mode)
+      .then(deepFreeze)
       .then((value) => {
         if (current()) {
           if (this.cache.size >= MAX_ENTRIES && !this.cache.has(hash)) {

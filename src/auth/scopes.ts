@@ -1,5 +1,7 @@
 // The complete scope list (docs/oauth.md). API keys carry all of them; OAuth tokens the granted ones.
-export const SCOPES = [
+import { deepFreeze } from '../frozen.js';
+
+export const SCOPES = deepFreeze([
   'company:read',
   'company:write',
   'bookings:read',
@@ -18,11 +20,11 @@ export const SCOPES = [
   'events:read',
   'emails:read',
   'logs:read',
-] as const;
+] as const);
 
 export type Scope = (typeof SCOPES)[number];
 
-const known = new Set<string>(SCOPES);
+const known = deepFreeze(new Set<string>(SCOPES));
 
 export function isScope(s: string): s is Scope {
   return known.has(s);
@@ -32,9 +34,10 @@ export function isScope(s: string): s is Scope {
  * Scopes a person must tick on the consent page to grant: never preselected (docs/oauth.md).
  * The request logs hold what the company's integrations sent and got back.
  */
-export const OPT_IN_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['logs:read']);
+export const OPT_IN_SCOPES: ReadonlySet<Scope> = deepFreeze(new Set<Scope>(['logs:read']));
 
-export const ALL_SCOPES: ReadonlySet<Scope> = new Set(SCOPES);
+/** Every API key's scopes: one set shared by every key's resolution, so frozen. */
+export const ALL_SCOPES: ReadonlySet<Scope> = deepFreeze(new Set(SCOPES));
 
 /** Parses a space-separated scope string; unknown names are returned separately. */
 export function parseScopes(value: string): { scopes: Scope[]; unknown: string[] } {

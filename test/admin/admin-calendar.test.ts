@@ -349,8 +349,8 @@ describe('admin calendar: day view', () => {
 
   it.skipIf(embedded())('sends one statement per kind of thing, whatever the number of bookings', async () => {
     // Each page drawn afresh (a kept one reads none of it: "kept calendar" below).
-    setReportCache(false);
-    onTestFinished(() => setReportCache(true));
+    setReportCache([t.dbs.live.prisma, t.dbs.test.prisma], false);
+    onTestFinished(() => setReportCache([t.dbs.live.prisma, t.dbs.test.prisma], true));
     const count = async () => {
       // The request log's batch of the API requests before is written now, not in the middle of
       // the page's statements (it is not the page's).

@@ -85,7 +85,7 @@ export function instantOf(value: unknown): Date | null {
 export interface DayChoices {
   kind: 'appointment' | 'class';
   /** Free starts (appointment services) with the employees free for each. */
-  slots: Array<{ startTime: Date; endTime: Date; employeeIds: string[] }>;
+  slots: ReadonlyArray<{ startTime: Date; endTime: Date; employeeIds: readonly string[] }>;
   /** Scheduled sessions (class services) with the places left. */
   sessions: Array<{ classId: string; startTime: Date; endTime: Date; employeeId: string; spotsLeft: number }>;
   /** The availability use case's refusal of the question (an employee who does not do the service). */

@@ -13,6 +13,7 @@
 // starts, minimum notice or maximum advance cut) and cut to the request's now on every answer
 // (`cutEntry`), so a cached month stays right as time passes and under a test clock.
 import type { Db } from '../../db/databases.js';
+import { deepFreeze } from '../../frozen.js';
 import type { Slot } from './schedule.js';
 import type { Policy } from './refusals.js';
 import type { BookingRules } from '../booking-rules.js';
@@ -26,7 +27,7 @@ interface Entry {
   version: string;
   scopes: string[];
   /** Every start free as far as schedules and rules go, the clock left out. */
-  slots: Slot[];
+  slots: readonly Slot[];
   /** The booking rules in force (the company's, in the key, under the service's). */
   rules: BookingRules;
   /**
@@ -34,18 +35,30 @@ interface Entry {
    * the clock stays between two of them, so what a transport derives from that array (the
    * REST body, written once) is derived once.
    */
-  cut?: { i: number; j: number; slots: Slot[] };
+  cut?: { i: number; j: number; slots: readonly Slot[] };
 }
 
-let enabled = true;
+// Process state (ARCHITECTURE.md): the entries of each database (live, sandbox), so of one mode;
+// every key starts with the company's id. A database whose app was built with
+// AVAILABILITY_CACHE=off has no map here: the switch belongs to that app's databases, not to the
+// process, so one app (or test) cannot turn the cache off or on for another.
+// eslint-disable-next-line no-restricted-syntax -- process state: availability cache
 const caches = new WeakMap<Db, Map<string, Entry>>();
+// eslint-disable-next-line no-restricted-syntax -- process state: availability cache
+const switchedOff = new WeakSet<Db>();
 
-/** AVAILABILITY_CACHE=off (config.ts): compute every answer afresh (for measuring the cache). */
-export function setAvailabilityCache(on: boolean): void {
-  enabled = on;
+/** AVAILABILITY_CACHE=off (config.ts): the databases given compute every answer afresh (for measuring the cache). */
+export function setAvailabilityCache(dbs: readonly Db[], on: boolean): void {
+  for (const db of dbs) {
+    if (on) switchedOff.delete(db);
+    else {
+      switchedOff.add(db);
+      caches.delete(db);
+    }
+  }
 }
 
-export const availabilityCacheEnabled = () => enabled;
+export const availabilityCacheEnabled = (db: Db) => !switchedOff.has(db);
 
 /** The sum of the scopes' availability versions (and of the first `head` of them), one statement. */
 export async function readVersions(db: Db, scopes: string[], head = 0): Promise<{ total: string; head: string }> {
@@ -64,7 +77,7 @@ function cacheOf(db: Db): Map<string, Entry> {
 
 /** The entry for `key` when nothing it depends on changed since (one statement), else null. */
 export async function cachedSlots(db: Db, key: string): Promise<Entry | null> {
-  if (!enabled) return null;
+  if (switchedOff.has(db)) return null;
   const cache = cacheOf(db);
   const entry = cache.get(key);
   if (!entry) return null;
@@ -79,8 +92,14 @@ export async function cachedSlots(db: Db, key: string): Promise<Entry | null> {
   return entry;
 }
 
+/**
+ * Keeps an entry for `key`. Its slots and rules are deeply frozen first: every later request of
+ * the same month is answered with these very arrays and objects.
+ */
 export function keepSlots(db: Db, key: string, entry: Entry): void {
-  if (!enabled) return;
+  if (switchedOff.has(db)) return;
+  deepFreeze(entry.slots);
+  deepFreeze(entry.rules);
   const cache = cacheOf(db);
   cache.delete(key);
   cache.set(key, entry);
@@ -102,7 +121,7 @@ export function withoutClock(p: Policy): Policy {
  * `p` allow: after now, at or after `from`, the minimum notice and at most the maximum advance
  * ahead, exactly as `refusals` decides them.
  */
-function cutBounds(slots: Slot[], p: Policy, from: number): [number, number] {
+function cutBounds(slots: readonly Slot[], p: Policy, from: number): [number, number] {
   const lo = Math.max(from, p.now + 1, p.now + p.rules.minNoticeMinutes * MINUTE);
   const hi = p.now + p.rules.maxAdvanceDays * DAY;
   let i = 0;
@@ -117,9 +136,13 @@ function cutBounds(slots: Slot[], p: Policy, from: number): [number, number] {
  * array as the last answer's when the cut is the same. The arrays are never changed once made: an array stands for its starts, and an entry
  * is only reached after its versions were checked (`cachedSlots`).
  */
-export function cutEntry(entry: Entry, p: Policy, from: number): Slot[] {
+export function cutEntry(entry: Entry, p: Policy, from: number): readonly Slot[] {
   const [i, j] = cutBounds(entry.slots, p, from);
   if (entry.cut?.i !== i || entry.cut.j !== j)
-    entry.cut = { i, j, slots: i === 0 && j === entry.slots.length ? entry.slots : entry.slots.slice(i, j) };
+    entry.cut = {
+      i,
+      j,
+      slots: i === 0 && j === entry.slots.length ? entry.slots : Object.freeze(entry.slots.slice(i, j)),
+    };
   return entry.cut.slots;
 }

@@ -53,7 +53,8 @@ export interface SessionAvailability {
   spotsLeft: number;
 }
 
-export type Availability = { kind: 'appointment'; slots: Slot[] } | { kind: 'class'; sessions: SessionAvailability[] };
+export type Availability =
+  { kind: 'appointment'; slots: readonly Slot[] } | { kind: 'class'; sessions: SessionAvailability[] };
 
 export async function findAvailability(
   db: Db,
@@ -94,7 +95,7 @@ export async function findAvailability(
   const cached = await cachedSlots(db, cacheKey);
   if (cached) return { kind: 'appointment', slots: cutEntry(cached, { now, rules: cached.rules }, from) };
   // Read before the service: an answer is kept only when neither changed until its version was read.
-  const before = availabilityCacheEnabled() ? await readVersions(db, [companyId, data.serviceId!], 2) : null;
+  const before = availabilityCacheEnabled(db) ? await readVersions(db, [companyId, data.serviceId!], 2) : null;
   const service = await findService(db, companyId, data.serviceId);
   const qualified = service.employees.map((e) => e.employeeId);
   if (data.employeeId && !qualified.includes(data.employeeId)) {

@@ -10,6 +10,7 @@ import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { Config } from '../../config.js';
 import { feedTokenHash, feedTokenMode } from '../../crypto/calendar-feed-token.js';
 import type { Databases } from '../../db/databases.js';
+import { deepFreeze } from '../../frozen.js';
 import { publicOrigin } from '../bookings/index.js';
 import { bookingUid, locationText, PRODUCT_ID, uidHostOf } from './booking-invitation.js';
 
@@ -23,7 +24,9 @@ const DAY_MS = 86_400_000;
  * new render. Only the render is saved (most of a 5 000-event feed's cost). Bounded by bytes.
  */
 const CACHE_BYTES = 64 * 1024 * 1024;
+// eslint-disable-next-line no-restricted-syntax -- process state: rendered calendar feeds
 const rendered = new Map<string, { digest: string; feed: RenderedFeed }>();
+// eslint-disable-next-line no-restricted-syntax -- process state: rendered calendar feeds
 let cachedBytes = 0;
 
 function remember(key: string, digest: string, feed: RenderedFeed): void {
@@ -33,7 +36,7 @@ function remember(key: string, digest: string, feed: RenderedFeed): void {
     rendered.delete(key);
   }
   if (feed.ics.length > CACHE_BYTES / 4) return;
-  rendered.set(key, { digest, feed });
+  rendered.set(key, { digest, feed: deepFreeze(feed) });
   cachedBytes += feed.ics.length;
   // Oldest first out (a Map keeps insertion order; a hit re-inserts).
   for (const [id, entry] of rendered) {
@@ -148,7 +151,7 @@ export async function openCalendarFeed(
       ]),
     )
     .digest('base64url');
-  const key = `${mode}:${feed.id}`;
+  const key = `${mode}:${feed.companyId}:${feed.id}`;
   const hit = rendered.get(key);
   if (hit && hit.digest === digest) {
     rendered.delete(key);

@@ -8,12 +8,19 @@
 // or another, so a stale value is never served. Whatever else a value depends on is in its key
 // (and, for a value that holds only for a while, in its `usable` test).
 import { sqlOf, type Db } from '../../db/databases.js';
+import { deepFreeze } from '../../frozen.js';
 
-let enabled = true;
+// The switch belongs to the databases of the app that was built with REPORT_CACHE=off, not to
+// the process: one app (or test) cannot turn keeping off or on for another.
+// eslint-disable-next-line no-restricted-syntax -- process state: report versions
+const switchedOff = new WeakSet<Db>();
 
-/** REPORT_CACHE=off (config.ts): compute every kept value afresh (for measuring). */
-export function setReportCache(on: boolean): void {
-  enabled = on;
+/** REPORT_CACHE=off (config.ts): the databases given compute every kept value afresh (for measuring). */
+export function setReportCache(dbs: readonly Db[], on: boolean): void {
+  for (const db of dbs) {
+    if (on) switchedOff.delete(db);
+    else switchedOff.add(db);
+  }
 }
 
 /** The sum of a company's report versions (its shards), one statement, past Prisma (every kept page sends it). */
@@ -52,7 +59,7 @@ export function keptByReportVersion<T>(max: number) {
     compute: () => Promise<T>,
     usable: (value: T) => boolean = () => true,
   ): Promise<T> {
-    if (!enabled) return compute();
+    if (switchedOff.has(db)) return compute();
     const id = `${companyId} ${key}`;
     let state = states.get(db);
     if (!state) states.set(db, (state = { cache: new Map(), running: new Map() }));
@@ -72,7 +79,8 @@ export function keptByReportVersion<T>(max: number) {
       const value = await shared;
       if (usable(value)) return value;
     }
-    const computing = compute();
+    // Deeply frozen: a kept value is handed to every request that reads the same version.
+    const computing = compute().then(deepFreeze);
     if (!shared) {
       running.set(flight, computing);
       void computing.then(

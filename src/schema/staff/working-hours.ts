@@ -7,6 +7,7 @@
 // neither day has a missing or repeated minute.
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { deepFreeze } from '../../frozen.js';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -90,7 +91,10 @@ export function hoursLocations(hours: WorkingHours): string[] {
   return [...new Set(WEEKDAYS.flatMap((d) => hours[d].flatMap((r) => (r.locationId ? [r.locationId] : []))))];
 }
 
-export const EMPTY_WEEK: WorkingHours = Object.fromEntries(WEEKDAYS.map((d) => [d, []])) as unknown as WorkingHours;
+/** No hours on any day. Shared (readWorkingHours answers it for every unreadable value): frozen. */
+export const EMPTY_WEEK: WorkingHours = deepFreeze(
+  Object.fromEntries(WEEKDAYS.map((d) => [d, []])) as unknown as WorkingHours,
+);
 
 function localInstant(day: DateTime, time: string): number {
   if (time === '24:00') return day.plus({ days: 1 }).startOf('day').toMillis();
@@ -141,6 +145,7 @@ export function localDays(zone: string, from: number, to: number): LocalDay[] {
 
 // A zone's calendar does not change while the process runs (tzdata is loaded once), and
 // availability asks for the same month again and again: each local day is worked out once.
+// eslint-disable-next-line no-restricted-syntax -- process state: local days
 const dayCache = new Map<string, { local: LocalDay; next: DateTime<boolean> }>();
 
 // Which local day an instant falls on, by its quarter of an hour: every offset and every offset
@@ -148,11 +153,13 @@ const dayCache = new Map<string, { local: LocalDay; next: DateTime<boolean> }>()
 // the instants of one quarter are on the same local day. A booking asks for its own start and
 // end, each a Luxon conversion with several Intl calls, on every check: 5% of its CPU.
 const QUARTER = 15 * 60_000;
+// eslint-disable-next-line no-restricted-syntax -- process state: local days
 const dayOfQuarter = new Map<string, DateTime<boolean>>();
 
 // The local days already worked out (dayStartingAt), by the UTC days they overlap: an instant
 // on one of them finds its day by comparison, without Luxon. Bookings a few hours apart ask for
 // the same few days, each at quarters of its own.
+// eslint-disable-next-line no-restricted-syntax -- process state: local days
 const daysByUtcDay = new Map<string, LocalDay[]>();
 
 /** The start of the local day of `zone` that instant `t` falls on (Luxon's startOf('day')). */
@@ -177,14 +184,16 @@ function dayStartingAt(zone: string, day: DateTime<boolean>): { local: LocalDay;
   const guess = DateTime.fromMillis(day.toMillis() + DAY, { zone });
   const sameOffset = guess.offset === day.offset && guess.hour === 0 && guess.minute === 0;
   const next = sameOffset ? guess : day.plus({ days: 1 }).startOf('day');
-  const local: LocalDay = {
+  // Shared by every request that asks for this day (of any company in the zone): frozen. Its
+  // `day` is a Luxon DateTime, immutable by Luxon's own API.
+  const local: LocalDay = Object.freeze({
     weekday: WEEKDAYS[day.weekday - 1]!,
     date: day.toISODate()!,
     day,
     start: day.toMillis(),
     end: next.toMillis(),
     plain: sameOffset && day.hour === 0 && day.minute === 0,
-  };
+  });
   if (dayCache.size >= 20_000) {
     // bounded: ~35 entries per zone and month asked for
     dayCache.clear();
@@ -326,16 +335,9 @@ export function localDateSpan(zone: string, date: string): Interval | null {
 // pages read every employee's on each request: each distinct stored value is validated once
 // (validating was most of a 200-employee report's working-time cost). The values handed out
 // are shared, so they are frozen.
+// eslint-disable-next-line no-restricted-syntax -- process state: parsed working hours
 const readHours = new Map<string, WorkingHours>();
 const READ_HOURS_MAX = 2_000;
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 /** Reads stored working hours defensively (rows written before validation existed). */
 export function readWorkingHours(value: unknown): WorkingHours {

@@ -39,6 +39,40 @@ export default tseslint.config(
     },
   },
   {
+    // Process state (ARCHITECTURE.md): a value at module level lives as long as the process and
+    // is shared by every request and company it serves. A mutable one (a `let`, a Map, a Set, an
+    // empty array or object to fill) is allowed only where ARCHITECTURE.md lists it, with its
+    // key, bound and invalidation: the line before it says so
+    // (`eslint-disable-next-line no-restricted-syntax -- process state: <its name there>`, which
+    // test/docs/process-state.test.ts checks against the list). A constant collection is frozen
+    // (deepFreeze, src/frozen.ts), so that a caller who adds to it throws at once.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/generated/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Program > VariableDeclaration', 'Program > ExportNamedDeclaration > VariableDeclaration'].flatMap(
+          (declaration) => [
+            {
+              selector: `${declaration}[kind='let']`,
+              message: 'A module-level let is process state: list it in ARCHITECTURE.md (Process state) or avoid it.',
+            },
+            {
+              selector: `${declaration} > VariableDeclarator > NewExpression[callee.name=/^(Map|Set|WeakMap|WeakSet|Array)$/]`,
+              message:
+                'A module-level collection is process state: freeze a constant one (deepFreeze, src/frozen.ts), or list a cache in ARCHITECTURE.md (Process state).',
+            },
+            {
+              selector: `${declaration} > VariableDeclarator > :matches(ArrayExpression[elements.length=0], ObjectExpression[properties.length=0])`,
+              message:
+                'A module-level empty array or object is shared by every caller: freeze it (Object.freeze), or list it in ARCHITECTURE.md (Process state).',
+            },
+          ],
+        ),
+      ],
+    },
+  },
+  {
     // Tests and benchmarks read HTTP and GraphQL answers as parsed JSON (`res.json()` is `any`)
     // and compare them whole with expect(); typing each answer would restate the response
     // schemas the server already validates. The `any` rules stay on for src and scripts.

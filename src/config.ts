@@ -3,6 +3,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { deepFreeze } from './frozen.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -24,7 +25,7 @@ const url = (protocols: string[]) =>
 // -Host). Never "trust every hop": the left-most X-Forwarded-For entry is whatever the client
 // wrote, so that would let anyone pick their own address (per-IP rate limit, loopback
 // exemption from the HTTPS rule). `true` therefore means one hop, like `1`.
-const PROXY_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const PROXY_PRESETS = deepFreeze(new Set(['loopback', 'linklocal', 'uniquelocal']));
 function isProxyAddress(entry: string): boolean {
   if (PROXY_PRESETS.has(entry)) return true;
   const [addr, bits, ...rest] = entry.split('/');

@@ -4,6 +4,7 @@
 // REST, GraphQL, the CLI and the admin pages answer the same cause with the same code. The
 // table, with when each code happens, is in docs/api.md (Errors). This module imports nothing
 // of ours: every layer may use it.
+import { deepFreeze } from './frozen.js';
 
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -136,15 +137,13 @@ export const databaseBusy = (cause?: unknown) =>
 
 // A database that cannot be reached, is shutting down or has no connection to spare is a
 // dependency outage: 503 SERVICE_UNAVAILABLE with Retry-After, not a 500.
-const UNREACHABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-const UNREACHABLE_DRIVER = new Set([
-  'DatabaseNotReachable',
-  'ConnectionClosed',
-  'SocketTimeout',
-  'TooManyConnections',
-  'DatabaseUnavailable',
-]);
-const UNREACHABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
+const UNREACHABLE_PRISMA = deepFreeze(new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']));
+const UNREACHABLE_DRIVER = deepFreeze(
+  new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseUnavailable']),
+);
+const UNREACHABLE_SOCKET = deepFreeze(
+  new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']),
+);
 // node-postgres reports a connection dropped under a query, a pool wait that timed out, a query
 // whose answer did not come within DATABASE_QUERY_TIMEOUT_MS, and a query on a connection ended
 // for that reason, as plain Errors without a code; these are its messages.

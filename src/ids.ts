@@ -4,9 +4,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 
 const processRandom = randomBytes(5).toString('hex');
+// eslint-disable-next-line no-restricted-syntax -- process state: ids
 let counter = randomInt(0, 0xffffff);
 /** The first 18 characters (seconds and the process's random part) of the last second asked. */
+// eslint-disable-next-line no-restricted-syntax -- process state: ids
 let second = -1;
+// eslint-disable-next-line no-restricted-syntax -- process state: ids
 let head = '';
 
 // Written with strings rather than a Buffer and its hex: every request log's row takes an id,

@@ -7,6 +7,7 @@
 // test/logger.test.ts sends secrets through headers, query strings, bodies and
 // GraphQL and logs them from code, and asserts none reach the output.
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { deepFreeze } from './frozen.js';
 
 const CENSOR = '[REDACTED]';
 
@@ -74,7 +75,7 @@ function serializeError(err: Error): unknown {
 }
 
 // Fastify's and pino's own keys: their serializers below decide what is written.
-const SERIALIZED = new Set(['req', 'res', 'err', 'error']);
+const SERIALIZED = deepFreeze(new Set(['req', 'res', 'err', 'error']));
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   const options: LoggerOptions = {

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { recordAudit } from '../schema/team/index.js';
 import type { Services } from '../services.js';
 import { modeOfRequest, paramsOf } from './scope.js';
+import { deepFreeze } from '../frozen.js';
 
 export interface AuditDetail {
   before?: unknown;
@@ -33,7 +34,7 @@ const NAMED: Record<string, string> = {
 };
 
 // Path parameters that say where, not what.
-const SCOPE_PARAMS = new Set(['mode', 'companyId']);
+const SCOPE_PARAMS = deepFreeze(new Set(['mode', 'companyId']));
 
 /**
  * A readable name for a route: its literal segments after the company prefix, the first as the

@@ -237,7 +237,9 @@ export function clockTime(at: Date | number, zone: string): string {
   clockTimes.set(key, text);
   return text;
 }
+// eslint-disable-next-line no-restricted-syntax -- process state: admin formats
 const clocks = new Map<string, Intl.DateTimeFormat>();
+// eslint-disable-next-line no-restricted-syntax -- process state: admin formats
 const clockTimes = new Map<string, string>();
 
 export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { seconds?: boolean } = {}): string {
@@ -247,6 +249,7 @@ export function formatTime(d: Date | null | undefined, zone = 'UTC', opts: { sec
 }
 
 // One Intl.DateTimeFormat per zone and precision, made once (a list page formats hundreds of times).
+// eslint-disable-next-line no-restricted-syntax -- process state: admin formats
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
 function timeFormatOf(zone: string, seconds: boolean): Intl.DateTimeFormat {
   const key = `${zone} ${seconds}`;
@@ -286,6 +289,7 @@ export function money(minor: number, currency: string): string {
 }
 
 // An Intl.NumberFormat costs far more to make than to use: one per currency, made once.
+// eslint-disable-next-line no-restricted-syntax -- process state: admin formats
 const formats = new Map<string, { format: Intl.NumberFormat; digits: number }>();
 function formatOf(currency: string) {
   let f = formats.get(currency);

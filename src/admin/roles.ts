@@ -8,12 +8,13 @@
 // A refused request is a 403 page and nothing is done. Pages then narrow what staff see (their
 // employee's bookings and customers) with the scope's staffEmployeeId.
 import type { Role } from '../schema/team/index.js';
+import { deepFreeze } from '../frozen.js';
 
 /** Sections only the owner and admins may open. */
-export const MANAGER_SECTIONS = new Set(['api-keys', 'webhooks', 'request-logs', 'team', 'audit']);
+export const MANAGER_SECTIONS = deepFreeze(new Set(['api-keys', 'webhooks', 'request-logs', 'team', 'audit']));
 
 /** Sections staff may open (besides their own staff page). */
-export const STAFF_SECTIONS = new Set(['bookings', 'calendar', 'customers', 'classes']);
+export const STAFF_SECTIONS = deepFreeze(new Set(['bookings', 'calendar', 'customers', 'classes']));
 
 export interface Refusal {
   title: string;

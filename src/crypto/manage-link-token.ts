@@ -38,6 +38,7 @@ function derivedKey(config: Config): Buffer {
   return Buffer.from(hkdfSync('sha256', secretKeyBytes(config), Buffer.alloc(0), 'svc manage links v1', 32));
 }
 
+// eslint-disable-next-line no-restricted-syntax -- process state: per-configuration clients
 const keyCache = new WeakMap<Config, Buffer[]>();
 
 /** The signing key first, then every other key that still verifies. */

@@ -61,6 +61,7 @@ export function secretKeyBytes(config: Config): Buffer {
   return config.SECRET_KEY ? decodeKey(config.SECRET_KEY) : developmentKey(config.DATA_DIR);
 }
 
+// eslint-disable-next-line no-restricted-syntax -- process state: per-configuration clients
 const boxes = new WeakMap<Config, SecretBox>();
 
 /** The process's box for a configuration (one key read per configuration). */

@@ -57,6 +57,7 @@ export function currentProcess(): ProcessIdentity {
 
 // Locks this process holds now (their nonces): a lock naming this pid but none of these was
 // left by an earlier process that had the same pid (a container restarted, its server pid 1).
+// eslint-disable-next-line no-restricted-syntax -- process state: data-directory locks
 const heldHere = new Set<string>();
 
 /**

@@ -106,6 +106,7 @@ export const PLANNED_WITH_VALUES = '/* planned with its values */';
 // those that open with PLANNED_WITH_VALUES go unnamed.
 // Each text's name is hashed once: a booking sends a dozen statements, and their SHA-1s cost
 // 2% of its CPU. The texts are the app's own (values travel apart), a bounded set.
+// eslint-disable-next-line no-restricted-syntax -- process state: statement names
 const statementNames = new Map<string, string>();
 // (The adapter's type asks for a string; an undefined name is pg's unnamed statement.)
 const statementName = ((q: { sql: string }) => {
@@ -221,6 +222,7 @@ export type Transaction = Prisma.TransactionClient | SqlTransaction;
 /** A pool or a transaction of either kind: what a read that runs anywhere takes. */
 export type Queryable = Db | Transaction;
 
+// eslint-disable-next-line no-restricted-syntax -- process state: database handles
 const sqlOfClient = new WeakMap<PrismaClient, Database>();
 
 function registered(d: Database): Database {

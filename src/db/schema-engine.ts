@@ -31,6 +31,7 @@ const panics = {
 };
 
 type EngineModule = { SchemaEngine: { new: (o: unknown, cb: unknown, a: unknown) => Promise<Engine> } };
+// eslint-disable-next-line no-restricted-syntax -- process state: schema engine
 let engineModule: Promise<EngineModule> | undefined;
 
 /**

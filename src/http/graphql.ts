@@ -14,6 +14,7 @@ import type { GraphiQLRenderer } from './graphiql.js';
 import { MAX_LIST_COST, operationCost } from './query-cost.js';
 import { loadTrustedDocuments, trustedDocumentsPlugin } from './trusted-documents.js';
 import type { Services } from '../services.js';
+import { deepFreeze } from '../frozen.js';
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply };
 type ErrorLog = Pick<Services['logger'], 'warn' | 'error'>;
@@ -71,7 +72,7 @@ export function maskError(error: unknown, log?: ErrorLog): GraphQLError {
 
 const headerValue = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h) ?? null;
 
-const REFUSED_DOCUMENT = new Set<string>(Object.values(QUERY_LIMIT_CODES));
+const REFUSED_DOCUMENT = deepFreeze(new Set<string>(Object.values(QUERY_LIMIT_CODES)));
 
 /**
  * graphql-armor's options for one limit: a refusal is thrown as the AppError of its code

@@ -65,6 +65,7 @@ function lastFour(req: FastifyRequest): string {
  * A credential's columns, serialized once for all its requests: the resolver hands out the
  * same Credential object for every request with one token while it is cached.
  */
+// eslint-disable-next-line no-restricted-syntax -- process state: request-log writer
 const credentialColumnsCache = new WeakMap<Credential, { last4: string; columns: CredentialColumns }>();
 function columnsOf(req: FastifyRequest, credential: Credential): CredentialColumns {
   const last4 = lastFour(req);

@@ -34,6 +34,7 @@ function toAppError(err: GraphQLError): AppError {
 
 // One compiled operation per schema and source, whatever the number of apps a process builds
 // (tests and the CLI's bridge build several over the one schema).
+// eslint-disable-next-line no-restricted-syntax -- process state: compiled operations
 const compiledOperations = new WeakMap<GraphQLSchema, Map<string, Operation<unknown>>>();
 
 export function compileOperation<TData>(schema: GraphQLSchema, source: string): Operation<TData> {

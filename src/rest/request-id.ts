@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 const ID_BYTES = 12;
 const pool = Buffer.alloc(ID_BYTES * 341);
+// eslint-disable-next-line no-restricted-syntax -- process state: ids
 let offset = pool.length;
 
 export function newRequestId(): string {

@@ -26,6 +26,7 @@ export class UndocumentedResponseError extends Error {}
 // The check's serializers, compiled on a route's first answer of a status and once per process
 // for the same schema (most routes answer few of their statuses in a run; compiling all at
 // start-up was most of an app's start outside production).
+// eslint-disable-next-line no-restricted-syntax -- process state: compiled validators and serializers
 const documentedSerializers = new Map<string, Serializer>();
 
 function documentedSerializer(schema: TSchema): Serializer {

@@ -21,6 +21,7 @@ type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null 
 // A route's validator is compiled on its first request, once per process for the same schema:
 // every route compiled at start-up was most of an app's start (`svc`, each test's app), and a
 // process that builds several apps (tests, the CLI's bridge) compiled the same schemas again.
+// eslint-disable-next-line no-restricted-syntax -- process state: compiled validators and serializers
 const compiled = new Map<string, Validator>();
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {

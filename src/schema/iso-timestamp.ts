@@ -11,6 +11,7 @@ const DAY = 86_400_000;
 // 0001-01-01 .. 9999-12-31: outside it toISOString writes ±YYYYYY years; leave those to it.
 const MIN = Date.UTC(1, 0, 1);
 const MAX = Date.UTC(10_000, 0, 1);
+// eslint-disable-next-line no-restricted-syntax -- process state: timestamp prefixes
 const prefixes = new Map<number, string>();
 
 const two = (n: number) => (n < 10 ? `0${n}` : String(n));

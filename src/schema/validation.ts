@@ -4,8 +4,9 @@ import { isValidPhoneNumber, parsePhoneNumberWithError } from 'libphonenumber-js
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import { deepFreeze } from '../frozen.js';
 
-const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+const CURRENCIES = deepFreeze(new Set(Intl.supportedValuesOf('currency')));
 
 // Text that PostgreSQL can store and a person can read: no NUL or other control characters
 // (tab and newlines excepted).

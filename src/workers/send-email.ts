@@ -11,6 +11,7 @@ import type { Services } from '../services.js';
 import { reminderWithdrawnReason } from '../schema/notifications/index.js';
 import type { JobContext } from './job-types.js';
 
+// eslint-disable-next-line no-restricted-syntax -- process state: per-configuration clients
 const transports = new WeakMap<Config, ReturnType<typeof nodemailer.createTransport>>();
 
 // nodemailer waits up to 2 min to connect and 10 min on an idle socket by default; these bound

@@ -14,6 +14,7 @@ import { recordEvent, type Tx } from '../schema/events/index.js';
 import { paymentEventData, refundCharge, REFUNDABLE } from '../schema/payments/index.js';
 import { applyTransition } from '../schema/bookings/index.js';
 import type { JobContext } from './job-types.js';
+import { deepFreeze } from '../frozen.js';
 
 /**
  * Charge attempts without a verdict (network, 5xx, 429) before a payment fails
@@ -105,7 +106,9 @@ async function attemptFailed(
 }
 
 // Statuses in which a booking still holds its slot, or was served: a payment for it stands.
-const PAYABLE: ReadonlySet<BookingStatus> = new Set<BookingStatus>(['pending', 'confirmed', 'completed', 'no_show']);
+const PAYABLE: ReadonlySet<BookingStatus> = deepFreeze(
+  new Set<BookingStatus>(['pending', 'confirmed', 'completed', 'no_show']),
+);
 
 /** A live charge already made for a booking that no longer holds its slot: only its refund is owed. */
 const refundOwed = (mode: 'live' | 'test', p: Payment) =>

@@ -26,6 +26,7 @@ import type { Services } from '../../services.js';
 import { AdminNotFound, clockTime, pageParam, ScrollTable, sendAdmin, staffPage, StaffPages } from '../http.js';
 import { adminPage, companyPath, mayWrite, type RenderedBody } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
+import { deepFreeze } from '../../frozen.js';
 
 const STATUSES = ['pending', 'confirmed', 'completed', 'no_show', 'cancelled', 'expired'] as const;
 const STATUS_LABELS: Record<string, string> = {
@@ -39,7 +40,7 @@ const STATUS_LABELS: Record<string, string> = {
   offered: 'Offered',
 };
 /** Statuses that hold the staff member's time (a cancelled or expired booking leaves the cell free). */
-const HOLDING = new Set(['pending', 'confirmed', 'completed', 'no_show']);
+const HOLDING = deepFreeze(new Set(['pending', 'confirmed', 'completed', 'no_show']));
 
 const STEP_MINUTES = 30;
 const MINUTE = 60_000;
@@ -85,6 +86,7 @@ function hoursText(list: Interval[], day: DateTime, zone: string, none = 'Not wo
   return parts.length ? parts.join(', ') : none;
 }
 /** The next local midnight after a day's start (a page asks for the same few days many times). */
+// eslint-disable-next-line no-restricted-syntax -- process state: admin formats
 const dayEnds = new Map<string, number>();
 function dayEnd(day: DateTime): number {
   const key = `${day.zoneName} ${day.toMillis()}`;

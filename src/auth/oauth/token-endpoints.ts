@@ -12,10 +12,11 @@ import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S, revokeAccessToken, revokeGrant
 import { issuerOf } from './metadata.js';
 import { OAuthProblem, requireFormBody, sendOAuthError, singleParams, toOAuthProblem } from './oauth-errors.js';
 import { createTokenModel } from './token-model.js';
+import { deepFreeze } from '../../frozen.js';
 
 const { OAuthError, Request, Response } = OAuth2Server;
 
-const GRANT_TYPES = new Set(['authorization_code', 'refresh_token']);
+const GRANT_TYPES = deepFreeze(new Set(['authorization_code', 'refresh_token']));
 
 function noStore(reply: FastifyReply): FastifyReply {
   return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');

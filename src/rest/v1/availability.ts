@@ -80,6 +80,7 @@ const withoutNulls = (r: ExplainedReason) => ({
 // on every request); the arrays are never changed. So the body of an array, written once, is
 // kept beside it and written again as it is: 780 slots are 186 kB of JSON, and completing them
 // through GraphQL, JSON.stringify and encoding the string cost most of the request's CPU.
+// eslint-disable-next-line no-restricted-syntax -- process state: availability bodies
 const written = new WeakMap<object, Buffer>();
 
 const item = (i: VisitSlotItem) => ({

@@ -15,6 +15,7 @@ import { parseInput, text } from '../validation.js';
 import { loadCancellationTerms } from './cancellation-terms.js';
 import { refundCancelled, type CancelResult } from './cancel-booking.js';
 import { applyTransition, invalidTransition } from './transition-booking.js';
+import { deepFreeze } from '../../frozen.js';
 
 const party = z.enum(['business', 'customer'], { error: 'must be business or customer' });
 
@@ -23,7 +24,7 @@ export const cancelTogetherInput = z
   .object({ reason: text(500).nullish(), cancelledBy: party.nullish(), waiveFee: z.boolean().nullish() })
   .strict();
 
-const HOLDING = new Set<Booking['status']>(['pending', 'confirmed']);
+const HOLDING = deepFreeze(new Set<Booking['status']>(['pending', 'confirmed']));
 
 export async function cancelBookingsTogether(
   db: Db,

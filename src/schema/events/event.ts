@@ -189,6 +189,7 @@ builder.queryFields((t) => ({
 }));
 
 /** The position of the event a subscription delivered last, per context (the SSE `id:` line). */
+// eslint-disable-next-line no-restricted-syntax -- process state: event reads of a request
 const delivered = new WeakMap<Context, bigint>();
 
 /** What the `events` subscription of this context delivered last, if anything. */
@@ -238,6 +239,7 @@ builder.subscriptionFields((t) => ({
  */
 /** The most events one list of bookings reads (a bound, not a page: a booking has a handful). */
 const EVENTS_OF_BOOKINGS_LIMIT = 10_000;
+// eslint-disable-next-line no-restricted-syntax -- process state: event reads of a request
 const pendingEvents = new WeakMap<Context, { ids: Set<string>; rows: Promise<EventRecord[]> }>();
 function eventsOfBooking(ctx: Context, bookingId: string): Promise<EventRecord[]> {
   let batch = pendingEvents.get(ctx);

@@ -364,6 +364,7 @@ export class LiveEvents {
   }
 }
 
+// eslint-disable-next-line no-restricted-syntax -- process state: live events
 const perProcess = new WeakMap<Services, LiveEvents>();
 
 /** This process's live events (one per Services: an app and its workers share them). */

@@ -17,6 +17,7 @@ import { AppError } from '../../errors.js';
 import type { Booking, Payment, Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { assertPayable, LIVE } from './payable.js';
+import { deepFreeze } from '../../frozen.js';
 
 /** The facts of the charge itself, as createPayment read them from the request. */
 export interface ChargeFacts {
@@ -27,7 +28,7 @@ export interface ChargeFacts {
   metadata: Prisma.InputJsonValue;
 }
 
-const HOLDING = new Set<Booking['status']>(['pending', 'confirmed']);
+const HOLDING = deepFreeze(new Set<Booking['status']>(['pending', 'confirmed']));
 
 const visitAlreadyPaid = (visitId: string, paymentId?: string) =>
   new AppError('CONFLICT', 'This visit already has a payment that is processing or succeeded', {

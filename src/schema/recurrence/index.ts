@@ -17,6 +17,7 @@
 import ICAL from 'ical.js';
 import { DateTime, IANAZone } from 'luxon';
 import { AppError } from '../../errors.js';
+import { deepFreeze } from '../../frozen.js';
 
 export const RECURRENCE_LIMITS = {
   /** Characters of a rule. */
@@ -38,20 +39,22 @@ export const RECURRENCE_LIMITS = {
 export const FREQUENCIES = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
-const PARTS = new Set([
-  'FREQ',
-  'INTERVAL',
-  'COUNT',
-  'UNTIL',
-  'BYDAY',
-  'BYMONTHDAY',
-  'BYMONTH',
-  'BYYEARDAY',
-  'BYWEEKNO',
-  'BYSETPOS',
-  'WKST',
-]);
-const TIME_PARTS = new Set(['BYHOUR', 'BYMINUTE', 'BYSECOND']);
+const PARTS = deepFreeze(
+  new Set([
+    'FREQ',
+    'INTERVAL',
+    'COUNT',
+    'UNTIL',
+    'BYDAY',
+    'BYMONTHDAY',
+    'BYMONTH',
+    'BYYEARDAY',
+    'BYWEEKNO',
+    'BYSETPOS',
+    'WKST',
+  ]),
+);
+const TIME_PARTS = deepFreeze(new Set(['BYHOUR', 'BYMINUTE', 'BYSECOND']));
 const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 
 /** The end of a rule's UNTIL, in the form it was given (RFC 5545 allows a date or a date-time). */

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AppError, type FieldError } from '../../errors.js';
 import { phone, requiredText } from '../validation.js';
+import { deepFreeze } from '../../frozen.js';
 
 export const QUESTION_TYPES = ['text', 'long_text', 'choice', 'multi_choice', 'boolean', 'phone'] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -12,7 +13,7 @@ export type QuestionType = (typeof QUESTION_TYPES)[number];
 export const MAX_QUESTIONS = 20;
 export const MAX_OPTIONS = 50;
 const TEXT_MAX: Record<'text' | 'long_text', number> = { text: 1000, long_text: 5000 };
-const CHOICE_TYPES: ReadonlySet<QuestionType> = new Set(['choice', 'multi_choice']);
+const CHOICE_TYPES: ReadonlySet<QuestionType> = deepFreeze(new Set(['choice', 'multi_choice']));
 
 export type Question = {
   id: string;

@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import { connectRedis } from '../services.js';
 import { JOBS, QUEUES } from './job-catalog.js';
 import type { Enqueue, JobName } from './job-types.js';
+import { setLongTimeout, type LongTimeout } from './long-timeout.js';
 
 export interface JobQueue {
   enqueue: Enqueue;
@@ -148,7 +149,7 @@ interface LocalJob {
 
 export function localQueue(services: Services): JobQueue {
   const known = new Set<string>();
-  const timers = new Set<NodeJS.Timeout>();
+  const timers = new Set<LongTimeout>();
   const waiting = new Map<string, LocalJob[]>(QUEUES.map((q) => [q, []]));
   const active = new Map<string, number>(QUEUES.map((q) => [q, 0]));
   const running = new Set<Promise<void>>();
@@ -187,7 +188,8 @@ export function localQueue(services: Services): JobQueue {
       pump(q);
       return;
     }
-    const t = setTimeout(() => {
+    // Any delay, a month's too (a plain setTimeout fires a delay over 24.8 days at once).
+    const t = setLongTimeout(() => {
       timers.delete(t);
       waiting.get(q)!.push(job);
       pump(q);
@@ -211,7 +213,7 @@ export function localQueue(services: Services): JobQueue {
     },
     async close() {
       closed = true;
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers) t.clear();
       while (running.size) await Promise.allSettled([...running]);
     },
   };

@@ -764,6 +764,27 @@ describe('a same-company cursor whose record the list leaves out places the page
   });
 });
 
+describe('events resumed after an event', () => {
+  // The resume point names an event, looked up within the company (its position is the cursor).
+  it('another company’s or mode’s event answers as an unknown event, on GraphQL and REST', async () => {
+    for (const m of MODES) {
+      const caller = A[m];
+      for (const f of made.get('events')!.foreign.get(m)!) {
+        const graphql = (id: string) =>
+          gql(caller, 'query($e: EventPosition) { events(afterPosition: $e, first: 2) { nodes { _id } } }', { e: id });
+        const rest = async (id: string) => {
+          const res = await t.app.inject({ method: 'GET', url: `/api/v1/events?after=${id}`, headers: caller.auth });
+          return { status: res.statusCode, error: res.json().error };
+        };
+        const [leaked, none] = [await graphql(f.id), await graphql(f.ghost)];
+        expect(none.errors![0]!.extensions.code, `${m} mode, ${f.kind}`).toBe('VALIDATION_ERROR');
+        expect(leaked, `${m} mode, ${f.kind}`).toEqual(none);
+        expect(await rest(f.id), `${m} mode, ${f.kind}`).toEqual(await rest(f.ghost));
+      }
+    }
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // REST lists page by id (`where id < cursor`), whether or not the cursor's record exists.
 

@@ -60,8 +60,8 @@ async function writeRows(c: pg.Client, tag: string, from: number, n: number, age
     p,
   );
   await c.query(
-    `INSERT INTO webhook_attempts (id, delivery_id, status_code, duration_ms, response_excerpt, created_at)
-     SELECT '${tag}a' || g, '${tag}d' || g, 200, 12, 'ok', now() - ${ageSql} ${series} WHERE $1::text IS NOT NULL AND $2::text IS NOT NULL`,
+    `INSERT INTO webhook_attempts (id, company_id, delivery_id, status_code, duration_ms, response_excerpt, created_at)
+     SELECT '${tag}a' || g, $1, '${tag}d' || g, 200, 12, 'ok', now() - ${ageSql} ${series} WHERE $2::text IS NOT NULL`,
     p,
   );
   await c.query(

@@ -8,11 +8,18 @@
 // order (start time, name) the cursor record's place in that order is used (Prisma's cursor),
 // with the id breaking ties so the order is total.
 //
+// A cursor is only meaningful in the company (and so the mode) that issued it. Prisma looks a
+// cursor's record up by what the cursor names and nothing else, not by the list's filters, so
+// every cursor handed to Prisma names the caller's company beside the id (`cursorWhere`): a
+// record of another company is then no record, and its page is the page of an unknown cursor,
+// without a statement more. Root lists get it from pageQueryOf, relatedConnections (whose
+// cursors are @pothos/plugin-prisma's) from relatedQuery.
+//
 // A root list runs one findMany whose selection is planned from the document
 // (@pothos/plugin-prisma's queryFromInfo over `nodes`, `edges.node` and `data`), so the
 // relations selected under it are loaded with it, not per row.
 import type { ObjectRef } from '@pothos/core';
-import { queryFromInfo } from '@pothos/plugin-prisma';
+import { parsePrismaCursor, queryFromInfo } from '@pothos/plugin-prisma';
 import type { GraphQLResolveInfo } from 'graphql';
 import { AppError } from '../errors.js';
 import { builder } from './builder.js';
@@ -80,12 +87,21 @@ export interface ConnectionArgs {
   cursor?: string | null;
 }
 
+/** Where Prisma finds a cursor's record: by its id, in the caller's company only. */
+export interface CursorWhere {
+  id: string;
+  companyId: string;
+}
+
+/** The cursor Prisma is handed for a record id, looked up within the company. */
+const cursorWhere = (id: string, companyId: string): CursorWhere => ({ id, companyId });
+
 /** What one page asks of the database. */
 export interface PageQuery {
   where: { id?: { lt: string } | { gt: string } };
   orderBy: OrderBy;
   take: number;
-  cursor?: { id: string };
+  cursor?: CursorWhere;
   skip?: number;
 }
 
@@ -98,8 +114,11 @@ function pageSize(value: number | null | undefined, path: string): number | unde
   return value;
 }
 
-/** The page a connection's arguments ask for, or a VALIDATION_ERROR naming the argument. */
-export function pageQueryOf(args: ConnectionArgs, order: Order | null | undefined) {
+/**
+ * The page a connection's arguments ask for in the caller's company, or a VALIDATION_ERROR
+ * naming the argument.
+ */
+export function pageQueryOf(args: ConnectionArgs, order: Order | null | undefined, companyId: string) {
   if (args.limit != null && (args.first != null || args.last != null))
     throw invalid('limit', 'cannot be combined with first or last');
   if (args.cursor != null && (args.after != null || args.before != null))
@@ -123,19 +142,23 @@ export function pageQueryOf(args: ConnectionArgs, order: Order | null | undefine
   if (cursorId !== undefined) {
     // Ordered by id alone: every record beyond the cursor's id, whether or not it still exists.
     if (orderBy.length === 1) query.where = { id: orderBy[0]!.id === 'desc' ? { lt: cursorId } : { gt: cursorId } };
-    else Object.assign(query, { cursor: { id: cursorId }, skip: 1 });
+    else Object.assign(query, { cursor: cursorWhere(cursorId, companyId), skip: 1 });
   }
   return { query, size, backward, hasCursor: cursorId !== undefined };
 }
 
-/** A connection's value: its edges and page info, the page size, and a count run on demand. */
+/**
+ * A connection's value in the caller's company: its edges and page info, the page size, and a
+ * count run on demand.
+ */
 export async function resolveConnection<T extends { id: string }>(
   args: ConnectionArgs,
   order: Order | null | undefined,
+  companyId: string,
   find: (q: PageQuery) => Promise<T[]>,
   count: () => Promise<number>,
 ) {
-  const { query, size, backward, hasCursor } = pageQueryOf(args, order);
+  const { query, size, backward, hasCursor } = pageQueryOf(args, order, companyId);
   const rows = await find(query);
   const more = rows.length > size;
   const page = more ? rows.slice(0, size) : rows;
@@ -152,6 +175,24 @@ export async function resolveConnection<T extends { id: string }>(
     pageSize: size,
     totalCount: count,
   };
+}
+
+/**
+ * A relatedConnection's `query`: the list's own filters and order, and its cursor looked up
+ * within the caller's company like a root list's. The plugin hands Prisma the cursor it decoded
+ * as `{ id }` (and has refused a malformed one by then); the field's own cursor wins over it.
+ */
+export function relatedQuery<Q extends object>(
+  args: object,
+  companyId: string,
+  query: Q,
+): Q & { cursor?: CursorWhere } {
+  // The plugin calls `query` with all the field's arguments, the connection's among them, though
+  // its type names only the field's own.
+  const { after, before } = args as Pick<ConnectionArgs, 'after' | 'before'>;
+  const cursor = after ?? before;
+  const id = cursor != null ? parsePrismaCursor(cursor) : undefined;
+  return typeof id === 'string' ? { ...query, cursor: cursorWhere(id, companyId) } : query;
 }
 
 /**

@@ -131,6 +131,7 @@ export async function deliverWebhook(
     db.webhookAttempt.create({
       data: {
         id: newId(),
+        companyId: delivery.companyId,
         deliveryId: delivery.id,
         statusCode: result.statusCode,
         durationMs: result.durationMs,

@@ -174,7 +174,7 @@ describe('webhook deliveries', () => {
     const attemptIds: string[] = [];
     for (const statusCode of [500, 502, 503]) {
       const a = await p.webhookAttempt.create({
-        data: { id: newId(), deliveryId, statusCode, durationMs: 10 },
+        data: { id: newId(), companyId: c.company.id, deliveryId, statusCode, durationMs: 10 },
       });
       attemptIds.push(a.id);
     }

@@ -197,7 +197,7 @@ async function seed(db: Database, companyId: string): Promise<Seeded> {
     note(o.stale, 'webhook_deliveries', id);
     for (const [stale, createdAt] of o.attempts) {
       const a = await p.webhookAttempt.create({
-        data: { id: newId(), deliveryId: id, statusCode: 500, durationMs: 12, createdAt },
+        data: { id: newId(), companyId, deliveryId: id, statusCode: 500, durationMs: 12, createdAt },
       });
       note(stale, 'webhook_attempts', a.id);
     }

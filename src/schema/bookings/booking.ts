@@ -7,7 +7,14 @@ import { CustomerInput } from '../customers/customer.js';
 import { checkRange } from '../domain-validation.js';
 import { MoneyType } from '../money.js';
 import { isId } from '../../ids.js';
-import { connectionType, nodeQuery, orderByOf, resolveConnection, ScheduleOrderEnum } from '../connections.js';
+import {
+  connectionType,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  ScheduleOrderEnum,
+  relatedQuery,
+} from '../connections.js';
 import { found } from '../find-records.js';
 import { legacyPageArgs } from '../pagination.js';
 import { createBooking } from './create-booking.js';
@@ -335,6 +342,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          companyId,
           async (q) => {
             // One status or a from/to window, ordered by id: the page's ids first (bookingIdsOfPage,
             // which reads them as their values need), then their records with what the document selects.
@@ -409,7 +417,10 @@ for (const [model, description] of [
       {
         ...relatedBookings(description),
         args: bookingFilterArgs(t.arg),
-        query: (a, ctx) => ({ where: bookingWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+        query: (a, ctx) => {
+          const companyId = ctx.credential!.companyId;
+          return relatedQuery(a, companyId, { where: bookingWhere(companyId, a), orderBy: orderByOf(a.orderBy) });
+        },
       },
       BookingConnection,
     ),

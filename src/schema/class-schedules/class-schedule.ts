@@ -165,6 +165,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          company(ctx),
           (q) => ctx.db.classSchedule.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.classSchedule.count({ where }),
         );

@@ -4,7 +4,14 @@ import type { ClassSession, ClassStatus, Prisma } from '../../generated/prisma/c
 import { builder } from '../builder.js';
 import { checkRange } from '../domain-validation.js';
 import { isId } from '../../ids.js';
-import { connectionType, nodeQuery, orderByOf, resolveConnection, ScheduleOrderEnum } from '../connections.js';
+import {
+  connectionType,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  ScheduleOrderEnum,
+  relatedQuery,
+} from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { found } from '../find-records.js';
 import { cancelClassSession, createClassSession, updateClassSession } from './manage-class-sessions.js';
@@ -146,6 +153,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          ctx.credential!.companyId,
           (q) => ctx.db.classSession.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.classSession.count({ where }),
         );
@@ -186,7 +194,10 @@ for (const [model, relation, description] of [
         totalCount: true,
         authScopes: read,
         args: classFilterArgs(t.arg),
-        query: (a, ctx) => ({ where: classWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+        query: (a, ctx) => {
+          const companyId = ctx.credential!.companyId;
+          return relatedQuery(a, companyId, { where: classWhere(companyId, a), orderBy: orderByOf(a.orderBy) });
+        },
       },
       ClassSessionConnection,
     ),

@@ -1,7 +1,14 @@
 // Closures (docs/api.md). Scopes: company:read / company:write.
 import type { Closure } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { connectionType, nodeQuery, orderByOf, resolveConnection, ScheduleOrderEnum } from '../connections.js';
+import {
+  connectionType,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  ScheduleOrderEnum,
+  relatedQuery,
+} from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { closureFilter, createClosure, deleteClosure } from './manage-closures.js';
 
@@ -60,6 +67,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          company(ctx),
           (q) => ctx.db.closure.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.closure.count({ where }),
         );
@@ -107,10 +115,11 @@ builder.prismaObjectFields('Company', (t) => ({
         to: t.arg({ type: 'DateTime', description: 'Only closures starting before this instant' }),
         orderBy: t.arg({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
       },
-      query: (a, ctx) => ({
-        where: closureFilter(company(ctx), { from: a.from, to: a.to }),
-        orderBy: orderByOf(a.orderBy),
-      }),
+      query: (a, ctx) =>
+        relatedQuery(a, company(ctx), {
+          where: closureFilter(company(ctx), { from: a.from, to: a.to }),
+          orderBy: orderByOf(a.orderBy),
+        }),
     },
     ClosureConnection,
   ),

@@ -3,7 +3,14 @@ import type { Customer, Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
-import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import {
+  connectionType,
+  NamedListOrderEnum,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  relatedQuery,
+} from '../connections.js';
 import { found } from '../find-records.js';
 import { legacyPageArgs } from '../pagination.js';
 import { eraseCustomer } from './erase-customer.js';
@@ -89,6 +96,7 @@ builder.queryFields((t) => ({
           return resolveConnection(
             a,
             a.orderBy,
+            companyId,
             async (q) => {
               const before = q.where.id && 'lt' in q.where.id ? q.where.id.lt : null;
               const ids = await searchCustomerIds(ctx.db, { ...filter, before, take: q.take });
@@ -101,6 +109,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          companyId,
           (q) => ctx.db.customer.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.customer.count({ where }),
         );
@@ -139,7 +148,10 @@ builder.prismaObjectFields('Company', (t) => ({
         email: t.arg.string({ description: 'Only the customer with this e-mail' }),
         orderBy: t.arg({ type: NamedListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
       },
-      query: (a, ctx) => ({ where: customerWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+      query: (a, ctx) => {
+        const companyId = ctx.credential!.companyId;
+        return relatedQuery(a, companyId, { where: customerWhere(companyId, a), orderBy: orderByOf(a.orderBy) });
+      },
     },
     CustomerConnection,
   ),

@@ -79,6 +79,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          where.companyId,
           (q) => ctx.db.email.findMany({ ...q, where: { ...q.where, ...where } }),
           () => ctx.db.email.count({ where }),
         );

@@ -162,6 +162,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           'NEWEST_FIRST',
+          ctx.credential!.companyId,
           (q) => ctx.db.event.findMany({ ...q, where: { ...q.where, ...where }, select: EVENT_RECORD_SELECT }),
           () => ctx.db.event.count({ where }),
         );

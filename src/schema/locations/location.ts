@@ -55,6 +55,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          company(ctx),
           (q) => ctx.db.location.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.location.count({ where }),
         );

@@ -2,7 +2,14 @@
 // bookingNotifications(bookingId) behind GET /bookings/:id/notifications. Scope bookings:read.
 import type { Notification, NotificationStatus } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { connectionType, ListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import {
+  connectionType,
+  ListOrderEnum,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  relatedQuery,
+} from '../connections.js';
 import { findBooking } from '../find-records.js';
 import { legacyPageArgs } from '../pagination.js';
 import { ReminderChannelEnum } from './reminder-type.js';
@@ -63,6 +70,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          companyId,
           (q) => ctx.db.notification.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.notification.count({ where }),
         );
@@ -82,7 +90,7 @@ builder.prismaObjectFields('Booking', (t) => ({
       totalCount: true,
       authScopes: read,
       args: { orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }) },
-      query: (a) => ({ orderBy: orderByOf(a.orderBy) }),
+      query: (a, ctx) => relatedQuery(a, ctx.credential!.companyId, { orderBy: orderByOf(a.orderBy) }),
     },
     NotificationConnection,
   ),

@@ -4,7 +4,14 @@ import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Payment, PaymentKind, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
-import { connectionType, ListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import {
+  connectionType,
+  ListOrderEnum,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  relatedQuery,
+} from '../connections.js';
 import { found } from '../find-records.js';
 import { MoneyType } from '../money.js';
 import { legacyPageArgs } from '../pagination.js';
@@ -174,6 +181,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          ctx.credential!.companyId,
           (q) => ctx.db.payment.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.payment.count({ where }),
         );
@@ -214,7 +222,10 @@ for (const [model, description] of [
         totalCount: true,
         authScopes: read,
         args: paymentFilterArgs(t.arg),
-        query: (a, ctx) => ({ where: paymentWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+        query: (a, ctx) => {
+          const companyId = ctx.credential!.companyId;
+          return relatedQuery(a, companyId, { where: paymentWhere(companyId, a), orderBy: orderByOf(a.orderBy) });
+        },
       },
       PaymentConnection,
     ),

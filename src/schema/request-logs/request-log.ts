@@ -82,6 +82,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          company(ctx),
           (q) => ctx.db.requestLog.findMany({ ...q, where: { AND: [q.where, where] } }),
           () => ctx.db.requestLog.count({ where }),
         );

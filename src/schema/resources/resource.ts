@@ -1,7 +1,14 @@
 // Rooms and equipment (docs/api.md, Rooms and equipment). Scopes: services:read / services:write.
 import type { Resource, ResourceKind } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import {
+  connectionType,
+  NamedListOrderEnum,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  relatedQuery,
+} from '../connections.js';
 import { found } from '../find-records.js';
 import { isId } from '../../ids.js';
 import { legacyPageArgs } from '../pagination.js';
@@ -74,6 +81,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          company(ctx),
           (q) => ctx.db.resource.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.resource.count({ where }),
         );
@@ -138,7 +146,11 @@ builder.prismaObjectFields('Company', (t) => ({
         kind: t.arg({ type: ResourceKindEnum, description: 'Only resources of this kind' }),
         orderBy: t.arg({ type: NamedListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
       },
-      query: (a, ctx) => ({ where: resourceFilter(company(ctx), { kind: a.kind }), orderBy: orderByOf(a.orderBy) }),
+      query: (a, ctx) =>
+        relatedQuery(a, company(ctx), {
+          where: resourceFilter(company(ctx), { kind: a.kind }),
+          orderBy: orderByOf(a.orderBy),
+        }),
     },
     ResourceConnection,
   ),

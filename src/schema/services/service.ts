@@ -3,7 +3,14 @@ import { resolveArrayConnection } from '@pothos/plugin-relay';
 import type { Prisma, Service, ServiceKind } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
 import { builder } from '../builder.js';
-import { connectionType, NamedListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import {
+  connectionType,
+  NamedListOrderEnum,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  relatedQuery,
+} from '../connections.js';
 import { serviceBookingRules } from '../booking-rules.js';
 import { BookingRulesInput, ServiceBookingRulesType } from '../booking-rules-type.js';
 import { serviceReminders } from '../notifications/reminders.js';
@@ -266,6 +273,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          ctx.credential!.companyId,
           (q) => ctx.db.service.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.service.count({ where }),
         );
@@ -321,7 +329,10 @@ builder.prismaObjectFields('Company', (t) => ({
       totalCount: true,
       authScopes: read,
       args: serviceFilterArgs(t.arg),
-      query: (a, ctx) => ({ where: serviceWhere(ctx.credential!.companyId, a), orderBy: orderByOf(a.orderBy) }),
+      query: (a, ctx) => {
+        const companyId = ctx.credential!.companyId;
+        return relatedQuery(a, companyId, { where: serviceWhere(companyId, a), orderBy: orderByOf(a.orderBy) });
+      },
     },
     ServiceConnection,
   ),

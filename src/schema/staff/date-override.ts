@@ -2,7 +2,14 @@
 // weekly ones. Scopes: employees:read / employees:write.
 import type { DateOverride } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
-import { connectionType, ListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import {
+  connectionType,
+  ListOrderEnum,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  relatedQuery,
+} from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { dateOverrideFilter, dateRange, deleteDateOverride, putDateOverride } from './date-overrides.js';
 import { TimeRange, TimeRangeInput } from './employee.js';
@@ -51,6 +58,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          company(ctx),
           (q) => ctx.db.dateOverride.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.dateOverride.count({ where }),
         );
@@ -111,10 +119,11 @@ builder.prismaObjectFields('Employee', (t) => ({
         to: t.arg.string({ description: 'Only dates on or before this local date, YYYY-MM-DD' }),
         orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
       },
-      query: (a, ctx) => ({
-        where: { companyId: company(ctx), ...dateRange({ from: a.from, to: a.to }) },
-        orderBy: orderByOf(a.orderBy),
-      }),
+      query: (a, ctx) =>
+        relatedQuery(a, company(ctx), {
+          where: { companyId: company(ctx), ...dateRange({ from: a.from, to: a.to }) },
+          orderBy: orderByOf(a.orderBy),
+        }),
     },
     DateOverrideConnection,
   ),

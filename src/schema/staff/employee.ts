@@ -12,6 +12,7 @@ import {
   orderByOf,
   resolveConnection,
   ScheduleOrderEnum,
+  relatedQuery,
 } from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { createEmployee } from './create-employee.js';
@@ -213,6 +214,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          company(ctx),
           (q) => ctx.db.employee.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.employee.count({ where }),
         );
@@ -250,6 +252,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          company(ctx),
           (q) => ctx.db.timeOff.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.timeOff.count({ where }),
         );
@@ -273,14 +276,15 @@ builder.prismaObjectFields('Employee', (t) => ({
         to: t.arg({ type: 'DateTime', description: 'Only time off starting before this instant' }),
         orderBy: t.arg({ type: ScheduleOrderEnum, description: 'The order (default NEWEST_FIRST)' }),
       },
-      query: (a, ctx) => ({
-        where: {
-          companyId: company(ctx),
-          ...(a.from ? { endTime: { gt: a.from } } : {}),
-          ...(a.to ? { startTime: { lt: a.to } } : {}),
-        },
-        orderBy: orderByOf(a.orderBy),
-      }),
+      query: (a, ctx) =>
+        relatedQuery(a, company(ctx), {
+          where: {
+            companyId: company(ctx),
+            ...(a.from ? { endTime: { gt: a.from } } : {}),
+            ...(a.to ? { startTime: { lt: a.to } } : {}),
+          },
+          orderBy: orderByOf(a.orderBy),
+        }),
     },
     TimeOffConnection,
   ),
@@ -324,7 +328,8 @@ builder.prismaObjectFields('Company', (t) => ({
       totalCount: true,
       authScopes: read,
       args: employeeFilterArgs(t.arg),
-      query: (a, ctx) => ({ where: employeeWhere(company(ctx), a), orderBy: orderByOf(a.orderBy) }),
+      query: (a, ctx) =>
+        relatedQuery(a, company(ctx), { where: employeeWhere(company(ctx), a), orderBy: orderByOf(a.orderBy) }),
     },
     EmployeeConnection,
   ),

@@ -70,6 +70,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          ctx.credential!.companyId,
           (q) => ctx.db.testClock.findMany({ ...q, where: { ...q.where, ...where } }),
           () => ctx.db.testClock.count({ where }),
         );

@@ -5,7 +5,14 @@ import { isId } from '../../ids.js';
 import { AppError } from '../../errors.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
-import { connectionType, ListOrderEnum, nodeQuery, orderByOf, resolveConnection } from '../connections.js';
+import {
+  connectionType,
+  ListOrderEnum,
+  nodeQuery,
+  orderByOf,
+  resolveConnection,
+  relatedQuery,
+} from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { createWebhookEndpoint } from './create-webhook-endpoint.js';
 import { retryWebhookDelivery } from './retry-webhook-delivery.js';
@@ -134,7 +141,8 @@ builder.prismaObjectFields('WebhookDelivery', (t) => ({
       cursor: 'id',
       totalCount: true,
       args: { orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default OLDEST_FIRST)' }) },
-      query: (a) => ({ orderBy: orderByOf(a.orderBy ?? 'OLDEST_FIRST') }),
+      query: (a, ctx) =>
+        relatedQuery(a, ctx.credential!.companyId, { orderBy: orderByOf(a.orderBy ?? 'OLDEST_FIRST') }),
     },
     AttemptConnection,
   ),
@@ -168,6 +176,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          ctx.credential!.companyId,
           (q) => ctx.db.webhookEndpoint.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.webhookEndpoint.count({ where }),
         );
@@ -199,6 +208,7 @@ builder.queryFields((t) => ({
         return resolveConnection(
           a,
           a.orderBy,
+          ctx.credential!.companyId,
           (q) => ctx.db.webhookDelivery.findMany({ ...query, ...q, where: { ...q.where, ...where } }),
           () => ctx.db.webhookDelivery.count({ where }),
         );
@@ -216,7 +226,11 @@ builder.prismaObjectFields('WebhookEndpoint', (t) => ({
       cursor: 'id',
       totalCount: true,
       args: deliveryArgs(t.arg),
-      query: (a) => ({ where: a.status ? { status: a.status } : {}, orderBy: orderByOf(a.orderBy) }),
+      query: (a, ctx) =>
+        relatedQuery(a, ctx.credential!.companyId, {
+          where: a.status ? { status: a.status } : {},
+          orderBy: orderByOf(a.orderBy),
+        }),
     },
     DeliveryConnection,
   ),
@@ -232,7 +246,7 @@ builder.prismaObjectFields('Company', (t) => ({
       totalCount: true,
       authScopes: read,
       args: { orderBy: t.arg({ type: ListOrderEnum, description: 'The order (default NEWEST_FIRST)' }) },
-      query: (a) => ({ orderBy: orderByOf(a.orderBy) }),
+      query: (a, ctx) => relatedQuery(a, ctx.credential!.companyId, { orderBy: orderByOf(a.orderBy) }),
     },
     EndpointConnection,
   ),

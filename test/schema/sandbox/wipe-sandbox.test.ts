@@ -130,7 +130,7 @@ async function addRowsOfEveryKind(db: Database, companyId: string) {
   await p.webhookDelivery.create({
     data: { id: deliveryId, companyId, endpointId, eventId, status: 'succeeded', attemptCount: 1 },
   });
-  await p.webhookAttempt.create({ data: { id: newId(), deliveryId, statusCode: 200, durationMs: 12 } });
+  await p.webhookAttempt.create({ data: { id: newId(), companyId, deliveryId, statusCode: 200, durationMs: 12 } });
   await p.email.create({
     data: {
       id: newId(),

@@ -95,8 +95,10 @@ export function credentialColumns(c: {
 
 // A row is one line of COPY's text format: its columns in this order, separated by tabs, the
 // request's own columns first and its credential's last (credentialColumns' tail, made once per
-// credential). Record ids and request ids (hex, or [A-Za-z0-9._:-], src/rest/request-id.ts), the
-// method (an HTTP token) and the IP hold no character COPY escapes, and are written as they are.
+// credential). Every text column is escaped (copyText), those we believe we make ourselves too:
+// the IP is the client's own X-Forwarded-For entry behind a proxy (TRUST_PROXY), where a tab or
+// a backslash is allowed, and one unescaped character shifts the line's columns and fails the
+// batch it is in.
 const COLUMNS = [
   'id',
   'created_at',
@@ -131,14 +133,19 @@ const COPY_SPECIALS = /[\\\t\n\r\0]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\uFFFD' };
 /**
  * A text value as COPY's text format reads it: backslash, tab and line breaks escaped. A NUL,
- * which no PostgreSQL text can hold, becomes U+FFFD (it would fail the whole batch).
+ * which no PostgreSQL text can hold, becomes U+FFFD (it would fail the whole batch). The test
+ * alone is what most values cost (it runs for each column of each request).
  */
 function copyText(s: string): string {
   return COPY_SPECIAL.test(s) ? s.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!) : s;
 }
 const nullable = (s: string | null) => (s === null ? '\\N' : copyText(s));
 
-/** Routes are few: each one's text is made once. */
+/**
+ * Routes are few: each one's text is made once. Keyed by the route's pattern as declared
+ * (`/api/v1/bookings/:id`, never a request's path: a path no route serves has none), so it holds
+ * no company's data, and is bounded anyway.
+ */
 const routeCopy = new Map<string, string>();
 function routeText(route: string | null): string {
   if (route === null) return '\\N';
@@ -150,7 +157,10 @@ function routeText(route: string | null): string {
   return text;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` of the last second asked (rows come in time order, seconds apart). */
+/**
+ * `YYYY-MM-DD HH:MM:SS` of the last second asked (rows come in time order, seconds apart): a
+ * memo of the clock's text, the same for every company.
+ */
 let second = -1;
 let secondText = '';
 /** A timestamptz as COPY reads it, to the millisecond, in UTC. */
@@ -174,7 +184,8 @@ function rowHead(r: RequestLogRow): string {
   // A path that is its route (no parameters) is the route's text, already made.
   const path = r.path === r.route ? route : copyText(r.path);
   return (
-    `${r.id}\t${timestampText(r.createdAtMs)}\t${r.method}\t${r.status}\t${r.durationMs}\t${r.requestId}\t${r.ip}\t${route}\t${path}\t` +
+    `${copyText(r.id)}\t${timestampText(r.createdAtMs)}\t${copyText(r.method)}\t${r.status}\t${r.durationMs}\t` +
+    `${copyText(r.requestId)}\t${copyText(r.ip)}\t${route}\t${path}\t` +
     `${nullable(r.idempotencyKey)}\t${nullable(r.operationName)}\t${nullable(r.requestBody)}\t${nullable(r.responseBody)}`
   );
 }
@@ -206,15 +217,7 @@ interface Chunk {
 
 /** An entry as the hooks would have gathered it (tests and tools write entries). */
 function rowOf(e: RequestLogEntry): RequestLogRow {
-  return {
-    ...e,
-    createdAtMs: e.createdAt.getTime(),
-    // Not from a request: escaped like any text, so the line keeps its columns.
-    id: copyText(e.id),
-    method: copyText(e.method),
-    requestId: copyText(e.requestId),
-    ip: copyText(e.ip),
-  };
+  return { ...e, createdAtMs: e.createdAt.getTime() };
 }
 
 /** The chunk's lines without those of the given companies (read only when one was deleted). */

@@ -164,6 +164,25 @@ describe('RequestLogWriter', () => {
   });
 });
 
+describe('RequestLogWriter: values a request fills in', () => {
+  it('keeps every character of the columns a request fills in itself, the address included', async () => {
+    const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 100 });
+    const odd = 'a\tb\nc\r\\N\\.\u0000ü';
+    const row = entry({ ip: odd, method: odd, requestId: odd, id: `${newId()}\\x` });
+    const plain = entry();
+    writer.record(row);
+    writer.record(plain);
+    expect(await writer.close()).toEqual({ statements: 1, written: 2, failed: 0 });
+    const kept = odd.replace('\u0000', '\uFFFD');
+    expect(await db.dbs.test.prisma.requestLog.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      ip: kept,
+      method: kept,
+      requestId: kept,
+      companyId: w.test.id,
+    });
+  });
+});
+
 describe('scrubCustomerFromRequestLogs', () => {
   it("replaces the bodies that mention the customer's id, e-mail, phone or name, in their company only", async () => {
     const customer = { id: newId(), name: 'Zoë Müller', email: 'zoe@example.com', phone: '+4915112345678' };

@@ -6,6 +6,10 @@
 // The buffer is bounded: when `maxBuffered` rows wait (the database is slow or down), further
 // rows are dropped and counted, never queued without limit. A failed write is logged and its
 // rows counted as lost: logging never fails or slows a request. close() writes what is left.
+// Every value is escaped for COPY, so a row is always one line of the right columns; a row
+// PostgreSQL still refuses (a value its column cannot hold) fails the whole COPY, so the chunk
+// is written again in halves until only the refused rows are left out: one company's row never
+// costs another company's (copyRows).
 import type { Database } from '../../db/databases.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 
@@ -220,6 +224,36 @@ function rowOf(e: RequestLogEntry): RequestLogRow {
   return { ...e, createdAtMs: e.createdAt.getTime() };
 }
 
+/**
+ * Whether PostgreSQL refused a COPY for what its rows hold: a data exception (SQLSTATE class
+ * 22: a value its column cannot take, a malformed line) or an integrity constraint's violation
+ * (class 23). Only then may the same rows, split, be written after all. Anything else (the
+ * database down or timing out, a missing table or column) would refuse any rows: they are lost,
+ * as they were, and not retried.
+ */
+function refusedForItsRows(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+/** The byte offset just after the first `rows` lines of data. */
+function afterLines(data: Buffer, rows: number): number {
+  let at = 0;
+  for (let i = 0; i < rows; i++) at = data.indexOf(NEWLINE, at) + 1;
+  return at;
+}
+
+/** What one chunk's write has done so far: kept when a later statement of it fails. */
+interface ChunkProgress {
+  /** Rows to write: the chunk's, less those of companies deleted since. */
+  rows: number;
+  written: number;
+  statements: number;
+  /** Rows PostgreSQL refused on their own, and what it said of the first. */
+  refused: number;
+  refusal: string | undefined;
+}
+
 /** The chunk's lines without those of the given companies (read only when one was deleted). */
 function withoutCompanies(chunk: Chunk, gone: Set<string>): { data: Buffer; rows: number } {
   const kept: Buffer[] = [];
@@ -351,15 +385,24 @@ export class RequestLogWriter {
   private async write(chunks: Chunk[]): Promise<FlushResult> {
     const result: FlushResult = { statements: 0, written: 0, failed: 0 };
     for (const chunk of chunks) {
+      const done: ChunkProgress = { rows: chunk.rows, written: 0, statements: 0, refused: 0, refusal: undefined };
       try {
-        const written = await this.copy(chunk);
-        result.written += written;
-        if (written > 0) result.statements++;
+        await this.copy(chunk, done);
       } catch (err) {
-        result.failed += chunk.rows;
+        const lost = done.rows - done.written - done.refused;
+        result.failed += lost;
         this.opts.logger?.warn(
-          { err: { message: (err as Error).message }, rows: chunk.rows, mode: chunk.mode },
+          { err: { message: (err as Error).message }, rows: lost, mode: chunk.mode },
           'could not write request logs; these rows are lost',
+        );
+      }
+      result.written += done.written;
+      result.statements += done.statements;
+      if (done.refused > 0) {
+        result.failed += done.refused;
+        this.opts.logger?.warn(
+          { err: { message: done.refusal }, rows: done.refused, mode: chunk.mode },
+          'PostgreSQL refused these request logs; they are lost, and only they',
         );
       }
       if (this.spare.length < SPARE_CHUNKS && chunk.bytes.length <= SPARE_BYTES) this.spare.push(chunk.bytes);
@@ -372,7 +415,7 @@ export class RequestLogWriter {
   }
 
   /** One chunk's COPY, less the rows of companies deleted since they were recorded. */
-  private async copy(chunk: Chunk): Promise<number> {
+  private async copy(chunk: Chunk, done: ChunkProgress): Promise<void> {
     const db = this.dbs[chunk.mode];
     let data = chunk.bytes.subarray(0, chunk.length);
     const live = await db.queryRows<{ id: string }>(LIVE_COMPANIES, [[...chunk.companies].join(',')]);
@@ -380,11 +423,38 @@ export class RequestLogWriter {
       const gone = new Set(chunk.companies);
       for (const { id } of live) gone.delete(id);
       const kept = withoutCompanies(chunk, gone);
-      if (kept.rows === 0) return 0;
+      done.rows = kept.rows;
+      if (kept.rows === 0) return;
       data = kept.data;
     }
     // The driver copies the bytes into its messages; the chunk is reused once it is done.
-    return db.copyFrom(COPY, data);
+    await this.copyRows(db, data, done.rows, done);
+  }
+
+  /**
+   * Writes `rows` whole lines with one COPY. A COPY is all or nothing, so when PostgreSQL refuses
+   * it for what a row holds, each half is written on its own, and so on down to the refused rows,
+   * which are left out and counted: a refused row among n costs about 2·log2(n) statements, and
+   * a chunk never more than 2n − 1. Any other failure ends the chunk's write (it is thrown, and
+   * its rows not yet written are lost): a database that is down is not asked again for it.
+   */
+  private async copyRows(db: Database, data: Buffer, rows: number, done: ChunkProgress): Promise<void> {
+    try {
+      const written = await db.copyFrom(COPY, data);
+      done.written += written;
+      if (written > 0) done.statements++;
+    } catch (err) {
+      if (!refusedForItsRows(err)) throw err;
+      if (rows === 1) {
+        done.refused++;
+        done.refusal ??= (err as Error).message;
+        return;
+      }
+      const half = rows >> 1;
+      const at = afterLines(data, half);
+      await this.copyRows(db, data.subarray(0, at), half, done);
+      await this.copyRows(db, data.subarray(at), rows - half, done);
+    }
   }
 
   /** Stops the timer and writes what is buffered (shutdown); later rows are dropped. */

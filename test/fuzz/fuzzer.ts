@@ -1,9 +1,12 @@
 // The fuzzer: requests generated from the app's OpenAPI document, sent one at a time over a
-// real socket, each judged (no 5xx, the envelope, nothing written on a 4xx). A run counts every
-// problem and goes on; afterwards the first request of each kind of problem is replayed from
-// the seed and shrunk by fast-check to a minimal counterexample.
+// real socket, each judged (no 5xx, the envelope, nothing written on a 4xx, no id of the canary
+// company). Every CANARY_EVERY requests the canary's answers are read again and must not have
+// moved (test/fuzz/canary.ts). A run counts every problem and goes on; afterwards the first
+// request of each kind of problem is replayed from the seed and shrunk by fast-check to a
+// minimal counterexample (a canary's change, seen only at its next read, is named, not shrunk).
 import fc from 'fast-check';
 import type { Databases } from '../../src/db/databases.js';
+import { CANARY_EVERY, describeChange, type Canary } from './canary.js';
 import { changedTables, DbSnapshotter, type Snapshot } from './db-snapshot.js';
 import { excerpt, judge, type Problem, type ProblemKind } from './judge.js';
 import { edgeCases } from './edge-cases.js';
@@ -18,7 +21,7 @@ import {
 } from './operations.js';
 import { Pools, Resolver, routeKind, type Keys } from './resolve.js';
 import { SchemaArbitraries, type JsonSchema } from './schema-arbitrary.js';
-import { PoolId } from './values.js';
+import { PoolId, Verbatim } from './values.js';
 import { NoAnswer, send, type WireRequest } from './wire.js';
 
 export interface FuzzTarget {
@@ -26,6 +29,8 @@ export interface FuzzTarget {
   dbs: Databases;
   keys: Keys;
   doc: Parameters<typeof operationsOf>[0];
+  /** Companies the fuzzer never sends a request as, watched while it runs. */
+  canary?: Canary;
 }
 
 export interface FuzzOptions {
@@ -44,6 +49,8 @@ export interface FuzzOptions {
 
 interface Outcome {
   wire: WireRequest;
+  /** The answer's body, when there was an answer. */
+  answer: Buffer | null;
   status: number | null;
   code: string | null;
   problems: Problem[];
@@ -67,7 +74,15 @@ export interface FuzzReport {
   failures: Failure[];
 }
 
-const KINDS: ProblemKind[] = ['5xx', 'non-envelope', 'write-on-4xx', 'no-answer', 'undocumented'];
+const KINDS: ProblemKind[] = [
+  '5xx',
+  'non-envelope',
+  'write-on-4xx',
+  'no-answer',
+  'undocumented',
+  'canary-changed',
+  'canary-leak',
+];
 /** How many distinct (problem, operation) pairs are shrunk and printed. */
 const MAX_FAILURES = 5;
 
@@ -89,6 +104,13 @@ export function describeRequest(w: WireRequest): string {
   return lines.map((l) => `    ${l}`).join('\n');
 }
 
+/** Which credential a request was sent with, in words. */
+function credentialOf(req: AbstractRequest): string {
+  return req.auth instanceof Verbatim
+    ? `Authorization ${JSON.stringify(excerpt(req.auth.text, 60))}`
+    : `${req.auth} key`;
+}
+
 export class Fuzzer {
   readonly ops: Operation[];
   private readonly pools = new Pools();
@@ -99,6 +121,11 @@ export class Fuzzer {
   private readonly examples: Array<[AbstractRequest]>;
   /** The snapshot taken after the last request, while nothing has run since. */
   private fresh: Snapshot | null = null;
+  /** Requests since the canary was last read, in one line each (named when it changed). */
+  private sinceCanary: string[] = [];
+  private last: { req: AbstractRequest; wire: WireRequest } | null = null;
+  /** The canary's problems seen during the warm-up, counted with the run's. */
+  private warmUpProblems: Array<{ out: Outcome; op: string }> = [];
 
   constructor(
     private readonly target: FuzzTarget,
@@ -119,8 +146,49 @@ export class Fuzzer {
     this.examples = edgeCases(this.ops, cleanOf).map((r) => [r]);
   }
 
-  /** One request: snapshot, send, judge, and on a 4xx compare; on a 200 learn ids and slots. */
+  /**
+   * One request (answer), then the canary: the answer must carry none of its ids, and every
+   * CANARY_EVERY requests its answers are read again.
+   */
   async execute(req: AbstractRequest): Promise<Outcome> {
+    const out = await this.answer(req);
+    const canary = this.target.canary;
+    if (!canary) return out;
+    this.last = { req, wire: out.wire };
+    this.sinceCanary.push(
+      `${out.wire.method} ${excerpt(out.wire.target, 160)} (${credentialOf(req)}) → ${out.status ?? 'no answer'}`,
+    );
+    const leaks = out.answer ? canary.leaksIn(out.answer) : [];
+    if (leaks.length)
+      out.problems.push({ kind: 'canary-leak', detail: `${out.status} carries the canary's ${leaks.join(', ')}` });
+    if (this.sinceCanary.length >= CANARY_EVERY) out.problems.push(...(await this.checkCanary()));
+    return out;
+  }
+
+  /** Reads the canary's answers again: a change is a problem naming the request before it. */
+  private async checkCanary(): Promise<Problem[]> {
+    const since = this.sinceCanary;
+    this.sinceCanary = [];
+    // The canary's reads ran since the last snapshot.
+    this.fresh = null;
+    const changes = await this.target.canary!.check();
+    if (!changes.length || !this.last) return [];
+    const { req, wire } = this.last;
+    this.opts.log(
+      `fuzz: the canary changed; the ${since.length} requests since it was last read, oldest first:\n${since.map((l) => `    ${l}`).join('\n')}`,
+    );
+    return [
+      {
+        kind: 'canary-changed',
+        detail:
+          `${changes.map(describeChange).join('; ')}. Read after ${credentialOf(req)} ${wire.method} ${excerpt(wire.target, 200)}` +
+          ` (the request below), or one of the ${since.length - 1} before it since the last read (in the log)`,
+      },
+    ];
+  }
+
+  /** One request: snapshot, send, judge, and on a 4xx compare; on a 200 learn ids and slots. */
+  private async answer(req: AbstractRequest): Promise<Outcome> {
     const before = this.fresh ?? (await this.snapshots.take());
     this.fresh = null;
     const wire = this.resolver.wire(req);
@@ -129,7 +197,7 @@ export class Fuzzer {
       res = await send(this.target.port, wire);
     } catch (err) {
       if (!(err instanceof NoAnswer)) throw err;
-      return { wire, status: null, code: null, problems: [{ kind: 'no-answer', detail: err.message }] };
+      return { wire, answer: null, status: null, code: null, problems: [{ kind: 'no-answer', detail: err.message }] };
     }
     const { problems, body } = judge(res);
     if (res.status >= 400 && res.status < 500) {
@@ -161,7 +229,7 @@ export class Fuzzer {
       const cursor = body.meta?.pagination?.nextCursor;
       if (typeof cursor === 'string') this.pools.addCursor(mode, op.path, cursor);
     }
-    return { wire, status: res.status, code: body?.error?.code ?? null, problems };
+    return { wire, answer: res.body, status: res.status, code: body?.error?.code ?? null, problems };
   }
 
   /** Lists every collection (twice, so nested ones find their parents' ids) so the first requests already know real ids. */
@@ -173,7 +241,7 @@ export class Fuzzer {
         for (const auth of ['test', 'live'] as const) {
           for (let pick = 0; pick < (op.pathParams.length ? 3 : 1); pick++) {
             const limit = op.query.some((q) => q.name === 'limit') ? [{ key: 'limit', value: 100 }] : [];
-            await this.execute({
+            const out = await this.execute({
               op: i,
               method: null,
               path: op.pathParams.map((p) => new PoolId(paramKind(op, p.name), pick, false)),
@@ -184,6 +252,9 @@ export class Fuzzer {
               idempotencyKey: null,
               headers: [],
             });
+            // Its own checks are the run's; the canary's are counted from the first request on.
+            out.problems = out.problems.filter((p) => p.kind.startsWith('canary-'));
+            if (out.problems.length) this.warmUpProblems.push({ out, op: op.id });
             sent++;
           }
         }
@@ -195,10 +266,12 @@ export class Fuzzer {
   async run(): Promise<FuzzReport> {
     const { seed, log } = this.opts;
     await this.snapshots.init();
+    await this.target.canary?.start();
     const warm = await this.warmUp();
     log(
       `fuzz: seed ${seed}; ${this.ops.length} operations from /openapi.json; warm-up ${warm} requests learnt ${this.pools.size()} ids; ${this.examples.length} edge cases first`,
     );
+    if (this.target.canary) log(`fuzz: canary read every ${CANARY_EVERY} requests: ${this.target.canary.describe()}`);
     if (this.opts.path !== undefined) return this.replay(this.opts.path);
 
     const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
@@ -208,6 +281,18 @@ export class Fuzzer {
     const started = Date.now();
     let lastProgress = started;
     let n = 0;
+    const note = (out: Outcome, op: string, run: number) => {
+      for (const kind of new Set(out.problems.map((p) => p.kind))) {
+        counts[kind]++;
+        const p = out.problems.find((x) => x.kind === kind)!;
+        if (!firsts.some((f) => f.kind === kind && f.op === op)) {
+          firsts.push({ kind, op, run, detail: p.detail, request: describeRequest(out.wire) });
+          log(`fuzz: ${kind} at run ${run} (${op}): ${p.detail}`);
+        }
+      }
+    };
+    // Run -1: not one of fast-check's, so not replayed.
+    for (const { out, op } of this.warmUpProblems) note(out, op, -1);
     const property = fc.asyncProperty(this.arbitrary, async (req) => {
       const run = n++;
       const out = await this.execute(req);
@@ -218,19 +303,12 @@ export class Fuzzer {
       const label = out.code ? `${status} ${out.code}` : String(status);
       row[label] = (row[label] ?? 0) + 1;
       perOp.set(op, row);
-      for (const kind of new Set(out.problems.map((p) => p.kind))) {
-        counts[kind]++;
-        const p = out.problems.find((x) => x.kind === kind)!;
-        if (!firsts.some((f) => f.kind === kind && f.op === op)) {
-          firsts.push({ kind, op, run, detail: p.detail, request: describeRequest(out.wire) });
-          log(`fuzz: ${kind} at run ${run} (${op}): ${p.detail}`);
-        }
-      }
+      note(out, op, run);
       if (Date.now() - lastProgress >= 5_000) {
         lastProgress = Date.now();
         const secs = (lastProgress - started) / 1000;
         log(
-          `fuzz: ${n} requests in ${secs.toFixed(0)} s (${(n / secs).toFixed(0)}/s), 200s ${statuses[200] ?? 0}; 5xx ${counts['5xx']}, non-envelope ${counts['non-envelope']}, writes on 4xx ${counts['write-on-4xx']}, no answer ${counts['no-answer']}`,
+          `fuzz: ${n} requests in ${secs.toFixed(0)} s (${(n / secs).toFixed(0)}/s), 200s ${statuses[200] ?? 0}; 5xx ${counts['5xx']}, non-envelope ${counts['non-envelope']}, writes on 4xx ${counts['write-on-4xx']}, no answer ${counts['no-answer']}, canary changed ${counts['canary-changed']}, canary leaks ${counts['canary-leak']}`,
         );
       }
       return true;
@@ -241,12 +319,23 @@ export class Fuzzer {
       examples: this.examples,
       plugins: [fc.interruptAfterTimeLimit(this.opts.seconds * 1000)],
     });
+    // The canary after the last requests too.
+    if (this.target.canary && this.last && this.sinceCanary.length > 0) {
+      const { req, wire } = this.last;
+      note(
+        { wire, answer: null, status: null, code: null, problems: await this.checkCanary() },
+        this.ops[req.op]!.id,
+        n - 1,
+      );
+    }
     const seconds = (Date.now() - started) / 1000;
 
     // The first request of each kind of problem, then of each (problem, operation), replayed from the seed and shrunk.
     const byKind = KINDS.flatMap((k) => firsts.filter((f) => f.kind === k).slice(0, 1));
     const failures = [...byKind, ...firsts.filter((f) => !byKind.includes(f))].slice(0, MAX_FAILURES);
-    for (const f of failures) f.shrunk = await this.shrink(f.kind, String(f.run));
+    // A canary's change is seen at its next read, up to CANARY_EVERY requests later: one run replayed shows nothing.
+    for (const f of failures)
+      if (f.kind !== 'canary-changed' && f.run >= 0) f.shrunk = await this.shrink(f.kind, String(f.run));
     const report: FuzzReport = { seed, requests: n, seconds, counts, statuses, failures };
     this.print(report, perOp);
     return report;
@@ -281,6 +370,7 @@ export class Fuzzer {
     const counts = Object.fromEntries(KINDS.map((k) => [k, 0])) as Record<ProblemKind, number>;
     const failures: Failure[] = [];
     for (const kind of KINDS) {
+      if (kind === 'canary-changed') continue;
       const shrunk = await this.shrink(kind, path);
       if (shrunk === 'not reproduced') continue;
       counts[kind]++;
@@ -306,8 +396,9 @@ export class Fuzzer {
       }
     }
     for (const f of r.failures) {
-      log(`\nFAIL ${f.kind} on ${f.op || 'the replayed run'} (run ${f.run} of seed ${r.seed}): ${f.detail}`);
-      if (f.request) log(`  the request:\n${f.request}`);
+      const run = f.run < 0 ? 'the warm-up' : `run ${f.run}`;
+      log(`\nFAIL ${f.kind} on ${f.op || 'the replayed run'} (${run} of seed ${r.seed}): ${f.detail}`);
+      if (f.request) log(`  the request${f.kind === 'canary-changed' ? ' before the read' : ''}:\n${f.request}`);
       if (f.shrunk === 'not reproduced')
         log(
           '  (not reproduced on replay: it depended on the data at the time; the request above is the one that failed)',
@@ -322,7 +413,8 @@ export class Fuzzer {
       .join(', ');
     log(
       `\nfuzz totals: requests ${r.requests}, seed ${r.seed}, ${r.seconds.toFixed(0)} s; 5xx ${r.counts['5xx']}, non-envelope ${r.counts['non-envelope']}, ` +
-        `writes on 4xx ${r.counts['write-on-4xx']}, no answer ${r.counts['no-answer']}, undocumented ${r.counts.undocumented}\nfuzz statuses: ${histogram}`,
+        `writes on 4xx ${r.counts['write-on-4xx']}, no answer ${r.counts['no-answer']}, undocumented ${r.counts.undocumented}, ` +
+        `canary changed ${r.counts['canary-changed']}, canary leaks ${r.counts['canary-leak']}\nfuzz statuses: ${histogram}`,
     );
   }
 }

@@ -5,7 +5,15 @@
 import { ERROR_STATUS } from '../../src/errors.js';
 import type { WireResponse } from './wire.js';
 
-export type ProblemKind = '5xx' | 'non-envelope' | 'write-on-4xx' | 'no-answer' | 'undocumented';
+export type ProblemKind =
+  | '5xx'
+  | 'non-envelope'
+  | 'write-on-4xx'
+  | 'no-answer'
+  | 'undocumented'
+  // The canary company's answers moved, or its ids appeared in an answer (test/fuzz/canary.ts).
+  | 'canary-changed'
+  | 'canary-leak';
 
 export interface Problem {
   kind: ProblemKind;

@@ -3,14 +3,24 @@
 // of the error table and of the operation's documented errors, nothing written on a 4xx, in the
 // live and the sandbox database.
 //
+// And one company's requests never change or reveal another's answers: a canary company in
+// each mode (test/fuzz/canary.ts), of the fuzzer's own account but with its own key, which the
+// fuzzer never uses, has its availability for a fixed free window, its explain answer for a
+// fixed free start and its booking list read before the run and after every 100 requests; any
+// change fails, naming the request before the read, and so does any answer carrying one of its
+// ids (the company, employee, service, customer, booking, API key).
+//
 // In the suite: a fixed seed and a short budget. `npm run fuzz` (FUZZ=full) runs the same with
 // a random seed (or FUZZ_SEED) for FUZZ_REQUESTS requests (10 000) or FUZZ_SECONDS; FUZZ_PATH
 // replays and shrinks one run of a seed.
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createCompany } from '../../src/schema/companies/create-company.js';
+import { createApiKey } from '../../src/schema/credentials/create-api-key.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { futureHour, post, salon } from '../helpers/domain.js';
 import { bearer, createAccountWithKeys } from '../helpers/factories.js';
+import { Canary, type CanaryCompany } from './canary.js';
 import { Fuzzer, type FuzzOptions } from './fuzzer.js';
 
 const full = process.env.FUZZ === 'full';
@@ -88,6 +98,52 @@ async function seed(auth: Record<string, string>, mode: 'live' | 'test') {
   }
 }
 
+/**
+ * A company of the account with its own key (never the fuzzer's), an employee free all day and
+ * a service, a customer and one booking; the reads the canary compares (test/fuzz/canary.ts).
+ * The window and the start are fixed absolute times 12 days ahead, free in any run's lifetime.
+ */
+async function canaryCompany(accountId: string, mode: 'live' | 'test'): Promise<CanaryCompany> {
+  const { app, dbs } = t;
+  const company = await createCompany(dbs, {
+    accountId,
+    mode,
+    name: `Canary ${mode}`,
+    timezone: 'Europe/Berlin',
+    currency: 'EUR',
+  });
+  const key = await createApiKey(dbs[mode].prisma, { companyId: company.id, name: 'canary' });
+  const auth = bearer(key.key);
+  const { employee, service } = await salon(app, auth);
+  const customer = await post(app, '/api/v1/customers', auth, {
+    name: 'Cara Canary',
+    email: `canary-${mode}@example.com`,
+  });
+  const booking = await post(app, '/api/v1/bookings', auth, {
+    serviceId: service._id,
+    startTime: futureHour(11),
+    customerId: customer._id,
+  });
+  const [from, to, free] = [futureHour(12, 0), futureHour(13, 0), futureHour(12, 10)];
+  return {
+    mode,
+    key: key.key,
+    ids: {
+      [company.id]: `${mode} company`,
+      [employee._id]: `${mode} employee`,
+      [service._id]: `${mode} service`,
+      [customer._id]: `${mode} customer`,
+      [booking._id]: `${mode} booking`,
+      [key.apiKey.id]: `${mode} API key`,
+    },
+    reads: {
+      availability: `/api/v1/availability?serviceId=${service._id}&from=${from}&to=${to}`,
+      explain: `/api/v1/availability/explain?serviceId=${service._id}&startTime=${free}`,
+      bookings: '/api/v1/bookings?limit=100',
+    },
+  };
+}
+
 beforeAll(async () => {
   t = await createTestApp({
     env: {
@@ -104,16 +160,20 @@ beforeAll(async () => {
   const w = await createAccountWithKeys(t.dbs);
   await seed(bearer(w.testKey.key), 'test');
   await seed(bearer(w.liveKey.key), 'live');
+  const canary = new Canary(address.port, [
+    await canaryCompany(w.account.id, 'test'),
+    await canaryCompany(w.account.id, 'live'),
+  ]);
   const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
   fuzzer = new Fuzzer(
-    { port: address.port, dbs: t.dbs, keys: { test: w.testKey.key, live: w.liveKey.key }, doc },
+    { port: address.port, dbs: t.dbs, keys: { test: w.testKey.key, live: w.liveKey.key }, doc, canary },
     opts,
   );
 });
 afterAll(async () => t?.close());
 
 it(
-  'no 5xx, every answer in the envelope, nothing written on a 4xx',
+  "no 5xx, every answer in the envelope, nothing written on a 4xx, the canary's answers unmoved and unseen",
   async () => {
     const report = await fuzzer.run();
     if (opts.path === undefined) {
@@ -130,6 +190,8 @@ it(
       'write-on-4xx': 0,
       'no-answer': 0,
       undocumented: 0,
+      'canary-changed': 0,
+      'canary-leak': 0,
     });
   },
   (opts.seconds + opts.shrinkSeconds * 5 + 120) * 1000,

@@ -1,6 +1,7 @@
 // Request logs (docs/api.md, Request logs): every /api/v1 and /graphql request of a company is
 // recorded in batches, in its mode's database; bodies of 4xx/5xx answers only, redacted; read
 // back by GET /api/v1/request-logs and GraphQL with logs:read, own company and mode only.
+import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { bearer, createAccountWithKeys, scopedToken } from '../helpers/factories.js';
@@ -296,5 +297,146 @@ describe('batching', () => {
     } finally {
       await off.close().catch(() => undefined);
     }
+  });
+});
+
+describe("one company's hostile values never cost another company its rows", () => {
+  // Behind a proxy (TRUST_PROXY) the address is the client's own X-Forwarded-For entry: text the
+  // client chooses, like the path, the idempotency key, the operation name and the bodies. A
+  // value that broke a line of the COPY batch lost every company's rows of that batch.
+  let p: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    p = await createTestApp({ db: t.db, env: { TRUST_PROXY: '1', REQUEST_LOG_FLUSH_MS: '60000' } });
+  });
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  /** A GET over a real socket, its head as bytes (Latin-1): what no HTTP client would send. */
+  function rawGet(path: string, headers: Record<string, string>): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const { port } = p.app.server.address() as { port: number };
+      const socket = createConnection({ port, host: '127.0.0.1' });
+      const chunks: Buffer[] = [];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const text = Buffer.concat(chunks).toString('latin1');
+        resolve(/\r\nx-request-id: ([^\r]*)/i.exec(text)?.[1] ?? text.slice(0, 200));
+      });
+      const lines = [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close'];
+      for (const [k, v] of Object.entries(headers)) lines.push(`${k}: ${v}`);
+      socket.write(Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'));
+    });
+  }
+
+  it('writes every row of the batch, each value in its own column as it was sent', async () => {
+    await p.app.listen({ host: '127.0.0.1', port: 0 });
+    const a = w.testKey.key;
+    const b = other.testKey.key;
+    const addresses = [
+      '203.0.113.7\tinjected', // the reported one: a tab
+      'line\nbreak',
+      'carriage\rreturn',
+      'crlf\r\nafter',
+      '\\N', // COPY's NULL, read unescaped
+      '\\.', // COPY's end of data
+      'back\\tslash', // an escaped tab, read unescaped
+      'trailing\\',
+      'nul\u0000byte',
+      'ü 日本 🙂',
+      '9'.repeat(10_000),
+    ];
+    /** What each request's row must hold, by request id. */
+    const expected = new Map<string, Record<string, unknown>>();
+    const me = { method: 'GET', route: '/api/v1/me', path: '/api/v1/me', status: 200, operationName: null };
+    const send = async (
+      key: string,
+      o: { method?: 'GET' | 'POST'; url?: string; headers?: Record<string, string>; payload?: object },
+      row: Record<string, unknown>,
+    ) => {
+      const res = await p.app.inject({
+        method: o.method ?? 'GET',
+        url: o.url ?? '/api/v1/me',
+        headers: { ...bearer(key), ...o.headers },
+        ...(o.payload ? { payload: o.payload } : {}),
+      });
+      expect(res.statusCode).toBe(row.status);
+      expected.set(res.headers['x-request-id'] as string, row);
+    };
+    const ordinary = async () => {
+      await send(b, {}, { ...me, companyId: other.test.id, ip: '127.0.0.1', idempotencyKey: null });
+      await send(
+        b,
+        { url: '/api/v1/services' },
+        { method: 'GET', route: '/api/v1/services', path: '/api/v1/services', status: 200, companyId: other.test.id },
+      );
+    };
+
+    for (const address of addresses) {
+      await send(
+        a,
+        { headers: { 'x-forwarded-for': address } },
+        // A NUL, which no PostgreSQL text holds, is stored as U+FFFD (docs/api.md, Request logs).
+        { ...me, companyId: w.test.id, ip: address.replaceAll('\u0000', '\uFFFD') },
+      );
+      await ordinary();
+    }
+    const odd = 'k\tv\\N\n\r\\.';
+    await send(
+      a,
+      { headers: { 'idempotency-key': odd, 'x-forwarded-for': '10.0.0.1' } },
+      { ...me, companyId: w.test.id, ip: '10.0.0.1', idempotencyKey: odd },
+    );
+    await send(
+      a,
+      { url: '/api/v1/bookings/%09%0A%5C%00%E6%97%A5' },
+      { method: 'GET', route: '/api/v1/bookings/:id', path: '/api/v1/bookings/%09%0A%5C%00%E6%97%A5', status: 404 },
+    );
+    // A path no route serves has no route (the writer's memo of route texts never holds a path).
+    await send(
+      a,
+      { url: '/api/v1/no-such-thing/%09%5C' },
+      { method: 'GET', route: null, path: '/api/v1/no-such-thing/%09%5C', status: 404 },
+    );
+    await send(
+      a,
+      { method: 'POST', url: '/api/v1/customers', payload: { name: odd, email: 'not-an-email' } },
+      { method: 'POST', route: '/api/v1/customers', status: 400 },
+    );
+    await send(
+      a,
+      {
+        method: 'POST',
+        url: '/graphql',
+        payload: { query: 'query Q { me { name } }', operationName: `Op${odd}` },
+      },
+      // An operation name the document lacks: refused, so its bodies are kept too.
+      { method: 'POST', route: null, path: '/graphql', operationName: `Op${odd}`, status: 400 },
+    );
+    await ordinary();
+    // Over a real socket: Latin-1 bytes, a tab and a backslash, as Node reads them.
+    const raw = 'x\t\\N\u00ff\u00fe';
+    const rawId = await rawGet('/api/v1/me', { ...bearer(a), 'X-Forwarded-For': raw });
+    expected.set(rawId, { ...me, companyId: w.test.id, ip: raw });
+    await ordinary();
+
+    const flushed = await p.app.requestLogs!.flush();
+    expect(flushed).toEqual({ statements: 1, written: expected.size, failed: 0 });
+    const rows = await t.dbs.test.prisma.requestLog.findMany({ where: { requestId: { in: [...expected.keys()] } } });
+    const byRequest = new Map(rows.map((r) => [r.requestId, r]));
+    for (const [requestId, row] of expected) {
+      const key = row.companyId === other.test.id ? other.testKey : w.testKey;
+      expect(byRequest.get(requestId), requestId).toMatchObject({
+        companyId: w.test.id,
+        credentialId: key.apiKey.id,
+        credentialName: 'test key',
+        credentialPrefix: `svc_sk_test_…${key.key.slice(-4)}`,
+        ...row,
+      });
+    }
+    expect(rows).toHaveLength(expected.size);
+    const [bad] = rows.filter((r) => r.method === 'POST' && r.route === '/api/v1/customers');
+    expect(JSON.parse(bad!.requestBody!)).toEqual({ name: odd, email: 'not-an-email' });
   });
 });

@@ -6,6 +6,10 @@
 // The buffer is bounded: when `maxBuffered` rows wait (the database is slow or down), further
 // rows are dropped and counted, never queued without limit. A failed write is logged and its
 // rows counted as lost: logging never fails or slows a request. close() writes what is left.
+// Every value is escaped for COPY, so a row is always one line of the right columns; a row
+// PostgreSQL still refuses (a value its column cannot hold) fails the whole COPY, so the chunk
+// is written again in halves until only the refused rows are left out: one company's row never
+// costs another company's (copyRows).
 import type { Database } from '../../db/databases.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 
@@ -95,8 +99,10 @@ export function credentialColumns(c: {
 
 // A row is one line of COPY's text format: its columns in this order, separated by tabs, the
 // request's own columns first and its credential's last (credentialColumns' tail, made once per
-// credential). Record ids and request ids (hex, or [A-Za-z0-9._:-], src/rest/request-id.ts), the
-// method (an HTTP token) and the IP hold no character COPY escapes, and are written as they are.
+// credential). Every text column is escaped (copyText), those we believe we make ourselves too:
+// the IP is the client's own X-Forwarded-For entry behind a proxy (TRUST_PROXY), where a tab or
+// a backslash is allowed, and one unescaped character shifts the line's columns and fails the
+// batch it is in.
 const COLUMNS = [
   'id',
   'created_at',
@@ -131,14 +137,19 @@ const COPY_SPECIALS = /[\\\t\n\r\0]/g;
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\uFFFD' };
 /**
  * A text value as COPY's text format reads it: backslash, tab and line breaks escaped. A NUL,
- * which no PostgreSQL text can hold, becomes U+FFFD (it would fail the whole batch).
+ * which no PostgreSQL text can hold, becomes U+FFFD (it would fail the whole batch). The test
+ * alone is what most values cost (it runs for each column of each request).
  */
 function copyText(s: string): string {
   return COPY_SPECIAL.test(s) ? s.replace(COPY_SPECIALS, (c) => COPY_ESCAPES[c]!) : s;
 }
 const nullable = (s: string | null) => (s === null ? '\\N' : copyText(s));
 
-/** Routes are few: each one's text is made once. */
+/**
+ * Routes are few: each one's text is made once. Keyed by the route's pattern as declared
+ * (`/api/v1/bookings/:id`, never a request's path: a path no route serves has none), so it holds
+ * no company's data, and is bounded anyway.
+ */
 // eslint-disable-next-line no-restricted-syntax -- process state: request-log writer
 const routeCopy = new Map<string, string>();
 function routeText(route: string | null): string {
@@ -151,7 +162,10 @@ function routeText(route: string | null): string {
   return text;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` of the last second asked (rows come in time order, seconds apart). */
+/**
+ * `YYYY-MM-DD HH:MM:SS` of the last second asked (rows come in time order, seconds apart): a
+ * memo of the clock's text, the same for every company.
+ */
 // eslint-disable-next-line no-restricted-syntax -- process state: request-log writer
 let second = -1;
 // eslint-disable-next-line no-restricted-syntax -- process state: request-log writer
@@ -177,7 +191,8 @@ function rowHead(r: RequestLogRow): string {
   // A path that is its route (no parameters) is the route's text, already made.
   const path = r.path === r.route ? route : copyText(r.path);
   return (
-    `${r.id}\t${timestampText(r.createdAtMs)}\t${r.method}\t${r.status}\t${r.durationMs}\t${r.requestId}\t${r.ip}\t${route}\t${path}\t` +
+    `${copyText(r.id)}\t${timestampText(r.createdAtMs)}\t${copyText(r.method)}\t${r.status}\t${r.durationMs}\t` +
+    `${copyText(r.requestId)}\t${copyText(r.ip)}\t${route}\t${path}\t` +
     `${nullable(r.idempotencyKey)}\t${nullable(r.operationName)}\t${nullable(r.requestBody)}\t${nullable(r.responseBody)}`
   );
 }
@@ -209,15 +224,37 @@ interface Chunk {
 
 /** An entry as the hooks would have gathered it (tests and tools write entries). */
 function rowOf(e: RequestLogEntry): RequestLogRow {
-  return {
-    ...e,
-    createdAtMs: e.createdAt.getTime(),
-    // Not from a request: escaped like any text, so the line keeps its columns.
-    id: copyText(e.id),
-    method: copyText(e.method),
-    requestId: copyText(e.requestId),
-    ip: copyText(e.ip),
-  };
+  return { ...e, createdAtMs: e.createdAt.getTime() };
+}
+
+/**
+ * Whether PostgreSQL refused a COPY for what its rows hold: a data exception (SQLSTATE class
+ * 22: a value its column cannot take, a malformed line) or an integrity constraint's violation
+ * (class 23). Only then may the same rows, split, be written after all. Anything else (the
+ * database down or timing out, a missing table or column) would refuse any rows: they are lost,
+ * as they were, and not retried.
+ */
+function refusedForItsRows(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+/** The byte offset just after the first `rows` lines of data. */
+function afterLines(data: Buffer, rows: number): number {
+  let at = 0;
+  for (let i = 0; i < rows; i++) at = data.indexOf(NEWLINE, at) + 1;
+  return at;
+}
+
+/** What one chunk's write has done so far: kept when a later statement of it fails. */
+interface ChunkProgress {
+  /** Rows to write: the chunk's, less those of companies deleted since. */
+  rows: number;
+  written: number;
+  statements: number;
+  /** Rows PostgreSQL refused on their own, and what it said of the first. */
+  refused: number;
+  refusal: string | undefined;
 }
 
 /** The chunk's lines without those of the given companies (read only when one was deleted). */
@@ -351,15 +388,24 @@ export class RequestLogWriter {
   private async write(chunks: Chunk[]): Promise<FlushResult> {
     const result: FlushResult = { statements: 0, written: 0, failed: 0 };
     for (const chunk of chunks) {
+      const done: ChunkProgress = { rows: chunk.rows, written: 0, statements: 0, refused: 0, refusal: undefined };
       try {
-        const written = await this.copy(chunk);
-        result.written += written;
-        if (written > 0) result.statements++;
+        await this.copy(chunk, done);
       } catch (err) {
-        result.failed += chunk.rows;
+        const lost = done.rows - done.written - done.refused;
+        result.failed += lost;
         this.opts.logger?.warn(
-          { err: { message: (err as Error).message }, rows: chunk.rows, mode: chunk.mode },
+          { err: { message: (err as Error).message }, rows: lost, mode: chunk.mode },
           'could not write request logs; these rows are lost',
+        );
+      }
+      result.written += done.written;
+      result.statements += done.statements;
+      if (done.refused > 0) {
+        result.failed += done.refused;
+        this.opts.logger?.warn(
+          { err: { message: done.refusal }, rows: done.refused, mode: chunk.mode },
+          'PostgreSQL refused these request logs; they are lost, and only they',
         );
       }
       if (this.spare.length < SPARE_CHUNKS && chunk.bytes.length <= SPARE_BYTES) this.spare.push(chunk.bytes);
@@ -372,7 +418,7 @@ export class RequestLogWriter {
   }
 
   /** One chunk's COPY, less the rows of companies deleted since they were recorded. */
-  private async copy(chunk: Chunk): Promise<number> {
+  private async copy(chunk: Chunk, done: ChunkProgress): Promise<void> {
     const db = this.dbs[chunk.mode];
     let data = chunk.bytes.subarray(0, chunk.length);
     const live = await db.queryRows<{ id: string }>(LIVE_COMPANIES, [[...chunk.companies].join(',')]);
@@ -380,11 +426,38 @@ export class RequestLogWriter {
       const gone = new Set(chunk.companies);
       for (const { id } of live) gone.delete(id);
       const kept = withoutCompanies(chunk, gone);
-      if (kept.rows === 0) return 0;
+      done.rows = kept.rows;
+      if (kept.rows === 0) return;
       data = kept.data;
     }
     // The driver copies the bytes into its messages; the chunk is reused once it is done.
-    return db.copyFrom(COPY, data);
+    await this.copyRows(db, data, done.rows, done);
+  }
+
+  /**
+   * Writes `rows` whole lines with one COPY. A COPY is all or nothing, so when PostgreSQL refuses
+   * it for what a row holds, each half is written on its own, and so on down to the refused rows,
+   * which are left out and counted: a refused row among n costs about 2·log2(n) statements, and
+   * a chunk never more than 2n − 1. Any other failure ends the chunk's write (it is thrown, and
+   * its rows not yet written are lost): a database that is down is not asked again for it.
+   */
+  private async copyRows(db: Database, data: Buffer, rows: number, done: ChunkProgress): Promise<void> {
+    try {
+      const written = await db.copyFrom(COPY, data);
+      done.written += written;
+      if (written > 0) done.statements++;
+    } catch (err) {
+      if (!refusedForItsRows(err)) throw err;
+      if (rows === 1) {
+        done.refused++;
+        done.refusal ??= (err as Error).message;
+        return;
+      }
+      const half = rows >> 1;
+      const at = afterLines(data, half);
+      await this.copyRows(db, data.subarray(0, at), half, done);
+      await this.copyRows(db, data.subarray(at), rows - half, done);
+    }
   }
 
   /** Stops the timer and writes what is buffered (shutdown); later rows are dropped. */

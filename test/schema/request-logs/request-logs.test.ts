@@ -1,5 +1,6 @@
 // The request-log subject on its own: what a body keeps after redaction and the cap, the
-// writer's bound on memory, and scrubbing an erased customer's data from stored bodies.
+// writer's bound on memory, its lines (every value as sent, a refused row costing only itself),
+// and scrubbing an erased customer's data from stored bodies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/ids.js';
 import {
@@ -161,6 +162,92 @@ describe('RequestLogWriter', () => {
     // Closed: later rows are dropped, not buffered for ever.
     writer.record(entry());
     expect([writer.pending, writer.dropped]).toEqual([0, 1]);
+  });
+});
+
+describe('RequestLogWriter: values a request fills in', () => {
+  it('keeps every character of the columns a request fills in itself, the address included', async () => {
+    const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 100 });
+    const odd = 'a\tb\nc\r\\N\\.\u0000ü';
+    const row = entry({ ip: odd, method: odd, requestId: odd, id: `${newId()}\\x` });
+    const plain = entry();
+    writer.record(row);
+    writer.record(plain);
+    expect(await writer.close()).toEqual({ statements: 1, written: 2, failed: 0 });
+    const kept = odd.replace('\u0000', '\uFFFD');
+    expect(await db.dbs.test.prisma.requestLog.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      ip: kept,
+      method: kept,
+      requestId: kept,
+      companyId: w.test.id,
+    });
+  });
+});
+
+describe('RequestLogWriter: a row PostgreSQL refuses', () => {
+  const warnings: Array<{ obj: Record<string, unknown>; msg: string }> = [];
+  const logger = {
+    warn: (obj: object, msg: string) => void warnings.push({ obj: obj as Record<string, unknown>, msg }),
+  };
+  const stored = async (rows: RequestLogEntry[]) =>
+    (
+      await db.dbs.test.prisma.requestLog.findMany({
+        where: { id: { in: rows.map((r) => r.id) } },
+        select: { id: true },
+      })
+    ).map((r) => r.id);
+
+  it('is lost alone and counted: every other row of its chunk, of every company, is written', async () => {
+    warnings.length = 0;
+    const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 100, logger });
+    // A well-formed line whose status is past integer's range: a refusal by PostgreSQL itself.
+    const refused = entry({ status: 2 ** 31 });
+    const other = w.testCompanies[1]!.id;
+    const good = [
+      entry(),
+      entry({ companyId: other }),
+      entry(),
+      entry({ companyId: other }),
+      entry(),
+      entry(),
+      entry(),
+    ];
+    for (const r of [...good.slice(0, 3), refused, ...good.slice(3)]) writer.record(r);
+    expect(await writer.flush()).toMatchObject({ written: good.length, failed: 1 });
+    expect([writer.written, writer.failed]).toEqual([good.length, 1]);
+    expect((await stored([...good, refused])).sort()).toEqual(good.map((r) => r.id).sort());
+    expect(warnings).toEqual([
+      { obj: expect.objectContaining({ rows: 1, mode: 'test' }), msg: expect.stringContaining('lost') },
+    ]);
+    await writer.close();
+  });
+
+  it('loses only the refused rows when several are, first and last of the chunk included', async () => {
+    const writer = new RequestLogWriter(db.dbs, { flushMs: 60_000, batchRows: 100, maxBuffered: 100 });
+    const refused = [entry({ status: 1.5 }), entry({ status: -(2 ** 31) - 1 }), entry({ status: 2 ** 40 })];
+    const good = Array.from({ length: 20 }, () => entry());
+    const rows = [refused[0]!, ...good.slice(0, 9), refused[1]!, ...good.slice(9), refused[2]!];
+    for (const r of rows) writer.record(r);
+    expect(await writer.close()).toMatchObject({ written: good.length, failed: refused.length });
+    expect((await stored(rows)).sort()).toEqual(good.map((r) => r.id).sort());
+  });
+
+  it('retries nothing when PostgreSQL would refuse any row (here a missing column; the database down alike)', async () => {
+    let copies = 0;
+    const test = {
+      ...db.dbs.test,
+      copyFrom: (sql: string, data: Buffer) => (copies++, db.dbs.test.copyFrom(sql, data)),
+    };
+    const writer = new RequestLogWriter({ ...db.dbs, test }, { flushMs: 60_000, batchRows: 100, maxBuffered: 100 });
+    await db.dbs.test.prisma.$executeRawUnsafe('ALTER TABLE request_logs RENAME COLUMN ip TO ip_away');
+    try {
+      for (let i = 0; i < 5; i++) writer.record(entry());
+      expect(await writer.flush()).toEqual({ statements: 0, written: 0, failed: 5 });
+      expect(copies).toBe(1);
+    } finally {
+      await db.dbs.test.prisma.$executeRawUnsafe('ALTER TABLE request_logs RENAME COLUMN ip_away TO ip');
+    }
+    await writer.close();
   });
 });
 

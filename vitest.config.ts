@@ -18,20 +18,18 @@ const EMBEDDED_CORE = [
 ];
 
 // The core subset (TEST_SUBSET=core): what CI runs on the other supported Node (README, "Node
-// versions"), a few minutes of the suite that cross every layer: the REST core above, tenant
-// isolation and the model-based soak run, the booking rule and its races, OAuth's token
-// endpoints, GraphQL, webhook delivery, the workers' outbox, the server process itself.
+// versions"), about two minutes of the suite that cross every layer: the REST core above,
+// tenant isolation and the model-based soak run, the booking rule and its races, OAuth's token
+// endpoints, GraphQL, the in-process queue's timers, the server process itself.
 const CORE = [
   ...EMBEDDED_CORE,
   'test/frozen.test.ts',
   'test/schema/availability/tenant-isolation.test.ts',
   'test/schema/availability/refusals.test.ts',
   'test/schema/bookings/concurrency.test.ts',
-  'test/schema/connections-tenant.test.ts',
   'test/soak/*.test.ts',
   'test/auth/oauth/oauth-token-endpoints.test.ts',
   'test/http/graphql.test.ts',
-  'test/workers/webhook-delivery.test.ts',
   'test/workers/long-timeout.test.ts',
   'test/server/server-process.test.ts',
 ];

@@ -188,7 +188,7 @@ describe('the repository is self-contained', () => {
 
 describe('ARCHITECTURE.md: test/ mirrors src/', () => {
   // Folders that test the repository as a whole, or hold no tests: named in ARCHITECTURE.md.
-  const WHOLE = ['bench', 'docs', 'fuzz', 'helpers', 'sdk'];
+  const WHOLE = ['bench', 'docs', 'fuzz', 'helpers', 'sdk', 'soak'];
 
   it('every test file sits where the code it proves sits', () => {
     const tests = execFileSync('git', ['ls-files', 'test'], { cwd: root, encoding: 'utf8' })

@@ -46,7 +46,7 @@ export class Stats {
     return (
       `[soak] ${(elapsedMs / 1000).toFixed(1)} s: ${this.runs} runs, ${this.total} commands, ` +
       `${requests} requests, ${this.comparisons} comparisons\n` +
-      `[soak]   commands: ${kinds.join(', ')}\n[soak]   outcomes: ${outs.join(', ')}`
+      `[soak]   commands: ${kinds.join(', ') || '(none)'}\n[soak]   outcomes: ${outs.join(', ') || '(none)'}`
     );
   }
 }

@@ -76,22 +76,20 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
     }
     const run = ++stats.runs;
     if (opts.trace) log(`[soak] run ${run}`);
-    // Companies no command of this run has touched must answer as the model says before it
-    // begins: a difference now was left behind by an earlier run.
-    for (const canary of server.canaries) {
-      try {
-        await server.checker.compareCompany(canary, new Rng(run));
-      } catch (err) {
-        if (phase === 'shrink') {
-          // A candidate cannot be judged on a server that an earlier candidate left poisoned.
-          await server.close();
-          server = await startServer(stats, { fresh: true });
-          break;
-        }
+    // A company no command of this run has touched (a canary, one mode then the other) must
+    // answer as the model says before it begins: a difference now was left by an earlier run.
+    const canary = server.canaries[run % server.canaries.length]!;
+    try {
+      await server.checker.compareCompany(canary, new Rng(run));
+    } catch (err) {
+      if (phase === 'explore') {
         if (err instanceof Error)
           err.message = `before run ${run} began (the run before it: ${lastRun}): ${err.message}`;
         throw err;
       }
+      // A candidate cannot be judged on a server an earlier candidate left poisoned.
+      await server.close();
+      server = await startServer(stats, { fresh: true });
     }
     const cos = await Promise.all(
       SLOTS.map((label, i) => server.company(SLOT_MODES[i]!, label, ZONES[(run + i) % ZONES.length]!)),
@@ -145,20 +143,16 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
     if (opts.path) return { failed: false, stats, elapsedMs, message: `path ${opts.path} of seed ${opts.seed} passes` };
     // The failing sequence passed alone on a fresh server: it failed only after earlier runs.
     const message =
-      `${describe(first!, opts, firstFailed)}\n` +
+      `${describe(first!, opts, firstFailed, false)}\n` +
       `[soak] this sequence did NOT fail again alone on a fresh server: the failure needs what the ` +
-      `${stats.runs} runs before it left in the process. Replay the seed from its start: SOAK=full SOAK_SEED=${opts.seed} npm run soak`;
-    log(message);
+      `runs before it left in the process. Replay the seed from its start: SOAK=full SOAK_SEED=${opts.seed} npm run soak`;
     return { failed: true, stats, elapsedMs, message };
   }
-  const message = describe(final!, opts, lastFailed);
-  log(message);
-  return { failed: true, stats, elapsedMs, message };
+  return { failed: true, stats, elapsedMs, message: describe(final!, opts, lastFailed, true) };
 }
 
 /** The failure, the commands that make it, and how to replay them. */
-function describe(d: fc.RunDetails<[unknown]>, opts: SoakOptions, ran: string): string {
-  const cmds = ran;
+function describe(d: fc.RunDetails<[unknown]>, opts: SoakOptions, cmds: string, replayable: boolean): string {
   const replay = /\/\*replayPath="([^"]*)"\*\//.exec(cmds)?.[1];
   const steps = cmds
     .replace(/\s*\/\*replayPath="[^"]*"\*\/\s*$/, '')
@@ -172,9 +166,13 @@ function describe(d: fc.RunDetails<[unknown]>, opts: SoakOptions, ran: string): 
     `[soak] ${error}`,
     `[soak] the commands (L0, L1: live companies; T0, T1: test companies; each run's are new):`,
     steps,
-    `[soak] replay: SOAK=full SOAK_SEED=${opts.seed} SOAK_PATH=${d.counterexamplePath}` +
-      (replay ? ` SOAK_REPLAY_PATH=${replay}` : '') +
-      (opts.without?.length ? ` SOAK_WITHOUT=${opts.without.join(',')}` : '') +
-      ' npm run soak',
+    ...(replayable
+      ? [
+          `[soak] replay: SOAK_SEED=${opts.seed} SOAK_PATH=${d.counterexamplePath}` +
+            (replay ? ` SOAK_REPLAY_PATH=${replay}` : '') +
+            (opts.without?.length ? ` SOAK_WITHOUT=${opts.without.join(',')}` : '') +
+            ' npm run soak',
+        ]
+      : []),
   ].join('\n');
 }

@@ -36,7 +36,16 @@ export const COMMANDS = {
     .map((a) => new AddEmployee(...a)),
   setHours: fc.tuple(slot, probe, pick, weekArb).map((a) => new SetHours(...a)),
   deactivate: fc.tuple(slot, probe, pick).map((a) => new Deactivate(...a)),
-  putOverride: fc.tuple(slot, probe, pick, fc.integer({ min: 0, max: 9 }), dayArb).map((a) => new PutOverride(...a)),
+  // Mostly the days bookings are made on (slots of the next five days), where an override can clash.
+  putOverride: fc
+    .tuple(
+      slot,
+      probe,
+      pick,
+      fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 4 }) }, fc.integer({ min: 5, max: 9 })),
+      dayArb,
+    )
+    .map((a) => new PutOverride(...a)),
   deleteOverride: fc.tuple(slot, probe, pick).map((a) => new DeleteOverride(...a)),
   addTimeOff: fc
     .tuple(slot, probe, pick, timeArb, fc.constantFrom(15, 45, 60, 240, 1440, 2880))
@@ -113,7 +122,7 @@ const WEIGHTS: Record<CommandName, number> = {
   open: 3,
   changeService: 2,
   companyRules: 2,
-  book: 8,
+  book: 10,
   race: 2,
   reschedule: 3,
   cancel: 2,

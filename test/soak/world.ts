@@ -73,7 +73,7 @@ export class Registry {
 
 /** The API over the socket: every answer is scanned for other companies' ids before it is used. */
 export class Api {
-  /** Requests sent, by route shape (for the progress lines). */
+  /** Requests sent (for the progress lines). */
   requests = 0;
 
   constructor(

@@ -14,8 +14,13 @@ export interface SoakOptions {
   /** Replay: the fast-check path (and the commands' replay path) a failure printed. */
   path?: string;
   replayPath?: string;
-  /** How long to look for a failure, and then to shrink one. */
+  /**
+   * How long to look for a failure after the set-up, and then to shrink one. With `totalMs`, the
+   * look ends that long after the start instead, set-up included (the suite's bound), and lasts
+   * `exploreMs` at least.
+   */
   exploreMs: number;
+  totalMs?: number;
   shrinkMs: number;
   maxCommands: number;
   /** Commands left out (SOAK_WITHOUT), to look at one kind of failure at a time. */
@@ -48,8 +53,9 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
   opts.log(`[soak] server and canaries ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   let fresh = false;
   let phase: 'explore' | 'shrink' = opts.path ? 'shrink' : 'explore';
-  // The exploration's time counts from here; the set-up is not part of it.
-  let deadline = Date.now() + (opts.path ? opts.shrinkMs : opts.exploreMs);
+  let deadline = opts.path
+    ? Date.now() + opts.shrinkMs
+    : Math.max(Date.now() + opts.exploreMs, opts.totalMs ? started + opts.totalMs : 0);
   let lastRun = '(none)';
   // The commands of the last run that failed, as they ran (fast-check prints the commands that
   // ran: its counterexample is a copy that did not).

@@ -26,7 +26,8 @@ export function checkTargets(scenarios: Scenario[], results: ScenarioResult[]): 
   for (const s of scenarios) {
     const r = byName.get(s.name);
     if (!r || (!s.targets && !s.verify)) continue;
-    const valid = r.unexpected === 0 && r.errors === 0;
+    // A scenario that answered nothing measured nothing: no target is met by it.
+    const valid = r.unexpected === 0 && r.errors === 0 && r.requests > 0;
     // A race's answers are its result (issue 3: all 200 or 409, none 5xx): always a row.
     if (!valid || s.verify) {
       const statuses = Object.entries(r.statusCounts)
@@ -35,7 +36,7 @@ export function checkTargets(scenarios: Scenario[], results: ScenarioResult[]): 
       verdicts.push({
         scenario: s.name,
         target: `only ${r.expect.join(' or ')}`,
-        measured: `${statuses}; ${r.errors} errors`,
+        measured: `${statuses || 'no answers'}; ${r.errors} errors`,
         met: valid,
       });
     }
@@ -49,6 +50,17 @@ export function checkTargets(scenarios: Scenario[], results: ScenarioResult[]): 
         target: `req/s >= ${pct(share.share)} of ${share.scenario}`,
         measured: pct(ratio),
         met: valid && ratio >= share.share,
+      });
+    }
+    const cpu = s.targets.maxCpuOf;
+    const cpuBase = cpu && byName.get(cpu.scenario);
+    if (cpu && cpuBase) {
+      const times = r.serverCpuUsPerRequest / cpuBase.serverCpuUsPerRequest;
+      verdicts.push({
+        scenario: s.name,
+        target: `CPU/req <= ${cpu.times}x ${cpu.scenario}'s`,
+        measured: `${times.toFixed(1)}x`,
+        met: valid && times <= cpu.times,
       });
     }
     if (s.targets.maxP99Ms !== undefined) {
@@ -91,6 +103,7 @@ export function formatReport(
       'max ms',
       `vs ${ceiling}`,
       'CPU µs/req',
+      `x ${ceiling} CPU`,
       'requests',
       'unexpected',
     ],
@@ -105,6 +118,7 @@ export function formatReport(
       String(r.maxMs),
       base ? pct(r.requestsPerSecond / base.requestsPerSecond) : '-',
       String(r.serverCpuUsPerRequest),
+      base && base.serverCpuUsPerRequest > 0 ? (r.serverCpuUsPerRequest / base.serverCpuUsPerRequest).toFixed(1) : '-',
       String(r.requests),
       String(r.unexpected + r.errors),
     ]);

@@ -30,7 +30,15 @@ const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
 const WARMUP = Number(env.BENCH_WARMUP_SECONDS ?? 10);
 const DURATION = Number(env.BENCH_DURATION_SECONDS ?? 15);
 const ONLY = env.BENCH_ONLY?.split(',').filter(Boolean);
+// `npm run bench` runs the core (the HTTP scenarios, the webhooks' latency and the start of `svc`)
+// within 10 minutes; `npm run bench:full` (BENCH_SUITE=full) adds the long ones: the reminders'
+// burst, retention, many processes, the admin pages and the scenarios at scale (their seed alone
+// takes minutes). BENCH_ONLY picks from either.
+const FULL = env.BENCH_SUITE === 'full';
+const CORE_BUDGET_SECONDS = 600;
 const CEILING = 'bare';
+/** A stand-alone part runs when BENCH_ONLY names it, else when its suite runs. */
+const wants = (name: string, core: boolean) => (ONLY ? ONLY.includes(name) : core || FULL);
 
 // Pinning needs taskset and two cores; without them the figures are still printed, flagged.
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -270,12 +278,61 @@ function runCliStart(runs = 15): CliStartFigures {
 }
 
 const fmtLoad = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
+const fmtDuration = (seconds: number) => `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 
 async function main(): Promise<void> {
   const loadAtStart = loadavg();
-  const scenarios = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name) || (s.group && ONLY.includes(s.group)));
+  const startedAt = Date.now();
+  const picked = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name) || (s.group && ONLY.includes(s.group)));
+  // A target measured against another scenario (a share of bare's requests/s, a multiple of its
+  // CPU) needs that scenario in the same run: it is added, so a ratio is never left unchecked.
+  const baselines = new Set(
+    picked.flatMap((s) => [s.targets?.minShareOf?.scenario, s.targets?.maxCpuOf?.scenario].filter(Boolean)),
+  );
+  const scenarios = SCENARIOS.filter((s) => picked.includes(s) || baselines.has(s.name));
   const results: ScenarioResult[] = [];
   const checks: Verdict[] = [];
+  const extra: string[] = [];
+  const figures: Record<string, unknown> = {};
+  let plans = '';
+  // Everything measured so far, printed as a table and written to bench/results/ after each
+  // scenario, so a run cut short keeps what it measured (latest.md says how far it got).
+  const write = (final: boolean) => {
+    const verdicts = [...checkTargets(scenarios, results), ...checks];
+    // The load average says how much the figures were shared with other work on the machine.
+    const machine = `${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, Node ${process.version}, load average (1/5/15 min) ${fmtLoad(loadAtStart)} at the start, ${fmtLoad(loadavg())} ${final ? 'at the end' : 'now'}`;
+    const seconds = Math.round((Date.now() - startedAt) / 1000);
+    const suite = ONLY ? `BENCH_ONLY=${ONLY.join(',')}` : FULL ? 'npm run bench:full' : 'npm run bench';
+    const took = final
+      ? `${suite} took ${fmtDuration(seconds)}${!ONLY && !FULL ? ` (the core's budget: ${fmtDuration(CORE_BUDGET_SECONDS)}; ${seconds <= CORE_BUDGET_SECONDS ? 'within it' : 'OVER it'})` : ''}`
+      : `${suite}: INTERRUPTED or still running, ${fmtDuration(seconds)} so far; the rows measured until then follow`;
+    const header = `Benchmark: ${CONNECTIONS} connections unless the table says otherwise, ${WARMUP} s warm-up, ${DURATION} s measured; server on core 0, autocannon on core 1${pinned ? '' : ' (NOT pinned: taskset or a second core missing)'}; ${machine}\n${took}`;
+    const report = formatReport(results, verdicts, CEILING, header, extra);
+    mkdirSync(join(here, 'results'), { recursive: true });
+    const at = new Date(startedAt).toISOString();
+    // The same report as Markdown, to paste into docs/performance.md or a pull request.
+    // The plans at scale in sections of their own after the report, so its tables stay readable.
+    writeFileSync(join(here, 'results', 'latest.md'), `# npm run bench, ${at}\n\n${report}${plans}`);
+    const json = {
+      at,
+      complete: final,
+      seconds,
+      suite,
+      connections: CONNECTIONS,
+      warmupSeconds: WARMUP,
+      durationSeconds: DURATION,
+      pinned,
+      machine,
+      results,
+      ...figures,
+      verdicts,
+    };
+    writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
+    return report;
+  };
+  process.stderr.write(
+    `bench: ${scenarios.length} HTTP scenarios${FULL ? ' and the long runs (bench:full)' : ''}; each row is printed as it is measured and bench/results/latest.md is rewritten after it\n`,
+  );
   // The HTTP scenarios need the database and the server; BENCH_ONLY=cli or webhooks alone do not.
   if (scenarios.length) {
     await recreateDatabase(DATABASE_URL);
@@ -367,7 +424,15 @@ async function main(): Promise<void> {
           );
           results.push({ name: s.name, title: s.title, connections, expect: spec.expect, ...r, unexpected });
           if (s.verify) checks.push({ scenario: s.name, ...(await s.verify(ctx)) });
+          const base = results.find((x) => x.name === CEILING);
+          const times = base?.serverCpuUsPerRequest
+            ? ` (${(r.serverCpuUsPerRequest / base.serverCpuUsPerRequest).toFixed(1)}x ${CEILING})`
+            : '';
+          process.stdout.write(
+            `bench: ${s.name}: ${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, CPU ${r.serverCpuUsPerRequest} µs/req${times}, ${r.requests} requests, ${unexpected + r.errors} unexpected\n`,
+          );
         }
+        write(false);
       }
     } finally {
       child.kill('SIGTERM');
@@ -377,7 +442,7 @@ async function main(): Promise<void> {
   }
 
   let webhooks: Standalone<WebhookFigures> | undefined;
-  if (!ONLY || ONLY.includes('webhooks')) {
+  if (wants('webhooks', true)) {
     process.stderr.write(
       'bench: webhooks: bench/webhook-latency.ts (500 bookings at 50/s, then 1000 deliveries by two workers)\n',
     );
@@ -390,8 +455,13 @@ async function main(): Promise<void> {
       met: webhooks.figures.p99Ms < 1000,
     });
   }
+  if (webhooks) {
+    extra.push('', 'Webhooks (bench/webhook-latency.ts, not pinned):', ...webhooks.lines.map((l) => `  ${l}`));
+    figures.webhooks = webhooks.figures;
+    write(false);
+  }
   let reminders: Standalone<ReminderFigures> | undefined;
-  if (!ONLY || ONLY.includes('reminders')) {
+  if (wants('reminders', false)) {
     process.stderr.write(
       'bench: reminders: bench/reminder-burst.ts (50 000 e-mail reminders due in one minute, two workers)\n',
     );
@@ -404,8 +474,13 @@ async function main(): Promise<void> {
       met: reminders.figures.laterThan2Minutes === 0 && reminders.figures.sent === reminders.figures.reminders,
     });
   }
+  if (reminders) {
+    extra.push('', 'Reminders (bench/reminder-burst.ts, not pinned):', ...reminders.lines.map((l) => `  ${l}`));
+    figures.reminders = reminders.figures;
+    write(false);
+  }
   let retention: Standalone<RetentionFigures> | undefined;
-  if (!ONLY || ONLY.includes('retention')) {
+  if (wants('retention', false)) {
     process.stderr.write(
       'bench: retention: bench/retention.ts (the purge of a stale backlog under 1 000 bookings/s of writes)\n',
     );
@@ -420,8 +495,13 @@ async function main(): Promise<void> {
       met: r.deliveriesPerSecond >= r.rate && r.staleLeft === 0 && r.writesWithPurge.p99 <= 1.5 * r.writesAlone.p99,
     });
   }
+  if (retention) {
+    extra.push('', 'Retention (bench/retention.ts, not pinned):', ...retention.lines.map((l) => `  ${l}`));
+    figures.retention = retention.figures;
+    write(false);
+  }
   let processes: Standalone<ProcessesFigures> | undefined;
-  if (!ONLY || ONLY.includes('processes')) {
+  if (wants('processes', false)) {
     process.stderr.write(
       'bench: processes: bench/processes.ts (1 and then 2 API processes behind one port, svc workers, checks across them)\n',
     );
@@ -442,8 +522,13 @@ async function main(): Promise<void> {
         p.webhooks.undelivered === 0,
     });
   }
+  if (processes) {
+    extra.push('', 'Many processes (bench/processes.ts, not pinned):', ...processes.lines.map((l) => `  ${l}`));
+    figures.processes = processes.figures;
+    write(false);
+  }
   let adminPages: Standalone<AdminPagesFigures> | undefined;
-  if (!ONLY || ONLY.includes('admin-pages')) {
+  if (wants('admin-pages', false)) {
     process.stderr.write(
       'bench: admin-pages: bench/admin-pages.ts (the scale seed, then each admin page of its largest company)\n',
     );
@@ -457,8 +542,17 @@ async function main(): Promise<void> {
       met: a.worstP99Ms < 100 && a.bookingsOfCompany >= 100_000,
     });
   }
+  if (adminPages) {
+    extra.push(
+      '',
+      'Admin pages at scale (bench/admin-pages.ts, server on core 0):',
+      ...adminPages.lines.map((l) => `  ${l}`),
+    );
+    figures.adminPages = adminPages.figures;
+    write(false);
+  }
   let scale: Standalone<ScaleFigures> | undefined;
-  if (!ONLY || ONLY.includes('scale')) {
+  if (wants('scale', false)) {
     process.stderr.write(
       'bench: scale: bench/scale.ts (the scenarios on the empty fixture, then on the scale data set)\n',
     );
@@ -489,8 +583,14 @@ async function main(): Promise<void> {
         met: b.within && b.problems.length === 0,
       });
   }
+  if (scale) {
+    extra.push('', 'Scenarios at scale (bench/scale.ts, server on core 0):', ...scale.lines.map((l) => `  ${l}`));
+    figures.scale = scale.figures;
+    plans = scale.figures.plans.length ? `\n${plansMarkdown(scale.figures.plans).join('\n')}\n` : '';
+    write(false);
+  }
   let cliStart: CliStartFigures | undefined;
-  if (!ONLY || ONLY.includes('cli')) {
+  if (wants('cli', true)) {
     process.stderr.write('bench: cli: svc --help from exec to exit\n');
     cliStart = runCliStart();
     const help = cliStart.rows[1]!;
@@ -501,69 +601,15 @@ async function main(): Promise<void> {
       met: help.medianMs < 500,
     });
   }
-  const verdicts = [...checkTargets(scenarios, results), ...checks];
-  // The load average says how much the figures were shared with other work on the machine.
-  const machine = `${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, Node ${process.version}, load average (1/5/15 min) ${fmtLoad(loadAtStart)} at the start, ${fmtLoad(loadavg())} at the end`;
-  const header = `Benchmark: ${CONNECTIONS} connections unless the table says otherwise, ${WARMUP} s warm-up, ${DURATION} s measured; server on core 0, autocannon on core 1${pinned ? '' : ' (NOT pinned: taskset or a second core missing)'}; ${machine}`;
-  const webhookLines = webhooks
-    ? ['', 'Webhooks (bench/webhook-latency.ts, not pinned):', ...webhooks.lines.map((l) => `  ${l}`)]
-    : [];
-  const cliLines = cliStart
-    ? [
-        '',
-        `Start of svc (${cliStart.runs} runs each, core 0, exec to exit):`,
-        ...cliStart.rows.map((r) => `  ${r.what.padEnd(40)} median ${r.medianMs} ms, p90 ${r.p90Ms} ms`),
-      ]
-    : [];
-  const reminderLines = reminders
-    ? ['', 'Reminders (bench/reminder-burst.ts, not pinned):', ...reminders.lines.map((l) => `  ${l}`)]
-    : [];
-  const retentionLines = retention
-    ? ['', 'Retention (bench/retention.ts, not pinned):', ...retention.lines.map((l) => `  ${l}`)]
-    : [];
-  const processLines = processes
-    ? ['', 'Many processes (bench/processes.ts, not pinned):', ...processes.lines.map((l) => `  ${l}`)]
-    : [];
-  const adminPageLines = adminPages
-    ? ['', 'Admin pages at scale (bench/admin-pages.ts, server on core 0):', ...adminPages.lines.map((l) => `  ${l}`)]
-    : [];
-  const scaleLines = scale
-    ? ['', 'Scenarios at scale (bench/scale.ts, server on core 0):', ...scale.lines.map((l) => `  ${l}`)]
-    : [];
-  const report = formatReport(results, verdicts, CEILING, header, [
-    ...webhookLines,
-    ...reminderLines,
-    ...retentionLines,
-    ...processLines,
-    ...adminPageLines,
-    ...scaleLines,
-    ...cliLines,
-  ]);
-  process.stdout.write(report);
-  mkdirSync(join(here, 'results'), { recursive: true });
-  const at = new Date().toISOString();
-  // The same report as Markdown, to paste into docs/performance.md or a pull request.
-  // The plans at scale in sections of their own after the report, so its tables stay readable.
-  const plans = scale?.figures.plans.length ? `\n${plansMarkdown(scale.figures.plans).join('\n')}\n` : '';
-  writeFileSync(join(here, 'results', 'latest.md'), `# npm run bench, ${at}\n\n${report}${plans}`);
-  const json = {
-    at,
-    connections: CONNECTIONS,
-    warmupSeconds: WARMUP,
-    durationSeconds: DURATION,
-    pinned,
-    machine,
-    results,
-    webhooks: webhooks?.figures ?? null,
-    reminders: reminders?.figures ?? null,
-    retention: retention?.figures ?? null,
-    processes: processes?.figures ?? null,
-    adminPages: adminPages?.figures ?? null,
-    scale: scale?.figures ?? null,
-    cliStart: cliStart ?? null,
-    verdicts,
-  };
-  writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
+  if (cliStart) {
+    extra.push(
+      '',
+      `Start of svc (${cliStart.runs} runs each, core 0, exec to exit):`,
+      ...cliStart.rows.map((r) => `  ${r.what.padEnd(40)} median ${r.medianMs} ms, p90 ${r.p90Ms} ms`),
+    );
+    figures.cliStart = cliStart;
+  }
+  process.stdout.write(`\n${write(true)}`);
 }
 
 await main();

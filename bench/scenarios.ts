@@ -39,6 +39,11 @@ export interface Targets {
   minShareOf?: { scenario: string; share: number };
   /** p99 latency under this many milliseconds. */
   maxP99Ms?: number;
+  /**
+   * The server's CPU per request at most `times` that of another scenario in the same run (the
+   * ceiling, `bare`): a ratio, so a slower or busier machine moves both sides alike.
+   */
+  maxCpuOf?: { scenario: string; times: number };
 }
 
 export interface BenchContext {
@@ -284,7 +289,9 @@ export const SCENARIOS: Scenario[] = [
     name: 'me',
     title: 'GET /api/v1/me with a valid live API key',
     setup: meSpec,
-    targets: { minShareOf: { scenario: 'bare', share: 0.25 }, maxP99Ms: 25 },
+    // Issue 42: the simplest authenticated read at 85% of a bare route's requests/s (it was 83.8%
+    // at the start of the second wave and 46.2% at its end, with a target of 25% that saw nothing).
+    targets: { minShareOf: { scenario: 'bare', share: 0.85 }, maxP99Ms: 25 },
   },
   // The cost of request logs (docs/api.md, Request logs) on the same route in the same run: the
   // same GET /me on a server with REQUEST_LOGS=off and on the usual one, which records them, in
@@ -322,6 +329,9 @@ export const SCENARIOS: Scenario[] = [
     serverEnv: { AVAILABILITY_CACHE: 'off' },
     setup: (ctx) => availabilitySetup(ctx, false),
     rounds: 3,
+    // Issue 42: the cache is a bonus, not the only way to be fast (85x bare at the end of the
+    // second wave: every schedule change and every new month paid it).
+    targets: { maxCpuOf: { scenario: 'bare', times: 30 } },
   },
   {
     name: 'availability',
@@ -333,7 +343,7 @@ export const SCENARIOS: Scenario[] = [
     connections: 4,
     setup: (ctx) => availabilitySetup(ctx, false),
     rounds: 3,
-    targets: { maxP99Ms: 50 },
+    targets: { maxP99Ms: 50, maxCpuOf: { scenario: 'bare', times: 8 } },
   },
   {
     name: 'availability-rules',
@@ -348,6 +358,8 @@ export const SCENARIOS: Scenario[] = [
     name: 'bookings',
     title: 'POST /api/v1/bookings: every request books a different free 30-minute slot',
     setup: (ctx) => bookingsSetup(ctx, 0),
+    // Issue 42: a booking in at most 25 bare routes' CPU, and its p99 at 50 connections.
+    targets: { maxCpuOf: { scenario: 'bare', times: 25 }, maxP99Ms: 150 },
   },
   // Rooms and equipment (docs/api.md, Rooms and equipment): the cost of holding a room on the
   // booking path, against the same booking without one, in alternating rounds of one run, at 100

@@ -80,7 +80,11 @@ function stored(json: unknown): Partial<Record<RuleName, number>> {
   const out: Partial<Record<RuleName, number>> = {};
   if (!json || typeof json !== 'object') return out;
   for (const k of RULE_NAMES) {
-    const parsed = ruleFields[k].safeParse((json as Record<string, unknown>)[k]);
+    const value = (json as Record<string, unknown>)[k];
+    // An absent rule is the usual case (every company's GET /me reads them): no rule accepts
+    // undefined, and a refused parse builds its issues, so it is skipped without parsing.
+    if (value === undefined) continue;
+    const parsed = ruleFields[k].safeParse(value);
     if (parsed.success) out[k] = parsed.data;
   }
   return out;

@@ -48,6 +48,8 @@ export const remindersInput = z
 
 /** The reminders stored in a JSON column: only a valid list counts (anything else is none). */
 function stored(json: unknown): Reminder[] | null {
+  // Nothing stored (the company keeps the defaults) is the usual case: no list to parse.
+  if (json === null || json === undefined) return null;
   const parsed = remindersInput.safeParse(json);
   return parsed.success ? parsed.data : null;
 }

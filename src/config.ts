@@ -115,10 +115,12 @@ export const envSchema = z.object({
   // revocations reach every instance at once over Redis pub/sub, this is only the backstop.
   CREDENTIAL_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(300).default(5),
   // Computed availability kept per process and checked against the database's availability
-  // versions on every answer (docs/performance.md); `off` computes every answer afresh.
+  // versions on every answer (see docs/performance.md, "CPU per request, issue 22 §4"); `off`
+  // computes every answer afresh.
   AVAILABILITY_CACHE: z.enum(['on', 'off']).default('on'),
   // The admin overview's figures and rendered calendars kept per process and checked against the
-  // database's report versions on every page (docs/performance.md); `off` computes them afresh.
+  // database's report versions on every page (see docs/performance.md, "Admin pages at scale");
+  // `off` computes them afresh.
   REPORT_CACHE: z.enum(['on', 'off']).default('on'),
   // Request logs (docs/api.md, Request logs): on unless `off`; buffered in memory and written
   // every REQUEST_LOG_FLUSH_MS or once REQUEST_LOG_BATCH_ROWS wait; beyond

@@ -37,14 +37,14 @@ export interface Database {
   /**
    * Runs one query on a pooled connection, past Prisma, and returns its rows: for the hot
    * writes' own statements, where Prisma's raw path (serializing, compiling and copying each
-   * parameter) cost the API process more CPU than the rest of the write (docs/performance.md,
-   * request logs).
+   * parameter) cost more CPU than the rest of the write (see docs/performance.md,
+   * "Database handles").
    */
   queryRows<T>(sql: string, params: unknown[]): Promise<T[]>;
   /**
    * Runs one `COPY … FROM STDIN` on a pooled connection with `data` as its input (PostgreSQL's
    * text format) and returns how many rows it wrote: PostgreSQL's cheapest way in for many rows
-   * (the request logs: a row a request; docs/performance.md, request logs).
+   * (the request logs: a row a request; see docs/performance.md, "Request log rows").
    */
   copyFrom(sql: string, data: Buffer): Promise<number>;
   /**
@@ -96,16 +96,17 @@ interface Timeouts {
  * Opens a statement whose best plan depends on its values: it is sent unnamed, so PostgreSQL
  * plans it with them on every call. A named statement is planned once per connection and, after
  * five runs, may keep a generic plan that guessed the values' selectivity: for a page of a
- * two-year `from`/`to` window reached through 1 000 cursor steps that plan walked the window by
- * start time and sorted it, 222 ms where the plan with the values takes 0.19 ms
- * (docs/performance.md, Scenarios at scale).
+ * long `from`/`to` window deep in its cursor steps that plan walked the window by start time and
+ * sorted it, far slower than the plan made with the values (see docs/performance.md,
+ * "Database handles").
  */
 export const PLANNED_WITH_VALUES = '/* planned with its values */';
 
 // Named prepared statements let PostgreSQL plan each distinct Prisma query once per connection;
 // those that open with PLANNED_WITH_VALUES go unnamed.
-// Each text's name is hashed once: a booking sends a dozen statements, and their SHA-1s cost
-// 2% of its CPU. The texts are the app's own (values travel apart), a bounded set.
+// Each text's name is hashed once: a booking sends a dozen statements, and hashing them on every
+// call showed in its profile (see docs/performance.md, "Database handles"). The texts are the
+// app's own (values travel apart), a bounded set.
 // eslint-disable-next-line no-restricted-syntax -- process state: statement names
 const statementNames = new Map<string, string>();
 // (The adapter's type asks for a string; an undefined name is pg's unnamed statement.)
@@ -129,7 +130,8 @@ const QUERY_TIMED_OUT = 'Query read timeout';
 /**
  * The parameters of a statement past Prisma as they go to pg: an instant as its ISO string,
  * which PostgreSQL reads as the same timestamptz. pg would write a Date in the process's local
- * time with its offset, field by field: a booking's dozen instants cost 2% of its CPU that way.
+ * time with its offset, field by field, a cost a booking's profile showed (see
+ * docs/performance.md, "Database handles").
  */
 function wireValues(params: unknown[]): unknown[] {
   return params.map((v) => (v instanceof Date ? v.toISOString() : v));
@@ -183,10 +185,10 @@ export interface SentQuery {
 /**
  * One statement past Prisma, on the pool of the client it is asked for: positional parameters
  * (`$1`), rows as the driver gives them (timestamptz as Date, jsonb parsed, bigint as text). For
- * the hot reads of pages and lists (docs/performance.md, "Admin pages at scale"), where Prisma's
- * work per statement (its query plan's interpretation and its mapping of every row) cost several
- * times the driver's: 1.2 ms of CPU against 0.55 for 200 staff names, 0.46 ms against 0.12 for a
- * customer's row; the reads of a booking before its transaction go this way too. Asked of a
+ * the hot reads of pages and lists, where Prisma's work per statement (its query plan's
+ * interpretation and its mapping of every row) cost several times the driver's (see
+ * docs/performance.md, "Database handles"); the reads of a booking before its transaction go this
+ * way too. Asked of a
  * transaction's client, it runs on the transaction's connection through Prisma's raw path (only
  * the pools are registered), so a use case may read the same way inside and outside one.
  */
@@ -194,10 +196,9 @@ export type SqlRows = <T>(sql: string, params: unknown[]) => Promise<T[]>;
 
 /**
  * A transaction past Prisma (sqlTransaction): one pooled connection between BEGIN and COMMIT,
- * its statements sent by the driver as sqlOf's are. Prisma's interactive transaction costs
- * about 0.25 ms of CPU a statement over the driver's (its transaction manager, its query
- * interpreter, the adapter's mapping of every row): on POST /bookings, 1.4 ms of the
- * request's CPU for BEGIN, four statements and COMMIT (docs/performance.md, "CPU per request").
+ * its statements sent by the driver as sqlOf's are. Prisma's interactive transaction costs a
+ * good part of a booking's CPU over the driver's (its transaction manager, its query
+ * interpreter, the adapter's mapping of every row; see docs/performance.md, "Database handles").
  * A step written with sqlOf / sqlRows runs in either kind of transaction (Transaction).
  */
 export class SqlTransaction {

@@ -2,7 +2,8 @@
 // when it is sane, so their logs and ours line up; otherwise `req_` + 24 hex characters.
 //
 // Randomness is drawn 4 KiB at a time: randomBytes(12) per request was a getrandom call and
-// a Buffer each time, 3% of the server's CPU on GET /api/v1/me (npm run bench, --cpu-prof).
+// a Buffer each time, a visible share of the server's CPU on GET /api/v1/me (see
+// docs/performance.md, "Request ids").
 // The ids need to be unique, not secret, and 96 bits from the CSPRNG are that.
 import { randomFillSync } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

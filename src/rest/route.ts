@@ -106,10 +106,10 @@ export type GraphQLRouteOptions<S extends RequestSchemas, TValue> = Field & {
    * resolver does) and `json` writes `data` as JSON bytes. For an answer of hundreds of objects
    * (a month of availability), where completing them field by field and JSON.stringify cost
    * most of the request's CPU, and `json` can keep what it wrote for a value it sees again
-   * (docs/performance.md, "CPU per request"). The operation is still derived and validated at
-   * start-up, so the response schema and the GraphQL type stay the same fields; the scope is
-   * the route's, checked before validation; outside production the bytes are checked against
-   * the response schema as every other body is.
+   * (see docs/performance.md, "CPU per request, issue 22 §4"). The operation is still derived
+   * and validated at start-up, so the response schema and the GraphQL type stay the same
+   * fields; the scope is the route's, checked before validation; outside production the bytes
+   * are checked against the response schema as every other body is.
    */
   direct?: {
     value: (ctx: Context, variables: Record<string, unknown>) => Promise<TValue>;

@@ -1,7 +1,7 @@
 // How /api/v1 routes write their JSON bodies. The data comes out of a GraphQL operation whose
-// selection set has already shaped it, field for field, so V8's own JSON.stringify writes it:
-// on a month of availability slots (800 objects, 186 kB) it is 4-6x faster than the
-// schema-compiled serializer Fastify would use. The route's response schemas stay what the
+// selection set has already shaped it, field for field, so V8's own JSON.stringify writes it,
+// several times faster than the schema-compiled serializer Fastify would use (see
+// docs/performance.md, "Availability bodies"). The route's response schemas stay what the
 // OpenAPI document publishes, and outside production every body is also written by the
 // schema serializer: if the two disagree (a field the schema does not document, a null where
 // it promises a string, a value it would coerce), the response is a 500 naming the route, so

@@ -3,9 +3,9 @@
 // all accept and refuse the same strings with the same words.
 //
 // Out: the DateTime scalar's output (docs/api.md, Times: ISO 8601 UTC with Z and milliseconds), the same
-// string Date.prototype.toISOString gives, built without it: on Node 20 toISOString costs
-// ~0.36 µs, and a month of availability serialises ~1600 instants (0.6 ms a response, the
-// largest single cost left in that route's GraphQL execution by its CPU profile). Instants of
+// string Date.prototype.toISOString gives, built without it: a month of availability serialises
+// some 1600 instants, and toISOString was the largest single cost left in that route's GraphQL
+// execution by its CPU profile (see docs/performance.md, "Timestamps out"). Instants of
 // one UTC day share their "YYYY-MM-DDT" prefix, kept in a small cache; the rest is arithmetic.
 const DAY = 86_400_000;
 // 0001-01-01 .. 9999-12-31: outside it toISOString writes ±YYYYYY years; leave those to it.

@@ -246,7 +246,7 @@ interface RenderedCalendar extends RenderedBody {
   validFrom: number;
   validUntil: number;
 }
-/** A day of twelve columns is about 90 kB: a few dozen views of each mode's companies. */
+/** A few dozen views of each mode's companies (see docs/performance.md, "Kept calendars"). */
 const keptCalendars = keptByReportVersion<RenderedCalendar>(64);
 
 async function renderCalendar(

@@ -78,8 +78,9 @@ const withoutNulls = (r: ExplainedReason) => ({
 // cached month is current and the clock stays between the same two starts (cutEntry in
 // src/schema/availability/availability-cache.ts, which checks the month's availability versions
 // on every request); the arrays are never changed. So the body of an array, written once, is
-// kept beside it and written again as it is: 780 slots are 186 kB of JSON, and completing them
-// through GraphQL, JSON.stringify and encoding the string cost most of the request's CPU.
+// kept beside it and written again as it is: completing a month of slots through GraphQL,
+// JSON.stringify and encoding the string cost most of the request's CPU (see
+// docs/performance.md, "Availability bodies").
 // eslint-disable-next-line no-restricted-syntax -- process state: availability bodies
 const written = new WeakMap<object, Buffer>();
 

@@ -98,7 +98,8 @@ export async function createSampleCompanies(
     out.push(await dbs.test.prisma.$transaction((tx) => insertCompany(tx, data, opts), SEED_TRANSACTION));
   }
   // Their sample bookings side by side: each company's are independent of the others', and
-  // account creation waits for the slowest, not for the sum (docs/performance.md).
+  // account creation waits for the slowest, not for the sum (see docs/performance.md,
+  // "Account creation and the sample bookings").
   await Promise.all(out.map((company) => bookSampleCompany(dbs.test.prisma, company, opts)));
   return out;
 }

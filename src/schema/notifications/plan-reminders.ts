@@ -55,7 +55,8 @@ export function reminderInsert(
     };
   });
   // One INSERT of every row. Not Prisma's createMany: its query plan is never cached, and
-  // compiling it again cost a tenth of a booking's CPU (docs/performance.md, "CPU per request").
+  // compiling it again cost a good share of a booking's CPU (see docs/performance.md,
+  // "CPU per request, issue 22 §4").
   return Prisma.sql`
     INSERT INTO notifications (id, company_id, booking_id, channel, offset_minutes, due_at, status, reason, created_at)
     SELECT r.id, ${booking.companyId}, ${booking.id}, r.channel::"ReminderChannel", r.offset_minutes, r.due_at,

@@ -125,8 +125,8 @@ const COLUMNS = [
 const COMPANY_ID = COLUMNS.indexOf('company_id');
 
 // COPY rather than INSERT … SELECT over a JSON batch: PostgreSQL parsed the batch as jsonb and
-// took 17 columns out of each element again, 12-13 µs of its CPU a row on this machine against
-// 7-8 µs for COPY's text (docs/performance.md, request logs), on the same cores as the API.
+// took 17 columns out of each element again, more of its CPU a row than COPY's text
+// (see docs/performance.md, "Request log rows"), on the same cores as the API.
 const COPY = `COPY request_logs (${COLUMNS.join(', ')}) FROM STDIN`;
 // A row of a company deleted since (a sandbox wipe) is left out: the table has no foreign key
 // to do it (a lookup and a lock on the company row for every row cost more than the row).

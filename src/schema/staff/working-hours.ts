@@ -151,7 +151,8 @@ const dayCache = new Map<string, { local: LocalDay; next: DateTime<boolean> }>()
 // Which local day an instant falls on, by its quarter of an hour: every offset and every offset
 // change of the zones in use falls on a quarter hour (Nepal's +05:45, Chatham's +12:45), so all
 // the instants of one quarter are on the same local day. A booking asks for its own start and
-// end, each a Luxon conversion with several Intl calls, on every check: 5% of its CPU.
+// end, each a Luxon conversion with several Intl calls, on every check (see docs/performance.md,
+// "Local days").
 const QUARTER = 15 * 60_000;
 // eslint-disable-next-line no-restricted-syntax -- process state: local days
 const dayOfQuarter = new Map<string, DateTime<boolean>>();

@@ -330,6 +330,12 @@ async function main(): Promise<void> {
     writeFileSync(join(here, 'results', 'latest.json'), `${JSON.stringify(json, null, 2)}\n`);
     return report;
   };
+  /** A stand-alone part's lines under its title, its figures under `key`, and the files rewritten. */
+  const keep = <T>(key: string, title: string, part: Standalone<T>) => {
+    extra.push('', title, ...part.lines.map((l) => `  ${l}`));
+    figures[key] = part.figures;
+    write(false);
+  };
   process.stderr.write(
     `bench: ${scenarios.length} HTTP scenarios${FULL ? ' and the long runs (bench:full)' : ''}; each row is printed as it is measured and bench/results/latest.md is rewritten after it\n`,
   );
@@ -455,11 +461,7 @@ async function main(): Promise<void> {
       met: webhooks.figures.p99Ms < 1000,
     });
   }
-  if (webhooks) {
-    extra.push('', 'Webhooks (bench/webhook-latency.ts, not pinned):', ...webhooks.lines.map((l) => `  ${l}`));
-    figures.webhooks = webhooks.figures;
-    write(false);
-  }
+  if (webhooks) keep('webhooks', 'Webhooks (bench/webhook-latency.ts, not pinned):', webhooks);
   let reminders: Standalone<ReminderFigures> | undefined;
   if (wants('reminders', false)) {
     process.stderr.write(
@@ -474,11 +476,7 @@ async function main(): Promise<void> {
       met: reminders.figures.laterThan2Minutes === 0 && reminders.figures.sent === reminders.figures.reminders,
     });
   }
-  if (reminders) {
-    extra.push('', 'Reminders (bench/reminder-burst.ts, not pinned):', ...reminders.lines.map((l) => `  ${l}`));
-    figures.reminders = reminders.figures;
-    write(false);
-  }
+  if (reminders) keep('reminders', 'Reminders (bench/reminder-burst.ts, not pinned):', reminders);
   let retention: Standalone<RetentionFigures> | undefined;
   if (wants('retention', false)) {
     process.stderr.write(
@@ -495,11 +493,7 @@ async function main(): Promise<void> {
       met: r.deliveriesPerSecond >= r.rate && r.staleLeft === 0 && r.writesWithPurge.p99 <= 1.5 * r.writesAlone.p99,
     });
   }
-  if (retention) {
-    extra.push('', 'Retention (bench/retention.ts, not pinned):', ...retention.lines.map((l) => `  ${l}`));
-    figures.retention = retention.figures;
-    write(false);
-  }
+  if (retention) keep('retention', 'Retention (bench/retention.ts, not pinned):', retention);
   let processes: Standalone<ProcessesFigures> | undefined;
   if (wants('processes', false)) {
     process.stderr.write(
@@ -522,11 +516,7 @@ async function main(): Promise<void> {
         p.webhooks.undelivered === 0,
     });
   }
-  if (processes) {
-    extra.push('', 'Many processes (bench/processes.ts, not pinned):', ...processes.lines.map((l) => `  ${l}`));
-    figures.processes = processes.figures;
-    write(false);
-  }
+  if (processes) keep('processes', 'Many processes (bench/processes.ts, not pinned):', processes);
   let adminPages: Standalone<AdminPagesFigures> | undefined;
   if (wants('admin-pages', false)) {
     process.stderr.write(
@@ -542,15 +532,7 @@ async function main(): Promise<void> {
       met: a.worstP99Ms < 100 && a.bookingsOfCompany >= 100_000,
     });
   }
-  if (adminPages) {
-    extra.push(
-      '',
-      'Admin pages at scale (bench/admin-pages.ts, server on core 0):',
-      ...adminPages.lines.map((l) => `  ${l}`),
-    );
-    figures.adminPages = adminPages.figures;
-    write(false);
-  }
+  if (adminPages) keep('adminPages', 'Admin pages at scale (bench/admin-pages.ts, server on core 0):', adminPages);
   let scale: Standalone<ScaleFigures> | undefined;
   if (wants('scale', false)) {
     process.stderr.write(
@@ -584,10 +566,8 @@ async function main(): Promise<void> {
       });
   }
   if (scale) {
-    extra.push('', 'Scenarios at scale (bench/scale.ts, server on core 0):', ...scale.lines.map((l) => `  ${l}`));
-    figures.scale = scale.figures;
     plans = scale.figures.plans.length ? `\n${plansMarkdown(scale.figures.plans).join('\n')}\n` : '';
-    write(false);
+    keep('scale', 'Scenarios at scale (bench/scale.ts, server on core 0):', scale);
   }
   let cliStart: CliStartFigures | undefined;
   if (wants('cli', true)) {

@@ -8,6 +8,8 @@ import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSche
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, isAppError, toAppError as fromCause } from '../errors.js';
 import type { Context } from '../schema/context.js';
+import { restErrorOf, restValueOf } from './live-graph.js';
+import type { DerivedOperation } from './selection.js';
 
 export interface Operation<TData> {
   run(ctx: Context, variables?: Record<string, unknown>): Promise<TData>;
@@ -43,6 +45,39 @@ export function compileOperation<TData>(schema: GraphQLSchema, source: string): 
   let operation = forSchema.get(source);
   if (operation === undefined) forSchema.set(source, (operation = compileNew(schema, source)));
   return operation as Operation<TData>;
+}
+
+/** The sources compiled for a schema (test/rest/live-graph.test.ts validates every one). */
+export function compiledSources(schema: GraphQLSchema): string[] {
+  return [...(compiledOperations.get(schema)?.keys() ?? [])];
+}
+
+/**
+ * A REST route's operation (selection.ts): runs the document and answers the field's value in
+ * the REST shape (live-graph.ts), errors naming REST's own arguments.
+ */
+export function compileRestOperation<TValue>(
+  schema: GraphQLSchema,
+  derived: DerivedOperation,
+  fieldName: string,
+): Operation<TValue> {
+  const op = compileOperation<Record<string, unknown>>(schema, derived.source);
+  return {
+    async run(ctx, variables) {
+      for (const name of derived.leftOut) {
+        // A programming error, caught by the route's tests: the value would be dropped.
+        if (variables?.[name] !== undefined)
+          throw new Error(`REST operation ${fieldName}: ${name} is a deprecated argument; pass its live one`);
+      }
+      let data: Record<string, unknown>;
+      try {
+        data = await op.run(ctx, variables);
+      } catch (err) {
+        throw restErrorOf(err, derived.renamedArgs, variables);
+      }
+      return restValueOf(data[fieldName], derived, variables) as TValue;
+    },
+  };
 }
 
 function compileNew(schema: GraphQLSchema, source: string): Operation<unknown> {

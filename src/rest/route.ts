@@ -22,10 +22,10 @@ import type { Services } from '../services.js';
 import { announceDeprecation, answerFor, changesAnswerOf, type Deprecation } from './api-version.js';
 import { success, successBody, type Pagination } from './envelope.js';
 import type { OptionalBodyConfig } from './json-body.js';
-import { compileOperation } from './operation.js';
+import { compileRestOperation } from './operation.js';
 import { errorCodesOf } from './error-codes.js';
 import { Envelope, errorResponses, ListEnvelope, NoBody } from './schemas.js';
-import { operationFor, type OperationKind } from './selection.js';
+import { deriveOperation, type OperationKind } from './selection.js';
 import { bodySerializer } from './serialize.js';
 
 export interface V1Deps {
@@ -145,9 +145,10 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
   const [kind, field]: [OperationKind, string] =
     opts.query !== undefined ? ['query', opts.query] : ['mutation', opts.mutation];
   const compile = (response: TSchema) =>
-    compileOperation<Record<string, unknown>>(
+    compileRestOperation<unknown>(
       deps.schema,
-      operationFor(deps.schema, kind, field, response, { list: opts.list }),
+      deriveOperation(deps.schema, kind, field, response, { list: opts.list }),
+      field,
     );
   const op = compile(opts.response);
   const narrowed = opts.withoutScope && { scope: opts.withoutScope.scope, op: compile(opts.withoutScope.response) };
@@ -223,10 +224,9 @@ export function graphqlRoute<S extends RequestSchemas = Record<never, never>, TV
         return reply.type('application/json; charset=utf-8').send(body);
       }
       const run = narrowed && !req.credential?.scopes.has(narrowed.scope) ? narrowed.op : op;
-      const data = await run.run(ctx, opts.variables?.(req));
-      const value = data[field];
+      const value = await run.run(ctx, opts.variables?.(req));
       if (opts.list) {
-        // The operation selected `data` and `pagination` of the page type (selection.ts).
+        // The connection's nodes and page info, as REST's page (live-graph.ts).
         const page = value as { data: unknown[]; pagination: Pagination };
         // A list route's `select` shapes each item.
         const items = opts.select ? page.data.map((x) => opts.select!(x as TValue)) : page.data;

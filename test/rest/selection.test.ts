@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { compileOperation } from '../../src/rest/operation.js';
 import { Nullable, Timestamp } from '../../src/rest/schemas.js';
-import { operationFor, selectionOf } from '../../src/rest/selection.js';
+import { deriveOperation, operationFor, selectionOf } from '../../src/rest/selection.js';
 import { schema } from '../../src/schema/index.js';
 
 describe('selectionOf', () => {
@@ -18,7 +18,7 @@ describe('selectionOf', () => {
       last: Nullable(Type.Object({ code: Type.Integer() })),
       headers: Type.Record(Type.String(), Type.String()),
     });
-    expect(selectionOf(s)).toBe('_id at hours { monday { start end } } last { code } headers');
+    expect(selectionOf(undefined, s)).toBe('_id at hours { monday { start end } } last { code } headers');
   });
 
   it('merges the properties of a union of objects', () => {
@@ -26,7 +26,7 @@ describe('selectionOf', () => {
       Type.Object({ slots: Type.Array(Type.Object({ a: Type.String() })) }),
       Type.Object({ sessions: Type.Array(Type.Object({ b: Type.String() })) }),
     ]);
-    expect(selectionOf(s)).toBe('slots { a } sessions { b }');
+    expect(selectionOf(undefined, s)).toBe('slots { a } sessions { b }');
   });
 });
 
@@ -39,9 +39,30 @@ describe('operationFor', () => {
     expect(operationFor(schema, 'query', 'me', Profile)).toBe('query { me { _id name } }');
   });
 
-  it('a list selects the page: data and pagination', () => {
+  it("a list selects the connection's nodes and page info; REST's limit and cursor are first and after", () => {
     const source = operationFor(schema, 'query', 'customers', Type.Object({ _id: Type.String() }), { list: true });
-    expect(source).toMatch(/\{ customers\([^)]*\) \{ data \{ _id \} pagination \{ limit hasMore nextCursor \} \} \}$/);
+    expect(source).toMatch(/\{ customers\([^)]*\) \{ nodes \{ _id \} pageInfo \{ hasNextPage endCursor \} \} \}$/);
+    expect(source).toContain('first: $limit');
+    expect(source).toContain('after: $cursor');
+    expect(source).toMatch(/\$limit: Int\b/);
+    expect(source).not.toMatch(/\blimit: \$|\bcursor: \$|\bdata \{|pagination \{/);
+  });
+
+  it('a deprecated Money field is selected through its live field under the REST name', () => {
+    const Item = Type.Object({ _id: Type.String(), price: Type.Integer(), currency: Type.String() });
+    expect(operationFor(schema, 'query', 'booking', Item)).toBe(
+      'query($id: ID!) { booking(id: $id) { _id price: priceMoney { amount } currency: priceMoney { currency } } }',
+    );
+    const derived = deriveOperation(schema, 'query', 'payments', Type.Object({ amount: Type.Integer() }), {
+      list: true,
+    });
+    expect(derived.live).toEqual([{ path: ['nodes', 'amount'], key: 'amount' }]);
+  });
+
+  it('leaves a deprecated argument without a live twin out, and says so (REST must not pass it)', () => {
+    const derived = deriveOperation(schema, 'mutation', 'cancelBooking', Type.Object({ _id: Type.String() }));
+    expect(derived.source).not.toMatch(/\breason: \$/);
+    expect(derived.leftOut).toEqual(['reason']);
   });
 
   it('a response field the GraphQL type lacks, or an unknown field, fails when the route is built', () => {

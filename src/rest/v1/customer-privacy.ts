@@ -10,9 +10,9 @@ import { EXPORT_LIMIT } from '../../schema/customers/index.js';
 import { createContext } from '../../schema/context.js';
 import type { Services } from '../../services.js';
 import { success } from '../envelope.js';
-import { compileOperation } from '../operation.js';
+import { compileRestOperation } from '../operation.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
-import { operationFor } from '../selection.js';
+import { deriveOperation } from '../selection.js';
 import { Timestamp } from '../schemas.js';
 import { Booking, Notification } from './bookings.js';
 import { ById, Customer, tags } from './customers.js';
@@ -88,9 +88,10 @@ export type CustomerExportAnswer = (company: Company, customerId: string, reques
  * admin plugin (transports do not import each other).
  */
 export function customerExportAnswer(schema: GraphQLSchema, services: Services): CustomerExportAnswer {
-  const op = compileOperation<{ customerExport: unknown }>(
+  const op = compileRestOperation<unknown>(
     schema,
-    operationFor(schema, 'query', 'customerExport', CustomerExport),
+    deriveOperation(schema, 'query', 'customerExport', CustomerExport),
+    'customerExport',
   );
   return async (company, customerId, requestId) => {
     // Not a stored credential: nothing resolves, logs or touches it; it carries the company,
@@ -110,6 +111,6 @@ export function customerExportAnswer(schema: GraphQLSchema, services: Services):
       expiresAt: null,
     };
     const data = await op.run(createContext({ credential, services, requestId }), { id: customerId });
-    return success(data.customerExport, requestId);
+    return success(data, requestId);
   };
 }

@@ -1,6 +1,6 @@
 // POST /payments (docs/api.md): a `processing` payment for a booking's price (or its deposit,
 // then its balance), or for a whole visit's (visit-charge.ts); the payments
-// worker settles it (src/workers/settle-payment.ts). Sandbox: a test card, judged by the
+// worker settles it through settle-payment.ts. Sandbox: a test card, judged by the
 // simulator now, of which only brand and last4 are kept. Live: a processor token only.
 import { z } from 'zod';
 import type { Config } from '../../config.js';

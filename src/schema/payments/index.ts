@@ -5,3 +5,5 @@ export * from './create-payment.js';
 export * from './refund-payment.js';
 export * from './update-payment.js';
 export * from './list-payments.js';
+export * from './settle-payment.js';
+export { PROCESSOR_ATTEMPTS } from './charge-verdict.js';

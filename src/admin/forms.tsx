@@ -5,7 +5,8 @@
 // keyed by the full path of each fault, e.g. `cancellationPolicy.lateFee.amount`).
 import { DateTime } from 'luxon';
 import { isAppError } from '../errors.js';
-import { describedBy, ErrorText, HintText } from './http.js';
+import { describedBy, ErrorText, HintText } from './components/fields.js';
+export { Check, Select } from './components/fields.js';
 
 /** A VALIDATION_ERROR's faults keyed by their full path ("questions.0.label"); null for any other error. */
 export function detailErrors(err: unknown): Record<string, string> | null {
@@ -81,60 +82,6 @@ export function amountValue(minor: number, currency: string): string {
 export function parseWhole(text: string | undefined): number | null {
   const t = (text ?? '').trim();
   return /^-?\d{1,9}$/.test(t) ? Number(t) : null;
-}
-
-/** A labelled checkbox (its label after it), with its error tied to it. */
-export function Check(o: {
-  id: string;
-  name: string;
-  label: string;
-  checked: boolean;
-  value?: string;
-  error?: string;
-}) {
-  return (
-    <>
-      <label class="check" for={o.id}>
-        <input
-          type="checkbox"
-          id={o.id}
-          name={o.name}
-          value={o.value ?? 'on'}
-          checked={o.checked}
-          {...describedBy(o.id, { error: o.error })}
-        />{' '}
-        {o.label}
-      </label>
-      <ErrorText id={o.id} error={o.error} />
-    </>
-  );
-}
-
-/** A labelled select with its hint and error. */
-export function Select(o: {
-  id: string;
-  name: string;
-  label: string;
-  value: string;
-  options: Array<[string, string]>;
-  hint?: string;
-  error?: string;
-  required?: boolean;
-}) {
-  return (
-    <>
-      <label for={o.id}>{o.label}</label>
-      <HintText id={o.id} hint={o.hint} />
-      <select id={o.id} name={o.name} required={o.required} {...describedBy(o.id, o)}>
-        {o.options.map(([v, text]) => (
-          <option value={v} selected={v === o.value}>
-            {text}
-          </option>
-        ))}
-      </select>
-      <ErrorText id={o.id} error={o.error} />
-    </>
-  );
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { sendPage } from '../auth/pages/html.js';
 import { AppError, isAppError } from '../errors.js';
 import { adminPage, barePage, type LayoutContext } from './layout.js';
+export { describedBy, DoneNotice, ErrorText, Field, FormError, HintText, type FieldOptions } from './components/fields.js';
 
 // Scripts and styles only from this app. `frame-src 'none'`: the one frame (an e-mail body) is
 // a srcdoc document, which frame-src does not govern; it carries its own stricter policy.
@@ -57,105 +58,6 @@ export function fieldErrors(err: unknown): Record<string, string> | null {
   }
   if (Object.keys(out).length === 0) out._ = err.message;
   return out;
-}
-
-export interface FieldOptions {
-  name: string;
-  /** The element id, when two forms of one page share a field name; `f-<name>` by default. */
-  id?: string;
-  label: string;
-  value?: string | null;
-  type?: string;
-  required?: boolean;
-  hint?: string;
-  error?: string;
-  maxlength?: number;
-  autofocus?: boolean;
-}
-
-/**
- * A labelled input. The label holds the field's name only (its accessible name); the hint and
- * the error sit outside it and are tied to the input with aria-describedby, so a screen reader
- * reads "Phone, edit text, International format…" rather than one long name.
- */
-export function Field(o: FieldOptions) {
-  const id = o.id ?? `f-${o.name}`;
-  return (
-    <>
-      <label for={id}>{o.label}</label>
-      <HintText id={id} hint={o.hint} />
-      <input
-        id={id}
-        name={o.name}
-        type={o.type ?? 'text'}
-        value={o.value ?? ''}
-        required={o.required}
-        maxlength={o.maxlength}
-        autofocus={o.autofocus}
-        {...describedBy(id, o)}
-      />
-      <ErrorText id={id} error={o.error} />
-    </>
-  );
-}
-
-/** aria-invalid (with an error) and aria-describedby naming the hint and error of field `id`. */
-export function describedBy(
-  id: string,
-  o: { hint?: string; error?: string },
-  opts: { invalid?: boolean } = {},
-): { 'aria-invalid'?: 'true'; 'aria-describedby'?: string } {
-  const ids = [o.hint ? `${id}-hint` : '', o.error ? `${id}-error` : ''].filter(Boolean).join(' ');
-  return {
-    ...(o.error && opts.invalid !== false ? { 'aria-invalid': 'true' as const } : {}),
-    ...(ids ? { 'aria-describedby': ids } : {}),
-  };
-}
-
-export function HintText({ id, hint }: { id: string; hint?: string }) {
-  return hint ? (
-    <span class="hint" id={`${id}-hint`}>
-      {hint}
-    </span>
-  ) : null;
-}
-
-export function ErrorText({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <p class="field-error" id={`${id}-error`}>
-      {error}
-    </p>
-  ) : null;
-}
-
-export function FormError({ errors, known }: { errors: Record<string, string> | null; known: string[] }) {
-  if (!errors) return null;
-  const other = Object.entries(errors).filter(([k]) => !known.includes(k));
-  return (
-    <div class="notice error" role="alert">
-      Please correct the form.
-      {other.length > 0 && (
-        <ul>
-          {other.map(([k, m]) => (
-            <li>
-              {k === '_' ? '' : `${k}: `}
-              {m}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-}
-
-/** Fixed notices after a redirect (?done=…): only these texts can appear, never user input. */
-export function DoneNotice({ done, table }: { done: unknown; table: Record<string, string> }) {
-  const text = typeof done === 'string' && Object.hasOwn(table, done) ? table[done] : null;
-  return text ? (
-    <p class="notice ok" role="status">
-      {text}
-    </p>
-  ) : null;
 }
 
 /**

@@ -10,6 +10,8 @@ import type { Mode } from '../generated/prisma/enums.js';
 import type { Role } from '../schema/team/index.js';
 import { ASSET_PATHS } from './assets.js';
 import { MANAGER_SECTIONS, STAFF_SECTIONS } from './roles.js';
+import { CsrfField } from './components/fields.js';
+export { CsrfField };
 
 export interface LayoutContext {
   accountEmail: string;
@@ -90,10 +92,6 @@ export function FieldRows({ rows }: { rows: Array<[string, ComponentChildren] | 
       </dl>
     </div>
   );
-}
-
-export function CsrfField({ token }: { token: string }) {
-  return <input type="hidden" name="csrf_token" value={token} />;
 }
 
 function Head({ title }: { title: string }) {

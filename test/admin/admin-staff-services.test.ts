@@ -65,7 +65,7 @@ describe('admin staff pages', () => {
     const page = await get(added.headers.location as string);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Ada &lt;Admin>');
-    expect(page.body).toContain('Employee added.');
+    expect(page.body).toContain('Staff member added.');
   });
 
   it('edits details, services and weekly hours through the employee update; bad input changes nothing', async () => {

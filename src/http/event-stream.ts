@@ -84,28 +84,70 @@ const processEventStream =
     });
   };
 
-const acceptsEventStream = (request: Request) => (request.headers.get('accept') ?? '').includes('text/event-stream');
+// Whether the request's Accept header takes `type`, wildcards included (any type, or `text/*`
+// for an event stream); no header at all stands for any type, as yoga reads it.
+function accepts(request: Request, type: string): boolean {
+  const [pre, suf] = type.split('/');
+  return (request.headers.get('accept') || '*/*')
+    .toLowerCase()
+    .split(',')
+    .some((entry) => {
+      const [asked, suffix] = (entry.split(';')[0] ?? '').trim().split('/');
+      return (asked === '*' || asked === pre) && (suffix === '*' || suffix === suf);
+    });
+}
+
+/**
+ * A subscription whose request accepts no stream (only `application/json`, say) is answered at
+ * once, 406 with a GraphQL error body saying what to send, rather than yoga's empty 406 (a
+ * `null` body a client cannot explain). Its stream, already started, is ended.
+ */
+const notAcceptable =
+  (iterable: AsyncIterable<unknown>): ResultProcessor =>
+  async (_result, fetchAPI) => {
+    await iterable[Symbol.asyncIterator]().return?.();
+    const message =
+      'A subscription is answered as a stream of Server-Sent Events: send the header Accept: text/event-stream';
+    return new fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }), {
+      status: 406,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        accept: 'text/event-stream',
+      },
+    });
+  };
 
 /**
  * The SSE answer of a subscription, each event's position as its `id:`. `formatError` turns an
  * error that ends a running stream into what GraphQL answers (src/http/graphql.ts, maskError).
  */
-export const eventStreamWithIds = (formatError: (err: unknown) => GraphQLError): Plugin<Record<string, unknown>> => ({
-  onSubscribe({ args }) {
-    const ctx = args.contextValue as unknown as Context;
-    return {
-      onSubscribeResult: () => ({
-        onNext({ result, setResult }) {
-          const position = lastDeliveredPosition(ctx);
-          if (position !== undefined) setResult(Object.assign({ ...result }, { [EVENT_ID]: position.toString() }));
-        },
-      }),
-    };
-  },
-  // After yoga's own choice (user plugins run after it): a live stream gets the processor above.
-  onResultProcess(payload) {
-    if (Symbol.asyncIterator in Object(payload.result) && acceptsEventStream(payload.request)) {
-      payload.setResultProcessor(processEventStream(formatError), 'text/event-stream');
-    }
-  },
-});
+export const eventStreamWithIds = (formatError: (err: unknown) => GraphQLError): Plugin<Record<string, unknown>> => {
+  // The requests of this instance that run a subscription, so an incremental (@defer) answer
+  // keeps yoga's own processors; weakly held, so nothing outlives its request.
+  const subscriptions = new WeakSet<Request>();
+  return {
+    onSubscribe({ args }) {
+      const ctx = args.contextValue as unknown as Context & { request?: Request };
+      if (ctx.request) subscriptions.add(ctx.request);
+      return {
+        onSubscribeResult: () => ({
+          onNext({ result, setResult }) {
+            const position = lastDeliveredPosition(ctx);
+            if (position !== undefined) setResult(Object.assign({ ...result }, { [EVENT_ID]: position.toString() }));
+          },
+        }),
+      };
+    },
+    // After yoga's own choice (user plugins run after it): a live stream gets the processor above
+    // whenever the request accepts an event stream (any type included: yoga's own would send
+    // no byte before the first event), and a clear refusal when it accepts none.
+    onResultProcess(payload) {
+      const { result, request } = payload;
+      if (!(Symbol.asyncIterator in Object(result)) || !subscriptions.has(request)) return;
+      if (accepts(request, 'text/event-stream'))
+        payload.setResultProcessor(processEventStream(formatError), 'text/event-stream');
+      else payload.setResultProcessor(notAcceptable(result as AsyncIterable<unknown>), 'application/json');
+    },
+  };
+};

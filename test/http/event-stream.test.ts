@@ -133,3 +133,58 @@ describe('closing the server', () => {
     }
   });
 });
+
+describe('a subscription whose client did not ask for a stream (issue 43 §5)', () => {
+  it('is streamed at once to Accept: */* and to no Accept at all', async () => {
+    const w = await createAccountWithKeys(t.dbs);
+    for (const accept of ['*/*', undefined]) {
+      const abort = new AbortController();
+      const res = await fetch(`${origin}/graphql`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${w.testKey.key}`,
+          'content-type': 'application/json',
+          ...(accept ? { accept } : {}),
+        },
+        body: JSON.stringify({ query: 'subscription { events { _id } }' }),
+        signal: abort.signal,
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      // The first byte comes at once (a keep-alive comment), not with the first event.
+      const first = await Promise.race([
+        res.body!.getReader().read(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('no byte within 2 s')), 2000)),
+      ]);
+      expect(new TextDecoder().decode((first as { value: Uint8Array }).value)).toBe(':\n\n');
+      abort.abort();
+      await waitFor(() => liveEvents(t.services).open === 0, { what: 'the subscription to end' });
+    }
+  });
+
+  it('is refused at once to Accept: application/json, with an error saying what to send', async () => {
+    const w = await createAccountWithKeys(t.dbs);
+    const res = await fetch(`${origin}/graphql`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${w.testKey.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify({ query: 'subscription { events { _id } }' }),
+    });
+    expect(res.status).toBe(406);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual({
+      errors: [
+        {
+          message:
+            'A subscription is answered as a stream of Server-Sent Events: send the header Accept: text/event-stream',
+          extensions: { code: 'BAD_REQUEST' },
+        },
+      ],
+    });
+    // The subscription it started is ended, not left open.
+    await waitFor(() => liveEvents(t.services).open === 0, { what: 'the subscription to end' });
+  });
+});

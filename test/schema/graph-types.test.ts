@@ -76,6 +76,15 @@ describe('the GraphQL schema', () => {
     expect(values('ClassStatus')).toEqual(['cancelled', 'scheduled']);
     expect(values('DeliveryStatus')).toEqual(['failed', 'pending', 'succeeded']);
     expect(values('CompanyMode')).toEqual(['live', 'test']);
+    expect(values('EmailKind')).toEqual([
+      'booking_cancelled',
+      'booking_confirmed',
+      'booking_reminder',
+      'booking_rescheduled',
+      'payment_receipt',
+      'waitlist_left',
+      'waitlist_offer',
+    ]);
     const statusFields = fieldsOf().filter(([n]) => /\.(status|kind|mode)$/.test(n) && !n.startsWith('Email.'));
     expect(statusFields.filter(([, f]) => !isEnumType(getNamedType(f.type))).map(([n]) => n)).toEqual([]);
   });
@@ -85,6 +94,7 @@ describe('the GraphQL schema', () => {
       ['Booking', 'priceMoney', 'price'],
       ['Service', 'priceMoney', 'price'],
       ['Payment', 'amountMoney', 'amount'],
+      ['LateFee', 'amountMoney', 'amount'],
     ] as const) {
       const t = schema.getType(type);
       if (!isObjectType(t)) throw new Error(type);

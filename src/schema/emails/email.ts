@@ -8,6 +8,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { connectionType, ListOrderEnum, resolveConnection } from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
+import { EMAIL_KINDS, type EmailKind } from './templates.js';
 
 interface EmailAttachment {
   filename: string;
@@ -29,6 +30,19 @@ const EmailAttachmentType = builder.objectRef<EmailAttachment>('EmailAttachment'
 const attachmentsOf = (e: Email): EmailAttachment[] =>
   Array.isArray(e.attachments) ? (e.attachments as unknown as EmailAttachment[]) : [];
 
+const EmailKindEnum = builder.enumType('EmailKind', {
+  description: 'What a customer e-mail is about (docs/sandbox.md); the strings REST carries in kind',
+  values: {
+    booking_confirmed: { description: 'A booking was confirmed (at creation, when it needs no payment)' },
+    booking_rescheduled: { description: 'A booking moved to another time' },
+    booking_cancelled: { description: 'A booking was cancelled' },
+    booking_reminder: { description: 'A reminder before a booking starts' },
+    payment_receipt: { description: 'A payment succeeded' },
+    waitlist_offer: { description: 'A freed class place is offered to a waitlisted customer' },
+    waitlist_left: { description: 'A waitlisted or offered booking was cancelled' },
+  } satisfies Record<EmailKind, { description: string }>,
+});
+
 export const EmailType = builder.objectRef<Email>('Email').implement({
   description: 'An e-mail to a customer, logged in the sandbox instead of sent',
   fields: (t) => ({
@@ -47,6 +61,13 @@ export const EmailType = builder.objectRef<Email>('Email').implement({
     kind: t.exposeString('kind', {
       nullable: true,
       description: 'What it is about: booking_confirmed, payment_receipt, ... (an open list)',
+      deprecationReason: 'Use emailKind, the same value as an enum',
+    }),
+    emailKind: t.field({
+      type: EmailKindEnum,
+      nullable: true,
+      description: 'What it is about (an open list: new values may be added); null for an e-mail of no such kind',
+      resolve: (e) => ((EMAIL_KINDS as readonly string[]).includes(e.kind ?? '') ? (e.kind as EmailKind) : null),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was composed' }),
   }),

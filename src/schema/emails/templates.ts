@@ -5,14 +5,18 @@
 // it (name and address) in its e-mails, the payment receipt included.
 import { DateTime } from 'luxon';
 
-export type EmailKind =
-  | 'booking_confirmed'
-  | 'booking_rescheduled'
-  | 'booking_cancelled'
-  | 'booking_reminder'
-  | 'payment_receipt'
-  | 'waitlist_offer'
-  | 'waitlist_left';
+/** What a customer e-mail is about (docs/sandbox.md): the `kind` an e-mail is logged with. */
+export const EMAIL_KINDS = [
+  'booking_confirmed',
+  'booking_rescheduled',
+  'booking_cancelled',
+  'booking_reminder',
+  'payment_receipt',
+  'waitlist_offer',
+  'waitlist_left',
+] as const;
+
+export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 export interface EmailFacts {
   kind: EmailKind;

@@ -189,6 +189,48 @@ builder.queryFields((t) => ({
   }),
 }));
 
+builder.prismaObjectFields('Company', (t) => ({
+  events: t.connection(
+    {
+      type: EventObject,
+      nullable: true,
+      authScopes: { scope: 'events:read' },
+      description:
+        "The company's dispatched events in position order, oldest first (needs events:read): the filters of " +
+        'GET /events, paged by position (afterPosition, or the endCursor of a page, goes on from there). Events ' +
+        'not dispatched yet have no position and come once they are.',
+      args: {
+        type: t.arg.string({ description: 'Only events of this name' }),
+        from: t.arg({ type: 'DateTime', description: 'Only events created at or after this instant' }),
+        afterPosition: t.arg({
+          type: 'EventPosition',
+          description: 'The events dispatched after this position (default: from the first)',
+        }),
+      },
+      resolve: async (_c, a, ctx) => {
+        if (a.type) checkType(a.type, 'type');
+        if (a.last != null || a.before != null) {
+          throw AppError.validation([
+            { path: a.last != null ? 'last' : 'before', message: 'cannot page backward in position order' },
+          ]);
+        }
+        const fromCursor = a.after ? decodePositionCursor(a.after) : null;
+        if (a.after && fromCursor === null) {
+          throw AppError.validation([{ path: 'after', message: 'is not a cursor of a position page' }]);
+        }
+        const where: Prisma.EventWhereInput = {
+          companyId: ctx.credential!.companyId,
+          ...(a.type ? { type: a.type } : {}),
+          ...(a.from ? { createdAt: { gte: a.from } } : {}),
+        };
+        const position = fromCursor ?? (a.afterPosition ? await positionOf(ctx, a.afterPosition, 'afterPosition') : 0n);
+        return eventsAfter(ctx, { size: a.first, sizePath: 'first', after: position }, where);
+      },
+    },
+    EventConnection,
+  ),
+}));
+
 /** The position of the event a subscription delivered last, per context (the SSE `id:` line). */
 // eslint-disable-next-line no-restricted-syntax -- process state: event reads of a request
 const delivered = new WeakMap<Context, bigint>();

@@ -44,7 +44,15 @@ const LateFeeType = builder.objectRef<CancellationPolicy['lateFee']>('LateFee').
     amount: t.int({
       nullable: true,
       description: 'A fixed amount in minor units',
+      deprecationReason: 'Use amountMoney { amount currency }',
       resolve: (f) => ('amount' in f ? f.amount : null),
+    }),
+    amountMoney: t.field({
+      type: MoneyType,
+      nullable: true,
+      description: "A fixed amount, in the company's currency",
+      resolve: (f, _a, ctx) =>
+        'amount' in f ? { amount: f.amount, currency: ctx.credential!.company.currency } : null,
     }),
   }),
 });

@@ -68,6 +68,25 @@ builder.queryFields((t) => ({
   ),
 }));
 
+const PutDateOverrideInput = builder.inputType('PutDateOverrideInput', {
+  description: "One local day's working hours of an employee",
+  fields: (t) => ({
+    date: t.string({ required: true, description: 'The local date, YYYY-MM-DD, in the company time zone' }),
+    intervals: t.field({
+      type: [TimeRangeInput],
+      required: true,
+      description: 'The local intervals worked that day (≤ 12, not overlapping); empty: off that day',
+    }),
+  }),
+});
+
+const DeleteDateOverrideInput = builder.inputType('DeleteDateOverrideInput', {
+  description: 'Which date override to remove',
+  fields: (t) => ({
+    date: t.string({ required: true, description: 'The local date, YYYY-MM-DD, in the company time zone' }),
+  }),
+});
+
 builder.mutationFields((t) => ({
   putDateOverride: t.field({
     type: DateOverrideType,
@@ -76,19 +95,24 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'employees:write' },
     args: {
       employeeId: t.arg.id({ required: true, description: 'The employee id' }),
-      date: t.arg.string({ required: true, description: 'The local date, YYYY-MM-DD, in the company time zone' }),
+      input: t.arg({ type: PutDateOverrideInput, description: 'The date and its intervals' }),
+      date: t.arg.string({
+        description: 'The local date, YYYY-MM-DD, in the company time zone',
+        deprecationReason: 'Use input { date intervals }',
+      }),
       intervals: t.arg({
         type: [TimeRangeInput],
-        required: true,
         description: 'The local intervals worked that day (≤ 12, not overlapping); empty: off that day',
+        deprecationReason: 'Use input { date intervals }',
       }),
     },
+    // The input object wins; without it the old arguments are read, each named when missing.
     resolve: (_r, args, ctx) =>
       putDateOverride(ctx.db, {
         companyId: company(ctx),
         employeeId: String(args.employeeId),
-        date: args.date,
-        input: { intervals: args.intervals },
+        date: args.input ? args.input.date : args.date,
+        input: { intervals: args.input ? args.input.intervals : args.intervals },
       }),
   }),
   deleteDateOverride: t.field({
@@ -98,10 +122,15 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'employees:write' },
     args: {
       employeeId: t.arg.id({ required: true, description: 'The employee id' }),
-      date: t.arg.string({ required: true, description: 'The local date, YYYY-MM-DD' }),
+      input: t.arg({ type: DeleteDateOverrideInput, description: 'The date of the override' }),
+      date: t.arg.string({ description: 'The local date, YYYY-MM-DD', deprecationReason: 'Use input { date }' }),
     },
     resolve: (_r, args, ctx) =>
-      deleteDateOverride(ctx.db, { companyId: company(ctx), employeeId: String(args.employeeId), date: args.date }),
+      deleteDateOverride(ctx.db, {
+        companyId: company(ctx),
+        employeeId: String(args.employeeId),
+        date: args.input ? args.input.date : args.date,
+      }),
   }),
 }));
 

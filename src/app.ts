@@ -7,6 +7,7 @@ import oauthServer from './auth/oauth/index.js';
 import { registerRateLimit } from './auth/rate-limit.js';
 import adminArea from './admin/index.js';
 import { AppError } from './errors.js';
+import { accessLog } from './http/access-log.js';
 import { registerDocs } from './http/docs.js';
 import { GRAPHIQL_PAGE_HEADERS, registerGraphiQL } from './http/graphiql.js';
 import { createGraphQLServer } from './http/graphql.js';
@@ -68,6 +69,7 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = services.logger;
   const app = Fastify({
     loggerInstance: logger,
+    logController: accessLog(config),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,

@@ -105,6 +105,11 @@ export const envSchema = z.object({
     )
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The process's access log on stdout (README, Configuration): `errors` writes a line only for
+  // an answer outside 2xx or one slower than ACCESS_LOG_SLOW_MS; `all` a line for every request.
+  // Request logs (REQUEST_LOGS) are another thing and record every request either way.
+  ACCESS_LOG: z.enum(['errors', 'all']).default('errors'),
+  ACCESS_LOG_SLOW_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
   // PEM files, read at start-up: a missing one is a configuration error, not a crash later.
   TLS_CERT: z.string().refine(readableFile, 'must be a readable PEM file').optional(),
   TLS_KEY: z.string().refine(readableFile, 'must be a readable PEM file').optional(),

@@ -1,4 +1,5 @@
 // Listens and shuts down gracefully; everything else is buildApp (src/app.ts).
+import { createServer as createNetServer } from 'node:net';
 import { buildApp } from './app.js';
 import { checkServerConfig, ConfigError, loadConfig, type Config } from './config.js';
 import { ensureDemo, type DemoCredentials } from './demo.js';
@@ -37,6 +38,31 @@ function banner(origin: string, config: Config, demo: DemoCredentials | null): s
   return `${lines.join('\n')}\n`;
 }
 
+/** What to tell a person when the port cannot be taken, or null for any other error. */
+function portProblem(err: unknown, config: Config): string | null {
+  const code = (err as NodeJS.ErrnoException).code;
+  const other = config.PORT < 65535 ? config.PORT + 1 : 3000;
+  if (code === 'EADDRINUSE')
+    return `Port ${config.PORT} on ${config.HOST} is already in use by another program: stop it, or set PORT to a free port (PORT=${other} npm start).\n`;
+  if (code === 'EACCES')
+    return `Port ${config.PORT} on ${config.HOST} may not be opened by this user: set PORT to a port above 1023 (PORT=3000 npm start).\n`;
+  return null;
+}
+
+/** Opens and closes the port once; the listen itself checks again. */
+async function checkPort(config: Config): Promise<string | null> {
+  if (config.PORT === 0) return null;
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', (err) => {
+      const problem = portProblem(err, config);
+      if (problem) resolve(problem);
+      else reject(err);
+    });
+    probe.listen({ host: config.HOST, port: config.PORT, exclusive: true }, () => probe.close(() => resolve(null)));
+  });
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -60,6 +86,14 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
 
+  // The port first: a port in use is one line naming PORT at once, not a stack trace after the
+  // migrations and the demo seed.
+  const problem = await checkPort(config);
+  if (problem) {
+    process.stderr.write(problem);
+    process.exit(75);
+  }
+
   let services: Services;
   try {
     services = await createServices(config, { migrate: true, holder: 'server' });
@@ -76,7 +110,18 @@ async function main(): Promise<void> {
   const app = await buildApp(services);
   // Workers run in this process unless RUN_WORKERS=0 (then `svc worker` runs them).
   const workers: Workers | null = config.RUN_WORKERS ? await startWorkers(services) : null;
-  await app.listen({ host: config.HOST, port: config.PORT });
+  try {
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } catch (err) {
+    // Taken since the first check (below): the same line, after letting go of the databases.
+    const problem = portProblem(err, config);
+    if (!problem) throw err;
+    process.stderr.write(problem);
+    await app.close();
+    await workers?.stop();
+    await services.close();
+    process.exit(75);
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const origin =

@@ -78,7 +78,14 @@ export async function createServices(
   const dbs = opts.dbs ?? (await openDatabases(config, { holder: opts.holder }));
   if (opts.migrate) {
     const applied = await dbs.migrate();
-    if (applied.live.length || applied.test.length) logger.info({ applied }, 'migrations applied');
+    // One short line, not every name: a first start applies all of them (`svc migrate` lists them).
+    if (applied.live.length || applied.test.length) {
+      const latest = [...applied.live, ...applied.test].sort().at(-1);
+      logger.info(
+        { migrations: { live: applied.live.length, sandbox: applied.test.length, latest } },
+        `migrations applied: ${applied.live.length} live, ${applied.test.length} sandbox, up to ${latest}`,
+      );
+    }
   }
   const redis = config.REDIS_URL
     ? connectRedis(config.REDIS_URL, { failFast: true, commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS })

@@ -27,7 +27,8 @@ const OAUTH_TOKEN = 'svc_at_live_AAAABBBBCCCCDDDDEEEEFFFFGGGGHHHH123456';
 const SESSION = 'sess-0123456789abcdef0123456789abcdef';
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { LOG_LEVEL: 'debug' }, logger: createLogger('debug', sink) });
+  // ACCESS_LOG=all: Fastify's two lines for every request (the default logs only failed or slow ones).
+  t = await createTestApp({ env: { LOG_LEVEL: 'debug', ACCESS_LOG: 'all' }, logger: createLogger('debug', sink) });
   w = await createAccountWithKeys(t.dbs);
 });
 afterAll(async () => {

@@ -52,8 +52,10 @@ function optionValues(command: Command, body: unknown): Values {
 
 export function buildCliBridge(services: Services, credentialHash: Buffer): FastifyInstance {
   const logger = services.logger.child({ component: 'cli-bridge' });
-  // One line per command run (below), not two per request.
-  const baseLogger: FastifyBaseLogger = logger;
+  // One line per command run (below), not two per request; Fastify's own lines only from warn
+  // up, so its "Server listening" on a loopback port nobody types is not a second banner.
+  const level = services.logger.levelVal >= services.logger.levels.values.warn! ? services.logger.level : 'warn';
+  const baseLogger: FastifyBaseLogger = services.logger.child({ component: 'cli-bridge' }, { level });
   const app = Fastify({
     loggerInstance: baseLogger,
     logController: new LogController({ disableRequestLogging: true }),

@@ -8,10 +8,13 @@ import { AppError, isAppError, type FieldError } from '../errors.js';
 import { DEFAULT_LIMIT } from '../schema/pagination.js';
 import type { Pagination } from './envelope.js';
 
-/** A REST field a live Money field stands for: the Money field, and which of its parts. */
+/**
+ * A REST field a live field stands for: the live field, and for a Money field which of its parts
+ * (none: the live field answers the REST value itself, as an enum with the same values does).
+ */
 export interface LiveField {
   field: string;
-  key: 'amount' | 'currency';
+  key?: 'amount' | 'currency';
 }
 
 // By GraphQL type, the REST field names whose GraphQL fields are deprecated and what to
@@ -20,6 +23,8 @@ const LIVE_FIELDS: Readonly<Record<string, Readonly<Record<string, LiveField>>>>
   Booking: { price: { field: 'priceMoney', key: 'amount' }, currency: { field: 'priceMoney', key: 'currency' } },
   Service: { price: { field: 'priceMoney', key: 'amount' } },
   Payment: { amount: { field: 'amountMoney', key: 'amount' }, currency: { field: 'amountMoney', key: 'currency' } },
+  LateFee: { amount: { field: 'amountMoney', key: 'amount' } },
+  Email: { kind: { field: 'emailKind' } },
 };
 
 export function liveFieldOf(typeName: string, fieldName: string): LiveField | undefined {
@@ -45,7 +50,7 @@ export const LIST_SELECTION = 'pageInfo { hasNextPage endCursor }';
 /** A live field in an answer: where (response keys; arrays are crossed), and which part is the REST value. */
 export interface LiveValue {
   path: string[];
-  key: LiveField['key'];
+  key: NonNullable<LiveField['key']>;
 }
 
 type Json = Record<string, unknown>;

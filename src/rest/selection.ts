@@ -48,10 +48,11 @@ function selectionAt(
       // A deprecated field with a live stand-in is selected under the REST name (an alias),
       // so the answer keeps its keys in their order; its value is taken out afterwards.
       const stand = field?.deprecationReason != null && type ? liveFieldOf(type.name, name) : undefined;
-      if (stand) {
+      if (stand?.key) {
         live.push({ path: [...path, name], key: stand.key });
         return `${name}: ${stand.field} { ${stand.key} }`;
       }
+      if (stand) return `${name}: ${stand.field}`;
       const inner = selectionAt(field ? getNamedType(field.type) : undefined, props, [...path, name], live);
       return inner ? `${name} { ${inner} }` : name;
     })

@@ -12,6 +12,7 @@
 import { KindGuard, type TSchema } from '@sinclair/typebox';
 import {
   getNamedType,
+  isInputObjectType,
   isInterfaceType,
   isObjectType,
   type GraphQLField,
@@ -48,10 +49,11 @@ function selectionAt(
       // A deprecated field with a live stand-in is selected under the REST name (an alias),
       // so the answer keeps its keys in their order; its value is taken out afterwards.
       const stand = field?.deprecationReason != null && type ? liveFieldOf(type.name, name) : undefined;
-      if (stand) {
+      if (stand?.key) {
         live.push({ path: [...path, name], key: stand.key });
         return `${name}: ${stand.field} { ${stand.key} }`;
       }
+      if (stand) return `${name}: ${stand.field}`;
       const inner = selectionAt(field ? getNamedType(field.type) : undefined, props, [...path, name], live);
       return inner ? `${name} { ${inner} }` : name;
     })
@@ -82,6 +84,8 @@ export interface DerivedOperation {
   renamedArgs: Array<{ arg: string; variable: string }>;
   /** The field's deprecated arguments the document leaves out (REST must not pass them). */
   leftOut: string[];
+  /** Deprecated arguments whose value REST may pass as before: it goes into `input` (live-graph.ts). */
+  folded: string[];
 }
 
 /**
@@ -116,12 +120,17 @@ export function deriveOperation(
     ? `nodes { ${selectionAt(getNamedType(fieldOf(type, 'nodes')?.type ?? type), [response], ['nodes'], live)} } ${LIST_SELECTION}`
     : selectionAt(type, [response], [], live);
   const renamed = new Set(variableOf.values());
+  const input = field.args.find((a) => a.name === 'input' && a.deprecationReason == null);
+  const inputType = input && getNamedType(input.type);
+  const inputFields = inputType && isInputObjectType(inputType) ? inputType.getFields() : {};
+  const deprecated = field.args.filter((a) => a.deprecationReason != null && !renamed.has(a.name)).map((a) => a.name);
   return {
     source: `${kind}${vars ? `(${vars})` : ''} { ${fieldName}${args ? `(${args})` : ''} { ${selection} } }`,
     list: opts.list === true,
     live,
     renamedArgs: [...variableOf].map(([arg, variable]) => ({ arg, variable })),
-    leftOut: field.args.filter((a) => a.deprecationReason != null && !renamed.has(a.name)).map((a) => a.name),
+    leftOut: deprecated.filter((name) => !Object.hasOwn(inputFields, name)),
+    folded: deprecated.filter((name) => Object.hasOwn(inputFields, name)),
   };
 }
 

@@ -9,8 +9,8 @@ import { DEFAULT_LIMIT } from '../schema/pagination.js';
 import type { Pagination } from './envelope.js';
 
 /**
- * A REST field a live field stands for: the live field, and for a Money field which of its parts
- * (none: the live field answers the REST value itself, as an enum with the same values does).
+ * The live field that stands for a deprecated REST one: the same value under another name, or
+ * (with `key`) one part of a Money field.
  */
 export interface LiveField {
   field: string;
@@ -18,13 +18,15 @@ export interface LiveField {
 }
 
 // By GraphQL type, the REST field names whose GraphQL fields are deprecated and what to
-// select in their place. A new deprecation of a field REST answers gets its row here.
+// select in their place. A new deprecation of a field REST answers gets its row here; a row
+// is used only while its field is deprecated.
 const LIVE_FIELDS: Readonly<Record<string, Readonly<Record<string, LiveField>>>> = {
   Booking: { price: { field: 'priceMoney', key: 'amount' }, currency: { field: 'priceMoney', key: 'currency' } },
   Service: { price: { field: 'priceMoney', key: 'amount' } },
   Payment: { amount: { field: 'amountMoney', key: 'amount' }, currency: { field: 'amountMoney', key: 'currency' } },
-  LateFee: { amount: { field: 'amountMoney', key: 'amount' } },
+  // Deprecated by issue 43 §4 (the same strings as an enum; the fixed fee as Money).
   Email: { kind: { field: 'emailKind' } },
+  LateFee: { amount: { field: 'amountMoney', key: 'amount' } },
 };
 
 export function liveFieldOf(typeName: string, fieldName: string): LiveField | undefined {
@@ -47,10 +49,10 @@ export function liveArgOf(restName: string): string | undefined {
 /** What a REST list selects of a connection besides its nodes. */
 export const LIST_SELECTION = 'pageInfo { hasNextPage endCursor }';
 
-/** A live field in an answer: where (response keys; arrays are crossed), and which part is the REST value. */
+/** A live Money field in an answer: where (response keys; arrays are crossed), and which part is the REST value. */
 export interface LiveValue {
   path: string[];
-  key: NonNullable<LiveField['key']>;
+  key: 'amount' | 'currency';
 }
 
 type Json = Record<string, unknown>;
@@ -92,6 +94,27 @@ export function restValueOf(
 }
 
 /** A validation error naming a live argument REST passed under its own name names that one. */
+/**
+ * REST's variables for the live arguments: a value REST passes under the name of a deprecated
+ * argument whose value moved into the field's `input` (`reason` → `input: { reason }`) goes
+ * there, unless REST passes `input` itself.
+ */
+export function liveVariablesOf(
+  variables: Record<string, unknown> | undefined,
+  op: { folded: readonly string[]; fieldName: string },
+): Record<string, unknown> | undefined {
+  if (!variables || !op.folded.some((name) => variables[name] !== undefined)) return variables;
+  if (variables.input != null)
+    throw new Error(`REST operation ${op.fieldName}: pass ${op.folded.join(', ')} in input, or input alone`);
+  const live: Record<string, unknown> = {};
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(variables)) {
+    if (op.folded.includes(name)) input[name] = value;
+    else live[name] = value;
+  }
+  return { ...live, input };
+}
+
 export function restErrorOf(
   err: unknown,
   renamedArgs: ReadonlyArray<{ arg: string; variable: string }>,

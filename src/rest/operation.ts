@@ -8,7 +8,7 @@ import { parse, validate, type DocumentNode, type GraphQLError, type GraphQLSche
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { AppError, isAppError, toAppError as fromCause } from '../errors.js';
 import type { Context } from '../schema/context.js';
-import { restErrorOf, restValueOf } from './live-graph.js';
+import { liveVariablesOf, restErrorOf, restValueOf } from './live-graph.js';
 import type { DerivedOperation } from './selection.js';
 
 export interface Operation<TData> {
@@ -63,12 +63,13 @@ export function compileRestOperation<TValue>(
 ): Operation<TValue> {
   const op = compileOperation<Record<string, unknown>>(schema, derived.source);
   return {
-    async run(ctx, variables) {
+    async run(ctx, restVariables) {
       for (const name of derived.leftOut) {
         // A programming error, caught by the route's tests: the value would be dropped.
-        if (variables?.[name] !== undefined)
+        if (restVariables?.[name] !== undefined)
           throw new Error(`REST operation ${fieldName}: ${name} is a deprecated argument; pass its live one`);
       }
+      const variables = liveVariablesOf(restVariables, { folded: derived.folded, fieldName });
       let data: Record<string, unknown>;
       try {
         data = await op.run(ctx, variables);

@@ -12,6 +12,7 @@
 import { KindGuard, type TSchema } from '@sinclair/typebox';
 import {
   getNamedType,
+  isInputObjectType,
   isInterfaceType,
   isObjectType,
   type GraphQLField,
@@ -83,6 +84,8 @@ export interface DerivedOperation {
   renamedArgs: Array<{ arg: string; variable: string }>;
   /** The field's deprecated arguments the document leaves out (REST must not pass them). */
   leftOut: string[];
+  /** Deprecated arguments whose value REST may pass as before: it goes into `input` (live-graph.ts). */
+  folded: string[];
 }
 
 /**
@@ -117,12 +120,17 @@ export function deriveOperation(
     ? `nodes { ${selectionAt(getNamedType(fieldOf(type, 'nodes')?.type ?? type), [response], ['nodes'], live)} } ${LIST_SELECTION}`
     : selectionAt(type, [response], [], live);
   const renamed = new Set(variableOf.values());
+  const input = field.args.find((a) => a.name === 'input' && a.deprecationReason == null);
+  const inputType = input && getNamedType(input.type);
+  const inputFields = inputType && isInputObjectType(inputType) ? inputType.getFields() : {};
+  const deprecated = field.args.filter((a) => a.deprecationReason != null && !renamed.has(a.name)).map((a) => a.name);
   return {
     source: `${kind}${vars ? `(${vars})` : ''} { ${fieldName}${args ? `(${args})` : ''} { ${selection} } }`,
     list: opts.list === true,
     live,
     renamedArgs: [...variableOf].map(([arg, variable]) => ({ arg, variable })),
-    leftOut: field.args.filter((a) => a.deprecationReason != null && !renamed.has(a.name)).map((a) => a.name),
+    leftOut: deprecated.filter((name) => !Object.hasOwn(inputFields, name)),
+    folded: deprecated.filter((name) => Object.hasOwn(inputFields, name)),
   };
 }
 

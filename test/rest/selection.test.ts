@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { compileOperation } from '../../src/rest/operation.js';
 import { Nullable, Timestamp } from '../../src/rest/schemas.js';
+import { liveVariablesOf } from '../../src/rest/live-graph.js';
 import { deriveOperation, operationFor, selectionOf } from '../../src/rest/selection.js';
 import { schema } from '../../src/schema/index.js';
 
@@ -59,10 +60,17 @@ describe('operationFor', () => {
     expect(derived.live).toEqual([{ path: ['nodes', 'amount'], key: 'amount' }]);
   });
 
-  it('leaves a deprecated argument without a live twin out, and says so (REST must not pass it)', () => {
-    const derived = deriveOperation(schema, 'mutation', 'cancelBooking', Type.Object({ _id: Type.String() }));
-    expect(derived.source).not.toMatch(/\breason: \$/);
-    expect(derived.leftOut).toEqual(['reason']);
+  it('leaves a deprecated argument out; one that moved into input is folded there when REST passes it', () => {
+    const derived = deriveOperation(schema, 'mutation', 'rescheduleBooking', Type.Object({ _id: Type.String() }));
+    expect(derived.source).toBe(
+      'mutation($id: ID!, $input: RescheduleBookingInput) { rescheduleBooking(id: $id, input: $input) { _id } }',
+    );
+    expect([...derived.folded].sort()).toEqual(['employeeId', 'startTime']);
+    expect(derived.leftOut).toEqual([]);
+    const op = { folded: derived.folded, fieldName: 'rescheduleBooking' };
+    expect(liveVariablesOf({ id: 'b', startTime: 's' }, op)).toEqual({ id: 'b', input: { startTime: 's' } });
+    expect(liveVariablesOf({ id: 'b', input: { startTime: 's' } }, op)).toEqual({ id: 'b', input: { startTime: 's' } });
+    expect(() => liveVariablesOf({ id: 'b', startTime: 's', input: {} }, op)).toThrow(/input alone/);
   });
 
   it('a response field the GraphQL type lacks, or an unknown field, fails when the route is built', () => {

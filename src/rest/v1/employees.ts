@@ -341,10 +341,7 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
     request: { params: ByDate, body: PutDateOverride },
     response: DateOverride,
     mutation: 'putDateOverride',
-    variables: (req) => ({
-      employeeId: req.params.id,
-      input: { date: req.params.date, intervals: req.body.intervals },
-    }),
+    variables: (req) => ({ employeeId: req.params.id, date: req.params.date, intervals: req.body.intervals }),
   });
   graphqlRoute(app, deps, {
     method: 'DELETE',
@@ -356,6 +353,6 @@ export default async function employeeRoutes(app: FastifyInstance, deps: V1Deps)
     request: { params: ByDate },
     response: DateOverride,
     mutation: 'deleteDateOverride',
-    variables: (req) => ({ employeeId: req.params.id, input: { date: req.params.date } }),
+    variables: (req) => ({ employeeId: req.params.id, date: req.params.date }),
   });
 }

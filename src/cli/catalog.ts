@@ -292,7 +292,8 @@ export const CATALOG: CommandSpec[] = [
   },
   {
     name: 'trigger',
-    summary: 'cause one event in a test company by creating the real objects through the API',
+    summary:
+      "cause one event in the key's test company through the API: it books a new customer at a free time of the company's own services and staff (only when none can take it, fixtures named 'svc trigger fixture', deactivated after the run)",
     apiClient: true,
     argument: {
       name: 'event',

@@ -67,6 +67,18 @@ const apiClientOptions: Record<string, OptionSpec> = {
 };
 
 const company: OptionSpec = { type: 'string', value: 'id', description: 'the company (live or test)', required: true };
+// `bookings list` and `events tail` also take the company from a key of it, as `listen` and
+// `trigger` do, so an integrator with SVC_API_KEY set needs no id.
+const companyOrKey: OptionSpec = {
+  type: 'string',
+  value: 'id',
+  description: 'the company (live or test); default: the company of --api-key',
+};
+const companyKey: OptionSpec = {
+  type: 'string',
+  value: 'key',
+  description: 'an API key of the company (svc_sk_...), instead of --company; default: $SVC_API_KEY',
+};
 const booking: OptionSpec = { type: 'string', value: 'id', description: "the booking's _id", required: true };
 const account: OptionSpec = { type: 'string', value: 'email', description: "the account's e-mail", required: true };
 
@@ -163,7 +175,8 @@ export const CATALOG: CommandSpec[] = [
     name: 'bookings list',
     summary: "list a company's bookings starting in a window, in start order",
     options: {
-      company,
+      company: companyOrKey,
+      'api-key': companyKey,
       from: { type: 'string', value: 'time', description: 'ISO 8601 instant or date; default: now' },
       to: { type: 'string', value: 'time', description: 'ISO 8601 instant or date; default: 7 days after --from' },
       status: {
@@ -175,7 +188,10 @@ export const CATALOG: CommandSpec[] = [
       employee: { type: 'string', value: 'id', description: "only this employee's bookings" },
       limit: { type: 'string', value: 'n', description: 'at most this many, 1-500; default 100' },
     },
-    examples: ['svc bookings list --company 6643a1f0c2b7e81a2d4f9c00 --from 2026-12-01 --status confirmed'],
+    examples: [
+      'svc bookings list --company 6643a1f0c2b7e81a2d4f9c00 --from 2026-12-01 --status confirmed',
+      'SVC_API_KEY=svc_sk_test_... svc bookings list --from 2026-12-01',
+    ],
   },
   {
     name: 'bookings show',
@@ -220,7 +236,8 @@ export const CATALOG: CommandSpec[] = [
     name: 'events tail',
     summary: "print a company's latest events in position order; --follow keeps printing new ones",
     options: {
-      company,
+      company: companyOrKey,
+      'api-key': companyKey,
       after: {
         type: 'string',
         value: 'position',
@@ -235,6 +252,7 @@ export const CATALOG: CommandSpec[] = [
     },
     examples: [
       'svc events tail --company 6643a1f0c2b7e81a2d4f9c00 --follow',
+      'SVC_API_KEY=svc_sk_test_... svc events tail --follow',
       'svc events tail --company 6643a1f0c2b7e81a2d4f9c00 --after 1200 --type booking.created --json',
     ],
     follows: true,
@@ -274,7 +292,8 @@ export const CATALOG: CommandSpec[] = [
   },
   {
     name: 'trigger',
-    summary: 'cause one event in a test company by creating the real objects through the API',
+    summary:
+      "cause one event in the key's test company through the API: it books a new customer at a free time of the company's own services and staff (only when none can take it, fixtures named 'svc trigger fixture', deactivated after the run)",
     apiClient: true,
     argument: {
       name: 'event',

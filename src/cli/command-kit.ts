@@ -4,7 +4,8 @@ import type { Company } from '../generated/prisma/client.js';
 import type { Db } from '../db/databases.js';
 import type { Services } from '../services.js';
 import { findCompanyInEitherMode } from '../schema/companies/index.js';
-import { required, type Values } from './values.js';
+import { AppError } from '../errors.js';
+import { optional, required, type Values } from './values.js';
 
 export interface Implementation {
   /**
@@ -19,11 +20,26 @@ export interface Implementation {
 
 export { integer, list, optional, required, type Values } from './values.js';
 
-/** The company of `--company`, live or test, and the database of its mode. */
+/**
+ * The company of `--company`, live or test, and the database of its mode; for a command with
+ * `--api-key` (filled from SVC_API_KEY by run.ts), without `--company`, the key's company.
+ */
 export async function companyOption(
   services: Services,
   values: Values,
 ): Promise<{ company: Company; mode: Mode; db: Db }> {
-  const company = await findCompanyInEitherMode(services.dbs, required(values, 'company'));
+  const id = optional(values, 'company');
+  const key = optional(values, 'api-key');
+  let companyId: string;
+  if (id !== undefined || key === undefined) companyId = required(values, 'company');
+  else {
+    const credential = await services.credentials.resolve(key);
+    if (!credential)
+      throw AppError.validation([
+        { path: 'api-key', message: 'is not a valid API key or access token (from --api-key or SVC_API_KEY)' },
+      ]);
+    companyId = credential.companyId;
+  }
+  const company = await findCompanyInEitherMode(services.dbs, companyId);
   return { company, mode: company.mode, db: services.dbs.forMode(company.mode) };
 }

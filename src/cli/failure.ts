@@ -26,7 +26,30 @@ export function exitStatus(f: CommandFailure): number {
   return status >= 500 ? 70 : 1;
 }
 
+/** The field errors of a validation failure (`details` of VALIDATION_ERROR), if that is what they are. */
+function fieldErrors(details: unknown): { path: string; message: string }[] | null {
+  if (!Array.isArray(details)) return null;
+  const ok = details.every(
+    (d: unknown) =>
+      typeof d === 'object' &&
+      d !== null &&
+      typeof (d as { message?: unknown }).message === 'string' &&
+      typeof ((d as { path?: unknown }).path ?? '') === 'string',
+  );
+  return ok ? (details as { path: string; message: string }[]) : null;
+}
+
+/** One line: the code and message, then only what the message does not say already. */
 export function failureLine(command: { name: string }, f: CommandFailure): string {
-  const details = f.details ? ` ${JSON.stringify(f.details)}` : '';
+  const fields = fieldErrors(f.details);
+  const details = fields
+    ? fields
+        .map((e) => `${e.path ? `${e.path}: ` : ''}${e.message}`)
+        .filter((text) => !f.message.includes(text))
+        .map((text) => `; ${text}`)
+        .join('')
+    : f.details
+      ? ` ${JSON.stringify(f.details)}`
+      : '';
   return `svc ${command.name}: ${f.code ? `${f.code}: ` : ''}${f.message}${details}`;
 }

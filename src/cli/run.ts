@@ -34,6 +34,12 @@ class CommandFailed extends Error {
 export async function runCommand(name: string, values: Values, json: boolean): Promise<number> {
   const command = commandNamed(name);
   if (!command) throw new Error(`svc ${name}: no such command`);
+  // A command that takes the company from a key takes SVC_API_KEY as listen and trigger do;
+  // read here, where the person's environment is (the server may run the command).
+  if (command.options['api-key'] && values['api-key'] === undefined && values.company === undefined) {
+    const key = process.env.SVC_API_KEY;
+    if (key) values = { ...values, 'api-key': key };
+  }
   const print = (result: unknown) =>
     process.stdout.write(
       json

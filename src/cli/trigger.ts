@@ -1,12 +1,15 @@
 // `svc trigger <event>` (docs/cli.md, Sandbox events on your machine): causes one event in a
 // test company by doing through the API what a client would do to cause it, so the real event
 // flows through the real outbox to webhooks, the events stream and `svc listen`; no payload is
-// made up. The objects it books on are its own, found again by their metadata
-// (`svcTrigger`): an employee who works around the clock, an appointment service, a paid one
-// and a class service, created on first use. Each run books a customer of its own on the next
-// free slot, so runs never collide. The four events that need time to pass (a start, a
-// payment hold, a reminder's due time) are caused with a test clock (docs/sandbox.md): the
-// company's own clock when it is attached to one, which is advanced; else a clock made for
+// made up. It books the company's own services and staff at a free time, creating only the
+// customer (one per run, so runs never collide). Only when none of them can take it (no active
+// unpaid appointment service with a free time in the next weeks, or an event that needs a
+// paid service, a webhook reminder or a class of one place) it uses fixtures of its own, named
+// "svc trigger fixture" and found again by their metadata (`svcTrigger`): created or
+// reactivated for the run and deactivated after it, so they never show in the calendar, in
+// availability or on a booking page between runs. The four events that need time to pass (a
+// start, a payment hold, a reminder's due time) are caused with a test clock (docs/sandbox.md):
+// the company's own clock when it is attached to one, which is advanced; else a clock made for
 // the run, attached, advanced, then detached and deleted, so the company is back in real time.
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors.js';
@@ -27,6 +30,15 @@ interface Record_ {
 }
 interface Service extends Record_ {
   employeeIds: string[];
+  active?: boolean;
+  requiresPayment?: boolean;
+}
+
+/** Where a booking goes: a service, one of its employees, a start. */
+interface Place {
+  serviceId: string;
+  employeeId: string;
+  startTime: string;
 }
 interface Booking extends Record_ {
   status: string;
@@ -74,18 +86,59 @@ class Fixtures {
     return null;
   }
 
+  /** The fixtures this run used, deactivated again by `deactivate()`. */
+  private readonly used = new Set<string>();
+
   employeeId(): Promise<string> {
     this.employee ??= (async () => {
-      const found = await this.find<Record_>('/employees', 'employee');
-      if (found) return found._id;
+      const found = await this.find<Record_ & { active?: boolean }>('/employees', 'employee');
+      if (found) {
+        if (found.active === false) await this.api.request('PATCH', `/employees/${found._id}`, { active: true });
+        this.used.add(`/employees/${found._id}`);
+        return found._id;
+      }
       const created = await this.api.request<Record_>('POST', '/employees', {
-        name: 'svc trigger',
+        name: 'svc trigger fixture',
         workingHours: AROUND_THE_CLOCK,
         metadata: { svcTrigger: 'employee' },
       });
+      this.used.add(`/employees/${created._id}`);
       return created._id;
     })();
     return this.employee;
+  }
+
+  /** Deactivates the fixtures this run used (DELETE of an employee deactivates it). */
+  async deactivate(): Promise<void> {
+    for (const path of this.used) {
+      if (path.startsWith('/employees/')) await this.api.request('DELETE', path);
+      else await this.api.request('PATCH', path, { active: false });
+    }
+    this.used.clear();
+  }
+
+  /**
+   * A free time of the company's own active appointment services and staff (not fixtures, not
+   * paid unless `paid`), after `after` or the company's now, within the next two weeks; null
+   * when none has one.
+   */
+  async ownPlace(opts: { paid: boolean; after?: string }): Promise<Place | null> {
+    const page = await this.api.page<Service>('/services?active=true&kind=appointment&limit=100');
+    const services = page.data.filter(
+      (s) => s.metadata?.svcTrigger === undefined && (s.requiresPayment === true) === opts.paid,
+    );
+    const from = opts.after ? new Date(Date.parse(opts.after) + 60_000) : (this.clockTime ?? new Date());
+    const to = new Date(from.getTime() + 14 * 86_400_000);
+    for (const service of services.slice(0, 10)) {
+      const q = new URLSearchParams({ serviceId: service._id, from: from.toISOString(), to: to.toISOString() });
+      const { slots } = await this.api.request<{ slots: Array<{ startTime: string; employeeIds: string[] }> }>(
+        'GET',
+        `/availability?${q}`,
+      );
+      const slot = slots.find((x) => x.employeeIds.length > 0);
+      if (slot) return { serviceId: service._id, employeeId: slot.employeeIds[0]!, startTime: slot.startTime };
+    }
+    return null;
   }
 
   serviceId(fixture: Exclude<Fixture, 'employee'>): Promise<string> {
@@ -95,15 +148,20 @@ class Fixtures {
         const employeeId = await this.employeeId();
         const found = await this.find<Service>('/services', fixture);
         if (found) {
-          // The employee was deleted and made again, or the service was edited: qualify them.
-          if (!found.employeeIds.includes(employeeId))
+          // The employee was deleted and made again, or the service was edited: qualify them;
+          // deactivated after its last run: active again for this one.
+          if (!found.employeeIds.includes(employeeId) || found.active === false)
             await this.api.request('PATCH', `/services/${found._id}`, {
-              employeeIds: [...found.employeeIds, employeeId],
+              employeeIds: found.employeeIds.includes(employeeId)
+                ? found.employeeIds
+                : [...found.employeeIds, employeeId],
+              active: true,
             });
+          this.used.add(`/services/${found._id}`);
           return found._id;
         }
         const created = await this.api.request<Record_>('POST', '/services', {
-          name: `svc trigger: ${fixture === 'paid' ? 'paid appointment' : fixture === 'reminder' ? 'appointment with a webhook reminder' : fixture}`,
+          name: `svc trigger fixture: ${fixture === 'paid' ? 'paid appointment' : fixture === 'reminder' ? 'appointment with a webhook reminder' : fixture}`,
           durationMinutes: 30,
           price: 2500,
           kind: fixture === 'class' ? 'class' : 'appointment',
@@ -113,6 +171,7 @@ class Fixtures {
           ...(fixture === 'reminder' ? { reminders: [{ offsetMinutes: REMINDER_MINUTES, channel: 'webhook' }] } : {}),
           metadata: { svcTrigger: fixture },
         });
+        this.used.add(`/services/${created._id}`);
         return created._id;
       })();
       this.services.set(fixture, id);
@@ -146,12 +205,19 @@ class Fixtures {
     );
   }
 
+  /** Where the last booking went, for a reschedule to the next free time of the same place. */
+  place: Place | null = null;
+
+  /**
+   * Books a customer of this run: at a free time of the company's own services and staff, or
+   * (a webhook reminder, or none free) of the fixture service `fixture`.
+   */
   async book(fixture: 'appointment' | 'paid' | 'reminder', after?: string): Promise<Booking> {
-    const [serviceId, employeeId, startTime] = await Promise.all([
-      this.serviceId(fixture),
-      this.employeeId(),
-      this.nextSlot(after),
-    ]);
+    const own = fixture === 'reminder' ? null : await this.ownPlace({ paid: fixture === 'paid', after });
+    const [serviceId, employeeId, startTime] = own
+      ? [own.serviceId, own.employeeId, own.startTime]
+      : await Promise.all([this.serviceId(fixture), this.employeeId(), this.nextSlot(after)]);
+    this.place = { serviceId, employeeId, startTime };
     const booking = await this.api.request<Booking>('POST', '/bookings', {
       serviceId,
       employeeId,
@@ -162,6 +228,23 @@ class Fixtures {
     });
     this.made.booking = booking._id;
     return booking;
+  }
+
+  /** The next free start of the last booking's service and employee after its start. */
+  async nextStartOfPlace(): Promise<string> {
+    const p = this.place!;
+    const from = new Date(Date.parse(p.startTime) + 60_000);
+    const to = new Date(from.getTime() + 14 * 86_400_000);
+    const q = new URLSearchParams({
+      serviceId: p.serviceId,
+      employeeId: p.employeeId,
+      from: from.toISOString(),
+      to: to.toISOString(),
+    });
+    const { slots } = await this.api.request<{ slots: Array<{ startTime: string }> }>('GET', `/availability?${q}`);
+    if (!slots[0])
+      throw new AppError('SLOT_UNAVAILABLE', 'no free time in the two weeks after the booking to move it to');
+    return slots[0].startTime;
   }
 
   /** The company's test clock time while `withClock` runs. */
@@ -272,7 +355,7 @@ const RECIPES: Record<OutboxEventType, Recipe> = {
   },
   'booking.rescheduled': async (f) => {
     const b = await f.book('appointment');
-    await f.api.request('POST', `/bookings/${b._id}/reschedule`, { startTime: await f.nextSlot(b.startTime) });
+    await f.api.request('POST', `/bookings/${b._id}/reschedule`, { startTime: await f.nextStartOfPlace() });
   },
   'booking.cancelled': async (f) => {
     const b = await f.book('appointment');
@@ -400,6 +483,10 @@ export async function trigger(
 ): Promise<{ event: OutboxEventType; companyId: string; made: Made }> {
   const recipe = RECIPES[event];
   const fixtures = new Fixtures(api, company);
-  await recipe(fixtures, AbortSignal.timeout(SETTLE_TIMEOUT_MS));
+  try {
+    await recipe(fixtures, AbortSignal.timeout(SETTLE_TIMEOUT_MS));
+  } finally {
+    await fixtures.deactivate();
+  }
   return { event, companyId: company._id, made: fixtures.made };
 }

@@ -58,6 +58,7 @@ function readExamples(): Examples {
 
 /** The hash of the inline style Swagger UI sets while rendering (Chromium names it when refused). */
 const SWAGGER_UI_INLINE_STYLE = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=';
+const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
 export async function registerDocs(
   app: FastifyInstance,
@@ -118,25 +119,34 @@ export async function registerDocs(
   // Deep links stay off: Swagger UI renders them as links inside each operation's toggle
   // button (nested interactive controls, too small to hit), docs/api.md names operations instead.
   const asset = (name: string) => readFileSync(packageFile('src', 'http', 'assets', name), 'utf8');
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // Plain code blocks: the highlighter's colours fail contrast on its dark background.
-    uiConfig: { docExpansion: 'list', deepLinking: false, validatorUrl: null, syntaxHighlight: false },
-    theme: {
-      title: 'Booking API reference',
-      css: [{ filename: 'docs-theme.css', content: asset('docs-theme.css') }],
-      js: [{ filename: 'docs-a11y.js', content: asset('docs-a11y.js') }],
-    },
-    staticCSP: true,
-    transformStaticCSP: (header) =>
-      header
-        .replace(/ https:/g, '')
-        .replace(/ validator\.swagger\.io/g, '')
-        .replace(/ upgrade-insecure-requests;/, '')
-        // The one inline style Swagger UI applies as it renders (by its hash, nothing else inline).
-        .replace("style-src 'self'", `style-src 'self' 'unsafe-hashes' '${SWAGGER_UI_INLINE_STYLE}'`),
-    transformSpecification: (_doc, req, reply) => documentFor(req, reply),
-    transformSpecificationClone: false,
+  // Swagger UI's page has no viewport: a phone lays it out 980 px wide and cuts its text. Its
+  // routes get the tag from a hook of their own context (no other route pays for it).
+  await app.register(async (docs) => {
+    docs.addHook('onSend', async (req, reply, payload) =>
+      typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html')
+        ? payload.replace('<meta charset="UTF-8">', `<meta charset="UTF-8">\n${VIEWPORT}`)
+        : payload,
+    );
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      // Plain code blocks: the highlighter's colours fail contrast on its dark background.
+      uiConfig: { docExpansion: 'list', deepLinking: false, validatorUrl: null, syntaxHighlight: false },
+      theme: {
+        title: 'Booking API reference',
+        css: [{ filename: 'docs-theme.css', content: asset('docs-theme.css') }],
+        js: [{ filename: 'docs-a11y.js', content: asset('docs-a11y.js') }],
+      },
+      staticCSP: true,
+      transformStaticCSP: (header) =>
+        header
+          .replace(/ https:/g, '')
+          .replace(/ validator\.swagger\.io/g, '')
+          .replace(/ upgrade-insecure-requests;/, '')
+          // The one inline style Swagger UI applies as it renders (by its hash, nothing else inline).
+          .replace("style-src 'self'", `style-src 'self' 'unsafe-hashes' '${SWAGGER_UI_INLINE_STYLE}'`),
+      transformSpecification: (_doc, req, reply) => documentFor(req, reply),
+      transformSpecificationClone: false,
+    });
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (req, reply) => documentFor(req, reply));
 }

@@ -10,7 +10,7 @@ import { AppError, isAppError, QUERY_LIMIT_CODES, toAppError } from '../errors.j
 import { createContext, type Context } from '../schema/context.js';
 import { schema } from '../schema/index.js';
 import { eventStreamWithIds } from './event-stream.js';
-import type { GraphiQLRenderer } from './graphiql.js';
+import { GRAPHIQL_OPTIONS, type GraphiQLRenderer } from './graphiql.js';
 import { MAX_LIST_COST, operationCost } from './query-cost.js';
 import { loadTrustedDocuments, trustedDocumentsPlugin } from './trusted-documents.js';
 import type { Services } from '../services.js';
@@ -172,7 +172,7 @@ export function createGraphQLServer(
     // `documentId` names a trusted document (GraphQL over HTTP); yoga refuses unknown parameters.
     ...(trusted ? { extraParamNames: ['documentId'] } : {}),
     graphqlEndpoint: '/graphql',
-    graphiql: opts.renderGraphiQL ? { title: 'GraphiQL · Booking API' } : false,
+    graphiql: opts.renderGraphiQL ? GRAPHIQL_OPTIONS : false,
     renderGraphiQL: opts.renderGraphiQL,
     landingPage: false,
     cors: false,

@@ -94,6 +94,37 @@ describe.skipIf(embedded())('svc commands on a company', () => {
     expect(created.data.map((e) => e.type)).toEqual(['booking.created']);
   });
 
+  it(
+    'with only SVC_API_KEY, bookings list and events tail use the key’s company (as listen and trigger do)',
+    { timeout: 120_000 },
+    async () => {
+      const keyEnv = { ...env, SVC_API_KEY: c.key };
+      const day = start.slice(0, 10);
+      // Side by side: each is a process of its own.
+      const [byKey, byCompany, tail, tailByCompany, byOption, bad, neither] = await Promise.all([
+        runCli(['bookings', 'list', '--from', day, '--json'], keyEnv),
+        svc('bookings', 'list', '--from', day),
+        runCli(['events', 'tail', '--json'], keyEnv),
+        svc('events', 'tail'),
+        runCli(['events', 'tail', '--api-key', c.key, '--json'], env),
+        runCli(['bookings', 'list'], { ...env, SVC_API_KEY: 'svc_sk_test_notakey' }),
+        runCli(['bookings', 'list'], env),
+      ]);
+      expect(json(byKey)).toEqual(json(byCompany));
+      expect(json(byKey).data.map((b) => b._id)).toEqual([bookingId]);
+      expect(json(tail)).toEqual(json(tailByCompany));
+      expect(json(tail).data.length).toBeGreaterThan(0);
+      // --api-key does the same; a key that is not one is refused naming it, nothing printed.
+      expect(json(byOption)).toEqual(json(tail));
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toMatch(/^svc bookings list: VALIDATION_ERROR: api-key: is not a valid API key/);
+      // Neither: --company is asked for, once.
+      expect(neither.code).toBe(1);
+      expect(neither.stderr).toBe('svc bookings list: VALIDATION_ERROR: --company is required\n');
+    },
+  );
+
   it('webhooks list, test and retry', async () => {
     const listed = json(await svc('webhooks', 'list'));
     expect(listed.data).toHaveLength(1);
@@ -124,7 +155,7 @@ describe.skipIf(embedded())('svc commands on a company', () => {
     expect(again.stderr).toMatch(/^svc bookings cancel: INVALID_STATE_TRANSITION: /);
   });
 
-  it('bad options: exit 1, stderr names the option, nothing on stdout', async () => {
+  it('bad options: exit 1, stderr names the option once, nothing on stdout', { timeout: 120_000 }, async () => {
     const cases: Array<[string, string[], RegExp]> = [
       ['bookings list', ['--limit', '0'], /VALIDATION_ERROR: .*limit: must be a whole number from 1 to 500/],
       ['bookings list', ['--from', 'yesterday'], /VALIDATION_ERROR: .*from: must be an ISO 8601 date or date-time/],
@@ -141,6 +172,9 @@ describe.skipIf(embedded())('svc commands on a company', () => {
       expect(res.code, `${command} ${args.join(' ')}`).toBe(1);
       expect(res.stdout).toBe('');
       expect(res.stderr).toMatch(message);
+      // One line, saying each thing once (not the message, then the same as JSON).
+      expect(res.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(res.stderr).not.toContain('"message"');
     });
   });
 

@@ -14,7 +14,7 @@ import { OUTBOX_EVENT_TYPES as STREAM_EVENTS } from '../../src/webhooks/event-ty
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, listen, type TestApp } from '../helpers/app.js';
 import { embedded, type TestDatabases } from '../helpers/db.js';
-import { blankCompany } from '../helpers/domain.js';
+import { blankCompany, salon } from '../helpers/domain.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 import { FAST_WORKERS, startReceiver, waitFor, type Receiver } from '../helpers/receiver.js';
 import { cleanEnv, ROOT, runCli, tempDir, type CliResult } from '../helpers/server-process.js';
@@ -193,12 +193,42 @@ describe.skipIf(embedded())('svc listen and svc trigger', () => {
     }
     // Its objects are made once and found again by their metadata.
     const employees = await t.app.inject({ url: '/api/v1/employees?limit=100', headers: c.auth });
-    expect(employees.json<{ data: unknown[] }>().data).toHaveLength(1);
+    expect(employees.json<{ data: Array<{ active: boolean }> }>().data).toEqual([
+      expect.objectContaining({ active: false }),
+    ]);
     // The clocks it made for the four events that need time are gone: the company is in real time.
     const me = await t.app.inject({ url: '/api/v1/me', headers: c.auth });
     expect(me.json<{ data: { testClockId: string | null } }>().data.testClockId).toBeNull();
     const clocks = await t.app.inject({ url: '/api/v1/test-clocks', headers: c.auth });
     expect(clocks.json<{ data: unknown[] }>().data).toEqual([]);
+  }, 120_000);
+
+  it('trigger books the company’s own services and staff, creating only the customer', async () => {
+    const own = await blankCompany(t.dbs, w);
+    const { employee, service } = await salon(t.app, own.auth);
+    const list = async (path: string) =>
+      (await t.app.inject({ url: `/api/v1/${path}?limit=100`, headers: own.auth })).json<{
+        data: Array<{ _id: string; active: boolean; name: string }>;
+      }>().data;
+    const res = json(
+      await runCli(['trigger', 'booking.rescheduled', '--base-url', base, '--json'], { SVC_API_KEY: own.key }),
+    );
+    const booking = (await t.app.inject({ url: `/api/v1/bookings/${res.made.booking}`, headers: own.auth })).json<{
+      data: { serviceId: string; employeeId: string; status: string };
+    }>().data;
+    expect(booking).toMatchObject({ serviceId: service._id, employeeId: employee._id, status: 'confirmed' });
+    expect((await list('employees')).map((e) => e._id)).toEqual([employee._id]);
+    expect((await list('services')).map((e) => e._id)).toEqual([service._id]);
+
+    // What the company’s own cannot take (a webhook reminder) uses fixtures, named as such and
+    // inactive once the run is over, so they never show in its calendar or availability.
+    json(await runCli(['trigger', 'booking.reminder_due', '--base-url', base, '--json'], { SVC_API_KEY: own.key }));
+    const fixtures = [...(await list('employees')), ...(await list('services'))].filter(
+      (r) => r._id !== employee._id && r._id !== service._id,
+    );
+    expect(fixtures.length).toBeGreaterThan(0);
+    for (const f of fixtures)
+      expect(f, f.name).toMatchObject({ name: expect.stringMatching(/^svc trigger fixture/), active: false });
   }, 120_000);
 
   it('trigger advances the company’s own test clock when it is attached to one, and leaves it attached', async () => {

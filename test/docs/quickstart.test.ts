@@ -57,6 +57,10 @@ describe('docs/quickstart.md', () => {
       'node docs/quickstart/book.mjs',
     ])
       expect(doc).toContain(step);
+    // The SDK snippet defines what it uses.
+    const snippet = /```js\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    for (const name of ['client', 'service', 'from', 'to', 'slots', 'booking'])
+      expect(snippet, name).toMatch(new RegExp(`const (\\{[^}]*\\b${name}\\b[^}]*\\}|\\[${name}\\]|${name}) =`));
   });
 
   it('a fresh server, svc listen, the receiver and the SDK booking: the webhook arrives verified', async () => {
@@ -105,5 +109,13 @@ describe('docs/quickstart.md', () => {
     );
     await waitFor(() => /booking\.created\s+[0-9a-f]{24}\s+-> 200 /.test(listen.out()), { timeoutMs: 10_000 });
     expect(receiver.out()).not.toContain('refused');
+    // The Quickstart's sample output shows the events in the order they arrive.
+    const arrived = receiver
+      .out()
+      .split('\n')
+      .flatMap((l) => /^verified ([a-z_.]+) /.exec(l)?.[1] ?? []);
+    const doc = readFileSync(join(ROOT, 'docs/quickstart.md'), 'utf8');
+    const shown = [...doc.matchAll(/^verified ([a-z_.]+) /gm)].map((m) => m[1]);
+    expect(arrived.slice(0, shown.length)).toEqual(shown);
   }, 300_000);
 });

@@ -329,6 +329,17 @@ describe('/graphql', () => {
       expect(served.statusCode).toBe(200);
       expect(served.headers['content-type']).toMatch(/^text\/html/);
       expect(served.body).toMatch(/GraphiQL/);
+      // It opens with an example query that says where the key goes, and a header to fill in.
+      const options = JSON.parse(
+        /data-options="([^"]*)"/
+          .exec(served.body)![1]!
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, '&'),
+      ) as { defaultQuery: string; headers: string; defaultEditorToolsVisibility: string };
+      expect(options.defaultQuery).toMatch(/API key goes in the Headers tab/);
+      expect(options.defaultQuery).toMatch(/query Example \{\s+me \{/);
+      expect(JSON.parse(options.headers)).toEqual({ Authorization: 'Bearer svc_sk_test_...' });
+      expect(options.defaultEditorToolsVisibility).toBe('headers');
       // Served from this app (test/http/graphiql-chromium.test.ts runs it offline).
       expect(served.body).not.toMatch(/https?:\/\//);
       expect(served.headers['content-security-policy']).toMatch(/script-src 'self';/);

@@ -353,6 +353,8 @@ describe('/docs', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const html = res.body;
+    // A phone lays it out at its own width, not 980 px (issue 41 §5).
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     const refs = [...html.matchAll(/<(?:script|link|img)\b[^>]*?\b(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(refs.length).toBeGreaterThanOrEqual(3);
     const base = 'http://app/docs/';

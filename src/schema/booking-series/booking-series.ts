@@ -5,6 +5,7 @@ import { BookingActorEnum } from '../bookings/booking.js';
 import { ReasonType } from '../availability/availability.js';
 import { createBookingSeries, type SkippedOccurrence } from './create-booking-series.js';
 import { cancelBookingSeries, findBookingSeries } from './manage-booking-series.js';
+import { NodeInterface } from '../node.js';
 
 const SkippedOccurrenceType = builder.objectRef<SkippedOccurrence>('SkippedOccurrence').implement({
   description: 'An occurrence of a series that was not booked, and why',
@@ -24,6 +25,7 @@ const SkippedOccurrenceType = builder.objectRef<SkippedOccurrence>('SkippedOccur
 });
 
 export const BookingSeriesType = builder.prismaObject('BookingSeries', {
+  interfaces: [NodeInterface],
   description:
     'One appointment service for one customer at the times of a recurrence rule; each occurrence is an ordinary booking with this seriesId',
   fields: (t) => ({

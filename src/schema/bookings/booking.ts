@@ -30,6 +30,7 @@ import { cancelBooking, quoteCancellation, type CancellationQuote } from './canc
 import { manageUrl, rotateManageLink } from './manage-link.js';
 import { acceptOffer } from './accept-offer.js';
 import { bookingIdsOfPage } from './list-bookings.js';
+import { NodeInterface } from '../node.js';
 
 export const BookingActorEnum = builder.enumType('BookingActor', {
   description:
@@ -91,6 +92,7 @@ export const ExpiredReasonEnum = builder.enumType('ExpiredReason', {
 });
 
 export const BookingType = builder.prismaObject('Booking', {
+  interfaces: [NodeInterface],
   description: 'An appointment or a place in a class session, for one customer with one employee',
   fields: (t) => ({
     customer: t.relation('customer', {

@@ -12,6 +12,7 @@ import {
   updateClassSchedule,
   type UnchangedSession,
 } from './manage-class-schedules.js';
+import { NodeInterface } from '../node.js';
 
 export const ClassScheduleStatusEnum = builder.enumType('ClassScheduleStatus', {
   description: "A class schedule's state",
@@ -61,6 +62,7 @@ const UnchangedSessionType = builder.objectRef<UnchangedSession>('ClassScheduleU
 });
 
 export const ClassScheduleType = builder.prismaObject('ClassSchedule', {
+  interfaces: [NodeInterface],
   description: 'A recurring class timetable: an RRULE at a local time, generating class sessions ahead',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The class schedule id' }),

@@ -16,6 +16,7 @@ import { legacyPageArgs } from '../pagination.js';
 import { found } from '../find-records.js';
 import { cancelClassSession, createClassSession, updateClassSession } from './manage-class-sessions.js';
 import { spotsLeft } from '../bookings/waitlist.js';
+import { NodeInterface } from '../node.js';
 
 export const ClassStatusEnum = builder.enumType('ClassStatus', {
   description: "A class session's state",
@@ -26,6 +27,7 @@ export const ClassStatusEnum = builder.enumType('ClassStatus', {
 });
 
 export const ClassSessionType = builder.prismaObject('ClassSession', {
+  interfaces: [NodeInterface],
   description: 'One session of a class service: a time, an instructor and a number of places',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The class session id (classId in REST and bookings)' }),

@@ -11,8 +11,10 @@ import {
 } from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { closureFilter, createClosure, deleteClosure } from './manage-closures.js';
+import { NodeInterface } from '../node.js';
 
 export const ClosureType = builder.prismaObject('Closure', {
+  interfaces: [NodeInterface],
   description:
     'A time the whole company or some employees are closed: not offered by availability, and a booking inside it is refused',
   fields: (t) => ({

@@ -6,6 +6,7 @@ import { companyBookingRules } from '../booking-rules.js';
 import { BookingRulesInput, BookingRulesType } from '../booking-rules-type.js';
 import { companyReminders } from '../notifications/reminders.js';
 import { ReminderInput, ReminderType } from '../notifications/reminder-type.js';
+import { NodeInterface } from '../node.js';
 
 export const CompanyModeEnum = builder.enumType('CompanyMode', {
   description: "A company's mode: which database holds it and whether its payments and e-mail are real",
@@ -16,6 +17,7 @@ export const CompanyModeEnum = builder.enumType('CompanyMode', {
 });
 
 export const CompanyType = builder.prismaObject('Company', {
+  interfaces: [NodeInterface],
   description: 'The company a credential belongs to',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The company id' }),

@@ -16,8 +16,10 @@ import { legacyPageArgs } from '../pagination.js';
 import { eraseCustomer } from './erase-customer.js';
 import { createCustomer, deleteCustomer, updateCustomer } from './manage-customers.js';
 import { countCustomerSearch, searchCustomerIds, searchText } from './search-customers.js';
+import { NodeInterface } from '../node.js';
 
 export const CustomerType = builder.prismaObject('Customer', {
+  interfaces: [NodeInterface],
   description: 'A person who books; the e-mail is unique in the company',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The customer id' }),

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { connectionType, ListOrderEnum, resolveConnection } from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { EMAIL_KINDS, type EmailKind } from './templates.js';
+import { NodeInterface } from '../node.js';
 
 interface EmailAttachment {
   filename: string;
@@ -44,6 +45,7 @@ const EmailKindEnum = builder.enumType('EmailKind', {
 });
 
 export const EmailType = builder.objectRef<Email>('Email').implement({
+  interfaces: [NodeInterface],
   description: 'An e-mail to a customer, logged in the sandbox instead of sent',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The e-mail id' }),

@@ -13,6 +13,7 @@ import { parseEventPosition, type EventPositionInput } from './position-input.js
 import { DEFAULT_LIMIT, legacyPageArgs, MAX_LIMIT } from '../pagination.js';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { connectionType, resolveConnection } from '../connections.js';
+import { NodeInterface } from '../node.js';
 
 builder.addScalarType(
   'EventPosition',
@@ -30,6 +31,7 @@ builder.addScalarType(
 );
 
 export const EventObject = builder.objectRef<EventRecord>('Event').implement({
+  interfaces: [NodeInterface],
   description: 'Something that happened in the company, as webhooks deliver it (docs/webhooks.md)',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The event id (X-Webhook-Id of its deliveries)' }),

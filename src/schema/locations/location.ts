@@ -6,8 +6,10 @@ import { found } from '../find-records.js';
 import { isId } from '../../ids.js';
 import { legacyPageArgs } from '../pagination.js';
 import { createLocation, deleteLocation, updateLocation } from './manage-locations.js';
+import { NodeInterface } from '../node.js';
 
 export const LocationType = builder.prismaObject('Location', {
+  interfaces: [NodeInterface],
   description: "A site of the company: its address and time zone (the zone of its employees' hours there)",
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The location id' }),

@@ -13,6 +13,7 @@ import {
 import { findBooking } from '../find-records.js';
 import { legacyPageArgs } from '../pagination.js';
 import { ReminderChannelEnum } from './reminder-type.js';
+import { NodeInterface } from '../node.js';
 
 export const NotificationStatusEnum = builder.enumType('NotificationStatus', {
   description: "A planned reminder's state; new states may be added, so treat the list as open",
@@ -29,6 +30,7 @@ export const NotificationStatusEnum = builder.enumType('NotificationStatus', {
 });
 
 export const NotificationType = builder.prismaObject('Notification', {
+  interfaces: [NodeInterface],
   description: 'One planned reminder of a booking',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The notification id' }),

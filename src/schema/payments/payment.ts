@@ -18,6 +18,7 @@ import { legacyPageArgs } from '../pagination.js';
 import { createPayment } from './create-payment.js';
 import { refundPayment } from './refund-payment.js';
 import { updatePayment } from './update-payment.js';
+import { NodeInterface } from '../node.js';
 
 export const PaymentStatusEnum = builder.enumType('PaymentStatus', {
   description: "A payment's state (docs/api.md, Payments); treat the list as open",
@@ -40,6 +41,7 @@ export const PaymentKindEnum = builder.enumType('PaymentKind', {
 });
 
 export const PaymentType = builder.prismaObject('Payment', {
+  interfaces: [NodeInterface],
   description:
     'A charge for a booking or for a whole visit: processing, then succeeded or failed; succeeded can be refunded',
   fields: (t) => ({

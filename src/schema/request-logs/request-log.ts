@@ -5,8 +5,10 @@ import type { Context } from '../context.js';
 import { connectionType, ListOrderEnum, resolveConnection } from '../connections.js';
 import { legacyPageArgs } from '../pagination.js';
 import { findRequestLog, requestLogWhere } from './list-request-logs.js';
+import { NodeInterface } from '../node.js';
 
 export const RequestLogType = builder.objectRef<RequestLog>('RequestLog').implement({
+  interfaces: [NodeInterface],
   description:
     'One /api/v1 or /graphql request of the company, kept 30 days. Bodies only for 4xx and 5xx answers, with ' +
     'secrets, card numbers and card security codes redacted',

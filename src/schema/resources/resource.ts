@@ -15,6 +15,7 @@ import { legacyPageArgs } from '../pagination.js';
 import { readWorkingHours } from '../staff/working-hours.js';
 import { WorkingHours, WorkingHoursInput } from '../staff/employee.js';
 import { createResource, deleteResource, resourceFilter, updateResource } from './manage-resources.js';
+import { NodeInterface } from '../node.js';
 
 export const ResourceKindEnum = builder.enumType('ResourceKind', {
   description: 'What a resource is',
@@ -25,6 +26,7 @@ export const ResourceKindEnum = builder.enumType('ResourceKind', {
 });
 
 export const ResourceType = builder.prismaObject('Resource', {
+  interfaces: [NodeInterface],
   description:
     'A room or piece of equipment: a booking of a service that requires it holds it for its block, and no two active holds of one resource overlap',
   fields: (t) => ({

@@ -24,6 +24,7 @@ import { ServiceQuestionInput, ServiceQuestionType } from './question-types.js';
 import { storedQuestions } from './questions.js';
 import { ResourceKindEnum } from '../resources/resource.js';
 import { storedWaitlist, type WaitlistConfig } from './waitlist-config.js';
+import { NodeInterface } from '../node.js';
 
 export const ServiceKindEnum = builder.enumType('ServiceKind', {
   description: 'How a service is booked',
@@ -123,6 +124,7 @@ const WaitlistInput = builder.inputType('WaitlistInput', {
 });
 
 export const ServiceType = builder.prismaObject('Service', {
+  interfaces: [NodeInterface],
   description: 'Something the company sells: an appointment of a fixed duration, or a class',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The service id' }),

@@ -14,8 +14,10 @@ import { legacyPageArgs } from '../pagination.js';
 import { dateOverrideFilter, dateRange, deleteDateOverride, putDateOverride } from './date-overrides.js';
 import { TimeRange, TimeRangeInput } from './employee.js';
 import { readDayRanges } from './working-hours.js';
+import { NodeInterface } from '../node.js';
 
 export const DateOverrideType = builder.prismaObject('DateOverride', {
+  interfaces: [NodeInterface],
   description: "One local day's working hours of an employee, in place of the weekly hours of that weekday",
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The date override id' }),

@@ -20,6 +20,7 @@ import { findEmployee, found } from '../find-records.js';
 import { createTimeOff, deleteTimeOff } from './manage-time-off.js';
 import { deactivateEmployee, updateEmployee } from './update-employee.js';
 import { readWorkingHours, WEEKDAYS } from './working-hours.js';
+import { NodeInterface } from '../node.js';
 
 export const TimeRange = builder
   .objectRef<{ start: string; end: string; locationId?: string | null }>('TimeRange')
@@ -49,6 +50,7 @@ export const WorkingHours = builder.objectRef<ReturnType<typeof readWorkingHours
 });
 
 export const EmployeeType = builder.prismaObject('Employee', {
+  interfaces: [NodeInterface],
   description: 'A member of staff who performs services and teaches classes',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The employee id' }),
@@ -80,6 +82,7 @@ export const EmployeeType = builder.prismaObject('Employee', {
 });
 
 builder.prismaObject('ExternalCalendar', {
+  interfaces: [NodeInterface],
   description:
     "An employee's outside calendar (an ICS URL) whose busy times block availability like time off " +
     '(docs/api.md, External calendars)',
@@ -107,6 +110,7 @@ builder.prismaObject('ExternalCalendar', {
 });
 
 export const TimeOffType = builder.prismaObject('TimeOff', {
+  interfaces: [NodeInterface],
   description: 'A time an employee is away and cannot be booked',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The time-off id' }),

@@ -13,8 +13,10 @@ import {
   requireSandbox,
   testClockFilter,
 } from './manage-test-clocks.js';
+import { NodeInterface } from '../node.js';
 
 export const TestClockType = builder.prismaObject('TestClock', {
+  interfaces: [NodeInterface],
   description:
     "A sandbox company's own now: while the company is attached to it (PATCH /me { testClockId }), its availability, holds, cut-offs and reminders follow the clock's time",
   fields: (t) => ({

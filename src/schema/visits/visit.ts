@@ -4,8 +4,10 @@ import { CustomerInput } from '../customers/customer.js';
 import { cancellationFields } from '../bookings/booking.js';
 import { createVisit } from './create-visit.js';
 import { cancelVisit, findVisit, rescheduleVisit } from './manage-visit.js';
+import { NodeInterface } from '../node.js';
 
 export const VisitType = builder.prismaObject('Visit', {
+  interfaces: [NodeInterface],
   description:
     'Services booked back to back for one customer, made, moved and cancelled as one; each item is an ordinary booking with this visitId',
   fields: (t) => ({

@@ -19,6 +19,7 @@ import { retryWebhookDelivery } from './retry-webhook-delivery.js';
 import { rotateWebhookSecret } from './rotate-webhook-secret.js';
 import { sendTestWebhook } from './send-test-webhook.js';
 import { deleteWebhookEndpoint, findWebhookEndpoint, updateWebhookEndpoint } from './update-webhook-endpoint.js';
+import { NodeInterface } from '../node.js';
 
 const company = (ctx: Context) => ({
   companyId: ctx.credential!.companyId,
@@ -51,6 +52,7 @@ const endpointFields = (
 type EndpointFieldBuilder = Parameters<typeof endpointFields>[0];
 
 export const WebhookEndpointType = builder.prismaObject('WebhookEndpoint', {
+  interfaces: [NodeInterface],
   description: 'A URL that receives signed event deliveries',
   // The Prisma plugin's field builder is an object field builder with relations added.
   fields: (t) => endpointFields(t as unknown as EndpointFieldBuilder),
@@ -70,6 +72,7 @@ const WebhookEndpointWithSecretType = builder
   });
 
 export const WebhookAttemptType = builder.prismaObject('WebhookAttempt', {
+  interfaces: [NodeInterface],
   description: 'One HTTP attempt of a delivery',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The attempt id' }),
@@ -97,6 +100,7 @@ export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
 });
 
 export const WebhookDeliveryType = builder.prismaObject('WebhookDelivery', {
+  interfaces: [NodeInterface],
   description: 'One event sent to one endpoint, with its attempts',
   fields: (t) => ({
     _id: t.exposeID('id', { description: 'The delivery id' }),

@@ -147,7 +147,7 @@ export function DayChooser({
       </div>
       {employees && (
         <div>
-          <label for="f-employee">Employee</label>
+          <label for="f-employee">Staff member</label>
           <br />
           <select id="f-employee" name="employeeId">
             <option value="">Anyone free</option>

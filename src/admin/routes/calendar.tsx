@@ -477,7 +477,10 @@ async function renderCalendar(
       )}
       <StaffPages label="Staff pages" paged={paged} href={(p) => link('day', day, null, p)} />
       {columnCount === 0 ? (
-        <p class="empty">This company has no staff yet.</p>
+        <p class="empty">
+          This company has no staff yet. <a href={companyPath(s.company, '/staff')}>Add a staff member</a> and their
+          weekly hours: the calendar shows one column each.
+        </p>
       ) : (
         <>
           <div class="cal-grid">

@@ -185,7 +185,7 @@ async function listPage(
                     <EndpointStatus e={e} />
                   </td>
                   <td>
-                    <TimeTag at={e.createdAt} />
+                    <TimeTag at={e.createdAt} zone={s.company.timezone} />
                   </td>
                 </tr>
               ))}
@@ -243,7 +243,8 @@ async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top?: Component
               <>
                 {' '}
                 <span class="muted">
-                  · previous secret also signs until <TimeTag at={e.previousSecretExpiresAt} />
+                  · previous secret also signs until{' '}
+                  <TimeTag at={e.previousSecretExpiresAt} zone={s.company.timezone} />
                 </span>
               </>
             )}

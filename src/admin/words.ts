@@ -6,7 +6,7 @@
 const said = (table: Record<string, string>, code: string | null | undefined): string =>
   code ? (Object.hasOwn(table, code) ? table[code]! : code.replace(/_/g, ' ')) : '—';
 
-const BOOKING: Record<string, string> = {
+export const STATUS_LABELS: Record<string, string> = {
   pending: 'Pending',
   confirmed: 'Confirmed',
   completed: 'Completed',
@@ -14,21 +14,21 @@ const BOOKING: Record<string, string> = {
   no_show: 'No-show',
   expired: 'Expired',
   waitlisted: 'Waitlisted',
-  offered: 'Offered a place',
+  offered: 'Offered',
 };
-export const bookingStatus = (code: string) => said(BOOKING, code);
+export const bookingStatus = (code: string) => said(STATUS_LABELS, code);
 
-const PAYMENT: Record<string, string> = {
+export const PAYMENT_STATUS_LABELS: Record<string, string> = {
   processing: 'Processing',
-  succeeded: 'Paid',
+  succeeded: 'Succeeded',
   failed: 'Failed',
   partially_refunded: 'Partly refunded',
   refunded: 'Refunded',
 };
-export const paymentStatus = (code: string) => said(PAYMENT, code);
+export const paymentStatus = (code: string) => said(PAYMENT_STATUS_LABELS, code);
 
-const KIND: Record<string, string> = { full: 'Full price', deposit: 'Deposit', balance: 'Balance' };
-export const paymentKind = (code: string) => said(KIND, code);
+export const KIND_LABELS: Record<string, string> = { full: 'Full', deposit: 'Deposit', balance: 'Balance' };
+export const paymentKind = (code: string) => said(KIND_LABELS, code);
 
 const REMINDER: Record<string, string> = {
   scheduled: 'Planned',

@@ -45,17 +45,8 @@ import {
 } from '../http.js';
 import { adminPage, companyPath, type RenderedBody } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
+import { STATUS_LABELS } from '../words.js';
 
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  no_show: 'No-show',
-  expired: 'Expired',
-  waitlisted: 'Waitlisted',
-  offered: 'Offered',
-};
 const EXPORT_LABELS: Record<ExportKind, string> = {
   bookings: 'Bookings (by start)',
   customers: 'Customers (by the day they were added)',

@@ -153,7 +153,12 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
               current={s === 'calendar' || s === 'bookings'}
               show={see('calendar')}
             />
-            <NavLink href={companyPath(c, '/bookings/new')} label="New booking" current={false} show={mayWrite(ctx)} />
+            <NavLink
+              href={companyPath(c, '/bookings/new')}
+              label="New booking"
+              current={s === 'new-booking'}
+              show={mayWrite(ctx)}
+            />
             <NavLink href={companyPath(c, '/customers')} label="Customers" current={s === 'customers'} />
             <NavLink href={companyPath(c, '/staff')} label="Staff" current={s === 'staff'} show={see('staff')} />
             {ctx.role === 'staff' && ctx.staffEmployeeId && (
@@ -216,6 +221,22 @@ function SideNav({ ctx }: { ctx: LayoutContext }) {
         <NavLink href={accountPath('/oauth-apps', ctx.mode)} label="OAuth apps" current={s === 'oauth-apps'} />
       </ul>
     </nav>
+  );
+}
+
+/**
+ * The side navigation in a <details>: open beside the content on a wide screen (the stylesheet
+ * shows a closed one's content there), folded behind "Menu" on a phone so that the first screen
+ * shows the page, not twenty links.
+ */
+function Menu({ ctx }: { ctx: LayoutContext }) {
+  return (
+    <details class="menu">
+      <summary>
+        Menu<span class="muted">{ctx.company ? ` · ${ctx.company.name}` : ''}</span>
+      </summary>
+      <SideNav ctx={ctx} />
+    </details>
   );
 }
 
@@ -329,7 +350,7 @@ export function adminPage(
         </header>
         <TestBanner ctx={ctx} />
         <div class="shell">
-          <SideNav ctx={ctx} />
+          <Menu ctx={ctx} />
           {isRendered(body) ? (
             <main
               id="content"

@@ -162,7 +162,7 @@ describe('admin customers', () => {
     expect(section('<h2>Metadata</h2>', '<h2>Upcoming')).toContain('<dt><code>crm</code></dt><dd>C-17</dd>');
     const upcoming = section('<h2>Upcoming bookings</h2>', '<h2>History</h2>');
     expect(upcoming).toContain(`/bookings/${bookingId}`);
-    expect(upcoming.match(/<tr><td>/g)).toHaveLength(1);
+    expect(upcoming.match(/<tr><td/g)).toHaveLength(1);
     expect(section('<h2>History</h2>', '<h2>Payments</h2>')).toContain(
       '<span class="badge cancelled">Cancelled</span>',
     );

@@ -339,3 +339,50 @@ export async function addMember(
     },
   });
 }
+
+/**
+ * What a phone shows wrongly on the current page (issue 41 §1), as sentences; none is right:
+ * the first screen holds more than navigation (the page's heading is in it), no element reaches
+ * past the viewport's right edge (a table scrolling inside its own region may), and no word of
+ * letters in a table cell is broken over two lines (a word's range has one box).
+ */
+export async function phoneFindings(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const width = document.documentElement.clientWidth;
+    const heading = document.querySelector('main h1');
+    if (heading && heading.getBoundingClientRect().top + 20 > window.innerHeight)
+      out.push(
+        `the first screen is only navigation: the heading starts at ${Math.round(heading.getBoundingClientRect().top)} px`,
+      );
+    const inScroller = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === 'auto' || o === 'scroll' || o === 'hidden') return true;
+      }
+      return false;
+    };
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= width + 1 || inScroller(el)) continue;
+      if (getComputedStyle(el).visibility === 'hidden') continue;
+      const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`;
+      out.push(`${name} reaches ${Math.round(r.right)} px, past ${width} px`);
+    }
+    const walker = document.createTreeWalker(document.querySelector('main') ?? document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const cell = n.parentElement?.closest('td, th');
+      if (!cell || cell.closest('table.calendar')) continue;
+      const text = n.textContent ?? '';
+      for (const m of text.matchAll(/\p{L}{3,}/gu)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const boxes = [...range.getClientRects()].filter((b) => b.width > 0);
+        if (boxes.length > 1 && new Set(boxes.map((b) => Math.round(b.top))).size > 1)
+          out.push(`the word "${m[0]}" wraps inside a table cell`);
+      }
+    }
+    return [...new Set(out)].slice(0, 10);
+  });
+}

@@ -44,8 +44,8 @@ export function DataTable<T>(p: DataTableProps<T>) {
           Scroll sideways for more columns →
         </p>
       )}
-      <div class="table-scroll" role="region" aria-label={p.label} tabindex={0}>
-        <table class={scroll ? undefined : 'stack'}>
+      <div class="table-scroll" role="region" aria-label={`${p.label} table`} tabindex={0}>
+        <table class={scroll ? undefined : 'stack'} aria-label={p.label}>
           {p.caption && <caption>{p.caption}</caption>}
           <thead>
             <tr>
@@ -77,5 +77,23 @@ export function DataTable<T>(p: DataTableProps<T>) {
         </table>
       </div>
     </>
+  );
+}
+
+/**
+ * A path, URL or key in code type that may break only after its separators (/ . _ - ?), never
+ * inside a word, when it is wider than its cell.
+ */
+export function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[/._?&=-])/);
+  return (
+    <code>
+      {parts.map((part, i) => (
+        <>
+          {i > 0 && <wbr />}
+          {part}
+        </>
+      ))}
+    </code>
   );
 }

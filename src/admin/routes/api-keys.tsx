@@ -15,7 +15,8 @@ import {
 } from '../../schema/credentials/index.js';
 import { findApiKey } from '../../schema/find-records.js';
 import type { Services } from '../../services.js';
-import { DoneNotice, Field, fieldErrors, FormError, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { DoneNotice, Field, fieldErrors, FormError, sendAdmin, TimeTag } from '../http.js';
+import { DataTable } from '../components/data-table.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
@@ -32,13 +33,13 @@ const DONE = {
   deleted: 'The key was deleted.',
 };
 
-function KeyStatus({ k, now }: { k: ApiKey; now: number }) {
+function KeyStatus({ k, now, zone }: { k: ApiKey; now: number; zone: string }) {
   if (k.revokedAt) return <span class="badge revoked">Revoked</span>;
   if (k.expiresAt && k.expiresAt.getTime() <= now) return <span class="badge expired">Expired</span>;
   if (k.expiresAt)
     return (
       <>
-        <span class="badge expiring">Expires</span> <TimeTag at={k.expiresAt} />
+        <span class="badge expiring">Expires</span> <TimeTag at={k.expiresAt} zone={zone} />
       </>
     );
   return <span class="badge active">Active</span>;
@@ -54,70 +55,54 @@ function rollable(k: ApiKey): boolean {
 }
 
 function KeyTable({ s, keys }: { s: CompanyScope; keys: ApiKey[] }) {
-  if (keys.length === 0) return <p class="empty">No keys yet. Create one below.</p>;
   const now = Date.now();
+  const zone = s.company.timezone;
   return (
-    <ScrollTable label="Keys">
-      <table>
-        <caption class="muted">Only the prefix and the last four characters are kept.</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-            <th scope="col">
-              <span class="muted">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => {
-            const usable = !k.revokedAt && !(k.expiresAt && k.expiresAt.getTime() <= now);
-            const base = companyPath(s.company, `/api-keys/${k.id}`);
-            // A rolled key and its successor share a name: the last four tell their links apart.
-            const label = `${k.name} (…${k.last4})`;
-            return (
-              <tr>
-                <td>{k.name}</td>
-                <td>
-                  <code>
-                    {k.prefix}…{k.last4}
-                  </code>
-                </td>
-                <td>
-                  <TimeTag at={k.createdAt} />
-                </td>
-                <td>
-                  <TimeTag at={k.lastUsedAt} />
-                </td>
-                <td>
-                  <KeyStatus k={k} now={now} />
-                </td>
-                <td class="actions">
-                  {rollable(k) && (
-                    <>
-                      <a href={`${base}/roll`} aria-label={`Roll ${label}`}>
-                        Roll
-                      </a>{' '}
-                    </>
-                  )}
-                  {usable && (
-                    <a href={`${base}/revoke`} aria-label={`Revoke ${label}`}>
-                      Revoke
-                    </a>
-                  )}{' '}
-                  <a href={`${base}/delete`} class="danger-text" aria-label={`Delete ${label}`}>
-                    Delete
-                  </a>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </ScrollTable>
+    <DataTable
+      label="Keys"
+      rows={keys}
+      empty="No keys yet. Create one below."
+      caption={<span class="muted">Only the prefix and the last four characters are kept. Times in {zone}.</span>}
+      columns={[
+        { label: 'Name', cell: (k) => k.name },
+        {
+          label: 'Key',
+          cell: (k) => (
+            <code>
+              {k.prefix}…{k.last4}
+            </code>
+          ),
+        },
+        { label: 'Created', cell: (k) => <TimeTag at={k.createdAt} zone={zone} /> },
+        { label: 'Last used', cell: (k) => <TimeTag at={k.lastUsedAt} zone={zone} /> },
+        { label: 'Status', cell: (k) => <KeyStatus k={k} now={now} zone={zone} /> },
+      ]}
+      actions={(k) => {
+        const usable = !k.revokedAt && !(k.expiresAt && k.expiresAt.getTime() <= now);
+        const base = companyPath(s.company, `/api-keys/${k.id}`);
+        // A rolled key and its successor share a name: the last four tell their links apart.
+        const label = `${k.name} (…${k.last4})`;
+        return (
+          <>
+            {rollable(k) && (
+              <>
+                <a href={`${base}/roll`} aria-label={`Roll ${label}`}>
+                  Roll
+                </a>{' '}
+              </>
+            )}
+            {usable && (
+              <a href={`${base}/revoke`} aria-label={`Revoke ${label}`}>
+                Revoke
+              </a>
+            )}{' '}
+            <a href={`${base}/delete`} class="danger-text" aria-label={`Delete ${label}`}>
+              Delete
+            </a>
+          </>
+        );
+      }}
+    />
   );
 }
 
@@ -226,8 +211,8 @@ function confirmPage(s: CompanyScope, key: ApiKey, action: 'revoke' | 'delete'):
             <>
               {inGrace && (
                 <>
-                  This key was rolled and keeps working until <TimeTag at={key.expiresAt} />; revoking it stops it
-                  now.{' '}
+                  This key was rolled and keeps working until <TimeTag at={key.expiresAt} zone={s.company.timezone} />;
+                  revoking it stops it now.{' '}
                 </>
               )}
               Requests with this key will be refused at once, on every server. The key stays in the list as revoked.

@@ -10,17 +10,7 @@ import { isAppError, type AppError } from '../../errors.js';
 import { findAvailability } from '../../schema/availability/index.js';
 import type { Db } from '../../db/databases.js';
 import { describedBy, ErrorText, HintText } from '../http.js';
-
-export const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  no_show: 'No-show',
-  expired: 'Expired',
-  waitlisted: 'Waitlisted',
-  offered: 'Offered',
-};
+export { STATUS_LABELS } from '../words.js';
 
 /** A table's header row. */
 export const Head = ({ cols }: { cols: string[] }) => (
@@ -147,7 +137,7 @@ export function DayChooser({
       </div>
       {employees && (
         <div>
-          <label for="f-employee">Employee</label>
+          <label for="f-employee">Staff member</label>
           <br />
           <select id="f-employee" name="employeeId">
             <option value="">Anyone free</option>

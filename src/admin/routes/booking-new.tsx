@@ -230,11 +230,11 @@ function inputOf(form: Values) {
 export function registerNewBookingRoutes(app: FastifyInstance, services: Services): void {
   const path = '/:mode/companies/:companyId/bookings/new';
   app.get(path, { schema: { hide: true } }, async (req: FastifyRequest, reply) => {
-    const s = await companyScope(services, req, 'bookings');
+    const s = await companyScope(services, req, 'new-booking');
     return sendAdmin(reply, 200, await newBookingPage(s, queryOf(req)));
   });
   app.post(path, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'bookings');
+    const s = await companyScope(services, req, 'new-booking');
     const form = formOf(req);
     let id: string;
     try {

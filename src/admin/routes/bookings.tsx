@@ -9,11 +9,13 @@ import { listBookingEmails } from '../../schema/emails/index.js';
 import { listBookingEvents } from '../../schema/bookings/index.js';
 import { listBookingNotifications } from '../../schema/notifications/index.js';
 import type { Services } from '../../services.js';
-import { DoneNotice, formatTime, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { DoneNotice, formatTime, money, sendAdmin, TimeTag } from '../http.js';
+import { DataTable } from '../components/data-table.js';
+import { bookingStatus, paymentKind, paymentStatus, reminderReason, reminderStatus } from '../words.js';
 import { adminPage, companyPath, FieldRows, maySee, mayWrite, MetadataFields } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 import { allowedActions, BOOKING_DONE, bookingOf, refundable, registerBookingActionRoutes } from './booking-actions.js';
-import { Head, STATUS_LABELS } from './booking-forms.js';
+import { STATUS_LABELS } from './booking-forms.js';
 import { registerNewBookingRoutes } from './booking-new.js';
 
 /** "24 h", "1 h 30 min", "45 min": how long before the start a reminder is due. */
@@ -100,7 +102,7 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
       ],
       b.customer.phone ? ['Phone', b.customer.phone] : null,
       ['Service', b.service.name],
-      ['Employee', <a href={companyPath(s.company, `/staff/${b.employee.id}`)}>{b.employee.name}</a>],
+      ['Staff', <a href={companyPath(s.company, `/staff/${b.employee.id}`)}>{b.employee.name}</a>],
       b.location ? ['Location', b.location.name] : null,
       b.resourceHolds.length > 0
         ? ['Rooms and equipment', b.resourceHolds.map((h) => h.resource.name).join(', ')]
@@ -169,137 +171,95 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
         <AnswersPanel answers={b.answers} />
         <MetadataPanel metadata={b.metadata} />
         <h2>Payments</h2>
-        {b.payments.length === 0 ? (
-          <p class="empty">No payments.</p>
-        ) : (
-          <ScrollTable label="Payments">
-            <table>
-              <Head cols={['Amount', 'Kind', 'Refunded', 'Status', 'Card', 'Created', 'Refund']} />
-              <tbody>
-                {b.payments.map((p) => (
-                  <tr>
-                    <td>{money(p.amount, p.currency)}</td>
-                    <td>{p.kind}</td>
-                    <td>
-                      {p.amountRefunded ? (
-                        <>
-                          {money(p.amountRefunded, p.currency)}
-                          {p.refundedAt && (
-                            <>
-                              {' '}
-                              <span class="muted">
-                                (last <TimeTag at={p.refundedAt} zone={zone} />)
-                              </span>
-                            </>
-                          )}
-                        </>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                    <td>
-                      <span class={`badge ${p.status}`}>{p.status.replace('_', ' ')}</span>
-                    </td>
-                    <td>{p.brand ? `${p.brand} …${p.last4}` : '—'}</td>
-                    <td>
-                      <TimeTag at={p.createdAt} zone={zone} />
-                    </td>
-                    <td>
-                      {refunds && refundable(p) ? (
-                        <a
-                          href={companyPath(s.company, `/payments/${p.id}#f-amount`)}
-                          aria-label={`Refund the payment of ${money(p.amount, p.currency)}`}
-                        >
-                          Refund…
-                        </a>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        )}
+        <DataTable
+          label="Payments"
+          rows={b.payments}
+          empty="No payments."
+          columns={[
+            { label: 'Amount', cell: (p) => money(p.amount, p.currency) },
+            { label: 'Kind', cell: (p) => paymentKind(p.kind) },
+            {
+              label: 'Refunded',
+              cell: (p) =>
+                p.amountRefunded ? (
+                  <>
+                    {money(p.amountRefunded, p.currency)}
+                    {p.refundedAt && (
+                      <>
+                        {' '}
+                        <span class="muted">
+                          (last <TimeTag at={p.refundedAt} zone={zone} />)
+                        </span>
+                      </>
+                    )}
+                  </>
+                ) : (
+                  '—'
+                ),
+            },
+            { label: 'Status', cell: (p) => <span class={`badge ${p.status}`}>{paymentStatus(p.status)}</span> },
+            { label: 'Card', cell: (p) => (p.brand ? `${p.brand} …${p.last4}` : '—') },
+            { label: 'Created', cell: (p) => <TimeTag at={p.createdAt} zone={zone} /> },
+            {
+              label: 'Refund',
+              cell: (p) =>
+                refunds && refundable(p) ? (
+                  <a
+                    href={companyPath(s.company, `/payments/${p.id}#f-amount`)}
+                    aria-label={`Refund the payment of ${money(p.amount, p.currency)}`}
+                  >
+                    Refund…
+                  </a>
+                ) : (
+                  '—'
+                ),
+            },
+          ]}
+        />
         <h2>Reminders</h2>
-        {reminders.length === 0 ? (
-          <p class="empty">No reminders planned.</p>
-        ) : (
-          <ScrollTable label="Reminders">
-            <table>
-              <Head cols={['Due', 'Before the start', 'Channel', 'Status', 'Sent', 'Reason']} />
-              <tbody>
-                {reminders.map((n) => (
-                  <tr>
-                    <td>
-                      <TimeTag at={n.dueAt} />
-                    </td>
-                    <td>{beforeStart(n.offsetMinutes)}</td>
-                    <td>{n.channel === 'email' ? 'E-mail' : 'Webhook'}</td>
-                    <td>
-                      <span class={`badge ${n.status}`}>{n.status}</span>
-                    </td>
-                    <td>{n.sentAt ? <TimeTag at={n.sentAt} /> : '—'}</td>
-                    <td>{n.reason ? <code>{n.reason}</code> : '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        )}
+        <DataTable
+          label="Reminders"
+          rows={reminders}
+          empty="No reminders planned."
+          columns={[
+            { label: 'Due', cell: (n) => <TimeTag at={n.dueAt} zone={zone} /> },
+            { label: 'Before the start', cell: (n) => beforeStart(n.offsetMinutes) },
+            { label: 'Channel', cell: (n) => (n.channel === 'email' ? 'E-mail' : 'Webhook') },
+            { label: 'Status', cell: (n) => <span class={`badge ${n.status}`}>{reminderStatus(n.status)}</span> },
+            { label: 'Sent', cell: (n) => (n.sentAt ? <TimeTag at={n.sentAt} zone={zone} /> : '—') },
+            { label: 'Why', cell: (n) => reminderReason(n.reason) },
+          ]}
+        />
         <h2>E-mails</h2>
-        {emails.length === 0 ? (
-          <p class="empty">No e-mails about this booking yet.</p>
-        ) : (
-          <ScrollTable label="E-mails">
-            <table>
-              <Head cols={['Created', 'To', 'Subject', 'Status']} />
-              <tbody>
-                {emails.map((m) => (
-                  <tr>
-                    <td>
-                      <TimeTag at={m.createdAt} zone={zone} />
-                    </td>
-                    <td>{m.to}</td>
-                    <td>
-                      <a href={companyPath(s.company, `/emails/${m.id}`)}>{m.subject}</a>
-                    </td>
-                    <td>
-                      <span class={`badge ${m.status}`}>{m.status}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        )}
+        <DataTable
+          label="E-mails"
+          rows={emails}
+          empty="No e-mails about this booking yet."
+          columns={[
+            { label: 'Created', cell: (m) => <TimeTag at={m.createdAt} zone={zone} /> },
+            { label: 'To', cell: (m) => m.to },
+            { label: 'Subject', cell: (m) => <a href={companyPath(s.company, `/emails/${m.id}`)}>{m.subject}</a> },
+            { label: 'Status', cell: (m) => <span class={`badge ${m.status}`}>{m.status}</span> },
+          ]}
+        />
         <h2>Events</h2>
-        {events.length === 0 ? (
-          <p class="empty">No events.</p>
-        ) : (
-          <ScrollTable label="Events">
-            <table>
-              <Head cols={['Time', 'Type', 'Event id', 'Status then']} />
-              <tbody>
-                {events.map((e) => (
-                  <tr>
-                    <td>
-                      <TimeTag at={e.createdAt} />
-                    </td>
-                    <td>
-                      <code>{e.type}</code>
-                    </td>
-                    <td>
-                      <code>{e.id}</code>
-                    </td>
-                    <td>{(e.data as { status?: string }).status ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        )}
+        <DataTable
+          label="Events"
+          rows={events}
+          empty="No events."
+          columns={[
+            { label: 'Time', cell: (e) => <TimeTag at={e.createdAt} zone={zone} /> },
+            { label: 'Type', cell: (e) => <code>{e.type}</code> },
+            { label: 'Event id', cell: (e) => <code>{e.id}</code> },
+            {
+              label: 'Status then',
+              cell: (e) => {
+                const status = (e.data as { status?: string }).status ?? '';
+                return e.type.startsWith('payment.') ? paymentStatus(status) : bookingStatus(status);
+              },
+            },
+          ]}
+        />
       </>
     );
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Booking', body, { crumbs: 'Bookings' }));

@@ -27,18 +27,9 @@ import { AdminNotFound, clockTime, pageParam, ScrollTable, sendAdmin, staffPage,
 import { adminPage, companyPath, mayWrite, type RenderedBody } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
 import { deepFreeze } from '../../frozen.js';
+import { STATUS_LABELS } from '../words.js';
 
 const STATUSES = ['pending', 'confirmed', 'completed', 'no_show', 'cancelled', 'expired'] as const;
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  no_show: 'No-show',
-  expired: 'Expired',
-  waitlisted: 'Waitlisted',
-  offered: 'Offered',
-};
 /** Statuses that hold the staff member's time (a cancelled or expired booking leaves the cell free). */
 const HOLDING = deepFreeze(new Set(['pending', 'confirmed', 'completed', 'no_show']));
 
@@ -477,7 +468,10 @@ async function renderCalendar(
       )}
       <StaffPages label="Staff pages" paged={paged} href={(p) => link('day', day, null, p)} />
       {columnCount === 0 ? (
-        <p class="empty">This company has no staff yet.</p>
+        <p class="empty">
+          This company has no staff yet. <a href={companyPath(s.company, '/staff')}>Add a staff member</a> and their
+          weekly hours: the calendar shows one column each.
+        </p>
       ) : (
         <>
           <div class="cal-grid">

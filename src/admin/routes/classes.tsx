@@ -25,6 +25,8 @@ import type { Services } from '../../services.js';
 import { AdminNotFound, DoneNotice, Field, FormError, ScrollTable, sendAdmin, TimeTag } from '../http.js';
 import { detailErrors, localInstant, parseWhole, Select } from '../forms.js';
 import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
+import { DataTable } from '../components/data-table.js';
+import { recurrenceText } from '../words.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 
 const DONE = {
@@ -82,40 +84,19 @@ async function timetable(
       <h1>Classes</h1>
       {extra.top}
       <h2>Recurring schedules</h2>
-      {own(schedules).length ? (
-        <ScrollTable label="Recurring schedules">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Class</th>
-                <th scope="col">Instructor</th>
-                <th scope="col">Starts at</th>
-                <th scope="col">Repeats</th>
-                <th scope="col">Places</th>
-                <th scope="col">From</th>
-                <th scope="col">Until</th>
-              </tr>
-            </thead>
-            <tbody>
-              {own(schedules).map((c) => (
-                <tr>
-                  <td>{c.service.name}</td>
-                  <td>{c.employee.name}</td>
-                  <td>{c.localStartTime}</td>
-                  <td>
-                    <code>{c.rrule}</code>
-                  </td>
-                  <td>{c.capacity}</td>
-                  <td>{c.startsOn}</td>
-                  <td>{c.endsOn ?? <span class="muted">—</span>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
-      ) : (
-        <p class="empty">No recurring schedules (they are made through the API, POST /api/v1/class-schedules).</p>
-      )}
+      <DataTable
+        label="Recurring schedules"
+        rows={own(schedules)}
+        empty="No recurring schedules. Sessions scheduled one at a time are in the week below."
+        columns={[
+          { label: 'Class', cell: (c) => c.service.name },
+          { label: 'Staff', cell: (c) => c.employee.name },
+          { label: 'Repeats', cell: (c) => recurrenceText(c.rrule, c.localStartTime) },
+          { label: 'Places', cell: (c) => c.capacity },
+          { label: 'From', cell: (c) => c.startsOn },
+          { label: 'Until', cell: (c) => c.endsOn ?? <span class="muted">—</span> },
+        ]}
+      />
       <h2>
         Week of {start.toFormat('d LLL yyyy')} <span class="muted">({zone})</span>
       </h2>
@@ -130,54 +111,38 @@ async function timetable(
           Next week →
         </a>
       </nav>
-      {own(sessions).length ? (
-        <ScrollTable label="Sessions this week">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Class</th>
-                <th scope="col">Instructor</th>
-                <th scope="col">Places taken</th>
-                <th scope="col">Waiting</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.flatMap((d) =>
-                own(sessions)
-                  .filter((c) => DateTime.fromJSDate(c.startTime, { zone }).hasSame(d, 'day'))
-                  .map((c) => (
-                    <tr>
-                      <td>
-                        <a href={`${base}/${c.id}`}>
-                          <TimeTag at={c.startTime} zone={zone} />
-                        </a>
-                      </td>
-                      <td>{c.service.name}</td>
-                      <td>{c.employee.name}</td>
-                      <td>
-                        {c.bookedCount} of {c.capacity}
-                      </td>
-                      <td>{c.waitlistCount}</td>
-                      <td>{c.scheduleId ? 'Recurring' : 'One-off'}</td>
-                      <td>
-                        {c.status === 'cancelled' ? (
-                          <span class="badge cancelled">Cancelled</span>
-                        ) : (
-                          <span class="badge enabled">Scheduled</span>
-                        )}
-                      </td>
-                    </tr>
-                  )),
-              )}
-            </tbody>
-          </table>
-        </ScrollTable>
-      ) : (
-        <p class="empty">No sessions this week.</p>
-      )}
+      <DataTable
+        label="Sessions this week"
+        rows={days.flatMap((d) =>
+          own(sessions).filter((c) => DateTime.fromJSDate(c.startTime, { zone }).hasSame(d, 'day')),
+        )}
+        empty="No sessions this week."
+        columns={[
+          {
+            label: 'When',
+            sorted: 'ascending',
+            cell: (c) => (
+              <a href={`${base}/${c.id}`}>
+                <TimeTag at={c.startTime} zone={zone} />
+              </a>
+            ),
+          },
+          { label: 'Class', cell: (c) => c.service.name },
+          { label: 'Staff', cell: (c) => c.employee.name },
+          { label: 'Places taken', cell: (c) => `${c.bookedCount} of ${c.capacity}` },
+          { label: 'Waiting', cell: (c) => c.waitlistCount },
+          { label: 'Kind', cell: (c) => (c.scheduleId ? 'Recurring' : 'One-off') },
+          {
+            label: 'Status',
+            cell: (c) =>
+              c.status === 'cancelled' ? (
+                <span class="badge cancelled">Cancelled</span>
+              ) : (
+                <span class="badge enabled">Scheduled</span>
+              ),
+          },
+        ]}
+      />
       {!mayWrite(s.ctx) ? null : classes.length ? (
         <form method="post" action={base} class="stack panel">
           <h2>Schedule a one-off session</h2>
@@ -194,7 +159,7 @@ async function timetable(
           <Select
             id="f-employeeId"
             name="employeeId"
-            label="Instructor"
+            label="Staff"
             value={v.employeeId ?? ''}
             options={instructors.map((e) => [e.id, e.name])}
             hint="They must perform the class's service"
@@ -268,7 +233,7 @@ async function sessionPage(s: CompanyScope, classId: string, top?: ComponentChil
       {top}
       <div class="panel">
         <dl class="fields">
-          <dt>Instructor</dt>
+          <dt>Staff</dt>
           <dd>
             <a href={companyPath(s.company, `/staff/${c.employee.id}`)}>{c.employee.name}</a>
           </dd>

@@ -177,7 +177,7 @@ function ProfileView({ c }: { c: Company }) {
       </dd>
       <dt>Created</dt>
       <dd>
-        <TimeTag at={c.createdAt} />
+        <TimeTag at={c.createdAt} zone={c.timezone} />
       </dd>
     </dl>
   );

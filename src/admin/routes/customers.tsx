@@ -18,6 +18,8 @@ import {
   type ErasurePreview,
 } from '../../schema/customers/index.js';
 import type { Services } from '../../services.js';
+import { DataTable } from '../components/data-table.js';
+import { bookingStatus, paymentKind, paymentStatus } from '../words.js';
 import {
   describedBy,
   DoneNotice,
@@ -34,6 +36,7 @@ import {
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { Head } from './booking-forms.js';
 
 /** The API's export for a company's customer (src/rest/v1/customer-privacy.ts, via src/app.ts). */
 export type CustomerExportAnswer = (company: Company, customerId: string, requestId: string) => Promise<unknown>;
@@ -42,28 +45,8 @@ const DONE = {
   updated: 'Customer saved.',
   erased: 'Customer erased: their personal data was replaced everywhere it was held. This cannot be undone.',
 };
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  no_show: 'No-show',
-  expired: 'Expired',
-  waitlisted: 'Waitlisted',
-  offered: 'Offered',
-};
 const crumbs = 'Customers';
 const EDITABLE = ['name', 'email', 'phone', 'notes'] as const;
-
-const Head = ({ cols }: { cols: string[] }) => (
-  <thead>
-    <tr>
-      {cols.map((c) => (
-        <th scope="col">{c}</th>
-      ))}
-    </tr>
-  </thead>
-);
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -150,31 +133,28 @@ async function listPage(s: CompanyScope, req: FastifyRequest, reply: FastifyRepl
 type Overview = Awaited<ReturnType<typeof customerOverview>>;
 type Booking = Overview['upcoming'][number];
 
-function BookingTable({ s, label, rows }: { s: CompanyScope; label: string; rows: Booking[] }) {
+function BookingTable({ s, label, rows, empty }: { s: CompanyScope; label: string; rows: Booking[]; empty: string }) {
   const zone = s.company.timezone;
   return (
-    <ScrollTable label={label}>
-      <table>
-        <Head cols={['When', 'Service', 'Employee', 'Status', 'Price']} />
-        <tbody>
-          {rows.map((b) => (
-            <tr>
-              <td>
-                <a href={companyPath(s.company, `/bookings/${b.id}`)}>
-                  <TimeTag at={b.startTime} zone={zone} />
-                </a>
-              </td>
-              <td>{b.service.name}</td>
-              <td>{b.employee.name}</td>
-              <td>
-                <span class={`badge ${b.status}`}>{STATUS_LABELS[b.status] ?? b.status}</span>
-              </td>
-              <td>{money(b.price, b.currency)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollTable>
+    <DataTable
+      label={label}
+      rows={rows}
+      empty={empty}
+      columns={[
+        {
+          label: 'When',
+          cell: (b) => (
+            <a href={companyPath(s.company, `/bookings/${b.id}`)}>
+              <TimeTag at={b.startTime} zone={zone} />
+            </a>
+          ),
+        },
+        { label: 'Service', cell: (b) => b.service.name },
+        { label: 'Staff', cell: (b) => b.employee.name },
+        { label: 'Status', cell: (b) => <span class={`badge ${b.status}`}>{bookingStatus(b.status)}</span> },
+        { label: 'Price', cell: (b) => money(b.price, b.currency) },
+      ]}
+    />
   );
 }
 
@@ -263,60 +243,34 @@ async function customerPage(
       <h2>Metadata</h2>
       {metadata.length === 0 ? <p class="empty">No metadata.</p> : <MetadataFields entries={metadata} />}
       <h2>Upcoming bookings</h2>
-      {o.upcoming.length === 0 ? (
-        <p class="empty">No upcoming bookings.</p>
-      ) : (
-        <>
-          <BookingTable s={s} label="Upcoming bookings" rows={o.upcoming} />
-          {shownCount(o.upcoming.length, o.upcomingCount)}
-        </>
-      )}
+      <BookingTable s={s} label="Upcoming bookings" rows={o.upcoming} empty="No upcoming bookings." />
+      {shownCount(o.upcoming.length, o.upcomingCount)}
       <h2>History</h2>
-      {o.history.length === 0 ? (
-        <p class="empty">No past or cancelled bookings.</p>
-      ) : (
-        <>
-          <BookingTable s={s} label="History" rows={o.history} />
-          {shownCount(o.history.length, o.historyCount)}
-        </>
-      )}
+      <BookingTable s={s} label="History" rows={o.history} empty="No past or cancelled bookings." />
+      {shownCount(o.history.length, o.historyCount)}
       <h2>Payments</h2>
-      {o.payments.length === 0 ? (
-        <p class="empty">No payments.</p>
-      ) : (
-        <>
-          <ScrollTable label="Payments">
-            <table>
-              <Head cols={['Amount', 'Kind', 'Refunded', 'Status', 'Card', 'Booking', 'Created']} />
-              <tbody>
-                {o.payments.map((p) => (
-                  <tr>
-                    <td>{money(p.amount, p.currency)}</td>
-                    <td>{p.kind}</td>
-                    <td>{p.amountRefunded ? money(p.amountRefunded, p.currency) : '—'}</td>
-                    <td>
-                      <span class={`badge ${p.status}`}>{p.status.replace('_', ' ')}</span>
-                    </td>
-                    <td>{p.brand ? `${p.brand} …${p.last4}` : '—'}</td>
-                    <td>
-                      <a
-                        href={companyPath(s.company, `/bookings/${p.bookingId}`)}
-                        aria-label={`Booking of payment ${p.id}`}
-                      >
-                        <code>{p.bookingId}</code>
-                      </a>
-                    </td>
-                    <td>
-                      <TimeTag at={p.createdAt} zone={zone} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-          {shownCount(o.payments.length, o.paymentCount)}
-        </>
-      )}
+      <DataTable
+        label="Payments"
+        rows={o.payments}
+        empty="No payments."
+        columns={[
+          { label: 'Amount', cell: (p) => money(p.amount, p.currency) },
+          { label: 'Kind', cell: (p) => paymentKind(p.kind) },
+          { label: 'Refunded', cell: (p) => (p.amountRefunded ? money(p.amountRefunded, p.currency) : '—') },
+          { label: 'Status', cell: (p) => <span class={`badge ${p.status}`}>{paymentStatus(p.status)}</span> },
+          { label: 'Card', cell: (p) => (p.brand ? `${p.brand} …${p.last4}` : '—') },
+          {
+            label: 'Booking',
+            cell: (p) => (
+              <a href={companyPath(s.company, `/bookings/${p.bookingId}`)} aria-label={`Booking of payment ${p.id}`}>
+                <code>{p.bookingId}</code>
+              </a>
+            ),
+          },
+          { label: 'Created', cell: (p) => <TimeTag at={p.createdAt} zone={zone} /> },
+        ]}
+      />
+      {shownCount(o.payments.length, o.paymentCount)}
       <h2>Edit</h2>
       {c.erasedAt ? (
         <p class="muted">An erased customer cannot be changed.</p>

@@ -190,7 +190,7 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
               {email.sentAt && (
                 <>
                   {' sent '}
-                  <TimeTag at={email.sentAt} />
+                  <TimeTag at={email.sentAt} zone={s.company.timezone} />
                 </>
               )}
             </dd>

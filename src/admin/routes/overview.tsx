@@ -28,6 +28,7 @@ import {
   type Revenue,
   type StatsGroup,
 } from '../../schema/reports/index.js';
+import { listServicesByName } from '../../schema/services/index.js';
 import type { Services } from '../../services.js';
 import {
   clockTime,
@@ -44,17 +45,8 @@ import {
 } from '../http.js';
 import { adminPage, companyPath, type RenderedBody } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
+import { STATUS_LABELS } from '../words.js';
 
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  confirmed: 'Confirmed',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  no_show: 'No-show',
-  expired: 'Expired',
-  waitlisted: 'Waitlisted',
-  offered: 'Offered',
-};
 const EXPORT_LABELS: Record<ExportKind, string> = {
   bookings: 'Bookings (by start)',
   customers: 'Customers (by the day they were added)',
@@ -71,8 +63,9 @@ function dayName(key: string, withMonth = false): string {
 }
 
 const percent = (r: number | null) => (r === null ? '—' : `${(r * 100).toFixed(1)}%`);
-const revenueText = (list: Revenue[] | null) =>
-  !list?.length ? 'None' : list.map((r) => money(r.net, r.currency)).join(' + ');
+/** Revenue as money, in the company's currency when there is none ("€0.00", never "None"). */
+const revenueText = (list: Revenue[] | null, currency: string) =>
+  !list?.length ? money(0, currency) : list.map((r) => money(r.net, r.currency)).join(' + ');
 const cancellationRate = (g: StatsGroup) => (g.counts.total ? g.counts.cancelled / g.counts.total : null);
 const held = (g: StatsGroup) => g.counts.pending + g.counts.confirmed;
 
@@ -160,10 +153,11 @@ async function overviewBody(
   const zone = s.company.timezone;
   const today = now.startOf('day');
   const day = { companyId: s.company.id, from: today.toJSDate(), to: today.plus({ days: 1 }).toJSDate() };
-  const [counts, { week, month, next7, thisWeek, thisMonth, employees }] = await Promise.all([
+  const [counts, { week, month, next7, thisWeek, thisMonth, employees }, services] = await Promise.all([
     countBookingsStartingByEmployee(s.db, day),
     // The reports and the staff by name, kept while nothing they are made of changes.
     overviewFigures(s.db, s.company, now.toJSDate()),
+    listServicesByName(s.db, s.company.id),
   ]);
   // Today: the staff with bookings, by name, a page of them at a time.
   const busy = employees.filter((e) => counts.has(e.id));
@@ -186,10 +180,10 @@ async function overviewBody(
   const figures: Array<[string, string, string]> = [
     [
       'Revenue this week',
-      revenueText(thisWeek.totals.revenue),
+      revenueText(thisWeek.totals.revenue, s.company.currency),
       `${week.toFormat('d LLL')} – ${week.plus({ days: 6 }).toFormat('d LLL')}`,
     ],
-    ['Revenue this month', revenueText(m.revenue), month.toFormat('LLLL yyyy')],
+    ['Revenue this month', revenueText(m.revenue, s.company.currency), month.toFormat('LLLL yyyy')],
     [
       'No-show rate',
       percent(m.noShowRate),
@@ -209,6 +203,7 @@ async function overviewBody(
         {now.toFormat('cccc d LLLL yyyy, HH:mm')} ({zone}). Revenue is the net of payments for bookings that start in
         the period, as in the bookings report.
       </p>
+      <GettingStarted s={s} services={services.length} staff={employees.length} />
       <ul class="cards figures" aria-label="This week and month">
         {figures.map(([label, value, note]) => (
           <li class="panel">
@@ -284,7 +279,7 @@ async function overviewBody(
       </div>
 
       <h2>{month.toFormat('LLLL')}, day by day</h2>
-      <MonthChart stats={thisMonth} />
+      <MonthChart stats={thisMonth} currency={s.company.currency} />
 
       <h2>Export</h2>
       <p>
@@ -335,7 +330,39 @@ async function overviewBody(
   return body;
 }
 
-function MonthChart({ stats: st }: { stats: BookingStats }) {
+/**
+ * A company with no services or no staff yet (a new live company): how to begin, in words, each
+ * step a link to the page that does it and marked once done.
+ */
+function GettingStarted({ s, services, staff }: { s: CompanyScope; services: number; staff: number }) {
+  if (services > 0 && staff > 0) return null;
+  const step = (done: boolean, href: string, link: string, rest: string) => (
+    <li>
+      {done && <span class="badge enabled">Done</span>} <a href={companyPath(s.company, href)}>{link}</a> {rest}
+    </li>
+  );
+  return (
+    <section class="panel" aria-labelledby="begin">
+      <h2 id="begin">How to begin</h2>
+      <p>
+        {s.company.name} takes bookings once it has a service and someone to do it. Three steps, each a few minutes:
+      </p>
+      <ol>
+        {step(services > 0, '/services', 'Add a service', 'you offer: its name, how long it takes and its price.')}
+        {step(staff > 0, '/staff', 'Add a staff member', 'and set their weekly hours and the services they do.')}
+        {step(false, '/bookings/new', 'Make a first booking', 'to see it in the calendar.')}
+      </ol>
+      {s.mode === 'live' && (
+        <p class="muted">
+          To try things first, switch on Test mode at the top: the same pages over sample companies, with nothing real
+          sent.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function MonthChart({ stats: st, currency }: { stats: BookingStats; currency: string }) {
   const bars = st.groups.map((g) => ({ label: String(Number(g.key.slice(8))), value: g.counts.total }));
   return (
     <div class="chart-pair">
@@ -362,7 +389,7 @@ function MonthChart({ stats: st }: { stats: BookingStats }) {
                   <td data-label="Bookings">{g.counts.total}</td>
                   <td data-label="Cancelled">{g.counts.cancelled}</td>
                   <td data-label="No-shows">{g.counts.noShow}</td>
-                  <td data-label="Net revenue">{revenueText(g.revenue)}</td>
+                  <td data-label="Net revenue">{revenueText(g.revenue, currency)}</td>
                 </tr>
               ))}
           </tbody>

@@ -31,28 +31,13 @@ import {
 import { digitsOf, parseAmount } from '../forms.js';
 import { adminPage, companyPath, CsrfField, FieldRows, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { KIND_LABELS, PAYMENT_STATUS_LABELS } from '../words.js';
+import { Head } from './booking-forms.js';
+export { PAYMENT_STATUS_LABELS };
 
 const PAGE_SIZE = 25;
 const crumbs = 'Payments';
 const DONE = { refunded: 'Refund made. The customer is told by e-mail, and payment.refunded is sent.' };
-export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
-  processing: 'Processing',
-  succeeded: 'Succeeded',
-  failed: 'Failed',
-  partially_refunded: 'Partly refunded',
-  refunded: 'Refunded',
-};
-const KIND_LABELS: Record<string, string> = { full: 'Full', deposit: 'Deposit', balance: 'Balance' };
-
-const Head = ({ cols }: { cols: string[] }) => (
-  <thead>
-    <tr>
-      {cols.map((c) => (
-        <th scope="col">{c}</th>
-      ))}
-    </tr>
-  </thead>
-);
 
 export const PaymentBadge = ({ status }: { status: PaymentStatus }) => (
   <span class={`badge ${status}`}>{PAYMENT_STATUS_LABELS[status]}</span>

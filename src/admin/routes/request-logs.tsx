@@ -7,8 +7,9 @@ import type { ComponentChildren } from 'preact';
 import { listApiKeys } from '../../schema/credentials/index.js';
 import { findRequestLog, listRequestLogs, STATUS_CLASSES } from '../../schema/request-logs/index.js';
 import type { Services } from '../../services.js';
-import { ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { sendAdmin, TimeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
+import { Breakable, DataTable } from '../components/data-table.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
 
 const PAGE_SIZE = 50;
@@ -105,57 +106,48 @@ export function registerRequestLogRoutes(app: FastifyInstance, services: Service
           </div>
           <button type="submit">Filter</button>
         </form>
-        {page.length === 0 ? (
-          <p class="empty">No requests match.</p>
-        ) : (
-          <ScrollTable label="Requests table">
-            <table aria-label="Requests">
-              <thead>
-                <tr>
-                  <th scope="col">Time ({s.company.timezone})</th>
-                  <th scope="col">Method</th>
-                  <th scope="col">Path</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Duration</th>
-                  <th scope="col">Credential</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.map((r) => (
-                  <tr>
-                    <td>
-                      <TimeTag at={r.createdAt} zone={s.company.timezone} seconds />
-                    </td>
-                    <td>
-                      <code>{r.method}</code>
-                    </td>
-                    <td>
-                      <a href={`${base}/${r.id}`}>
-                        <code>{r.path}</code>
-                      </a>
-                      {r.operationName && (
-                        <>
-                          {' '}
-                          <span class="muted">{r.operationName}</span>
-                        </>
-                      )}
-                    </td>
-                    <td>
-                      <StatusBadge status={r.status} />
-                    </td>
-                    <td>{r.durationMs.toFixed(1)} ms</td>
-                    <td>
-                      {r.credentialName}{' '}
-                      <span class="muted">
-                        <code>{r.credentialPrefix}</code>
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        )}
+        <DataTable
+          label="Requests"
+          rows={page}
+          empty="No requests match."
+          columns={[
+            {
+              label: `Time (${s.company.timezone})`,
+              sorted: 'descending',
+              cell: (r) => <TimeTag at={r.createdAt} zone={s.company.timezone} seconds />,
+            },
+            { label: 'Method', cell: (r) => <code>{r.method}</code> },
+            {
+              label: 'Path',
+              cell: (r) => (
+                <>
+                  <a href={`${base}/${r.id}`}>
+                    <Breakable text={r.path} />
+                  </a>
+                  {r.operationName && (
+                    <>
+                      {' '}
+                      <span class="muted">{r.operationName}</span>
+                    </>
+                  )}
+                </>
+              ),
+            },
+            { label: 'Status', cell: (r) => <StatusBadge status={r.status} /> },
+            { label: 'Duration', cell: (r) => `${r.durationMs.toFixed(1)} ms` },
+            {
+              label: 'Credential',
+              cell: (r) => (
+                <>
+                  {r.credentialName}{' '}
+                  <span class="muted">
+                    <code>{r.credentialPrefix}</code>
+                  </span>
+                </>
+              ),
+            },
+          ]}
+        />
         {hasMore && (
           <p>
             <a class="button" href={`${base}?before=${page.at(-1)!.id}${keep}`}>

@@ -42,7 +42,7 @@ const DONE = {
 };
 const crumbs = 'Services';
 const KINDS: Array<[string, string]> = [
-  ['appointment', 'Appointment (one customer with one employee)'],
+  ['appointment', 'Appointment (one customer with one staff member)'],
   ['class', 'Class (a session with several places)'],
 ];
 const TYPE_LABELS: Record<string, string> = {

@@ -189,7 +189,7 @@ async function teamPage(
                   <td>{i.email}</td>
                   <td>{i.role}</td>
                   <td>
-                    <TimeTag at={i.expiresAt} />
+                    <TimeTag at={i.expiresAt} zone={s.company.timezone} />
                     {invitationState(i, at) === 'expired' && ' (expired)'}
                   </td>
                   <td>

@@ -22,17 +22,9 @@ import {
   updateWebhookEndpoint,
 } from '../../schema/webhooks/index.js';
 import type { Services } from '../../services.js';
-import {
-  describedBy,
-  DoneNotice,
-  ErrorText,
-  Field,
-  fieldErrors,
-  FormError,
-  ScrollTable,
-  sendAdmin,
-  TimeTag,
-} from '../http.js';
+import { PostButton } from '../components/action-form.js';
+import { Breakable, DataTable } from '../components/data-table.js';
+import { describedBy, DoneNotice, ErrorText, Field, fieldErrors, FormError, sendAdmin, TimeTag } from '../http.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import { ShownOnceBox } from './api-keys.js';
@@ -153,48 +145,32 @@ async function listPage(
         Standard Webhooks headers too).
         {s.mode === 'test' && ' Test events are sent in real time as bookings are made with test keys.'}
       </p>
-      {endpoints.length ? (
-        <ScrollTable label="Endpoints">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.map((e) => (
-                <tr>
-                  <td>
-                    <a href={companyPath(s.company, `/webhooks/${e.id}`)}>
-                      <code>{e.url}</code>
-                    </a>
-                    {e.description && (
-                      <>
-                        <br />
-                        <span class="muted">{e.description}</span>
-                      </>
-                    )}
-                  </td>
-                  <td>
-                    <Codes list={e.events} />
-                  </td>
-                  <td>
-                    <EndpointStatus e={e} />
-                  </td>
-                  <td>
-                    <TimeTag at={e.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
-      ) : (
-        <p class="empty">No endpoints yet.</p>
-      )}
+      <DataTable
+        label="Endpoints"
+        rows={endpoints}
+        empty="No endpoints yet. Add one below to be told of bookings as they happen."
+        columns={[
+          {
+            label: 'URL',
+            cell: (e) => (
+              <>
+                <a href={companyPath(s.company, `/webhooks/${e.id}`)}>
+                  <Breakable text={e.url} />
+                </a>
+                {e.description && (
+                  <>
+                    <br />
+                    <span class="muted">{e.description}</span>
+                  </>
+                )}
+              </>
+            ),
+          },
+          { label: 'Events', cell: (e) => <Codes list={e.events} /> },
+          { label: 'Status', cell: (e) => <EndpointStatus e={e} /> },
+          { label: 'Created', cell: (e) => <TimeTag at={e.createdAt} zone={s.company.timezone} /> },
+        ]}
+      />
       <CreateForm s={s} values={extra.values ?? {}} events={extra.events ?? []} errors={extra.errors ?? null} />
     </>
   );
@@ -208,6 +184,7 @@ async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top?: Component
     limit: DELIVERIES_SHOWN,
   });
   const base = companyPath(s.company, `/webhooks/${e.id}`);
+  const zone = s.company.timezone;
   const Post = ({ path, label, cls }: { path: string; label: string; cls?: string }) => (
     <form method="post" action={`${base}${path}`} class="inline-form">
       <CsrfField token={s.ctx.csrfToken} />
@@ -243,7 +220,8 @@ async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top?: Component
               <>
                 {' '}
                 <span class="muted">
-                  · previous secret also signs until <TimeTag at={e.previousSecretExpiresAt} />
+                  · previous secret also signs until{' '}
+                  <TimeTag at={e.previousSecretExpiresAt} zone={s.company.timezone} />
                 </span>
               </>
             )}
@@ -264,81 +242,76 @@ async function endpointPage(s: CompanyScope, e: WebhookEndpoint, top?: Component
         </div>
       </div>
       <h2>Deliveries</h2>
-      {deliveries.length ? (
-        <>
-          <ScrollTable label="Deliveries">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">
-                    <span class="muted">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map((d) => (
-                  <tr>
-                    <td>
-                      <code>{d.event.type}</code>
-                      <br />
-                      <span class="muted">
-                        <code>{d.event.id}</code>
-                      </span>
-                    </td>
-                    <td>
-                      <span class={`badge ${d.status}`}>{d.status}</span>
-                      {d.status === 'pending' && d.nextAttemptAt && (
+      <DataTable
+        label="Deliveries"
+        rows={deliveries}
+        empty={`No deliveries yet. Send a test event, or make a booking with a ${s.mode} key.`}
+        caption={
+          <span class="muted">
+            The latest {DELIVERIES_SHOWN} deliveries, times in {zone}. <a href={base}>Refresh</a>
+          </span>
+        }
+        columns={[
+          {
+            label: 'Event',
+            cell: (d) => (
+              <>
+                <code>{d.event.type}</code>
+                <br />
+                <span class="muted">
+                  <code>{d.event.id}</code>
+                </span>
+              </>
+            ),
+          },
+          {
+            label: 'Status',
+            cell: (d) => (
+              <>
+                <span class={`badge ${d.status}`}>{d.status}</span>
+                {d.status === 'pending' && d.nextAttemptAt && (
+                  <>
+                    <br />
+                    <span class="muted">
+                      next <TimeTag at={d.nextAttemptAt} zone={zone} seconds />
+                    </span>
+                  </>
+                )}
+              </>
+            ),
+          },
+          {
+            label: 'Attempts',
+            cell: (d) =>
+              d.attempts.length ? (
+                <ol class="attempts">
+                  {d.attempts.map((a) => (
+                    <li>
+                      <TimeTag at={a.createdAt} zone={zone} seconds /> ·{' '}
+                      {a.statusCode ? `HTTP ${a.statusCode}` : (a.error ?? 'no response')} · {a.durationMs} ms
+                      {a.responseExcerpt && (
                         <>
                           <br />
-                          <span class="muted">
-                            next <TimeTag at={d.nextAttemptAt} seconds />
-                          </span>
+                          <code class="excerpt">{a.responseExcerpt.slice(0, 300)}</code>
                         </>
                       )}
-                    </td>
-                    <td>
-                      {d.attempts.length ? (
-                        <ol class="attempts">
-                          {d.attempts.map((a) => (
-                            <li>
-                              <TimeTag at={a.createdAt} seconds /> ·{' '}
-                              {a.statusCode ? `HTTP ${a.statusCode}` : (a.error ?? 'no response')} · {a.durationMs} ms
-                              {a.responseExcerpt && (
-                                <>
-                                  <br />
-                                  <code class="excerpt">{a.responseExcerpt.slice(0, 300)}</code>
-                                </>
-                              )}
-                            </li>
-                          ))}
-                        </ol>
-                      ) : (
-                        <span class="muted">No attempt yet</span>
-                      )}
-                    </td>
-                    <td class="actions">
-                      <form method="post" action={`${base}/deliveries/${d.id}/retry`}>
-                        <CsrfField token={s.ctx.csrfToken} />
-                        <button type="submit" aria-label={`Retry delivery of ${d.event.type} ${d.event.id}`}>
-                          Retry
-                        </button>
-                      </form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-          <p class="muted">
-            The latest {DELIVERIES_SHOWN} deliveries. <a href={base}>Refresh</a>
-          </p>
-        </>
-      ) : (
-        <p class="empty">No deliveries yet. Send a test event, or make a booking with a {s.mode} key.</p>
-      )}
+                    </li>
+                  ))}
+                </ol>
+              ) : (
+                <span class="muted">No attempt yet</span>
+              ),
+          },
+        ]}
+        actions={(d) => (
+          <PostButton
+            action={`${base}/deliveries/${d.id}/retry`}
+            csrf={s.ctx.csrfToken}
+            label="Retry"
+            name={`Retry delivery of ${d.event.type} ${d.event.id}`}
+          />
+        )}
+      />
     </>
   );
   return adminPage(s.ctx, 'Webhook endpoint', body, { crumbs });

@@ -1,18 +1,20 @@
 // The cost of a GraphQL operation counted with its list sizes (docs/graphql.md, Limits): a field
 // costs 1 plus what it selects, and what a list selects counts once per record it may return:
 // `first`/`last` (or the deprecated `limit`) of a connection, its default page (20) when none is
-// given, and 10 for a plain list. So `first: 100` on a list inside a list of 100 costs 100 × 100,
-// and a document that could make the database work that hard is refused before it runs.
-// graphql-armor's own cost limit (document shape) stays beside it.
+// given, the number of ids of `nodes(ids:)`, and 10 for another plain list. So `first: 100` on a
+// list inside a list of 100 costs 100 × 100, and a document that could make the database work that
+// hard is refused before it runs. It is the one cost limit (src/http/graphql.ts says why).
 import {
   getNamedType,
   getNullableType,
+  isInterfaceType,
   isListType,
   isObjectType,
   Kind,
   OperationTypeNode,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLInterfaceType,
   type GraphQLObjectType,
   type GraphQLSchema,
   type SelectionSetNode,
@@ -29,6 +31,15 @@ function intOf(value: ValueNode | undefined, variables: Record<string, unknown>)
   if (value.kind === Kind.VARIABLE) {
     const v = variables[value.name.value];
     return typeof v === 'number' ? v : undefined;
+  }
+  return undefined;
+}
+
+function listLength(value: ValueNode | undefined, variables: Record<string, unknown>): number | undefined {
+  if (value?.kind === Kind.LIST) return value.values.length;
+  if (value?.kind === Kind.VARIABLE) {
+    const v = variables[value.name.value];
+    return Array.isArray(v) ? v.length : undefined;
   }
   return undefined;
 }
@@ -63,24 +74,25 @@ export function operationCost(
   }
 
   const seen = new Set<string>(); // a fragment spread inside itself is invalid; never loop on one
-  const cost = (type: GraphQLObjectType, set: SelectionSetNode): number => {
+  // A selection on an interface (Node) counts its fields and each fragment on a type beside them.
+  const cost = (type: GraphQLObjectType | GraphQLInterfaceType, set: SelectionSetNode): number => {
     let total = 0;
     for (const s of set.selections) {
       if (s.kind === Kind.INLINE_FRAGMENT) {
         const on = s.typeCondition ? schema.getType(s.typeCondition.name.value) : type;
-        total += cost(isObjectType(on) ? on : type, s.selectionSet);
+        total += cost(isObjectType(on) || isInterfaceType(on) ? on : type, s.selectionSet);
       } else if (s.kind === Kind.FRAGMENT_SPREAD) {
         const f = fragments.get(s.name.value);
         if (!f || seen.has(f.name.value)) continue;
         seen.add(f.name.value);
         const on = schema.getType(f.typeCondition.name.value);
-        total += cost(isObjectType(on) ? on : type, f.selectionSet);
+        total += cost(isObjectType(on) || isInterfaceType(on) ? on : type, f.selectionSet);
         seen.delete(f.name.value);
       } else {
         const field = type.getFields()[s.name.value];
         if (!field) continue; // __typename and introspection
         const named = getNamedType(field.type);
-        if (!s.selectionSet || !isObjectType(named)) {
+        if (!s.selectionSet || !(isObjectType(named) || isInterfaceType(named))) {
           total += 1;
           continue;
         }
@@ -89,12 +101,16 @@ export function operationCost(
         // A connection's `edges`, `nodes` and `data` are its records: the multiplier sits on the
         // connection, so the lists inside it count once.
         const recordsOfConnection = type.name.endsWith('Connection') && ['edges', 'nodes', 'data'].includes(field.name);
+        // A list of records by id (`nodes(ids:)`) returns one per id given.
+        const ids = field.args.some((a) => a.name === 'ids')
+          ? listLength(s.arguments?.find((a) => a.name.value === 'ids')?.value, variables)
+          : undefined;
         const times = recordsOfConnection
           ? 1
           : isConnection
             ? (arg('first') ?? arg('last') ?? arg('limit') ?? DEFAULT_PAGE)
             : isListType(getNullableType(field.type))
-              ? PLAIN_LIST
+              ? (ids ?? PLAIN_LIST)
               : 1;
         const inner = cost(named, s.selectionSet);
         total += 1 + Math.max(times, 0) * inner;

@@ -14,6 +14,25 @@ const TRANSPORT_FOLDERS = 'rest|admin|cli|workers|http';
 // The assembly: the HTTP app builder, the process, the embedded start's demo seed.
 const ASSEMBLY = '^src/(app|server|demo)[.]ts$';
 
+// The subjects of the domain (the folders of src/schema), bottom to top: a subject imports only
+// subjects of a lower level, so no two subjects need each other, however indirectly
+// (ARCHITECTURE.md, "subjects-do-not-loop"). A subject that needs one of its own level or above
+// moves a level up, or the shared part moves down (into core/, or the files at the root of
+// src/schema, which import no subject). test/docs/architecture.test.ts fails while a folder of
+// src/schema is missing here.
+const SUBJECT_LEVELS = [
+  ['credentials', 'emails', 'events', 'locations', 'maintenance', 'recurrence', 'request-logs'],
+  ['core', 'customers', 'staff', 'webhooks'],
+  ['calendars', 'notifications', 'reports', 'resources', 'team'],
+  ['availability', 'services'],
+  ['bookings'],
+  ['booking-series', 'class-schedules', 'closures', 'payments', 'visits'],
+  ['classes', 'customer-exports', 'sandbox', 'test-clocks'],
+  ['companies'],
+  ['accounts'],
+];
+const subjectsOf = (levels) => `^src/schema/(${levels.flat().join('|')})/`;
+
 module.exports = {
   forbidden: [
     {
@@ -46,6 +65,40 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: DOMAIN },
       to: { path: '^src/schema/[^/]+/', pathNot: '^src/schema/[^/]+/index[.]ts$' },
+    },
+    {
+      name: 'subjects-enter-one-another-through-their-index',
+      comment:
+        'Inside the domain too, a subject imports another subject through its index.ts only: what a subject offers is one file to read.',
+      severity: 'error',
+      from: { path: '^src/schema/([^/]+)/' },
+      to: { path: '^src/schema/[^/]+/', pathNot: '^src/schema/$1/|^src/schema/[^/]+/index[.]ts$' },
+    },
+    {
+      name: 'domain-root-imports-no-subject',
+      comment:
+        'The files at the root of src/schema (builder, context, validation, ...) are what every subject shares: they import no subject, so none loops through them. Only src/schema/index.ts, which assembles the schema, imports the subjects.',
+      severity: 'error',
+      from: { path: '^src/schema/[^/]+$', pathNot: '^src/schema/index[.]ts$' },
+      to: { path: '^src/schema/[^/]+/' },
+    },
+    ...SUBJECT_LEVELS.map((level, i) => ({
+      name: 'subjects-do-not-loop',
+      comment: `A subject of level ${i} (${level.join(', ')}) imports only subjects of a lower level (SUBJECT_LEVELS above).`,
+      severity: 'error',
+      from: { path: subjectsOf([level]) },
+      to: {
+        path: '^src/schema/[^/]+/',
+        pathNot: i === 0 ? '^src/schema/$1/' : `^src/schema/$1/|${subjectsOf(SUBJECT_LEVELS.slice(0, i))}`,
+      },
+    })),
+    {
+      name: 'subjects-do-not-loop',
+      comment:
+        'A folder of src/schema that SUBJECT_LEVELS does not list imports no subject until it is given its level.',
+      severity: 'error',
+      from: { path: '^src/schema/([^/]+)/', pathNot: subjectsOf(SUBJECT_LEVELS) },
+      to: { path: '^src/schema/[^/]+/', pathNot: '^src/schema/$1/' },
     },
     {
       name: 'transports-do-not-import-each-other',

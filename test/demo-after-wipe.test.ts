@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureDemo } from '../src/demo.js';
-import { restoreSampleCompanies } from '../src/schema/sandbox/restore-sample-companies.js';
+import { restoreSampleCompanies } from '../src/schema/companies/restore-sample-companies.js';
 import { wipeSandbox } from '../src/schema/sandbox/wipe-sandbox.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { bearer } from './helpers/factories.js';

@@ -218,6 +218,8 @@ export class SqlTransaction {
   }
 }
 
+/** Prisma's interactive transaction: what a step that uses Prisma's model API inside a transaction takes. */
+export type Tx = Prisma.TransactionClient;
 /** Where a step inside a transaction sends its SQL: Prisma's interactive transaction, or sqlTransaction's. */
 export type Transaction = Prisma.TransactionClient | SqlTransaction;
 /** A pool or a transaction of either kind: what a read that runs anywhere takes. */

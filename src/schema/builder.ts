@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { getDatamodel, type default as PrismaTypes } from '../generated/pothos-types.js';
 import type { Scope } from '../auth/scopes.js';
 import type { Context } from './context.js';
-import type { EventPositionInput } from './events/position-input.js';
+import type { EventPositionInput } from './event-position.js';
 import { parseIsoTimestamp, toIsoTimestamp } from './iso-timestamp.js';
 
 function requiredScope(failure: AuthFailure): string | undefined {

@@ -23,6 +23,6 @@ import './test-clocks/test-clock.js';
 import './request-logs/request-log.js';
 import './visits/visit.js';
 import './booking-series/booking-series.js';
-import './customers/customer-export.js';
+import './customer-exports/customer-export.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
-import type { Tx } from './events/events.js';
+import type { Tx } from '../db/databases.js';
 
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_MAX_KEY_LENGTH = 40;

@@ -59,6 +59,19 @@ describe('ARCHITECTURE.md', () => {
     // And names no folder that is gone.
     expect([...named].filter((n) => !folders.includes(n) && n !== 'sample-data')).toEqual([]);
   });
+
+  it('gives every subject folder of src/schema its level in .dependency-cruiser.cjs', () => {
+    // The rule subjects-do-not-loop: one per level, from the level's subjects (ARCHITECTURE.md).
+    const config = read('.dependency-cruiser.cjs');
+    const levels = /const SUBJECT_LEVELS = \[([\s\S]*?)\n\];/.exec(config)![1]!;
+    const listed = [...levels.matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1]!);
+    const folders = readdirSync(join(root, 'src/schema')).filter((name) =>
+      statSync(join(root, 'src/schema', name)).isDirectory(),
+    );
+    expect(folders.filter((f) => !listed.includes(f))).toEqual([]);
+    expect(listed.filter((n) => !folders.includes(n))).toEqual([]);
+    expect(new Set(listed).size).toBe(listed.length);
+  });
 });
 
 describe('docs/performance.md', () => {

@@ -10,7 +10,7 @@ import { DateTime } from 'luxon';
 import type { OutboxEventType } from '../../src/schema/events/events.js';
 import { createPayment } from '../../src/schema/payments/create-payment.js';
 import { rescheduleBooking } from '../../src/schema/bookings/reschedule-booking.js';
-import { manageUrl } from '../../src/schema/bookings/index.js';
+import { manageUrl } from '../../src/schema/core/index.js';
 import { transitionBooking } from '../../src/schema/bookings/transition-booking.js';
 import { startWorkers, type Workers } from '../../src/workers/runtime.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

@@ -19,7 +19,7 @@ import {
   type BookingAction,
   type CancellationQuote,
 } from '../../schema/bookings/index.js';
-import { REFUNDABLE } from '../../schema/payments/index.js';
+import { REFUNDABLE } from '../../schema/core/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { AdminNotFound, describedBy, ErrorText, formatTime, HintText, money, sendAdmin, TimeTag } from '../http.js';

@@ -9,13 +9,8 @@ import { DateTime } from 'luxon';
 import type { ComponentChildren } from 'preact';
 import type { Payment, PaymentStatus } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
-import {
-  listPayments,
-  paymentDetails,
-  PAYMENT_STATUSES,
-  REFUNDABLE,
-  refundPayment,
-} from '../../schema/payments/index.js';
+import { listPayments, paymentDetails, PAYMENT_STATUSES, refundPayment } from '../../schema/payments/index.js';
+import { REFUNDABLE } from '../../schema/core/index.js';
 import type { Services } from '../../services.js';
 import {
   describedBy,

@@ -8,8 +8,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Company } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
-import { SAMPLE_ORDER, restoreSampleCompanies, wipeSandbox } from '../../schema/sandbox/index.js';
-import { countCompanyContents, listAccountCompanies } from '../../schema/companies/index.js';
+import { restoreSampleCompanies, countCompanyContents, listAccountCompanies } from '../../schema/companies/index.js';
+import { SAMPLE_ORDER, wipeSandbox } from '../../schema/sandbox/index.js';
 import type { Services } from '../../services.js';
 import { DoneNotice, ScrollTable, sendAdmin } from '../http.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';

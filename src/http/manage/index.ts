@@ -12,15 +12,8 @@ import { sendPage } from '../../auth/pages/html.js';
 import { stringFieldsOf } from '../../auth/pages/request-fields.js';
 import { AppError, isAppError, toAppError } from '../../errors.js';
 import { findAvailability } from '../../schema/availability/index.js';
-import {
-  acceptOffer,
-  cancelBooking,
-  openManageLink,
-  publicOrigin,
-  quoteCancellation,
-  rescheduleBooking,
-  type ManagedBooking,
-} from '../../schema/bookings/index.js';
+import { acceptOffer, cancelBooking, quoteCancellation, rescheduleBooking } from '../../schema/bookings/index.js';
+import { openManageLink, publicOrigin, type ManagedBooking } from '../../schema/core/index.js';
 import type { Services } from '../../services.js';
 import { MANAGE_CSP, messagePage, notFoundPage, formatInstant, type Notice } from './pages.js';
 import { bookingView, cancelView, linkPath, permitted, rescheduleView, type DaySlots } from './views.js';

@@ -1,7 +1,8 @@
 // The three views of a manage link (docs/manage-links.md): the booking, the cancel
 // confirmation with the quote, and the reschedule picker over findAvailability's slots.
 import { DateTime } from 'luxon';
-import type { CancellationQuote, ManagedBooking } from '../../schema/bookings/index.js';
+import type { CancellationQuote } from '../../schema/bookings/index.js';
+import type { ManagedBooking } from '../../schema/core/index.js';
 import { formatInstant, formatMoney, formatSlot, managePage, NoticeText, type Notice } from './pages.js';
 
 const STATUS_WORDS: Record<string, string> = {

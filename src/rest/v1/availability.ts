@@ -1,9 +1,8 @@
 // GET /api/v1/availability (docs/api.md).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { findAvailability, type Availability as Found } from '../../schema/availability/index.js';
+import { findAvailability, type Availability as Found, type VisitSlotItem } from '../../schema/availability/index.js';
 import { toIsoTimestamp } from '../../schema/iso-timestamp.js';
-import type { VisitSlotItem } from '../../schema/visits/index.js';
 import { graphqlRoute, type V1Deps } from '../route.js';
 import { Id, Timestamp } from '../schemas.js';
 

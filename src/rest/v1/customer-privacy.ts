@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Credential } from '../../auth/credentials.js';
 import type { Company } from '../../generated/prisma/client.js';
-import { EXPORT_LIMIT } from '../../schema/customers/index.js';
+import { EXPORT_LIMIT } from '../../schema/customer-exports/index.js';
 import { createContext } from '../../schema/context.js';
 import type { Services } from '../../services.js';
 import { success } from '../envelope.js';

@@ -5,7 +5,7 @@ import type { Account, Company } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { email, parseInput } from '../validation.js';
-import { createSampleCompanies } from '../companies/create-company.js';
+import { createSampleCompanies } from '../companies/index.js';
 
 const createAccountInput = z
   .object({

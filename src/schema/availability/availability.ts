@@ -2,7 +2,7 @@
 // Scope: availability:read.
 import { builder } from '../builder.js';
 import type { Slot } from './schedule.js';
-import type { VisitSlotItem } from '../visits/visit-availability.js';
+import type { VisitSlotItem } from './visit-availability.js';
 import { findAvailability, type Availability, type SessionAvailability } from './find-availability.js';
 import { explainAvailability, type Explanation } from './explain-availability.js';
 import type { Reason } from './refusals.js';

@@ -6,7 +6,7 @@
 // so a company with a long history pays only for the days on screen.
 import { sqlOf, type Db } from '../../db/databases.js';
 import type { BookingStatus, ClassStatus } from '../../generated/prisma/enums.js';
-import type { Interval } from '../staff/working-hours.js';
+import type { Interval } from '../staff/index.js';
 import { loadSchedules } from './schedule.js';
 
 /** The most appointments or class sessions one calendar shows (a week of a very busy team). */

@@ -8,13 +8,13 @@ import type { Company } from '../../generated/prisma/client.js';
 import { effectiveBookingRules } from '../booking-rules.js';
 import { boundedInstant, id } from '../domain-validation.js';
 import { findEmployee, findService } from '../find-records.js';
-import { findClosureOver } from '../closures/closure-over.js';
+import { findClosureOver } from '../core/index.js';
 import { parseInput } from '../validation.js';
 import { assessStart, reasonFor, type Assessment, type Policy, type Reason, type ServiceTiming } from './refusals.js';
 import { loadSchedules } from './schedule.js';
 import { domainNow } from '../domain-time.js';
 import { requireLocations } from '../locations/index.js';
-import { loadResourceSchedule, type ResourceNeeds } from '../resources/resource-schedule.js';
+import { loadResourceSchedule, type ResourceNeeds } from '../resources/index.js';
 
 /** A service's resource needs (none when the caller's service object does not carry them). */
 export const needsOf = (s: Partial<ResourceNeeds>): ResourceNeeds => ({

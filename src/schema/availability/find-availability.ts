@@ -12,8 +12,8 @@ import { parseInput } from '../validation.js';
 import { findService } from '../find-records.js';
 import { policyFor } from './explain-availability.js';
 import { domainNow } from '../domain-time.js';
-import { findVisitAvailability } from '../visits/visit-availability.js';
-import { loadResourceSchedule } from '../resources/resource-schedule.js';
+import { findVisitAvailability } from './visit-availability.js';
+import { loadResourceSchedule, needsResources } from '../resources/index.js';
 import { requireLocations } from '../locations/index.js';
 import {
   availabilityCacheEnabled,
@@ -23,7 +23,6 @@ import {
   readVersions,
   withoutClock,
 } from './availability-cache.js';
-import { needsResources } from '../resources/resource-schedule.js';
 
 export const MAX_AVAILABILITY_DAYS = 31;
 

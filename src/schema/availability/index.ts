@@ -7,3 +7,6 @@ export * from './refusals.js';
 export * from './explain-availability.js';
 export * from './calendar.js';
 export { setAvailabilityCache } from './availability-cache.js';
+export * from './visit-availability.js';
+export * from './visit-sequence.js';
+export { ReasonType } from './availability.js';

@@ -13,8 +13,8 @@
 // rooms and equipment the service requires must be free too (src/schema/resources/resource-schedule.ts):
 // the same for every employee, so they are asked once per start.
 import type { BookingRules } from '../booking-rules.js';
-import type { Interval, LocalDay } from '../staff/working-hours.js';
-import { resourceRefusals, type ResourceSchedule } from '../resources/resource-schedule.js';
+import type { Interval, LocalDay } from '../staff/index.js';
+import { resourceRefusals, type ResourceSchedule } from '../resources/index.js';
 
 export interface ServiceTiming {
   durationMinutes: number;

@@ -19,9 +19,9 @@ import {
   subtractIntervals,
   type Interval,
   type TimeRange,
-} from '../staff/working-hours.js';
+} from '../staff/index.js';
 import { dayAt, refusals, type EmployeeSchedule, type Policy, type ServiceTiming } from './refusals.js';
-import { resourceRefusals, type ResourceSchedule } from '../resources/resource-schedule.js';
+import { resourceRefusals, type ResourceSchedule } from '../resources/index.js';
 
 /**
  * Slots start every 15 minutes from the start of each working interval (README, Domain): the

@@ -1,8 +1,8 @@
 // Booking series (docs/api.md, Booking series). Scopes: bookings:read / bookings:write.
 import { builder } from '../builder.js';
-import { CustomerInput } from '../customers/customer.js';
-import { BookingActorEnum } from '../bookings/booking.js';
-import { ReasonType } from '../availability/availability.js';
+import { CustomerInput } from '../customers/index.js';
+import { BookingActorEnum } from '../bookings/index.js';
+import { ReasonType } from '../availability/index.js';
 import { createBookingSeries, type SkippedOccurrence } from './create-booking-series.js';
 import { cancelBookingSeries, findBookingSeries } from './manage-booking-series.js';
 import { NodeInterface } from '../node.js';

@@ -24,16 +24,15 @@ import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { domainTransaction, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
-import { assessEmployees, policyFor } from '../availability/explain-availability.js';
-import type { Reason } from '../availability/refusals.js';
-import { lockEmployees } from '../staff/employee-lock.js';
+import { assessEmployees, policyFor, type Reason } from '../availability/index.js';
+import { lockEmployees } from '../staff/index.js';
 import { metadataInput } from '../metadata.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findCustomer, findEmployee, findService } from '../find-records.js';
-import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/manage-customers.js';
+import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/index.js';
 import { domainNow } from '../domain-time.js';
 import { findLocation } from '../locations/index.js';
-import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/create-booking.js';
+import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/index.js';
 import { expandRecurrence, localStartOf, parseRecurrence } from '../recurrence/index.js';
 
 /** The most occurrences one series holds (docs/api.md, Booking series). */

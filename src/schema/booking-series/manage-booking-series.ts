@@ -12,7 +12,7 @@ import { isId } from '../../ids.js';
 import { boundedInstant } from '../domain-validation.js';
 import { parseInput } from '../validation.js';
 import { domainNow } from '../domain-time.js';
-import { cancelBookingsTogether, cancelTogetherInput } from '../bookings/cancel-together.js';
+import { cancelBookingsTogether, cancelTogetherInput } from '../bookings/index.js';
 import type { SeriesWithBookings } from './create-booking-series.js';
 
 type Client = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];

@@ -12,7 +12,7 @@ import { AppError } from '../../errors.js';
 import { assertBeforeCutoff } from '../booking-rules.js';
 import { domainTransaction } from '../db-errors.js';
 import { findBooking } from '../find-records.js';
-import { REFUNDABLE, refundCharge, type RefundOutcome } from '../payments/refund-payment.js';
+import { REFUNDABLE, refundCharge, type RefundOutcome } from '../core/index.js';
 import { parseInput, text } from '../validation.js';
 import { loadCancellationTerms, type CancellationTerms } from './cancellation-terms.js';
 import { applyTransition, invalidTransition } from './transition-booking.js';

@@ -8,8 +8,8 @@
 //   waiveFee: the fee is 0 (a business waiving it for a customer's cancel).
 import type { Booking, CancelledBy, Company, Payment, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
 import { cutoffDeadline, effectiveBookingRules, type BookingRules } from '../booking-rules.js';
-import { storedCancellationPolicy, type CancellationPolicy } from '../services/cancellation-policy.js';
-import { visitShareOf } from '../payments/visit-charge.js';
+import { storedCancellationPolicy, type CancellationPolicy } from '../services/index.js';
+import { visitShareOf } from '../core/index.js';
 import { TRANSITIONS } from './transition-booking.js';
 
 export interface CancellationTerms {

@@ -17,9 +17,9 @@ import type { Db, Transaction } from '../../db/databases.js';
 import type { Booking, ClassSession, Company, Prisma } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { recordBookingEvent } from './booking-events.js';
+import { recordBookingEvent, findClosureOver } from '../core/index.js';
 import { insertBookingCreated } from './insert-booking.js';
-import { planReminders } from '../notifications/plan-reminders.js';
+import { planReminders } from '../notifications/index.js';
 import {
   domainSqlTransaction,
   domainTransaction,
@@ -28,29 +28,30 @@ import {
   isForeignKeyViolation,
 } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
-import { reasonFor, type Policy, type Reason, type ServiceTiming } from '../availability/refusals.js';
-import { assessEmployees, needsOf, policyFor } from '../availability/explain-availability.js';
 import {
-  lockCustomerAndEmployees,
-  lockEmployees,
-  lockEmployeesReading,
-  type LockedEmployee,
-} from '../staff/employee-lock.js';
-import { findClosureOver } from '../closures/closure-over.js';
+  reasonFor,
+  type Policy,
+  type Reason,
+  type ServiceTiming,
+  assessEmployees,
+  needsOf,
+  policyFor,
+} from '../availability/index.js';
+import { lockCustomerAndEmployees, lockEmployees, lockEmployeesReading, type LockedEmployee } from '../staff/index.js';
 import { metadataInput } from '../metadata.js';
-import { answersInput, judgeAnswers, storedQuestions } from '../services/questions.js';
+import {
+  answersInput,
+  judgeAnswers,
+  storedQuestions,
+  storedWaitlist,
+  waitlistOpen,
+  type WaitlistConfig,
+} from '../services/index.js';
 import { parseInput, text, timezone } from '../validation.js';
 import { findClassSession, findEmployee, findServiceToBook } from '../find-records.js';
-import {
-  createCustomerInput,
-  findOrCreateCustomer,
-  lockCustomer,
-  lockedCustomer,
-} from '../customers/manage-customers.js';
+import { createCustomerInput, findOrCreateCustomer, lockCustomer, lockedCustomer } from '../customers/index.js';
 import { domainNow } from '../domain-time.js';
-import { holdResources } from '../resources/resource-holds.js';
-import type { ResourceNeeds } from '../resources/resource-schedule.js';
-import { storedWaitlist, waitlistOpen, type WaitlistConfig } from '../services/waitlist-config.js';
+import { holdResources, type ResourceNeeds } from '../resources/index.js';
 import { HOLD_MINUTES, lockClassSession, spotsLeft, waitlistCutoff } from './waitlist.js';
 
 const input = z

@@ -8,10 +8,10 @@
 // trigger wakes the outbox as for any event.
 import { sqlRows, type Transaction } from '../../db/databases.js';
 import { Prisma, type Booking } from '../../generated/prisma/client.js';
-import { eventInsert } from '../events/events.js';
-import { reminderInsert, reminderSettings, type ReminderSettings } from '../notifications/plan-reminders.js';
+import { eventInsert } from '../events/index.js';
+import { reminderInsert, reminderSettings, type ReminderSettings } from '../notifications/index.js';
 import { selectAs, type ModelColumn } from '../model-columns.js';
-import { bookingEventData } from './booking-events.js';
+import { bookingEventData } from '../core/index.js';
 
 /** What a new appointment's row is given; the rest takes the column's default. */
 export type NewBooking = Pick<

@@ -3,7 +3,7 @@
 import { PLANNED_WITH_VALUES, sqlRows, type Db } from '../../db/databases.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { BookingStatus } from '../../generated/prisma/enums.js';
-import { listEventsOfBookings } from '../events/list-events.js';
+import { listEventsOfBookings } from '../events/index.js';
 
 /** Bookings starting in [from, to) (of the given statuses, or all), in start order, with customer and service names. */
 export async function listBookingsStarting(

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Booking } from '../../generated/prisma/client.js';
-import { recordBookingEvent } from './booking-events.js';
+import { recordBookingEvent } from '../core/index.js';
 import { domainTransaction } from '../db-errors.js';
 import { findBooking } from '../find-records.js';
 import { mergeMetadata, metadataPatch } from '../metadata.js';

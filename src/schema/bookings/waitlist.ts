@@ -11,9 +11,9 @@
 // always the one promoted or offered. Locks are taken in one order everywhere: an employee's
 // lock (staff/employee-lock.ts), then the session row, then booking rows.
 import type { Booking, ClassSession, Prisma } from '../../generated/prisma/client.js';
-import { recordBookingEvent } from './booking-events.js';
-import { planReminders } from '../notifications/plan-reminders.js';
-import { storedWaitlist, WAITLIST_DEFAULTS, type WaitlistConfig } from '../services/waitlist-config.js';
+import { recordBookingEvent } from '../core/index.js';
+import { planReminders } from '../notifications/index.js';
+import { storedWaitlist, WAITLIST_DEFAULTS, type WaitlistConfig } from '../services/index.js';
 
 type Tx = Prisma.TransactionClient;
 

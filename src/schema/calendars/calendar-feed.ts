@@ -11,7 +11,7 @@ import type { Config } from '../../config.js';
 import { feedTokenHash, feedTokenMode } from '../../crypto/calendar-feed-token.js';
 import type { Databases } from '../../db/databases.js';
 import { deepFreeze } from '../../frozen.js';
-import { publicOrigin } from '../bookings/index.js';
+import { publicOrigin } from '../core/index.js';
 import { bookingUid, locationText, PRODUCT_ID, uidHostOf } from './booking-invitation.js';
 
 const DAY_MS = 86_400_000;

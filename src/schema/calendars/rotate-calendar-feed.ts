@@ -9,7 +9,7 @@ import { secretBox } from '../../crypto/secret-box.js';
 import type { Db } from '../../db/databases.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
-import { publicOrigin } from '../bookings/index.js';
+import { publicOrigin } from '../core/index.js';
 import { findEmployee } from '../find-records.js';
 import { parseInput } from '../validation.js';
 

@@ -23,12 +23,11 @@ import { DateTime } from 'luxon';
 import type { ClassSchedule, Prisma } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { inSavepoint } from '../bookings/create-booking.js';
+import { inSavepoint } from '../bookings/index.js';
 import { isExclusionViolation, isUniqueViolation } from '../db-errors.js';
 import { expandRecurrence, parseRecurrence } from '../recurrence/index.js';
-import { holdResources } from '../resources/resource-holds.js';
-import { needsResources, type ResourceNeeds } from '../resources/resource-schedule.js';
-import { lockEmployees } from '../staff/employee-lock.js';
+import { holdResources, needsResources, type ResourceNeeds } from '../resources/index.js';
+import { lockEmployees } from '../staff/index.js';
 
 /** How far ahead of domain time sessions exist (12 weeks). */
 export const HORIZON_DAYS = 84;

@@ -2,6 +2,7 @@
 // The public face of this subject: transports import it from here, never a file inside.
 // Its GraphQL type (class-schedule.ts) is registered by src/schema/index.ts.
 export { createClassSchedule, deleteClassSchedule, updateClassSchedule } from './manage-class-schedules.js';
-export { extendClassSchedules, type ExtendResult } from './extend-class-schedules.js';
-export { HORIZON_DAYS } from './generate-sessions.js';
+export { extendClassSchedules, extendCompanyClassSchedules, type ExtendResult } from './extend-class-schedules.js';
+export { generateSessions, HORIZON_DAYS, horizonOf, sessionNeeds } from './generate-sessions.js';
 export { listActiveClassSchedules } from './list-class-schedules.js';
+export { resolvePlace, type SchedulePlace } from './schedule-place.js';

@@ -15,7 +15,7 @@ import {
 import { legacyPageArgs } from '../pagination.js';
 import { found } from '../find-records.js';
 import { cancelClassSession, createClassSession, updateClassSession } from './manage-class-sessions.js';
-import { spotsLeft } from '../bookings/waitlist.js';
+import { spotsLeft } from '../bookings/index.js';
 import { NodeInterface } from '../node.js';
 
 export const ClassStatusEnum = builder.enumType('ClassStatus', {

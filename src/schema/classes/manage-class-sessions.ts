@@ -26,22 +26,24 @@ import type { Db } from '../../db/databases.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { recordBookingEvent } from '../bookings/booking-events.js';
-import { cancelReminders, replanReminders } from '../notifications/plan-reminders.js';
+import { recordBookingEvent, findClosureOver } from '../core/index.js';
+import { cancelReminders, replanReminders } from '../notifications/index.js';
 import { constraintName, domainTransaction, isCheckViolation, isExclusionViolation } from '../db-errors.js';
 import { boundedInstant, checkRange, id } from '../domain-validation.js';
-import { recordEvent } from '../events/events.js';
+import { recordEvent } from '../events/index.js';
 import { parseInput, text } from '../validation.js';
 import { findClassSession, findEmployee, findService } from '../find-records.js';
-import { findClosureOver } from '../closures/closure-over.js';
-import { lockEmployees } from '../staff/employee-lock.js';
+import { lockEmployees } from '../staff/index.js';
 import { domainNow } from '../domain-time.js';
-import { holdResources, releaseHolds } from '../resources/resource-holds.js';
-import { needsResources, type ResourceNeeds } from '../resources/resource-schedule.js';
-import { requiredResourceIdsInput } from '../resources/index.js';
-import { fillFreedPlaces, lockClassSession } from '../bookings/waitlist.js';
-import { sessionNeeds } from '../class-schedules/generate-sessions.js';
-import { resolvePlace, type SchedulePlace } from '../class-schedules/schedule-place.js';
+import {
+  holdResources,
+  releaseHolds,
+  needsResources,
+  type ResourceNeeds,
+  requiredResourceIdsInput,
+} from '../resources/index.js';
+import { fillFreedPlaces, lockClassSession } from '../bookings/index.js';
+import { sessionNeeds, resolvePlace, type SchedulePlace } from '../class-schedules/index.js';
 
 const capacity = z.number().int('must be an integer').min(1, 'must be at least 1').max(10_000, 'must be at most 10000');
 const createInput = z

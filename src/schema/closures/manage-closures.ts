@@ -24,10 +24,8 @@ import { isId, newId } from '../../ids.js';
 import { domainTransaction } from '../db-errors.js';
 import { boundedInstant, checkRange, id } from '../domain-validation.js';
 import { parseInput, requiredText } from '../validation.js';
-import { lockEmployees } from '../staff/employee-lock.js';
-import { applyTransition } from '../bookings/transition-booking.js';
-import { paidFor } from '../bookings/cancellation-terms.js';
-import { refundCancelled } from '../bookings/cancel-booking.js';
+import { lockEmployees } from '../staff/index.js';
+import { applyTransition, paidFor, refundCancelled } from '../bookings/index.js';
 import { domainNow } from '../domain-time.js';
 
 /** A closure is at most this long (as a time off is). */

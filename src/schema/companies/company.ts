@@ -4,8 +4,7 @@ import { updateCompany } from './update-company.js';
 import { builder } from '../builder.js';
 import { companyBookingRules } from '../booking-rules.js';
 import { BookingRulesInput, BookingRulesType } from '../booking-rules-type.js';
-import { companyReminders } from '../notifications/reminders.js';
-import { ReminderInput, ReminderType } from '../notifications/reminder-type.js';
+import { companyReminders, ReminderInput, ReminderType } from '../notifications/index.js';
 import { NodeInterface } from '../node.js';
 
 export const CompanyModeEnum = builder.enumType('CompanyMode', {

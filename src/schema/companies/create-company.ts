@@ -2,13 +2,17 @@ import { z } from 'zod';
 import type { Databases } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import type { Tx } from '../events/events.js';
-import { SAMPLE_ORDER, SAMPLE_TEMPLATES, type SampleTemplate } from '../sandbox/samples.js';
+import type { Tx } from '../events/index.js';
+import {
+  SAMPLE_ORDER,
+  SAMPLE_TEMPLATES,
+  type SampleTemplate,
+  seedSampleCompany,
+  bookSampleCompany,
+} from '../sandbox/index.js';
 import { metadataInput } from '../metadata.js';
 import { LATEST_API_VERSION } from './api-versions.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
-import { seedSampleCompany } from '../sandbox/seed-sample-company.js';
-import { bookSampleCompany } from '../sandbox/sample-bookings.js';
 
 const createCompanyInput = z
   .object({

@@ -5,3 +5,4 @@ export * from './create-company.js';
 export * from './list-companies.js';
 export * from './update-company.js';
 export * from './api-versions.js';
+export * from './restore-sample-companies.js';

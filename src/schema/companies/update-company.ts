@@ -3,10 +3,10 @@ import type { Db } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
 import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
 import { mergeMetadata, metadataPatch } from '../metadata.js';
-import { DEFAULT_REMINDERS, remindersInput } from '../notifications/reminders.js';
+import { DEFAULT_REMINDERS, remindersInput } from '../notifications/index.js';
 import { apiVersionInput } from './api-versions.js';
 import { id } from '../domain-validation.js';
-import { attachableTestClock } from '../test-clocks/manage-test-clocks.js';
+import { attachableTestClock } from '../test-clocks/index.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { currency, email, parseInput, phone, requiredText, text, timezone } from '../validation.js';
 

@@ -20,7 +20,7 @@ import { Prisma, type Customer } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { findCustomer } from '../find-records.js';
-import { recordEvent } from '../events/events.js';
+import { recordEvent } from '../events/index.js';
 import { ERASED_BODY, mentionTerms, scrubCustomerFromRequestLogs } from '../request-logs/index.js';
 
 export const ERASED_NAME = 'Erased customer';

@@ -3,6 +3,6 @@
 // Its GraphQL type (customer.ts) is registered by src/schema/index.ts.
 export * from './manage-customers.js';
 export * from './erase-customer.js';
-export * from './export-customer.js';
 export * from './search-customers.js';
 export * from './customer-overview.js';
+export { CustomerInput, CustomerType } from './customer.js';

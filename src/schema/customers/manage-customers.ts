@@ -7,7 +7,7 @@ import { Prisma, type Customer } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
-import { eventInsert, recordEvent } from '../events/events.js';
+import { eventInsert, recordEvent } from '../events/index.js';
 import { selectAs, type ModelColumn } from '../model-columns.js';
 import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
 import { email, parseInput, phone, requiredText, text } from '../validation.js';

@@ -4,3 +4,4 @@
 export * from './list-emails.js';
 export * from './mailbox.js';
 export * from './templates.js';
+export { EmailType } from './email.js';

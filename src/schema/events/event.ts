@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import { EVENT_TYPES } from './events.js';
 import { EVENT_RECORD_SELECT, liveEvents, type EventRecord } from './live-events.js';
 import { listEventsOfBookings } from './list-events.js';
-import { parseEventPosition, type EventPositionInput } from './position-input.js';
+import { parseEventPosition, type EventPositionInput } from '../event-position.js';
 import { DEFAULT_LIMIT, legacyPageArgs, MAX_LIMIT } from '../pagination.js';
 import { resolveArrayConnection } from '@pothos/plugin-relay';
 import { connectionType, resolveConnection } from '../connections.js';
@@ -280,7 +280,7 @@ builder.subscriptionFields((t) => ({
 /**
  * The events of many bookings in one query: the bookings of one list resolve their `events`
  * in the same tick, so their ids are gathered first and read together (booking events carry
- * data.bookingId, src/schema/bookings/booking-events.ts).
+ * data.bookingId, src/schema/core/booking-events.ts).
  */
 /** The most events one list of bookings reads (a bound, not a page: a booking has a handful). */
 const EVENTS_OF_BOOKINGS_LIMIT = 10_000;

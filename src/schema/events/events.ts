@@ -10,7 +10,8 @@ export { EVENT_TYPES, OUTBOX_EVENT_TYPES, type EventType, type OutboxEventType }
 import type { OutboxEventType } from '../../webhooks/event-types.js';
 
 /** Anything that can run Prisma model calls: the client or an interactive transaction. */
-export type Tx = Prisma.TransactionClient;
+import type { Tx } from '../../db/databases.js';
+export type { Tx };
 
 /**
  * Records one event. Call it with the transaction that makes the change, so the event exists

@@ -5,5 +5,5 @@ export * from './events.js';
 export * from './outbox.js';
 export * from './positions.js';
 export * from './live-events.js';
-export { lastDeliveredPosition } from './event.js';
+export { EventObject, lastDeliveredPosition } from './event.js';
 export * from './list-events.js';

@@ -32,7 +32,7 @@ export async function listEventsByPosition(
 }
 
 /**
- * The events of some bookings (booking events carry `data.bookingId`: bookings/booking-events.ts),
+ * The events of some bookings (booking events carry `data.bookingId`: core/booking-events.ts),
  * oldest first. Found through the expression index on (company_id, data->>'bookingId'), so a
  * booking's history costs the same in a company of a hundred events as in one of millions.
  */

@@ -21,9 +21,9 @@ import type {
   Location,
   Notification,
   Service,
+  Prisma,
 } from '../../generated/prisma/client.js';
-import type { Prisma } from '../../generated/prisma/client.js';
-import { recordBookingEvent } from '../bookings/booking-events.js';
+import { recordBookingEvent } from '../core/index.js';
 import { holdsPlace } from './plan-reminders.js';
 
 type Tx = Prisma.TransactionClient;

@@ -6,3 +6,5 @@ export * from './plan-reminders.js';
 export * from './reminders.js';
 export * from './list-notifications.js';
 export * from './send-due-reminder.js';
+export { ReminderInput, ReminderType } from './reminder-type.js';
+export { NotificationType } from './notification.js';

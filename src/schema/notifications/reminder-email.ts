@@ -7,10 +7,9 @@ import type { Config } from '../../config.js';
 import type { Notification, Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
-import { manageUrl } from '../bookings/manage-link.js';
+import { manageUrl } from '../core/index.js';
 import type { ReminderBooking } from './claim-reminder.js';
-import { displayName, formatMailbox } from '../emails/mailbox.js';
-import { renderEmail } from '../emails/templates.js';
+import { displayName, formatMailbox, renderEmail } from '../emails/index.js';
 
 /** `<rem.<notification id>@<domain of the From address>>`: the same for every send of this reminder. */
 export function reminderMessageId(notificationId: string, from: string): string {

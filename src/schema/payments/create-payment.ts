@@ -1,5 +1,5 @@
 // POST /payments (docs/api.md): a `processing` payment for a booking's price (or its deposit,
-// then its balance), or for a whole visit's (visit-charge.ts); the payments
+// then its balance), or for a whole visit's (src/schema/core/visit-charge.ts); the payments
 // worker settles it through settle-payment.ts. Sandbox: a test card, judged by the
 // simulator now, of which only brand and last4 are kept. Live: a processor token only.
 import { z } from 'zod';
@@ -11,12 +11,11 @@ import type { Mode, PaymentKind } from '../../generated/prisma/enums.js';
 import { isId, newId } from '../../ids.js';
 import { simulateCard } from '../../payments/card-simulator.js';
 import { isPaymentMethodToken, looksLikeCardNumber } from '../../payments/payment-method-token.js';
-import { wakeWorkers } from '../events/outbox.js';
+import { wakeWorkers } from '../events/index.js';
 import { metadataInput } from '../metadata.js';
 import { parseInput } from '../validation.js';
 import { domainNow } from '../domain-time.js';
-import { assertPayable, LIVE } from './payable.js';
-import { createVisitPayment, refuseIfVisitPaid } from './visit-charge.js';
+import { assertPayable, LIVE, createVisitPayment, refuseIfVisitPaid } from '../core/index.js';
 
 const bookingId = z.string().refine(isId, 'must be a booking id (24 hex characters)');
 const visitId = z.string().refine(isId, 'must be a visit id (24 hex characters)');
@@ -136,7 +135,7 @@ export async function createPayment(
       await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${found.id} FOR UPDATE`;
       const booking = await tx.booking.findUniqueOrThrow({ where: { id: found.id } });
       assertPayable(booking, now);
-      // An item of a visit paid as one is paid by the visit's payment (visit-charge.ts).
+      // An item of a visit paid as one is paid by the visit's payment (core/visit-charge.ts).
       await refuseIfVisitPaid(tx, booking);
       const next = await nextCharge(tx, booking);
       return tx.payment.create({

@@ -7,3 +7,4 @@ export * from './update-payment.js';
 export * from './list-payments.js';
 export * from './settle-payment.js';
 export { PROCESSOR_ATTEMPTS } from './charge-verdict.js';
+export { PaymentType } from './payment.js';

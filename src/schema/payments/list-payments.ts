@@ -6,8 +6,8 @@ import type { Payment, PaymentStatus } from '../../generated/prisma/client.js';
 import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
-import { EVENT_TYPES } from '../events/events.js';
-import { findPayment } from './refund-payment.js';
+import { EVENT_TYPES } from '../events/index.js';
+import { findPayment } from '../core/index.js';
 
 export const PAYMENT_STATUSES: PaymentStatus[] = [
   'processing',

@@ -11,10 +11,10 @@
 // is done, so a run that dies between the two finishes the refund on the next.
 import type { BookingStatus, Payment } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
-import { applyTransition } from '../bookings/transition-booking.js';
-import { recordEvent, type Tx } from '../events/events.js';
+import { applyTransition } from '../bookings/index.js';
+import { recordEvent, type Tx } from '../events/index.js';
 import { chargeVerdict, chargeWithoutVerdict, type ChargeResult } from './charge-verdict.js';
-import { paymentEventData } from './refund-payment.js';
+import { paymentEventData } from '../core/index.js';
 import {
   paymentStandsFor,
   refundOwed,

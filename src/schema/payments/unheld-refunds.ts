@@ -9,8 +9,8 @@ import type { Db } from '../../db/databases.js';
 import type { BookingStatus, Payment } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { deepFreeze } from '../../frozen.js';
-import { recordEvent } from '../events/events.js';
-import { paymentEventData, REFUNDABLE, refundCharge } from './refund-payment.js';
+import { recordEvent } from '../events/index.js';
+import { paymentEventData, REFUNDABLE, refundCharge } from '../core/index.js';
 
 export interface SettleDeps {
   db: Db;

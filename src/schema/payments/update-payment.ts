@@ -5,10 +5,10 @@ import { z } from 'zod';
 import type { Db } from '../../db/databases.js';
 import type { Payment } from '../../generated/prisma/client.js';
 import { domainTransaction } from '../db-errors.js';
-import { recordEvent } from '../events/events.js';
+import { recordEvent } from '../events/index.js';
 import { mergeMetadata, metadataPatch } from '../metadata.js';
 import { parseInput } from '../validation.js';
-import { findPayment, paymentEventData } from './refund-payment.js';
+import { findPayment, paymentEventData } from '../core/index.js';
 
 const input = z.object({ metadata: metadataPatch }).partial().strict();
 

@@ -14,7 +14,7 @@ import { AppError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import { id } from '../domain-validation.js';
 import { parseInput, requiredText } from '../validation.js';
-import { workingHoursSchema } from '../staff/working-hours.js';
+import { workingHoursSchema } from '../staff/index.js';
 import { requireLocations } from '../locations/index.js';
 
 export const RESOURCE_KINDS = ['room', 'equipment'] as const satisfies readonly ResourceKind[];

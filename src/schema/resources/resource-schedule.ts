@@ -7,7 +7,7 @@
 // the employee rule of src/schema/availability/refusals.ts is.
 import { sqlRows, type Queryable } from '../../db/databases.js';
 import { Prisma, type ResourceKind } from '../../generated/prisma/client.js';
-import { localDays, localIntervals, mergeIntervals, readWorkingHours, type Interval } from '../staff/working-hours.js';
+import { localDays, localIntervals, mergeIntervals, readWorkingHours, type Interval } from '../staff/index.js';
 
 type Client = Queryable;
 

@@ -12,8 +12,7 @@ import {
 import { found } from '../find-records.js';
 import { isId } from '../../ids.js';
 import { legacyPageArgs } from '../pagination.js';
-import { readWorkingHours } from '../staff/working-hours.js';
-import { WorkingHours, WorkingHoursInput } from '../staff/employee.js';
+import { readWorkingHours, WorkingHoursInput, WorkingHoursType } from '../staff/index.js';
 import { createResource, deleteResource, resourceFilter, updateResource } from './manage-resources.js';
 import { NodeInterface } from '../node.js';
 
@@ -34,7 +33,7 @@ export const ResourceType = builder.prismaObject('Resource', {
     name: t.exposeString('name', { description: 'Its name' }),
     kind: t.expose('kind', { type: ResourceKindEnum, description: 'room or equipment' }),
     workingHours: t.field({
-      type: WorkingHours,
+      type: WorkingHoursType,
       nullable: true,
       description: 'When it can be booked, weekly in the company time zone; null: always',
       resolve: (r) => (r.workingHours === null ? null : readWorkingHours(r.workingHours)),

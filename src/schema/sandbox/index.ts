@@ -1,6 +1,5 @@
 // The sandbox: sample companies, wipe and restore.
 // The public face of this subject: transports import it from here, never a file inside.
-export * from './restore-sample-companies.js';
 export * from './sample-bookings.js';
 export * from './samples.js';
 export * from './seed-sample-company.js';

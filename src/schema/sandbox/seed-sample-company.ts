@@ -8,8 +8,8 @@
 import { DateTime } from 'luxon';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { generateSessions, horizonOf } from '../class-schedules/generate-sessions.js';
-import type { Tx } from '../events/events.js';
+import { generateSessions, horizonOf } from '../class-schedules/index.js';
+import type { Tx } from '../events/index.js';
 import { datedSessions, SAMPLE_DATA } from './sample-data/index.js';
 import type { SampleTemplate } from './samples.js';
 import type { WorkingHours } from './sample-data/types.js';

@@ -11,7 +11,7 @@ import type { CredentialResolver } from '../../auth/credentials.js';
 import type { Databases } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
-import type { Tx } from '../events/events.js';
+import type { Tx } from '../events/index.js';
 import type { SampleTemplate } from './samples.js';
 
 export interface DeleteTestCompanies {

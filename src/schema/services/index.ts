@@ -3,5 +3,15 @@
 // Its GraphQL type (service.ts) is registered by src/schema/index.ts.
 export * from './manage-services.js';
 export * from './list-services.js';
-export { storedCancellationPolicy } from './cancellation-policy.js';
-export { storedQuestions, QUESTION_TYPES, MAX_QUESTIONS, type Question } from './questions.js';
+export { type CancellationPolicy, storedCancellationPolicy } from './cancellation-policy.js';
+export {
+  answersInput,
+  type BookingAnswer,
+  judgeAnswers,
+  MAX_QUESTIONS,
+  type Question,
+  QUESTION_TYPES,
+  storedQuestions,
+} from './questions.js';
+export { BookingAnswerType } from './question-types.js';
+export { storedWaitlist, WAITLIST_DEFAULTS, type WaitlistConfig, waitlistOpen } from './waitlist-config.js';

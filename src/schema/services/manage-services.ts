@@ -9,7 +9,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { isCheckViolation } from '../db-errors.js';
 import { bookingRulesPatch, patchBookingRules } from '../booking-rules.js';
-import { remindersInput } from '../notifications/reminders.js';
+import { remindersInput } from '../notifications/index.js';
 import { cancellationPolicySchema, depositAmountSchema, moneyFieldErrors } from './cancellation-policy.js';
 import { id, minutes } from '../domain-validation.js';
 import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';

@@ -13,8 +13,7 @@ import {
 } from '../connections.js';
 import { serviceBookingRules } from '../booking-rules.js';
 import { BookingRulesInput, ServiceBookingRulesType } from '../booking-rules-type.js';
-import { serviceReminders } from '../notifications/reminders.js';
-import { ReminderInput, ReminderType } from '../notifications/reminder-type.js';
+import { serviceReminders, ReminderInput, ReminderType } from '../notifications/index.js';
 import { storedCancellationPolicy, type CancellationPolicy } from './cancellation-policy.js';
 import { MoneyType } from '../money.js';
 import { legacyPageArgs } from '../pagination.js';
@@ -22,7 +21,7 @@ import { found } from '../find-records.js';
 import { createService, deactivateService, updateService } from './manage-services.js';
 import { ServiceQuestionInput, ServiceQuestionType } from './question-types.js';
 import { storedQuestions } from './questions.js';
-import { ResourceKindEnum } from '../resources/resource.js';
+import { ResourceKindEnum } from '../resources/index.js';
 import { storedWaitlist, type WaitlistConfig } from './waitlist-config.js';
 import { NodeInterface } from '../node.js';
 

@@ -38,7 +38,7 @@ export const TimeRange = builder
     }),
   });
 
-export const WorkingHours = builder.objectRef<ReturnType<typeof readWorkingHours>>('WorkingHours').implement({
+export const WorkingHoursType = builder.objectRef<ReturnType<typeof readWorkingHours>>('WorkingHours').implement({
   description: 'The weekly working hours: each weekday its intervals (none: a day off)',
   fields: (t) =>
     Object.fromEntries(
@@ -58,7 +58,7 @@ export const EmployeeType = builder.prismaObject('Employee', {
     email: t.exposeString('email', { nullable: true, description: 'E-mail address' }),
     phone: t.exposeString('phone', { nullable: true, description: 'Phone number in E.164' }),
     workingHours: t.field({
-      type: WorkingHours,
+      type: WorkingHoursType,
       description: 'Weekly working hours in the company time zone',
       resolve: (e) => readWorkingHours(e.workingHours),
     }),

@@ -12,3 +12,4 @@ export * from './external-calendars.js';
 export * from './external-calendar-sync.js';
 export * from './add-external-calendar.js';
 export * from './remove-external-calendar.js';
+export { WorkingHoursInput, WorkingHoursType } from './employee.js';

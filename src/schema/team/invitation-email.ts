@@ -6,7 +6,7 @@ import type { Db } from '../../db/databases.js';
 import type { Invitation } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
-import { publicOrigin } from '../bookings/index.js';
+import { publicOrigin } from '../core/index.js';
 
 export const invitationUrl = (config: Config, token: string) => `${publicOrigin(config)}/admin/invitations/${token}`;
 

@@ -20,11 +20,11 @@ import type { Db } from '../../db/databases.js';
 import type { Prisma, TestClock } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError } from '../../errors.js';
-import { applyTransition } from '../bookings/transition-booking.js';
-import { extendCompanyClassSchedules } from '../class-schedules/extend-class-schedules.js';
+import { applyTransition } from '../bookings/index.js';
+import { extendCompanyClassSchedules } from '../class-schedules/index.js';
 import { boundedInstant } from '../domain-validation.js';
 import { toIsoTimestamp } from '../iso-timestamp.js';
-import { sendDueReminder } from '../notifications/send-due-reminder.js';
+import { sendDueReminder } from '../notifications/index.js';
 import { parseInput } from '../validation.js';
 import { findTestClock, requireSandbox } from './manage-test-clocks.js';
 

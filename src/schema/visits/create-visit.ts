@@ -16,18 +16,25 @@ import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { domainTransaction, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
 import { boundedInstant, id } from '../domain-validation.js';
-import { assessEmployees, policyFor } from '../availability/explain-availability.js';
-import type { Policy, Reason } from '../availability/refusals.js';
-import { lockEmployees } from '../staff/employee-lock.js';
+import {
+  assessEmployees,
+  policyFor,
+  type Policy,
+  type Reason,
+  foundAt,
+  laterItemPolicy,
+  loadVisitServices,
+  MAX_VISIT_ITEMS,
+  sequenceStarts,
+  type VisitService,
+} from '../availability/index.js';
+import { lockEmployees } from '../staff/index.js';
 import { metadataInput } from '../metadata.js';
 import { parseInput, text, timezone } from '../validation.js';
-import { findCustomer, findEmployee, findService } from '../find-records.js';
-import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/manage-customers.js';
+import { findCustomer } from '../find-records.js';
+import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/index.js';
 import { domainNow } from '../domain-time.js';
-import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/create-booking.js';
-
-/** The most services one visit may hold (docs/api.md, Visits). */
-export const MAX_VISIT_ITEMS = 10;
+import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/index.js';
 
 const item = z.object({ serviceId: id, employeeId: id.nullish() }).strict();
 
@@ -50,17 +57,10 @@ const input = z
       ctx.addIssue({ code: 'custom', path: ['customerId'], message: 'give exactly one of customerId or customer' });
   });
 
-/** The rule of a visit's later items: their start follows the sequence, not the slot grid. */
-export function laterItemPolicy(p: Policy): Policy {
-  return { ...p, rules: { ...p.rules, slotIntervalMinutes: null } };
-}
-
 export type VisitWithBookings = Visit & { bookings: Booking[] };
 
 /** A refusal's reason, with the visit item it concerns (absent: the item is not known). */
 export type ItemReason = Reason & { itemIndex?: number };
-
-type VisitService = Awaited<ReturnType<typeof findService>>;
 
 /** One item of a visit: its service, the employee named for it, its start and its policy. */
 export interface PlannedItem {
@@ -71,69 +71,9 @@ export interface PlannedItem {
   policy: Policy;
 }
 
-/**
- * The starts of services done back to back from `start`: each follows the previous one's end,
- * its buffer after and this one's buffer before (docs/api.md, Visits).
- */
-export function sequenceStarts(
-  services: Array<{ durationMinutes: number; bufferBeforeMinutes: number; bufferAfterMinutes: number }>,
-  start: number,
-): number[] {
-  const starts: number[] = [];
-  let at = start;
-  services.forEach((s, i) => {
-    if (i > 0) at += s.bufferBeforeMinutes * 60_000;
-    starts.push(at);
-    at += (s.durationMinutes + s.bufferAfterMinutes) * 60_000;
-  });
-  return starts;
-}
-
 const withItem = (reasons: Reason[], itemIndex: number): ItemReason[] => reasons.map((r) => ({ ...r, itemIndex }));
 
 const reasonsOf = (err: AppError): Reason[] => (err.details as { reasons?: Reason[] } | undefined)?.reasons ?? [];
-
-/** NOT_FOUND naming the field, for an id of another company or none at all. */
-async function foundAt<T>(path: string, what: string, find: () => Promise<T>): Promise<T> {
-  try {
-    return await find();
-  } catch (err) {
-    if (isAppError(err) && err.code === 'NOT_FOUND')
-      throw new AppError('NOT_FOUND', `No such ${what} (${path})`, {
-        details: [{ path, message: `no such ${what}` }],
-      });
-    throw err;
-  }
-}
-
-/** The services of a visit's items, each an active appointment service, and the employees named. */
-export async function loadVisitServices(
-  db: Db,
-  companyId: string,
-  items: Array<{ serviceId: string; employeeId?: string | null }>,
-  /** The field that lists the services: `items` (POST /visits) or `serviceIds` (/availability). */
-  field: 'items' | 'serviceIds' = 'items',
-): Promise<Array<{ service: VisitService; employeeId?: string }>> {
-  const out: Array<{ service: VisitService; employeeId?: string }> = [];
-  for (const [i, it] of items.entries()) {
-    const path = `${field}.${i}`;
-    const servicePath = field === 'items' ? `${path}.serviceId` : path;
-    const service = await foundAt(servicePath, 'service', () => findService(db, companyId, it.serviceId));
-    if (service.kind !== 'appointment')
-      throw AppError.validation([
-        { path: servicePath, message: 'is a class service; a visit holds appointment services' },
-      ]);
-    if (!service.active) throw AppError.validation([{ path: servicePath, message: 'is deactivated' }]);
-    if (it.employeeId) {
-      const e = await foundAt(`${path}.employeeId`, 'employee', () => findEmployee(db, companyId, it.employeeId));
-      if (!service.employees.some((x) => x.employeeId === e.id))
-        throw AppError.validation([{ path: `${path}.employeeId`, message: 'does not perform this service' }]);
-      if (!e.active) throw AppError.validation([{ path: `${path}.employeeId`, message: 'is deactivated' }]);
-    }
-    out.push({ service, employeeId: it.employeeId ?? undefined });
-  }
-  return out;
-}
 
 /**
  * The employees free for each item outside any transaction (the named one, or the qualified

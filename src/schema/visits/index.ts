@@ -3,4 +3,3 @@
 // Its GraphQL type (visit.ts) is registered by src/schema/index.ts.
 export * from './create-visit.js';
 export * from './manage-visit.js';
-export * from './visit-availability.js';

@@ -11,25 +11,21 @@ import { AppError, isAppError } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { domainTransaction, isExclusionViolation } from '../db-errors.js';
 import { boundedInstant } from '../domain-validation.js';
-import { policyFor } from '../availability/explain-availability.js';
-import type { Policy, Reason } from '../availability/refusals.js';
-import { lockEmployees } from '../staff/employee-lock.js';
-import { replanReminders } from '../notifications/plan-reminders.js';
+import { policyFor, type Policy, type Reason, laterItemPolicy, sequenceStarts } from '../availability/index.js';
+import { lockEmployees } from '../staff/index.js';
+import { replanReminders } from '../notifications/index.js';
 import { parseInput } from '../validation.js';
 import { domainNow } from '../domain-time.js';
-import { checkEmployeeLocked } from '../bookings/create-booking.js';
-import { recordBookingEvent } from '../bookings/booking-events.js';
-import type { CancelResult } from '../bookings/cancel-booking.js';
-import { cancelBookingsTogether, cancelTogetherInput } from '../bookings/cancel-together.js';
-import { invalidTransition } from '../bookings/transition-booking.js';
 import {
-  laterItemPolicy,
-  sequenceStarts,
-  visitUnavailable,
-  type ItemReason,
-  type VisitWithBookings,
-} from './create-visit.js';
-import { holdResources, releaseHolds } from '../resources/resource-holds.js';
+  checkEmployeeLocked,
+  type CancelResult,
+  cancelBookingsTogether,
+  cancelTogetherInput,
+  invalidTransition,
+} from '../bookings/index.js';
+import { recordBookingEvent } from '../core/index.js';
+import { visitUnavailable, type ItemReason, type VisitWithBookings } from './create-visit.js';
+import { holdResources, releaseHolds } from '../resources/index.js';
 
 type Client = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
 

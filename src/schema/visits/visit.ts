@@ -1,7 +1,7 @@
 // Multi-service visits (docs/api.md, Visits). Scopes: bookings:read / bookings:write.
 import { builder } from '../builder.js';
-import { CustomerInput } from '../customers/customer.js';
-import { cancellationFields } from '../bookings/booking.js';
+import { CustomerInput } from '../customers/index.js';
+import { cancellationFields } from '../bookings/index.js';
 import { createVisit } from './create-visit.js';
 import { cancelVisit, findVisit, rescheduleVisit } from './manage-visit.js';
 import { NodeInterface } from '../node.js';

@@ -8,7 +8,7 @@ import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
 import { generateVerificationToken, generateWebhookSecret } from '../../webhooks/signature.js';
 import { checkUrl, policyFor, UrlRefused } from '../../webhooks/ssrf-guard.js';
-import { EVENT_TYPES } from '../events/events.js';
+import { EVENT_TYPES } from '../events/index.js';
 import { parseInput, text } from '../validation.js';
 
 const MAX_ENDPOINTS = 16;

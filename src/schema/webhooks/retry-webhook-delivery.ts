@@ -2,7 +2,7 @@ import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import type { WebhookDelivery } from '../../generated/prisma/client.js';
 import { isId } from '../../ids.js';
-import { announceDueDelivery } from '../events/outbox.js';
+import { announceDueDelivery } from '../events/index.js';
 
 /**
  * Retry by hand (docs/webhooks.md): the delivery becomes due now, whatever its state, and keeps its

@@ -2,7 +2,7 @@ import type { Db } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import type { WebhookDelivery } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { announceDueDelivery } from '../events/outbox.js';
+import { announceDueDelivery } from '../events/index.js';
 import { findWebhookEndpoint } from './update-webhook-endpoint.js';
 
 /**

@@ -6,7 +6,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { BookingStatus, Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
 import type { Config } from '../../config.js';
-import { manageUrl, publicOrigin } from '../../schema/bookings/index.js';
+import { manageUrl, publicOrigin } from '../../schema/core/index.js';
 import { renderInvitation, uidHostOf, type InvitationMethod } from '../../schema/calendars/index.js';
 import type { Tx } from '../../schema/events/index.js';
 import { displayName, formatMailbox, renderEmail, type EmailKind } from '../../schema/emails/index.js';

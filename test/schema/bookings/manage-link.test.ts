@@ -4,7 +4,7 @@
 // MANAGE_LINK_SECRETS rotates the signing key without breaking links signed by a key still listed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { openManageLink } from '../../../src/schema/bookings/index.js';
+import { openManageLink } from '../../../src/schema/core/index.js';
 import { manageLinkKeys, verifyManageToken } from '../../../src/crypto/manage-link-token.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../../helpers/factories.js';

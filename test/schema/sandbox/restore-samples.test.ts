@@ -6,7 +6,7 @@ import { AppError } from '../../../src/errors.js';
 import { newId } from '../../../src/ids.js';
 import { createApiKey } from '../../../src/schema/credentials/create-api-key.js';
 import { createCompany } from '../../../src/schema/companies/create-company.js';
-import { restoreSampleCompanies } from '../../../src/schema/sandbox/restore-sample-companies.js';
+import { restoreSampleCompanies } from '../../../src/schema/companies/restore-sample-companies.js';
 import { wipeSandbox } from '../../../src/schema/sandbox/wipe-sandbox.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { bearer, createAccountWithKeys } from '../../helpers/factories.js';

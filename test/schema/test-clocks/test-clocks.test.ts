@@ -5,7 +5,7 @@
 // clock's time. Clocks move forward only, at most 90 days a call, refuse live credentials, are
 // deleted by a sandbox wipe, and two advances of one clock run one after the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openManageLink } from '../../../src/schema/bookings/index.js';
+import { openManageLink } from '../../../src/schema/core/index.js';
 import { dueReminders } from '../../../src/schema/notifications/index.js';
 import { wipeSandbox } from '../../../src/schema/sandbox/index.js';
 import { JOBS } from '../../../src/workers/job-catalog.js';

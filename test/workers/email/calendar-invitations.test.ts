@@ -11,7 +11,7 @@ import { DateTime } from 'luxon';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Company } from '../../../src/generated/prisma/client.js';
-import { manageUrl } from '../../../src/schema/bookings/index.js';
+import { manageUrl } from '../../../src/schema/core/index.js';
 import { createEmployee } from '../../../src/schema/staff/create-employee.js';
 import { createService } from '../../../src/schema/services/manage-services.js';
 import { startWorkers, type Workers } from '../../../src/workers/runtime.js';

@@ -2,8 +2,8 @@
 // data that `seedSampleCompany` turns into rows. Employees and services refer to each other by
 // a short key so the data reads like a staff sheet, not like a set of foreign keys.
 
-import { WEEKDAYS, type Weekday, type WorkingHours } from '../../staff/working-hours.js';
-import type { WaitlistConfig } from '../../services/waitlist-config.js';
+import { WEEKDAYS, type Weekday, type WorkingHours } from '../../staff/index.js';
+import type { WaitlistConfig } from '../../services/index.js';
 
 export { WEEKDAYS, type Weekday, type WorkingHours };
 

@@ -1,12 +1,12 @@
 // A customer's export in GraphQL (docs/api.md, Customers: erase and export): customerExport(id),
 // behind GET /customers/:id/export. Scope customers:read. Its lists are the subjects' own types.
-import { BookingType } from '../bookings/booking.js';
+import { BookingType } from '../bookings/index.js';
 import { builder } from '../builder.js';
-import { EmailType } from '../emails/email.js';
-import { EventObject } from '../events/event.js';
-import { NotificationType } from '../notifications/notification.js';
-import { PaymentType } from '../payments/payment.js';
-import { CustomerType } from './customer.js';
+import { EmailType } from '../emails/index.js';
+import { EventObject } from '../events/index.js';
+import { NotificationType } from '../notifications/index.js';
+import { PaymentType } from '../payments/index.js';
+import { CustomerType } from '../customers/index.js';
 import { exportCustomer, EXPORT_LIMIT, type CustomerExport } from './export-customer.js';
 
 const CustomerExportType = builder.objectRef<CustomerExport>('CustomerExport').implement({

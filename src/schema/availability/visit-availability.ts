@@ -8,11 +8,11 @@
 import type { Db } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
-import { policyFor } from '../availability/explain-availability.js';
-import { refusals } from '../availability/refusals.js';
-import { freeSlots, loadSchedules, type Slot } from '../availability/schedule.js';
-import { loadResourceSchedule, resourceRefusals } from '../resources/resource-schedule.js';
-import { laterItemPolicy, loadVisitServices, MAX_VISIT_ITEMS, sequenceStarts } from './create-visit.js';
+import { policyFor } from './explain-availability.js';
+import { refusals } from './refusals.js';
+import { freeSlots, loadSchedules, type Slot } from './schedule.js';
+import { loadResourceSchedule, resourceRefusals } from '../resources/index.js';
+import { laterItemPolicy, loadVisitServices, MAX_VISIT_ITEMS, sequenceStarts } from './visit-sequence.js';
 
 export interface VisitSlotItem {
   serviceId: string;

@@ -6,7 +6,7 @@
 // Each list holds at most EXPORT_LIMIT items, newest first; `truncated` says a list was cut.
 import type { Db } from '../../db/databases.js';
 import type { Booking, Customer, Email, Notification, Payment } from '../../generated/prisma/client.js';
-import { EVENT_RECORD_SELECT, type EventRecord } from '../events/live-events.js';
+import { EVENT_RECORD_SELECT, type EventRecord } from '../events/index.js';
 import { findCustomer } from '../find-records.js';
 
 export const EXPORT_LIMIT = 1000;

@@ -1,7 +1,7 @@
 // What a client may give where an event position is expected (docs/api.md, Events): a position,
 // or, for a client that kept event ids, an event's `_id`, standing for that event's position.
-import { AppError } from '../../errors.js';
-import { isId } from '../../ids.js';
+import { AppError } from '../errors.js';
+import { isId } from '../ids.js';
 
 export type EventPositionInput = { position: bigint } | { eventId: string };
 

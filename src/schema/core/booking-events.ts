@@ -4,7 +4,7 @@
 // an item of a multi-service visit, seriesId for an occurrence of a booking series; locationId
 // where the booking takes place (docs/api.md, Locations).
 import type { Booking } from '../../generated/prisma/client.js';
-import { recordEvent, type OutboxEventType, type Tx } from '../events/events.js';
+import { recordEvent, type OutboxEventType, type Tx } from '../events/index.js';
 
 export function bookingEventData(b: Booking, extra: Record<string, unknown> = {}) {
   return {

@@ -18,10 +18,14 @@ import type { Databases } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
-import { SAMPLE_ORDER, type SampleTemplate } from './samples.js';
-import { insertCompany, parseCompanyInput, SEED_TRANSACTION } from '../companies/create-company.js';
-import { deleteTestCompanies, forgetCompanies } from './wipe-sandbox.js';
-import { bookSampleCompany } from './sample-bookings.js';
+import {
+  SAMPLE_ORDER,
+  type SampleTemplate,
+  bookSampleCompany,
+  deleteTestCompanies,
+  forgetCompanies,
+} from '../sandbox/index.js';
+import { insertCompany, parseCompanyInput, SEED_TRANSACTION } from './create-company.js';
 
 export interface RestoreResult {
   testCompanies: Company[];

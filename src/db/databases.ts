@@ -225,6 +225,27 @@ export type Transaction = Prisma.TransactionClient | SqlTransaction;
 /** A pool or a transaction of either kind: what a read that runs anywhere takes. */
 export type Queryable = Db | Transaction;
 
+/**
+ * Runs fn in a savepoint of a transaction of either kind: if fn throws (a refusal after a row
+ * was written, a constraint violation), everything it wrote is rolled back and the transaction
+ * stays usable, so the caller may try another way (a visit's next employee, a series' next
+ * occurrence) or report and go on (the relay's fan-out). Savepoints nest: each RELEASE or
+ * ROLLBACK TO names the newest savepoint of the name.
+ */
+export async function inSavepoint<T>(tx: Transaction, fn: () => Promise<T>): Promise<T> {
+  const run = (statement: string) =>
+    tx instanceof SqlTransaction ? tx.sql(statement, []) : tx.$executeRawUnsafe(statement);
+  await run('SAVEPOINT attempt');
+  try {
+    const out = await fn();
+    await run('RELEASE SAVEPOINT attempt');
+    return out;
+  } catch (err) {
+    await run('ROLLBACK TO SAVEPOINT attempt');
+    throw err;
+  }
+}
+
 // eslint-disable-next-line no-restricted-syntax -- process state: database handles
 const sqlOfClient = new WeakMap<PrismaClient, Database>();
 

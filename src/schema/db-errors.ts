@@ -2,9 +2,8 @@
 // migrations (no double booking, class capacity) enforce the rules of docs/api.md under any
 // concurrency, and the use cases turn their violations into SLOT_UNAVAILABLE / CLASS_FULL.
 // Prisma 7 with a driver adapter carries the SQLSTATE in meta.driverAdapterError.cause.
-import { sqlTransaction, type Db, type Transaction } from '../db/databases.js';
+import { sqlTransaction, type Db, type Transaction, type Tx } from '../db/databases.js';
 import { databaseBusy, sqlState } from '../errors.js';
-import type { Prisma } from '../generated/prisma/client.js';
 
 /** The name of the violated constraint, when the driver reports it. */
 export function constraintName(err: unknown): string | undefined {
@@ -76,7 +75,7 @@ export const isTransactionTimeout = (err: unknown) => (err as { code?: string })
  * a transaction that could not start or ran out of time answered as 503 wherever it is called
  * from (REST, GraphQL, the CLI), not as an unknown error.
  */
-export function domainTransaction<T>(db: Db, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+export function domainTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return asDomainTransaction(() => db.$transaction(fn, DOMAIN_TRANSACTION));
 }
 

@@ -5,10 +5,10 @@
 // one value down (and into SQL as a parameter, never the database's now()). Nothing else reads
 // it: token, code and session expiry, rate limits, idempotency, webhook timestamps, ids and
 // createdAt keep the real time.
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Tx } from '../db/databases.js';
 import type { Mode } from '../generated/prisma/enums.js';
 
-type Reader = Pick<Prisma.TransactionClient, '$queryRaw'>;
+type Reader = Pick<Tx, '$queryRaw'>;
 
 /**
  * The company's domain time: its test clock's time when it is attached to one, else the real

@@ -1,12 +1,12 @@
 // Lookups scoped to one company. A record of another company is simply not found (docs/api.md);
 // records of the other mode are in another database and cannot be found at all.
-import type { Prisma, Service } from '../generated/prisma/client.js';
-import { sqlOf, type Db } from '../db/databases.js';
+import type { Service } from '../generated/prisma/client.js';
+import { sqlOf, type Db, type Tx } from '../db/databases.js';
 import { AppError } from '../errors.js';
 import { isId } from '../ids.js';
 import { selectAs, type ModelColumn } from './model-columns.js';
 
-type Client = Db | Prisma.TransactionClient;
+type Client = Db | Tx;
 
 export const employeeInclude = { services: { select: { serviceId: true }, orderBy: { serviceId: 'asc' } } } as const;
 export const serviceInclude = { employees: { select: { employeeId: true }, orderBy: { employeeId: 'asc' } } } as const;

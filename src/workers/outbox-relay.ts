@@ -11,11 +11,11 @@
 // Last in the transaction, the events it finished with get their positions (dispatch order,
 // docs/api.md, Events), and after the commit they are published to the live subscriptions.
 import type { Config } from '../config.js';
-import type { Database } from '../db/databases.js';
+import { inSavepoint, type Database, type Tx } from '../db/databases.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { Mode } from '../generated/prisma/enums.js';
 import { newId } from '../ids.js';
-import { assignPositions, publishDispatched, type EventRecord, type Tx } from '../schema/events/index.js';
+import { assignPositions, publishDispatched, type EventRecord } from '../schema/events/index.js';
 import type { Services } from '../services.js';
 import { composeEmails } from './email/compose-emails.js';
 import type { Enqueue } from './job-types.js';
@@ -52,19 +52,6 @@ interface FanOut {
 
 export function subscribes(endpointEvents: readonly string[], type: string): boolean {
   return endpointEvents.includes('*') || endpointEvents.includes(type);
-}
-
-/** Runs fn in a savepoint of the transaction: if it fails, its writes are undone and the transaction goes on. */
-async function inSavepoint<T>(tx: Tx, fn: () => Promise<T>): Promise<T> {
-  await tx.$executeRawUnsafe('SAVEPOINT relay_fan_out');
-  try {
-    const result = await fn();
-    await tx.$executeRawUnsafe('RELEASE SAVEPOINT relay_fan_out');
-    return result;
-  } catch (err) {
-    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT relay_fan_out');
-    throw err;
-  }
 }
 
 /** Writes the deliveries and e-mails of some events (unique keys make a rerun add nothing). */

@@ -18,7 +18,7 @@
 // the reasons of /availability/explain. With allowPartial the occurrences that fit are booked
 // and the rest reported (`skipped`, kept on the series).
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
+import { inSavepoint, type Db, type Tx } from '../../db/databases.js';
 import type { Booking, BookingSeries, Company, Prisma } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -32,7 +32,7 @@ import { findCustomer, findEmployee, findService } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/index.js';
 import { domainNow } from '../domain-time.js';
 import { findLocation } from '../locations/index.js';
-import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/index.js';
+import { insertAppointment, shuffle, slotUnavailable } from '../bookings/index.js';
 import { expandRecurrence, localStartOf, parseRecurrence } from '../recurrence/index.js';
 
 /** The most occurrences one series holds (docs/api.md, Booking series). */
@@ -249,7 +249,7 @@ export async function createBookingSeries(
  * does; each attempt in a savepoint, so a refused one (a busy room) leaves nothing behind.
  */
 async function bookOccurrence(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   opts: Omit<Parameters<typeof insertAppointment>[1], 'employeeId'> & { employeeIds: string[] },
 ): Promise<Booking | Reason[]> {
   const reasons: Reason[] = [];

@@ -3,7 +3,7 @@
 // after `from`; every one without it) are cancelled as one, each on its own terms
 // (cancelBookingsTogether).
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 
@@ -15,7 +15,7 @@ import { domainNow } from '../domain-time.js';
 import { cancelBookingsTogether, cancelTogetherInput } from '../bookings/index.js';
 import type { SeriesWithBookings } from './create-booking-series.js';
 
-type Client = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
+type Client = Db | Tx;
 
 export async function findBookingSeries(db: Client, companyId: string, id: unknown): Promise<SeriesWithBookings> {
   const s = isId(id)

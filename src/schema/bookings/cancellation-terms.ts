@@ -6,7 +6,8 @@
 //     free until the policy's freeUntil, then the late fee (a percent of the booking's price, or
 //     an amount), never more than was paid; the rest of what was paid is refunded.
 //   waiveFee: the fee is 0 (a business waiving it for a customer's cancel).
-import type { Booking, CancelledBy, Company, Payment, PaymentStatus, Prisma } from '../../generated/prisma/client.js';
+import type { Tx } from '../../db/databases.js';
+import type { Booking, CancelledBy, Company, Payment, PaymentStatus } from '../../generated/prisma/client.js';
 import { cutoffDeadline, effectiveBookingRules, type BookingRules } from '../booking-rules.js';
 import { storedCancellationPolicy, type CancellationPolicy } from '../services/index.js';
 import { visitShareOf } from '../core/index.js';
@@ -68,10 +69,7 @@ export const CHARGED: PaymentStatus[] = ['succeeded', 'partially_refunded'];
  * price, up to what is left of that payment; docs/api.md, Payments: paying a visit). The
  * refunds of a cancel are taken from these payments, at most `paid` in all.
  */
-export async function paidFor(
-  db: Prisma.TransactionClient,
-  booking: Booking,
-): Promise<{ payments: Payment[]; paid: number }> {
+export async function paidFor(db: Tx, booking: Booking): Promise<{ payments: Payment[]; paid: number }> {
   const payments = await db.payment.findMany({
     where: { bookingId: booking.id, status: { in: CHARGED } },
     orderBy: { id: 'asc' },
@@ -87,7 +85,7 @@ export async function paidFor(
 
 /** cancellationTerms with the facts read from the database: service, rules, payments. */
 export async function loadCancellationTerms(
-  db: Prisma.TransactionClient,
+  db: Tx,
   t: {
     company: Pick<Company, 'bookingRules'>;
     booking: Booking;

@@ -364,24 +364,6 @@ export interface AppointmentFields {
 }
 
 /**
- * Runs one attempt of a multi-booking transaction (a visit's item, a series' occurrence) inside a
- * savepoint: if it throws (a refusal after the booking's row was written, such as a busy
- * resource, or a constraint violation), everything it wrote is rolled back and the transaction
- * stays usable, so the caller may try another employee or report the occurrence and go on.
- */
-export async function inSavepoint<T>(tx: Prisma.TransactionClient, fn: () => Promise<T>): Promise<T> {
-  await tx.$executeRaw`SAVEPOINT appointment_attempt`;
-  try {
-    const out = await fn();
-    await tx.$executeRaw`RELEASE SAVEPOINT appointment_attempt`;
-    return out;
-  } catch (err) {
-    await tx.$executeRaw`ROLLBACK TO SAVEPOINT appointment_attempt`;
-    throw err;
-  }
-}
-
-/**
  * The one step that books an appointment inside a caller's transaction, shared by POST
  * /bookings, visits and booking series: under the employee's lock it asks the availability rule
  * again (checkEmployeeLocked), inserts the booking (pending with a payment

@@ -12,8 +12,8 @@
 // take the class session's lock first, and the freed place goes to the waitlist in the same
 // transaction (waitlist.ts).
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
-import type { Booking, BookingStatus, CancelledBy, Prisma } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../db/databases.js';
+import type { Booking, BookingStatus, CancelledBy } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { recordBookingEvent } from '../core/index.js';
 import { cancelReminders, type WithdrawReason } from '../notifications/index.js';
@@ -58,7 +58,7 @@ const cancelInput = z.object({ reason: text(500).nullish() }).strict();
  * the meantime. The booking's row is locked first; createPayment takes the same lock before it
  * inserts a payment, so a payment is either seen here or refused there.
  */
-async function refuseExpiryWhilePaying(tx: Prisma.TransactionClient, booking: Booking): Promise<void> {
+async function refuseExpiryWhilePaying(tx: Tx, booking: Booking): Promise<void> {
   await tx.$queryRaw`SELECT id FROM bookings WHERE id = ${booking.id} FOR UPDATE`;
   // Its own payment, or its visit's (which createVisitPayment makes under the same row locks).
   const paying = await tx.payment.findFirst({
@@ -81,7 +81,7 @@ async function refuseExpiryWhilePaying(tx: Prisma.TransactionClient, booking: Bo
 
 /** Applies one transition inside a transaction the caller owns. */
 export async function applyTransition(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   booking: Booking,
   action: BookingAction,
   opts: {

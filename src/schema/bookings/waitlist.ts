@@ -10,12 +10,11 @@
 // transaction that frees it. So the line moves one change at a time, and the first in line is
 // always the one promoted or offered. Locks are taken in one order everywhere: an employee's
 // lock (staff/employee-lock.ts), then the session row, then booking rows.
-import type { Booking, ClassSession, Prisma } from '../../generated/prisma/client.js';
+import type { Tx } from '../../db/databases.js';
+import type { Booking, ClassSession } from '../../generated/prisma/client.js';
 import { recordBookingEvent } from '../core/index.js';
 import { planReminders } from '../notifications/index.js';
 import { storedWaitlist, WAITLIST_DEFAULTS, type WaitlistConfig } from '../services/index.js';
-
-type Tx = Prisma.TransactionClient;
 
 /** How long an unpaid pending booking holds its slot (docs/api.md: expired after 15 minutes). */
 export const HOLD_MINUTES = 15;

@@ -5,8 +5,7 @@
 // several workers: each schedule is extended in its own transaction under its row lock, the
 // second comer finds the horizon reached, and the unique (schedule_id, start_time) index makes a
 // duplicate session impossible whatever happens.
-import type { Db } from '../../db/databases.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { domainNow } from '../domain-time.js';
 import { generateSessions, horizonOf, lockSchedule } from './generate-sessions.js';
 import { scheduleZone } from './schedule-place.js';
@@ -20,7 +19,7 @@ export interface ExtendResult {
   skipped: number;
 }
 
-async function extendOne(tx: Prisma.TransactionClient, scheduleId: string, companyZone: string, now: Date) {
+async function extendOne(tx: Tx, scheduleId: string, companyZone: string, now: Date) {
   const schedule = await lockSchedule(tx, scheduleId);
   const until = horizonOf(now);
   if (!schedule || schedule.status !== 'active' || schedule.generatedUntil >= until) return null;
@@ -59,10 +58,7 @@ export async function extendClassSchedules(db: Db, opts: { signal?: AbortSignal 
  * Extends one company's active schedules to the horizon of `now`, inside the caller's
  * transaction (a test-clock advance, which moves the company's domain time to `now`).
  */
-export async function extendCompanyClassSchedules(
-  tx: Prisma.TransactionClient,
-  opts: { companyId: string; now: Date },
-): Promise<number> {
+export async function extendCompanyClassSchedules(tx: Tx, opts: { companyId: string; now: Date }): Promise<number> {
   const company = await tx.company.findUniqueOrThrow({ where: { id: opts.companyId }, select: { timezone: true } });
   const schedules = await tx.classSchedule.findMany({
     where: { companyId: opts.companyId, status: 'active', generatedUntil: { lt: horizonOf(opts.now) } },

@@ -19,11 +19,11 @@
 // takes them (resources/resource-holds.ts, the `resource_holds_no_overlap` exclusion constraint
 // having the last word), each occurrence in a savepoint: a busy or closed resource rolls that
 // occurrence back and reports it with reason RESOURCE_BUSY, and the others go on.
+import { inSavepoint, type Tx } from '../../db/databases.js';
 import { DateTime } from 'luxon';
 import type { ClassSchedule, Prisma } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { inSavepoint } from '../bookings/index.js';
 import { isExclusionViolation, isUniqueViolation } from '../db-errors.js';
 import { expandRecurrence, parseRecurrence } from '../recurrence/index.js';
 import { holdResources, needsResources, type ResourceNeeds } from '../resources/index.js';
@@ -62,7 +62,7 @@ export function sessionNeeds(service: ResourceNeeds, schedule: Pick<ClassSchedul
   };
 }
 
-export async function lockSchedule(tx: Prisma.TransactionClient, id: string): Promise<ClassSchedule | null> {
+export async function lockSchedule(tx: Tx, id: string): Promise<ClassSchedule | null> {
   await tx.$queryRaw`SELECT id FROM class_schedules WHERE id = ${id} FOR UPDATE`;
   return tx.classSchedule.findUnique({ where: { id } });
 }
@@ -91,7 +91,7 @@ export function occurrencesOf(schedule: ClassSchedule, zone: string, from: Date,
  * sessions created and the occurrences skipped (also appended to the schedule's record).
  */
 export async function generateSessions(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   schedule: ClassSchedule,
   opts: { zone: string; now: Date; from: Date; until: Date; advance: boolean },
 ): Promise<{ created: number; skipped: SkippedOccurrence[] }> {
@@ -202,7 +202,7 @@ export async function generateSessions(
  * resource refusal, or the instructor's block taken meanwhile), with nothing of it left behind.
  */
 async function holdingSession(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   row: Prisma.ClassSessionCreateManyInput,
   opts: { needs: ResourceNeeds; zone: string },
 ): Promise<{ reason: SkipReason; message: string } | null> {

@@ -5,7 +5,7 @@
 // extending the same schedule.
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import type { ClassSchedule, Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
@@ -87,12 +87,12 @@ function checkRule(
   return rule.rrule;
 }
 
-async function companyZone(db: Db | Prisma.TransactionClient, companyId: string): Promise<string> {
+async function companyZone(db: Db | Tx, companyId: string): Promise<string> {
   const c = await db.company.findUniqueOrThrow({ where: { id: companyId }, select: { timezone: true } });
   return c.timezone;
 }
 
-export async function findClassSchedule(db: Db | Prisma.TransactionClient, companyId: string, scheduleId: unknown) {
+export async function findClassSchedule(db: Db | Tx, companyId: string, scheduleId: unknown) {
   const s = isId(scheduleId) ? await db.classSchedule.findFirst({ where: { id: scheduleId, companyId } }) : null;
   if (!s) throw AppError.notFound('class schedule');
   return s;
@@ -151,7 +151,7 @@ export async function createClassSchedule(
 }
 
 /** Future scheduled sessions of a schedule, each with whether it has bookings (any not cancelled or expired). */
-async function futureSessions(tx: Prisma.TransactionClient, scheduleId: string, now: Date) {
+async function futureSessions(tx: Tx, scheduleId: string, now: Date) {
   const sessions = await tx.classSession.findMany({
     where: { scheduleId, status: 'scheduled', startTime: { gt: now } },
     orderBy: { startTime: 'asc' },
@@ -167,12 +167,7 @@ async function futureSessions(tx: Prisma.TransactionClient, scheduleId: string, 
 }
 
 /** Cancels an empty session (class.cancelled); `detach` takes it out of the schedule. */
-async function cancelEmptySession(
-  tx: Prisma.TransactionClient,
-  session: { id: string },
-  reason: string,
-  detach: boolean,
-) {
+async function cancelEmptySession(tx: Tx, session: { id: string }, reason: string, detach: boolean) {
   const cancelled = await tx.classSession.update({
     where: { id: session.id },
     data: { status: 'cancelled', bookedCount: 0, ...(detach ? { scheduleId: null } : {}) },

@@ -4,11 +4,10 @@
 // an id that is not the company's (another company's included) is 404 naming the field; a
 // resource at another location than the schedule's is 400 naming its index. A one-off class
 // session (classes/) is placed by the same rule, its 404 naming the resource's index too.
-import type { Db } from '../../db/databases.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 
-type Client = Db | Prisma.TransactionClient;
+type Client = Db | Tx;
 
 export interface SchedulePlace {
   locationId: string | null;

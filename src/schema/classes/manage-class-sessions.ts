@@ -22,8 +22,7 @@
 // moved silently. Its times are instants, so a new site does not move them; its live bookings
 // take the new location (booking.rescheduled with previousLocationId), and their e-mails its zone.
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordBookingEvent, findClosureOver } from '../core/index.js';
@@ -97,13 +96,7 @@ const instructorBusy = (employeeId: string, cause?: unknown) =>
  * availability): refuses a session over their time off or over a closure that covers them, as
  * committed now. Bookings and other sessions are the exclusion constraint's to refuse.
  */
-async function requireInstructorFree(
-  tx: Prisma.TransactionClient,
-  companyId: string,
-  employeeId: string,
-  start: Date,
-  end: Date,
-) {
+async function requireInstructorFree(tx: Tx, companyId: string, employeeId: string, start: Date, end: Date) {
   await lockEmployees(tx, companyId, [employeeId]);
   const off = await tx.timeOff.findFirst({
     where: { companyId, employeeId, startTime: { lt: end }, endTime: { gt: start } },
@@ -132,7 +125,7 @@ const resourceBusy = (cause: unknown) =>
 
 /** Holds what a session at `place` needs, as a class schedule's session holds it (generate-sessions.ts). */
 async function holdPlace(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   o: {
     companyId: string;
     zone: string;

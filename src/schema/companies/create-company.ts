@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { Databases } from '../../db/databases.js';
+import type { Databases, Tx } from '../../db/databases.js';
 import type { Company } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import type { Tx } from '../events/index.js';
 import {
   SAMPLE_ORDER,
   SAMPLE_TEMPLATES,

@@ -3,8 +3,9 @@
 // reschedule or reason on a cancellation, and the booking's metadata and answers; visitId for
 // an item of a multi-service visit, seriesId for an occurrence of a booking series; locationId
 // where the booking takes place (docs/api.md, Locations).
+import type { Tx } from '../../db/databases.js';
 import type { Booking } from '../../generated/prisma/client.js';
-import { recordEvent, type OutboxEventType, type Tx } from '../events/index.js';
+import { recordEvent, type OutboxEventType } from '../events/index.js';
 
 export function bookingEventData(b: Booking, extra: Record<string, unknown> = {}) {
   return {

@@ -12,7 +12,7 @@
 // booking's payment its one row, so a visit with an item paid alone and an item paid within a
 // visit payment can never both happen. Concurrent payments of one visit meet at
 // payments_one_live_per_visit, the unique index that keeps one standing payment per visit.
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import type { Booking, Payment, Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
@@ -36,7 +36,7 @@ const visitAlreadyPaid = (visitId: string, paymentId?: string) =>
   });
 
 /** The items of a visit, their rows locked in id order, in the order of the visit. */
-async function lockItems(tx: Prisma.TransactionClient, visitId: string): Promise<Booking[]> {
+async function lockItems(tx: Tx, visitId: string): Promise<Booking[]> {
   await tx.$queryRaw`SELECT id FROM bookings WHERE visit_id = ${visitId} ORDER BY id FOR UPDATE`;
   return tx.booking.findMany({ where: { visitId }, orderBy: [{ startTime: 'asc' }, { id: 'asc' }] });
 }
@@ -99,7 +99,7 @@ export async function createVisitPayment(
  * Refuses a payment of its own for an item of a visit that has a standing visit payment. Called
  * under the booking's row lock, which the visit payment also takes (lockItems).
  */
-export async function refuseIfVisitPaid(tx: Prisma.TransactionClient, booking: Booking): Promise<void> {
+export async function refuseIfVisitPaid(tx: Tx, booking: Booking): Promise<void> {
   if (!booking.visitId) return;
   const paid = await tx.payment.findFirst({
     where: { visitId: booking.visitId, status: { in: LIVE } },
@@ -118,7 +118,7 @@ export async function refuseIfVisitPaid(tx: Prisma.TransactionClient, booking: B
  * those), so the caller asks this of an item it is about to cancel.
  */
 export async function visitShareOf(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   booking: Pick<Booking, 'visitId' | 'price'>,
 ): Promise<{ payment: Payment; share: number } | null> {
   if (!booking.visitId) return null;

@@ -15,7 +15,7 @@
 // - webhook attempt excerpts and errors, request-log bodies, replayable idempotent answers and
 //   payment and reminder error texts that mention them;
 // - payments keep their amounts, states, card brand and last four digits.
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { Prisma, type Customer } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
@@ -52,7 +52,7 @@ function patternOf(texts: Array<string | null | undefined>, json: boolean): stri
 
 /** The free text of their bookings: notes, cancel reasons, and text and phone answers. */
 async function bookingTexts(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   companyId: string,
   customerId: string,
   opts: { lock: boolean } = { lock: true },
@@ -127,12 +127,7 @@ export async function eraseCustomer(db: Db, opts: { companyId: string; customerI
   );
 }
 
-async function scrubCopies(
-  tx: Prisma.TransactionClient,
-  companyId: string,
-  c: LockedCustomer,
-  texts: Array<string | null>,
-): Promise<void> {
+async function scrubCopies(tx: Tx, companyId: string, c: LockedCustomer, texts: Array<string | null>): Promise<void> {
   const text = patternOf(texts, false);
   const json = patternOf(texts, true);
   const email = erasedEmail(c.id);

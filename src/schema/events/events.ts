@@ -3,15 +3,12 @@
 // workers read, and GET /events lets a client that missed webhooks re-sync.
 import { Prisma, type Event } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
+import type { Tx } from '../../db/databases.js';
 
 // The event types are the webhook contract's, in src/webhooks/ (so `svc` can list them without
 // loading the domain); the domain records them.
 export { EVENT_TYPES, OUTBOX_EVENT_TYPES, type EventType, type OutboxEventType } from '../../webhooks/event-types.js';
 import type { OutboxEventType } from '../../webhooks/event-types.js';
-
-/** Anything that can run Prisma model calls: the client or an interactive transaction. */
-import type { Tx } from '../../db/databases.js';
-export type { Tx };
 
 /**
  * Records one event. Call it with the transaction that makes the change, so the event exists

@@ -10,7 +10,7 @@
 // only once the row it names is committed; one lost (no worker listening) is the sweep's, as
 // every lost job is.
 import type { Db } from '../../db/databases.js';
-import type { Tx } from './events.js';
+import type { Tx } from '../../db/databases.js';
 
 export const OUTBOX_CHANNEL = 'svc_outbox';
 

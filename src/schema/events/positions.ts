@@ -3,7 +3,7 @@
 // made before their transaction commits, so a smaller id can become visible after a larger
 // one and a reader resuming "after this id" would skip it; a position is given at dispatch,
 // under a lock held to the commit, so every position below a visible one is visible too.
-import type { Tx } from './events.js';
+import type { Tx } from '../../db/databases.js';
 
 /**
  * Numbers `ids` (events being dispatched in this transaction), in this order, after the

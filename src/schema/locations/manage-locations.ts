@@ -9,8 +9,7 @@
 // details.bookingIds, details.classScheduleIds, details.classIds). Past bookings keep their times; their locationId
 // becomes null.
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
 import { parseInput, phone, requiredText, timezone } from '../validation.js';
@@ -24,7 +23,7 @@ const fields = {
 const createInput = z.object(fields).partial({ phone: true }).strict();
 const updateInput = z.object(fields).partial().strict();
 
-type Client = Db | Prisma.TransactionClient;
+type Client = Db | Tx;
 
 export async function findLocation(db: Client, companyId: string, locationId: unknown) {
   const row = isId(locationId) ? await db.location.findFirst({ where: { id: locationId, companyId } }) : null;

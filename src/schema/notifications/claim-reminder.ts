@@ -13,6 +13,7 @@
 // has moved (a path that did not withdraw its reminders) is not reminded, and one whose
 // appointment has already started (the workers were down when it fell due) is recorded skipped
 // rather than reminded late.
+import type { Tx } from '../../db/databases.js';
 import type {
   Booking,
   Company,
@@ -21,12 +22,9 @@ import type {
   Location,
   Notification,
   Service,
-  Prisma,
 } from '../../generated/prisma/client.js';
 import { recordBookingEvent } from '../core/index.js';
 import { holdsPlace } from './plan-reminders.js';
-
-type Tx = Prisma.TransactionClient;
 
 /** After this many failed sends a reminder is recorded failed (the sweep stops retrying it). */
 export const MAX_REMINDER_ATTEMPTS = 5;

@@ -8,13 +8,11 @@
 // UPDATE: a send that claimed a row first (send-reminder.ts holds that row's lock until it
 // commits) makes this UPDATE wait and then leave the row as sent; a withdrawal first makes the
 // send's claim find nothing to send. So a reminder and the change that withdraws it never both win.
-import { sqlRows, type Transaction } from '../../db/databases.js';
+import { sqlRows, type Transaction, type Tx } from '../../db/databases.js';
 import { Prisma, type Booking } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { effectiveReminders } from './reminders.js';
-
-type Tx = Prisma.TransactionClient;
 
 /** A booking holds a place while pending or confirmed (docs/api.md, Booking states): only then is it reminded. */
 export const holdsPlace = (b: Pick<Booking, 'status'>) => b.status === 'pending' || b.status === 'confirmed';

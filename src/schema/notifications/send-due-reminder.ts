@@ -2,15 +2,15 @@
 // claim (claim-reminder.ts) and what the reminder is (its e-mail row, or the booking.reminder_due
 // event the claim writes). The workers' send-reminder job calls it, and so does a test clock's
 // advance (docs/sandbox.md, Test clocks), each reminder at the clock time it fell due.
+import type { Tx } from '../../db/databases.js';
 import type { Config } from '../../config.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { domainNow } from '../domain-time.js';
 import { claimDueReminder, type ReminderClaim } from './claim-reminder.js';
 import { composeReminderEmail } from './reminder-email.js';
 
 export async function sendDueReminder(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   opts: {
     notificationId: string;
     version: number;

@@ -4,9 +4,9 @@
 // simulator now, of which only brand and last4 are kept. Live: a processor token only.
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
-import type { Booking, Payment, Prisma } from '../../generated/prisma/client.js';
+import type { Booking, Payment } from '../../generated/prisma/client.js';
 import type { Mode, PaymentKind } from '../../generated/prisma/enums.js';
 import { isId, newId } from '../../ids.js';
 import { simulateCard } from '../../payments/card-simulator.js';
@@ -72,7 +72,7 @@ const alreadyPaid = (bookingId: string) =>
  * every payment of the booking takes; payments_one_live_per_booking (one standing payment per
  * booking and kind) has the last word.
  */
-async function nextCharge(tx: Prisma.TransactionClient, b: Booking): Promise<{ kind: PaymentKind; amount: number }> {
+async function nextCharge(tx: Tx, b: Booking): Promise<{ kind: PaymentKind; amount: number }> {
   if (b.depositAmount === null) return { kind: 'full', amount: b.price };
   const standing = await tx.payment.findMany({
     where: { bookingId: b.id, status: { in: LIVE } },

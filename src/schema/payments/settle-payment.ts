@@ -9,10 +9,11 @@
 // time still confirms it. One that stopped holding its slot anyway is refunded
 // (unheld-refunds.ts): the payment stays processing, with the charge's facts, until the refund
 // is done, so a run that dies between the two finishes the refund on the next.
+import type { Tx } from '../../db/databases.js';
 import type { BookingStatus, Payment } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { applyTransition } from '../bookings/index.js';
-import { recordEvent, type Tx } from '../events/index.js';
+import { recordEvent } from '../events/index.js';
 import { chargeVerdict, chargeWithoutVerdict, type ChargeResult } from './charge-verdict.js';
 import { paymentEventData } from '../core/index.js';
 import {

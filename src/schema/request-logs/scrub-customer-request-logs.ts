@@ -4,8 +4,7 @@
 // only) may quote a customer's name, e-mail or phone, or their id beside such data: every row of the company
 // whose bodies mention any of them has both bodies replaced by ERASED_BODY. The row itself
 // (time, path, status) stays: it says nothing about the person.
-import type { Db } from '../../db/databases.js';
-import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../db/databases.js';
 
 export const ERASED_BODY = '[erased: the customer’s data was removed]';
 
@@ -42,7 +41,7 @@ const termsOf = (c: ErasedCustomer) => [
 
 /** Replaces the bodies of the company's request logs that mention the customer; returns how many rows. */
 export async function scrubCustomerFromRequestLogs(
-  db: Db | Prisma.TransactionClient,
+  db: Db | Tx,
   opts: { companyId: string; customer: ErasedCustomer },
 ): Promise<number> {
   const terms = termsOf(opts.customer);

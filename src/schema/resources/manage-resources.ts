@@ -8,7 +8,7 @@
 // active booking or class session holding it from now on, is 409 CONFLICT with details naming
 // them (details.serviceIds, details.bookingIds, details.classIds). Past holds go with it.
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { Prisma, type ResourceKind } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { isId, newId } from '../../ids.js';
@@ -34,7 +34,7 @@ const updateInput = z.object(fields).partial().strict();
 const listInput = z.object({ kind: kind.nullish() }).strict();
 
 /** A resource of this company, or NOT_FOUND (another company's is simply not found). */
-export async function findResource(db: Db | Prisma.TransactionClient, companyId: string, resourceId: unknown) {
+export async function findResource(db: Db | Tx, companyId: string, resourceId: unknown) {
   const row = isId(resourceId) ? await db.resource.findFirst({ where: { id: resourceId, companyId } }) : null;
   if (!row) throw AppError.notFound('resource');
   return row;
@@ -82,7 +82,7 @@ export async function updateResource(db: Db, opts: { companyId: string; resource
   });
 }
 
-async function activeHolders(db: Db | Prisma.TransactionClient, resourceId: string) {
+async function activeHolders(db: Db | Tx, resourceId: string) {
   const holds = await db.resourceHold.findMany({
     where: { resourceId, active: true, endTime: { gt: new Date() } },
     select: { bookingId: true, classSessionId: true },
@@ -150,7 +150,7 @@ export const requiredResourceKindsInput = z.array(kind).superRefine((kinds, ctx)
  * Every id a resource of this company, else 404 naming the field and the id (another company's
  * is not found either). Called by the service use cases before they write.
  */
-export async function requireResources(db: Db | Prisma.TransactionClient, companyId: string, ids: string[]) {
+export async function requireResources(db: Db | Tx, companyId: string, ids: string[]) {
   if (ids.length === 0) return;
   const found = new Set(
     (await db.resource.findMany({ where: { companyId, id: { in: ids } }, select: { id: true } })).map((r) => r.id),

@@ -9,7 +9,7 @@
 // transaction, and the database has the last word. The holds' `active` flag and times then
 // follow the booking in the statement that changes it (triggers in the migration): a cancel,
 // expiry or completion releases them.
-import { sqlRows, type Transaction } from '../../db/databases.js';
+import { sqlRows, type Transaction, type Tx } from '../../db/databases.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -117,6 +117,6 @@ export async function holdResources(
 }
 
 /** Drops a booking's holds (a reschedule takes them again at the new time, in the same transaction). */
-export async function releaseHolds(tx: Prisma.TransactionClient, owner: HoldOwner): Promise<void> {
+export async function releaseHolds(tx: Tx, owner: HoldOwner): Promise<void> {
   await tx.resourceHold.deleteMany({ where: owner });
 }

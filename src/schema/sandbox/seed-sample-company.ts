@@ -5,11 +5,11 @@
 //
 // No events are recorded: the rows are the company's starting state, not changes made by a
 // client, and no webhook endpoint can exist yet to be told about them.
+import type { Tx } from '../../db/databases.js';
 import { DateTime } from 'luxon';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { generateSessions, horizonOf } from '../class-schedules/index.js';
-import type { Tx } from '../events/index.js';
 import { datedSessions, SAMPLE_DATA } from './sample-data/index.js';
 import type { SampleTemplate } from './samples.js';
 import type { WorkingHours } from './sample-data/types.js';

@@ -8,10 +8,9 @@
 // exactly they go: a test company made after the page was shown (another tab, the API) is left
 // alone, as is any named id that is not (or no longer) one of the account's test companies.
 import type { CredentialResolver } from '../../auth/credentials.js';
-import type { Databases } from '../../db/databases.js';
+import type { Databases, Tx } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
 import { isId } from '../../ids.js';
-import type { Tx } from '../events/index.js';
 import type { SampleTemplate } from './samples.js';
 
 export interface DeleteTestCompanies {

@@ -6,7 +6,7 @@
 // hours is refused 409 CONFLICT with details.bookingIds: it is written under the employee's lock
 // (employee-lock.ts), after which the bookings are checked against the hours as changed.
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -46,7 +46,7 @@ function parseDate(value: unknown, path = 'date'): string {
  * working hours as the transaction sees them now (the override just written or removed).
  */
 async function bookingsOutsideHours(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   opts: { companyId: string; zone: string; employeeId: string; date: string },
 ): Promise<string[]> {
   const span = localDateSpan(opts.zone, opts.date)!;
@@ -86,7 +86,7 @@ function conflict(bookingIds: string[]): AppError {
 async function inLockedEmployee<T>(
   db: Db,
   opts: { companyId: string; employeeId: string },
-  fn: (tx: Prisma.TransactionClient, ctx: { zone: string; employeeId: string }) => Promise<T>,
+  fn: (tx: Tx, ctx: { zone: string; employeeId: string }) => Promise<T>,
 ): Promise<T> {
   const employee = await findEmployee(db, opts.companyId, opts.employeeId);
   const company = await db.company.findUniqueOrThrow({ where: { id: opts.companyId }, select: { timezone: true } });

@@ -7,10 +7,9 @@
 // sweep (src/workers/fetch-external-calendar.ts) fetches it within seconds.
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import { secretBox } from '../../crypto/secret-box.js';
 import { AppError } from '../../errors.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { newId } from '../../ids.js';
 import { checkUrl, policyFor, UrlRefused } from '../../webhooks/ssrf-guard.js';
@@ -98,7 +97,7 @@ export function checkExternalCalendars(list: ExternalCalendarsInput, rules: UrlR
  * (removing busy times changes availability).
  */
 export async function replaceExternalCalendars(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   opts: { companyId: string; employeeId: string; list: ExternalCalendarsInput; config: Config },
 ): Promise<void> {
   const box = secretBox(opts.config);

@@ -16,8 +16,8 @@
 // each one to a single run whatever happens.
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/databases.js';
-import type { Prisma, TestClock } from '../../generated/prisma/client.js';
+import type { Db, Tx } from '../../db/databases.js';
+import type { TestClock } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError } from '../../errors.js';
 import { applyTransition } from '../bookings/index.js';
@@ -79,7 +79,7 @@ export async function advanceTestClock(
  * offers' lapses, then reminders, so a reminder of a booking that just expired is withdrawn, not sent).
  */
 async function runDueTransitions(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   o: { companyId: string; mode: Mode; config: Config; from: Date; to: Date },
 ): Promise<number> {
   let ran = 0;

@@ -4,7 +4,7 @@
 // of another's hands (the clock is deleted with its company, and so by a sandbox wipe). Live
 // companies have none: every use case here refuses a live credential with FORBIDDEN.
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import type { Prisma, TestClock } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError } from '../../errors.js';
@@ -30,7 +30,7 @@ export async function createTestClock(db: Db, opts: { companyId: string; mode: M
 export const testClockFilter = (companyId: string): Prisma.TestClockWhereInput => ({ companyId });
 
 export async function findTestClock(
-  db: Pick<Prisma.TransactionClient, 'testClock'>,
+  db: Pick<Tx, 'testClock'>,
   opts: { companyId: string; mode: Mode; clockId: string },
 ): Promise<TestClock> {
   requireSandbox(opts.mode);
@@ -53,7 +53,7 @@ export async function deleteTestClock(db: Db, opts: { companyId: string; mode: M
  * null detaches. Returns the value to store.
  */
 export async function attachableTestClock(
-  db: Pick<Prisma.TransactionClient, 'testClock'>,
+  db: Pick<Tx, 'testClock'>,
   opts: { companyId: string; mode: Mode; testClockId: string | null },
 ): Promise<string | null> {
   requireSandbox(opts.mode);

@@ -10,8 +10,8 @@
 // longer fits rolls the whole transaction back: SLOT_UNAVAILABLE whose details.reasons carry
 // the item's index (itemIndex) and the employee.
 import { z } from 'zod';
-import type { Db } from '../../db/databases.js';
-import type { Booking, Company, Prisma, Visit } from '../../generated/prisma/client.js';
+import { inSavepoint, type Db, type Tx } from '../../db/databases.js';
+import type { Booking, Company, Visit } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { domainTransaction, isExclusionViolation, isForeignKeyViolation } from '../db-errors.js';
@@ -34,7 +34,7 @@ import { parseInput, text, timezone } from '../validation.js';
 import { findCustomer } from '../find-records.js';
 import { createCustomerInput, findOrCreateCustomer, lockCustomer } from '../customers/index.js';
 import { domainNow } from '../domain-time.js';
-import { inSavepoint, insertAppointment, shuffle, slotUnavailable } from '../bookings/index.js';
+import { insertAppointment, shuffle, slotUnavailable } from '../bookings/index.js';
 
 const item = z.object({ serviceId: id, employeeId: id.nullish() }).strict();
 
@@ -181,7 +181,7 @@ export async function createVisit(
  * naming the item, which rolls the visit back.
  */
 async function bookItem(
-  tx: Prisma.TransactionClient,
+  tx: Tx,
   opts: {
     company: Company;
     item: PlannedItem;

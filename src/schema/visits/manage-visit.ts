@@ -4,7 +4,7 @@
 // locked first, each item is judged, and any refusal rolls the whole visit back.
 import { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/databases.js';
+import type { Db, Tx } from '../../db/databases.js';
 import type { Booking, Company } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { AppError, isAppError } from '../../errors.js';
@@ -27,7 +27,7 @@ import { recordBookingEvent } from '../core/index.js';
 import { visitUnavailable, type ItemReason, type VisitWithBookings } from './create-visit.js';
 import { holdResources, releaseHolds } from '../resources/index.js';
 
-type Client = Db | Parameters<Parameters<Db['$transaction']>[0]>[0];
+type Client = Db | Tx;
 
 /** A visit of the company with its bookings in the order of the visit, or NOT_FOUND. */
 export async function findVisit(db: Client, companyId: string, id: unknown): Promise<VisitWithBookings> {

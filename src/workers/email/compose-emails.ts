@@ -1,6 +1,7 @@
 // Which events send which customer e-mail (docs/sandbox.md), composed inside the relay's
 // transaction so an event's e-mail exists exactly once (emails.event_id is unique).
 // Sandbox companies' e-mails are logged, never sent; live ones are queued for SMTP.
+import type { Tx } from '../../db/databases.js';
 import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { BookingStatus, Mode } from '../../generated/prisma/enums.js';
@@ -8,7 +9,6 @@ import { newId } from '../../ids.js';
 import type { Config } from '../../config.js';
 import { manageUrl, publicOrigin } from '../../schema/core/index.js';
 import { renderInvitation, uidHostOf, type InvitationMethod } from '../../schema/calendars/index.js';
-import type { Tx } from '../../schema/events/index.js';
 import { displayName, formatMailbox, renderEmail, type EmailKind } from '../../schema/emails/index.js';
 
 interface EventRow {

@@ -1,7 +1,7 @@
 // Company > Customers (docs/admin.md; issue 21 §3): the customers, searched by the start of a name,
 // e-mail or phone number (searchCustomers, the API's keyset pages); one customer with their
 // upcoming bookings, history, payments, notes and metadata (customerOverview); the edit form
-// (updateCustomer, as PATCH /api/v1/customers/:id); the export (the JSON of
+// (changeCustomer: updateCustomer, as PATCH /api/v1/customers/:id, with the row before); the export (the JSON of
 // GET /api/v1/customers/:id/export, as a download); and the erase, behind a confirmation that
 // counts what it replaces and what it keeps (erasurePreview, then eraseCustomer, as
 // POST /api/v1/customers/:id/erase). Errors are the use cases' own, said in words.
@@ -10,11 +10,11 @@ import type { ComponentChildren } from 'preact';
 import type { Company, Customer } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import {
+  changeCustomer,
   customerOverview,
   erasurePreview,
   eraseCustomer,
   searchCustomers,
-  updateCustomer,
   type ErasurePreview,
 } from '../../schema/customers/index.js';
 import type { Services } from '../../services.js';
@@ -398,9 +398,8 @@ export function registerCustomerRoutes(
     };
     await staffGate(s, idOf(req));
     try {
-      const before = await s.db.customer.findFirst({ where: { id: idOf(req), companyId: s.company.id } });
-      const after = await updateCustomer(s.db, { companyId: s.company.id, customerId: idOf(req), input });
-      const shown = (c: typeof before) => c && { name: c.name, email: c.email, phone: c.phone, notes: c.notes };
+      const { before, after } = await changeCustomer(s.db, { companyId: s.company.id, customerId: idOf(req), input });
+      const shown = (c: Customer) => ({ name: c.name, email: c.email, phone: c.phone, notes: c.notes });
       req.audit({ before: shown(before), after: shown(after) });
     } catch (err) {
       const found = fieldErrors(err);

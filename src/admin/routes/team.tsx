@@ -20,9 +20,11 @@ import {
   removeMember,
   staffEmployeeOf,
   TEAM_ROLES,
+  teamOwnerEmail,
   withdrawInvitation,
   type InvitationState,
 } from '../../schema/team/index.js';
+import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import {
   describedBy,
@@ -90,11 +92,11 @@ async function teamPage(
   extra: { values?: Record<string, string>; errors?: Record<string, string> | null; status?: number } = {},
 ) {
   const team = s.company.accountId;
-  const [owner, members, invitations, employees] = await Promise.all([
-    services.dbs.live.prisma.account.findUniqueOrThrow({ where: { id: team }, select: { email: true } }),
+  const [ownerEmail, members, invitations, employees] = await Promise.all([
+    teamOwnerEmail(services.dbs, team),
     listMembers(services.dbs, team),
     listOpenInvitations(services.dbs, team),
-    s.db.employee.findMany({ where: { companyId: s.company.id }, orderBy: { name: 'asc' } }),
+    listEmployeesByName(s.db, s.company.id),
   ]);
   const at = now(services);
   const employeeName = (id: string | null) => employees.find((e) => e.id === id)?.name;
@@ -121,7 +123,7 @@ async function teamPage(
           </thead>
           <tbody>
             <tr>
-              <td>{owner.email}</td>
+              <td>{ownerEmail}</td>
               <td>owner</td>
               <td>—</td>
               <td class="muted">The owning account</td>

@@ -20,19 +20,8 @@ import {
 import type { Services } from '../../services.js';
 import { DataTable } from '../components/data-table.js';
 import { bookingStatus, paymentKind, paymentStatus } from '../words.js';
-import {
-  describedBy,
-  DoneNotice,
-  ErrorText,
-  Field,
-  fieldErrors,
-  FormError,
-  HintText,
-  money,
-  ScrollTable,
-  sendAdmin,
-  TimeTag,
-} from '../http.js';
+import { fieldErrors, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { DoneNotice, Field, FormError, TextArea } from '../components/fields.js';
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
@@ -298,17 +287,14 @@ async function customerPage(
             hint="International format, e.g. +14155550123; leave empty for none"
             error={errors?.phone}
           />
-          <label for="f-notes">Notes</label>
-          <HintText id="f-notes" hint={notesHint} />
-          <textarea
-            id="f-notes"
+          <TextArea
             name="notes"
+            label="Notes"
+            value={values.notes}
+            hint={notesHint}
+            error={errors?.notes}
             maxlength={5000}
-            {...describedBy('f-notes', { hint: notesHint, error: errors?.notes })}
-          >
-            {values.notes ?? ''}
-          </textarea>
-          <ErrorText id="f-notes" error={errors?.notes} />
+          />
           <button type="submit" class="primary">
             Save customer
           </button>

@@ -30,19 +30,8 @@ import {
 } from '../../schema/reports/index.js';
 import { listServicesByName } from '../../schema/services/index.js';
 import type { Services } from '../../services.js';
-import {
-  clockTime,
-  describedBy,
-  ErrorText,
-  fieldErrors,
-  HintText,
-  money,
-  pageParam,
-  ScrollTable,
-  sendAdmin,
-  staffPage,
-  StaffPages,
-} from '../http.js';
+import { clockTime, fieldErrors, money, pageParam, ScrollTable, sendAdmin, staffPage, StaffPages } from '../http.js';
+import { describedBy, ErrorText, HintText } from '../components/fields.js';
 import { adminPage, companyPath, type RenderedBody } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
 import { STATUS_LABELS } from '../words.js';

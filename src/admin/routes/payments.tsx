@@ -17,17 +17,8 @@ import {
   refundPayment,
 } from '../../schema/payments/index.js';
 import type { Services } from '../../services.js';
-import {
-  describedBy,
-  DoneNotice,
-  ErrorText,
-  fieldErrors,
-  HintText,
-  money,
-  ScrollTable,
-  sendAdmin,
-  TimeTag,
-} from '../http.js';
+import { fieldErrors, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { describedBy, DoneNotice, ErrorText, HintText } from '../components/fields.js';
 import { digitsOf, parseAmount } from '../forms.js';
 import { adminPage, companyPath, CsrfField, FieldRows, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';

@@ -21,17 +21,8 @@ import {
 } from '../../schema/services/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import {
-  describedBy,
-  DoneNotice,
-  ErrorText,
-  Field,
-  FormError,
-  HintText,
-  money,
-  ScrollTable,
-  sendAdmin,
-} from '../http.js';
+import { money, ScrollTable, sendAdmin } from '../http.js';
+import { describedBy, DoneNotice, ErrorText, Field, FormError, HintText, TextArea } from '../components/fields.js';
 import { amountValue, Check, detailErrors, parseAmount, parseWhole, Select } from '../forms.js';
 import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
@@ -291,17 +282,14 @@ async function servicePage(
             )}
           </p>
           <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
-          <label for="f-description">Description</label>
-          <HintText id="f-description" hint={descriptionHint} />
-          <textarea
-            id="f-description"
+          <TextArea
             name="description"
+            label="Description"
+            value={v.description}
+            hint={descriptionHint}
+            error={errors?.description}
             maxlength={5000}
-            {...describedBy('f-description', { hint: descriptionHint, error: errors?.description })}
-          >
-            {v.description ?? ''}
-          </textarea>
-          <ErrorText id="f-description" error={errors?.description} />
+          />
           <Field
             name="durationMinutes"
             label="Duration (minutes)"

@@ -24,7 +24,8 @@ import {
 import type { Services } from '../../services.js';
 import { PostButton } from '../components/action-form.js';
 import { Breakable, DataTable } from '../components/data-table.js';
-import { describedBy, DoneNotice, ErrorText, Field, fieldErrors, FormError, sendAdmin, TimeTag } from '../http.js';
+import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
+import { describedBy, DoneNotice, ErrorText, Field, FormError } from '../components/fields.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import { ShownOnceBox } from './api-keys.js';

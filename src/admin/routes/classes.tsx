@@ -22,8 +22,9 @@ import { domainNow } from '../../schema/domain-time.js';
 import { listServicesByName } from '../../schema/services/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
+import { PanelForm } from '../components/action-form.js';
 import { AdminNotFound, ScrollTable, sendAdmin, TimeTag } from '../http.js';
-import { DoneNotice, Field, FormError } from '../components/fields.js';
+import { DoneNotice, Field } from '../components/fields.js';
 import { detailErrors, localInstant, parseWhole, Select } from '../forms.js';
 import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { DataTable } from '../components/data-table.js';
@@ -145,10 +146,14 @@ async function timetable(
         ]}
       />
       {!mayWrite(s.ctx) ? null : classes.length ? (
-        <form method="post" action={base} class="stack panel">
-          <h2>Schedule a one-off session</h2>
-          <FormError errors={errors} known={['serviceId', 'employeeId', 'startTime', 'endTime', 'capacity']} />
-          <CsrfField token={s.ctx.csrfToken} />
+        <PanelForm
+          action={base}
+          csrf={s.ctx.csrfToken}
+          title="Schedule a one-off session"
+          errors={errors}
+          known={['serviceId', 'employeeId', 'startTime', 'endTime', 'capacity']}
+          button="Schedule session"
+        >
           <Select
             id="f-serviceId"
             name="serviceId"
@@ -184,10 +189,7 @@ async function timetable(
             error={errors?.endTime}
           />
           <Field name="capacity" label="Places" type="number" value={v.capacity} required error={errors?.capacity} />
-          <button type="submit" class="primary">
-            Schedule session
-          </button>
-        </form>
+        </PanelForm>
       ) : (
         <p class="empty">
           No active class services: <a href={companyPath(s.company, '/services')}>add a service</a> of kind class.

@@ -20,12 +20,11 @@ import {
 import type { Services } from '../../services.js';
 import { DataTable } from '../components/data-table.js';
 import { bookingStatus, paymentKind, paymentStatus } from '../words.js';
-import { fieldErrors, money, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
 import { DoneNotice, Field, FormError, TextArea } from '../components/fields.js';
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
-import { Head } from './booking-forms.js';
 
 /** The API's export for a company's customer (src/rest/v1/customer-privacy.ts, via src/app.ts). */
 export type CustomerExportAnswer = (company: Company, customerId: string, requestId: string) => Promise<unknown>;
@@ -75,33 +74,28 @@ async function listPage(s: CompanyScope, req: FastifyRequest, reply: FastifyRepl
     <>
       <h1>Customers</h1>
       <CustomerSearch action={base} search={search} hint={hint} error={error} />
-      {page &&
-        (page.data.length === 0 ? (
-          <p class="empty">
-            {search ? `No customer's name, e-mail or phone starts with “${search}”.` : 'No customers yet.'}
-          </p>
-        ) : (
-          <ScrollTable label="Customers">
-            <table>
-              <Head cols={['Name', 'E-mail', 'Phone', 'Created']} />
-              <tbody>
-                {page.data.map((c) => (
-                  <tr>
-                    <td>
-                      <a href={companyPath(s.company, `/customers/${c.id}`)}>{c.name}</a>
-                      <ErasedBadge c={c} />
-                    </td>
-                    <td>{c.erasedAt ? <span class="muted">—</span> : c.email}</td>
-                    <td>{c.phone ?? <span class="muted">—</span>}</td>
-                    <td>
-                      <TimeTag at={c.createdAt} zone={s.company.timezone} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        ))}
+      {page && (
+        <DataTable
+          label="Customers"
+          phone="scroll"
+          rows={page.data}
+          empty={search ? `No customer's name, e-mail or phone starts with “${search}”.` : 'No customers yet.'}
+          columns={[
+            {
+              label: 'Name',
+              cell: (c) => (
+                <>
+                  <a href={companyPath(s.company, `/customers/${c.id}`)}>{c.name}</a>
+                  <ErasedBadge c={c} />
+                </>
+              ),
+            },
+            { label: 'E-mail', cell: (c) => (c.erasedAt ? <span class="muted">—</span> : c.email) },
+            { label: 'Phone', cell: (c) => c.phone ?? <span class="muted">—</span> },
+            { label: 'Created', cell: (c) => <TimeTag at={c.createdAt} zone={s.company.timezone} /> },
+          ]}
+        />
+      )}
       <div class="inline">
         {q.cursor && (
           <a class="button" href={`${base}${search ? `?q=${encodeURIComponent(search)}` : ''}`}>

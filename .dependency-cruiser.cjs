@@ -153,6 +153,14 @@ module.exports = {
       to: { path: '^src/admin/' },
     },
     {
+      name: 'admin-reads-through-the-domain',
+      comment:
+        'The admin area calls use cases: it imports no runtime part of the Prisma client or of src/db (their types, the rows it shows, it may). ESLint keeps model calls and raw SQL out of it too.',
+      severity: 'error',
+      from: { path: '^src/admin/' },
+      to: { path: '^src/generated/prisma/|^src/db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'only-the-server-imports-the-assembly',
       comment: 'src/app.ts and src/demo.ts are assembled by src/server.ts alone; no layer reaches up to them.',
       severity: 'error',

@@ -5,15 +5,6 @@ import type { ComponentChildren } from 'preact';
 import { sendPage } from '../auth/pages/html.js';
 import { AppError, isAppError } from '../errors.js';
 import { adminPage, barePage, type LayoutContext } from './layout.js';
-export {
-  describedBy,
-  DoneNotice,
-  ErrorText,
-  Field,
-  FormError,
-  HintText,
-  type FieldOptions,
-} from './components/fields.js';
 
 // Scripts and styles only from this app. `frame-src 'none'`: the one frame (an e-mail body) is
 // a srcdoc document, which frame-src does not govern; it carries its own stricter policy.

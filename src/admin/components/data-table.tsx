@@ -60,7 +60,8 @@ export function DataTable<T>(p: DataTableProps<T>) {
             {p.rows.map((row, i) => (
               <tr class={p.rowClass?.(row)}>
                 {columns.map((c) => {
-                  const label = c.quiet ? undefined : c.label;
+                  // A cell names its column only where the rows stack as cards (the CSS reads it there).
+                  const label = c.quiet || scroll ? undefined : c.label;
                   return c.rowHeader ? (
                     <th scope="row" data-label={label} class={c.class}>
                       {c.cell(row, i)}

@@ -46,6 +46,31 @@ export function Field(o: FieldOptions) {
   );
 }
 
+/**
+ * The fields of one re-shown form: `field('price', 'Price', { hint })` is a Field named `price`
+ * with the form's value and error for it.
+ */
+export const fieldsOf =
+  (values: Record<string, string | null | undefined>, errors?: Record<string, string> | null) =>
+  (name: string, label: string, o: Partial<FieldOptions> = {}) => (
+    <Field name={name} label={label} value={values[name]} error={errors?.[name]} {...o} />
+  );
+
+/** A labelled text area (notes, a description, one redirect URI a line), tied to its hint and error as Field is. */
+export function TextArea(o: Omit<FieldOptions, 'type' | 'autofocus'>) {
+  const id = o.id ?? `f-${o.name}`;
+  return (
+    <>
+      <label for={id}>{o.label}</label>
+      <HintText id={id} hint={o.hint} />
+      <textarea id={id} name={o.name} required={o.required} maxlength={o.maxlength} {...describedBy(id, o)}>
+        {o.value ?? ''}
+      </textarea>
+      <ErrorText id={id} error={o.error} />
+    </>
+  );
+}
+
 /** aria-invalid (with an error) and aria-describedby naming the hint and error of field `id`. */
 export function describedBy(
   id: string,

@@ -15,7 +15,8 @@ import {
 } from '../../schema/credentials/index.js';
 import { findApiKey } from '../../schema/find-records.js';
 import type { Services } from '../../services.js';
-import { DoneNotice, Field, fieldErrors, FormError, sendAdmin, TimeTag } from '../http.js';
+import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
+import { DoneNotice, Field, FormError } from '../components/fields.js';
 import { DataTable } from '../components/data-table.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';

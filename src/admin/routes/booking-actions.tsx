@@ -22,7 +22,8 @@ import {
 import { REFUNDABLE } from '../../schema/core/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, describedBy, ErrorText, formatTime, HintText, money, sendAdmin, TimeTag } from '../http.js';
+import { AdminNotFound, formatTime, money, sendAdmin, TimeTag } from '../http.js';
+import { describedBy, ErrorText, TextArea } from '../components/fields.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import {
@@ -256,17 +257,14 @@ export function registerBookingActionRoutes(app: FastifyInstance, services: Serv
             </p>
           )}
           <CsrfField token={s.ctx.csrfToken} />
-          <label for="f-reason">Reason</label>
-          <HintText id="f-reason" hint={reasonHint} />
-          <textarea
-            id="f-reason"
+          <TextArea
             name="reason"
+            label="Reason"
+            value={v.reason}
+            hint={reasonHint}
+            error={errors.reason}
             maxlength={500}
-            {...describedBy('f-reason', { hint: reasonHint, error: errors.reason })}
-          >
-            {v.reason ?? ''}
-          </textarea>
-          <ErrorText id="f-reason" error={errors.reason} />
+          />
           <fieldset {...describedBy('f-cancelledBy', { error: errors.cancelledBy })}>
             <legend>Who cancels</legend>
             <label>

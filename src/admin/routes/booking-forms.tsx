@@ -9,7 +9,7 @@ import type { Company, Employee } from '../../generated/prisma/client.js';
 import { isAppError, type AppError } from '../../errors.js';
 import { findAvailability } from '../../schema/availability/index.js';
 import type { Db } from '../../db/databases.js';
-import { describedBy, ErrorText, HintText } from '../http.js';
+import { describedBy, ErrorText, HintText } from '../components/fields.js';
 export { STATUS_LABELS } from '../words.js';
 
 /** A table's header row. */

@@ -13,7 +13,8 @@ import { findCustomer } from '../../schema/find-records.js';
 import { listServicesByName } from '../../schema/services/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { describedBy, ErrorText, Field, HintText, money, sendAdmin } from '../http.js';
+import { money, sendAdmin } from '../http.js';
+import { describedBy, ErrorText, Field, TextArea } from '../components/fields.js';
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formOf, queryOf, type CompanyScope } from '../scope.js';
@@ -183,17 +184,7 @@ async function newBookingPage(
               error={errors['customer.phone']}
             />
           </fieldset>
-          <label for="f-notes">Notes</label>
-          <HintText id="f-notes" hint={notesHint} />
-          <textarea
-            id="f-notes"
-            name="notes"
-            maxlength={5000}
-            {...describedBy('f-notes', { hint: notesHint, error: errors.notes })}
-          >
-            {v.notes ?? ''}
-          </textarea>
-          <ErrorText id="f-notes" error={errors.notes} />
+          <TextArea name="notes" label="Notes" value={v.notes} hint={notesHint} error={errors.notes} maxlength={5000} />
           <p class="muted">
             Booking it sends a booking.created event to your webhooks and, once it is confirmed, the customer a
             confirmation e-mail with a calendar invitation; a service paid for up front stays pending until it is paid.

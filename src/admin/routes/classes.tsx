@@ -22,7 +22,9 @@ import { domainNow } from '../../schema/domain-time.js';
 import { listServicesByName } from '../../schema/services/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { AdminNotFound, DoneNotice, Field, FormError, ScrollTable, sendAdmin, TimeTag } from '../http.js';
+import { PanelForm, PostButton } from '../components/action-form.js';
+import { AdminNotFound, sendAdmin, TimeTag } from '../http.js';
+import { DoneNotice, Field } from '../components/fields.js';
 import { detailErrors, localInstant, parseWhole, Select } from '../forms.js';
 import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { DataTable } from '../components/data-table.js';
@@ -144,10 +146,14 @@ async function timetable(
         ]}
       />
       {!mayWrite(s.ctx) ? null : classes.length ? (
-        <form method="post" action={base} class="stack panel">
-          <h2>Schedule a one-off session</h2>
-          <FormError errors={errors} known={['serviceId', 'employeeId', 'startTime', 'endTime', 'capacity']} />
-          <CsrfField token={s.ctx.csrfToken} />
+        <PanelForm
+          action={base}
+          csrf={s.ctx.csrfToken}
+          title="Schedule a one-off session"
+          errors={errors}
+          known={['serviceId', 'employeeId', 'startTime', 'endTime', 'capacity']}
+          button="Schedule session"
+        >
           <Select
             id="f-serviceId"
             name="serviceId"
@@ -183,10 +189,7 @@ async function timetable(
             error={errors?.endTime}
           />
           <Field name="capacity" label="Places" type="number" value={v.capacity} required error={errors?.capacity} />
-          <button type="submit" class="primary">
-            Schedule session
-          </button>
-        </form>
+        </PanelForm>
       ) : (
         <p class="empty">
           No active class services: <a href={companyPath(s.company, '/services')}>add a service</a> of kind class.
@@ -253,96 +256,68 @@ async function sessionPage(s: CompanyScope, classId: string, top?: ComponentChil
         </dl>
       </div>
       <h2>Roster</h2>
-      {r.places.length ? (
-        <ScrollTable label="Roster">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Status</th>
-                <th scope="col">Booked</th>
-                <th scope="col">
-                  <span class="muted">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.places.map((b, i) => (
-                <tr>
-                  <td>{i + 1}</td>
-                  <td>
-                    <CustomerLink s={s} b={b} />
-                  </td>
-                  <td>
-                    <span class={`badge ${b.status}`}>{STATUS[b.status] ?? b.status}</span>
-                  </td>
-                  <td>
-                    <a href={companyPath(s.company, `/bookings/${b.id}`)}>
-                      <TimeTag at={b.createdAt} zone={zone} />
-                    </a>
-                  </td>
-                  <td class="actions">
-                    {b.status === 'confirmed' && !cancelled && write && (
-                      <div class="inline">
-                        <form method="post" action={`${base}/bookings/${b.id}/complete`}>
-                          <CsrfField token={s.ctx.csrfToken} />
-                          <button type="submit" aria-label={`Check in ${b.customer.name}`}>
-                            Check in
-                          </button>
-                        </form>
-                        <form method="post" action={`${base}/bookings/${b.id}/no-show`}>
-                          <CsrfField token={s.ctx.csrfToken} />
-                          <button type="submit" aria-label={`Mark ${b.customer.name} as a no-show`}>
-                            No-show
-                          </button>
-                        </form>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
-      ) : (
-        <p class="empty">No places taken.</p>
-      )}
+      <DataTable
+        label="Roster"
+        rows={r.places}
+        empty="No places taken."
+        columns={[
+          { label: '#', cell: (_, i) => i + 1 },
+          { label: 'Customer', cell: (b) => <CustomerLink s={s} b={b} /> },
+          { label: 'Status', cell: (b) => <span class={`badge ${b.status}`}>{STATUS[b.status] ?? b.status}</span> },
+          {
+            label: 'Booked',
+            cell: (b) => (
+              <a href={companyPath(s.company, `/bookings/${b.id}`)}>
+                <TimeTag at={b.createdAt} zone={zone} />
+              </a>
+            ),
+          },
+        ]}
+        actions={(b) =>
+          b.status === 'confirmed' &&
+          !cancelled &&
+          write && (
+            <div class="inline">
+              <PostButton
+                action={`${base}/bookings/${b.id}/complete`}
+                csrf={s.ctx.csrfToken}
+                label="Check in"
+                name={`Check in ${b.customer.name}`}
+              />
+              <PostButton
+                action={`${base}/bookings/${b.id}/no-show`}
+                csrf={s.ctx.csrfToken}
+                label="No-show"
+                name={`Mark ${b.customer.name} as a no-show`}
+              />
+            </div>
+          )
+        }
+      />
       <h2>Waitlist</h2>
-      {r.waitlist.length ? (
-        <ScrollTable label="Waitlist">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Place in line</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {r.waitlist.map((b) => (
-                <tr>
-                  <td>{b.status === 'offered' ? '—' : b.waitlistPosition}</td>
-                  <td>
-                    <CustomerLink s={s} b={b} />
-                  </td>
-                  <td>
-                    {STATUS[b.status] ?? b.status}
-                    {b.offerExpiresAt && (
-                      <>
-                        {' until '}
-                        <TimeTag at={b.offerExpiresAt} zone={zone} />
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
-      ) : (
-        <p class="empty">Nobody is waiting.</p>
-      )}
+      <DataTable
+        label="Waitlist"
+        rows={r.waitlist}
+        empty="Nobody is waiting."
+        columns={[
+          { label: 'Place in line', cell: (b) => (b.status === 'offered' ? '—' : b.waitlistPosition) },
+          { label: 'Customer', cell: (b) => <CustomerLink s={s} b={b} /> },
+          {
+            label: 'Status',
+            cell: (b) => (
+              <>
+                {STATUS[b.status] ?? b.status}
+                {b.offerExpiresAt && (
+                  <>
+                    {' until '}
+                    <TimeTag at={b.offerExpiresAt} zone={zone} />
+                  </>
+                )}
+              </>
+            ),
+          },
+        ]}
+      />
       {!cancelled && write && (
         <p>
           <a class="button danger" href={`${base}/cancel`}>

@@ -8,7 +8,8 @@ import { isId } from '../../ids.js';
 import { SAMPLE_ORDER, SAMPLE_TEMPLATES } from '../../schema/sandbox/index.js';
 import { API_VERSIONS, createCompany, LATEST_API_VERSION, updateCompany } from '../../schema/companies/index.js';
 import type { Services } from '../../services.js';
-import { DoneNotice, ErrorText, Field, fieldErrors, FormError, sendAdmin, TimeTag } from '../http.js';
+import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
+import { DoneNotice, ErrorText, Field, FormError } from '../components/fields.js';
 import { adminPage, companyPath, CsrfField, type LayoutContext } from '../layout.js';
 import { activeSession, companiesOf, companyScope, formOf, layoutFor, paramsOf, parseMode, queryOf } from '../scope.js';
 

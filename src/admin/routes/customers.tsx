@@ -1,7 +1,7 @@
 // Company > Customers (docs/admin.md; issue 21 §3): the customers, searched by the start of a name,
 // e-mail or phone number (searchCustomers, the API's keyset pages); one customer with their
 // upcoming bookings, history, payments, notes and metadata (customerOverview); the edit form
-// (updateCustomer, as PATCH /api/v1/customers/:id); the export (the JSON of
+// (changeCustomer: updateCustomer, as PATCH /api/v1/customers/:id, with the row before); the export (the JSON of
 // GET /api/v1/customers/:id/export, as a download); and the erase, behind a confirmation that
 // counts what it replaces and what it keeps (erasurePreview, then eraseCustomer, as
 // POST /api/v1/customers/:id/erase). Errors are the use cases' own, said in words.
@@ -10,33 +10,21 @@ import type { ComponentChildren } from 'preact';
 import type { Company, Customer } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import {
+  changeCustomer,
   customerOverview,
   erasurePreview,
   eraseCustomer,
   searchCustomers,
-  updateCustomer,
   type ErasurePreview,
 } from '../../schema/customers/index.js';
 import type { Services } from '../../services.js';
 import { DataTable } from '../components/data-table.js';
 import { bookingStatus, paymentKind, paymentStatus } from '../words.js';
-import {
-  describedBy,
-  DoneNotice,
-  ErrorText,
-  Field,
-  fieldErrors,
-  FormError,
-  HintText,
-  money,
-  ScrollTable,
-  sendAdmin,
-  TimeTag,
-} from '../http.js';
+import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
+import { DoneNotice, Field, FormError, TextArea } from '../components/fields.js';
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
-import { Head } from './booking-forms.js';
 
 /** The API's export for a company's customer (src/rest/v1/customer-privacy.ts, via src/app.ts). */
 export type CustomerExportAnswer = (company: Company, customerId: string, requestId: string) => Promise<unknown>;
@@ -86,33 +74,28 @@ async function listPage(s: CompanyScope, req: FastifyRequest, reply: FastifyRepl
     <>
       <h1>Customers</h1>
       <CustomerSearch action={base} search={search} hint={hint} error={error} />
-      {page &&
-        (page.data.length === 0 ? (
-          <p class="empty">
-            {search ? `No customer's name, e-mail or phone starts with “${search}”.` : 'No customers yet.'}
-          </p>
-        ) : (
-          <ScrollTable label="Customers">
-            <table>
-              <Head cols={['Name', 'E-mail', 'Phone', 'Created']} />
-              <tbody>
-                {page.data.map((c) => (
-                  <tr>
-                    <td>
-                      <a href={companyPath(s.company, `/customers/${c.id}`)}>{c.name}</a>
-                      <ErasedBadge c={c} />
-                    </td>
-                    <td>{c.erasedAt ? <span class="muted">—</span> : c.email}</td>
-                    <td>{c.phone ?? <span class="muted">—</span>}</td>
-                    <td>
-                      <TimeTag at={c.createdAt} zone={s.company.timezone} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        ))}
+      {page && (
+        <DataTable
+          label="Customers"
+          phone="scroll"
+          rows={page.data}
+          empty={search ? `No customer's name, e-mail or phone starts with “${search}”.` : 'No customers yet.'}
+          columns={[
+            {
+              label: 'Name',
+              cell: (c) => (
+                <>
+                  <a href={companyPath(s.company, `/customers/${c.id}`)}>{c.name}</a>
+                  <ErasedBadge c={c} />
+                </>
+              ),
+            },
+            { label: 'E-mail', cell: (c) => (c.erasedAt ? <span class="muted">—</span> : c.email) },
+            { label: 'Phone', cell: (c) => c.phone ?? <span class="muted">—</span> },
+            { label: 'Created', cell: (c) => <TimeTag at={c.createdAt} zone={s.company.timezone} /> },
+          ]}
+        />
+      )}
       <div class="inline">
         {q.cursor && (
           <a class="button" href={`${base}${search ? `?q=${encodeURIComponent(search)}` : ''}`}>
@@ -298,17 +281,14 @@ async function customerPage(
             hint="International format, e.g. +14155550123; leave empty for none"
             error={errors?.phone}
           />
-          <label for="f-notes">Notes</label>
-          <HintText id="f-notes" hint={notesHint} />
-          <textarea
-            id="f-notes"
+          <TextArea
             name="notes"
+            label="Notes"
+            value={values.notes}
+            hint={notesHint}
+            error={errors?.notes}
             maxlength={5000}
-            {...describedBy('f-notes', { hint: notesHint, error: errors?.notes })}
-          >
-            {values.notes ?? ''}
-          </textarea>
-          <ErrorText id="f-notes" error={errors?.notes} />
+          />
           <button type="submit" class="primary">
             Save customer
           </button>
@@ -398,9 +378,8 @@ export function registerCustomerRoutes(
     };
     await staffGate(s, idOf(req));
     try {
-      const before = await s.db.customer.findFirst({ where: { id: idOf(req), companyId: s.company.id } });
-      const after = await updateCustomer(s.db, { companyId: s.company.id, customerId: idOf(req), input });
-      const shown = (c: typeof before) => c && { name: c.name, email: c.email, phone: c.phone, notes: c.notes };
+      const { before, after } = await changeCustomer(s.db, { companyId: s.company.id, customerId: idOf(req), input });
+      const shown = (c: Customer) => ({ name: c.name, email: c.email, phone: c.phone, notes: c.notes });
       req.audit({ before: shown(before), after: shown(after) });
     } catch (err) {
       const found = fieldErrors(err);

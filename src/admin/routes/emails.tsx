@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { findEmail } from '../../schema/find-records.js';
 import { listEmails } from '../../schema/emails/index.js';
 import type { Services } from '../../services.js';
+import { DataTable } from '../components/data-table.js';
 import { ADMIN_CSP, AdminNotFound, ScrollTable, sendAdmin, TimeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
@@ -117,38 +118,20 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
             ? 'E-mails this test company would have sent to customers. They are logged here and never delivered.'
             : 'E-mails sent to this company’s customers.'}
         </p>
-        {page.length === 0 ? (
-          <p class="empty">No e-mails yet. They appear when bookings are made, changed or cancelled.</p>
-        ) : (
-          <ScrollTable label="E-mails">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Time ({s.company.timezone})</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.map((e) => (
-                  <tr>
-                    <td>{e.to}</td>
-                    <td>
-                      <a href={companyPath(s.company, `/emails/${e.id}`)}>{e.subject}</a>
-                    </td>
-                    <td>
-                      <TimeTag at={e.createdAt} zone={s.company.timezone} />
-                    </td>
-                    <td>
-                      <StatusOf e={e} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        )}
+        <DataTable
+          label="E-mails"
+          rows={page}
+          empty="No e-mails yet. They appear when bookings are made, changed or cancelled."
+          columns={[
+            { label: 'Recipient', cell: (e) => e.to },
+            { label: 'Subject', cell: (e) => <a href={companyPath(s.company, `/emails/${e.id}`)}>{e.subject}</a> },
+            {
+              label: `Time (${s.company.timezone})`,
+              cell: (e) => <TimeTag at={e.createdAt} zone={s.company.timezone} />,
+            },
+            { label: 'Status', cell: (e) => <StatusOf e={e} /> },
+          ]}
+        />
         {more && (
           <p>
             <a class="button" href={companyPath(s.company, `/emails?before=${page.at(-1)!.id}`)}>

@@ -18,19 +18,11 @@ import {
   type AuthorizedApp,
 } from '../../schema/credentials/index.js';
 import type { Services } from '../../services.js';
-import {
-  describedBy,
-  DoneNotice,
-  ErrorText,
-  Field,
-  fieldErrors,
-  FormError,
-  HintText,
-  ScrollTable,
-  sendAdmin,
-  TimeTag,
-} from '../http.js';
-import { accountPath, adminPage, CsrfField, type LayoutContext } from '../layout.js';
+import { ConfirmForm, PanelForm, PostButton } from '../components/action-form.js';
+import { DataTable } from '../components/data-table.js';
+import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
+import { describedBy, DoneNotice, ErrorText, Field, TextArea } from '../components/fields.js';
+import { accountPath, adminPage, type LayoutContext } from '../layout.js';
 import { activeSession, formList, formOf, layoutFor, modeOfRequest, paramsOf, queryOf } from '../scope.js';
 import { ShownOnceBox } from './api-keys.js';
 
@@ -47,10 +39,14 @@ function RegisterForm({ ctx, state }: { ctx: LayoutContext; state: FormState }) 
   // Nothing is ticked on a new form: an app gets the scopes its developer chose, not all of them.
   const type = values.type === 'public' ? 'public' : 'confidential';
   return (
-    <form method="post" action={accountPath('/oauth-apps', ctx.mode)} class="stack panel">
-      <h2>Register an app</h2>
-      <FormError errors={errors} known={['name', 'redirectUris', 'scopes', 'type']} />
-      <CsrfField token={ctx.csrfToken} />
+    <PanelForm
+      action={accountPath('/oauth-apps', ctx.mode)}
+      csrf={ctx.csrfToken}
+      title="Register an app"
+      errors={errors}
+      known={['name', 'redirectUris', 'scopes', 'type']}
+      button="Register app"
+    >
       <Field
         name="name"
         label="App name"
@@ -60,17 +56,15 @@ function RegisterForm({ ctx, state }: { ctx: LayoutContext; state: FormState }) 
         hint="Shown to people on the consent page"
         error={errors?.name}
       />
-      <label for="f-redirect">Redirect URIs</label>
-      <HintText id="f-redirect" hint={redirectHint} />
-      <textarea
-        id="f-redirect"
+      <TextArea
         name="redirect_uris"
+        id="f-redirect"
+        label="Redirect URIs"
+        value={values.redirect_uris}
+        hint={redirectHint}
+        error={errors?.redirectUris}
         required
-        {...describedBy('f-redirect', { hint: redirectHint, error: errors?.redirectUris })}
-      >
-        {values.redirect_uris ?? ''}
-      </textarea>
-      <ErrorText id="f-redirect" error={errors?.redirectUris} />
+      />
       <fieldset>
         <legend>Client type</legend>
         <label>
@@ -98,105 +92,76 @@ function RegisterForm({ ctx, state }: { ctx: LayoutContext; state: FormState }) 
         ))}
         <ErrorText id="f-scopes" error={errors?.scopes} />
       </fieldset>
-      <button type="submit" class="primary">
-        Register app
-      </button>
-    </form>
+    </PanelForm>
   );
 }
 
-const Head = ({ cols }: { cols: string[] }) => (
-  <thead>
-    <tr>
-      {cols.map((c) => (
-        <th scope="col">{c}</th>
-      ))}
-      <th scope="col">
-        <span class="muted">Actions</span>
-      </th>
-    </tr>
-  </thead>
-);
-
 function ClientTable({ ctx, clients }: { ctx: LayoutContext; clients: OAuthClient[] }) {
-  if (clients.length === 0) return <p class="empty">No apps registered yet.</p>;
   return (
-    <ScrollTable label="Registered apps">
-      <table>
-        <Head cols={['Name', 'Client id', 'Type', 'Redirect URIs', 'Created']} />
-        <tbody>
-          {clients.map((c) => (
-            <tr>
-              <td>{c.name}</td>
-              <td>
-                <code>{c.clientId}</code>
-              </td>
-              <td>{c.type}</td>
-              <td>
-                {c.redirectUris.map((u, i) => (
-                  <>
-                    {i > 0 && <br />}
-                    <code>{u}</code>
-                  </>
-                ))}
-              </td>
-              <td>
-                <TimeTag at={c.createdAt} />
-              </td>
-              <td class="actions">
-                <a
-                  class="danger-text"
-                  href={accountPath(`/oauth-apps/${c.id}/delete`, ctx.mode)}
-                  aria-label={`Delete ${c.name}`}
-                >
-                  Delete
-                </a>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollTable>
+    <DataTable
+      label="Registered apps"
+      rows={clients}
+      empty="No apps registered yet."
+      columns={[
+        { label: 'Name', cell: (c) => c.name },
+        { label: 'Client id', cell: (c) => <code>{c.clientId}</code> },
+        { label: 'Type', cell: (c) => c.type },
+        {
+          label: 'Redirect URIs',
+          cell: (c) =>
+            c.redirectUris.map((u, i) => (
+              <>
+                {i > 0 && <br />}
+                <code>{u}</code>
+              </>
+            )),
+        },
+        { label: 'Created', cell: (c) => <TimeTag at={c.createdAt} /> },
+      ]}
+      actions={(c) => (
+        <a
+          class="danger-text"
+          href={accountPath(`/oauth-apps/${c.id}/delete`, ctx.mode)}
+          aria-label={`Delete ${c.name}`}
+        >
+          Delete
+        </a>
+      )}
+    />
   );
 }
 
 function AuthorizedTable({ ctx, apps }: { ctx: LayoutContext; apps: AuthorizedApp[] }) {
-  if (apps.length === 0) return <p class="empty">You have not authorised any app.</p>;
   return (
-    <ScrollTable label="Authorised apps">
-      <table>
-        <Head cols={['App', 'Company', 'Permissions', 'Authorised']} />
-        <tbody>
-          {apps.map((a) => (
-            <tr>
-              <td>{a.clientName}</td>
-              <td>
-                {a.companyName} ({a.mode === 'live' ? 'live' : 'test'})
-              </td>
-              <td>
-                {a.scope.split(' ').map((s, i) => (
-                  <>
-                    {i > 0 && ' '}
-                    <code>{s}</code>
-                  </>
-                ))}
-              </td>
-              <td>
-                <TimeTag at={a.createdAt} />
-              </td>
-              <td class="actions">
-                <form method="post" action={accountPath(`/authorized-apps/${a.grantId}/revoke`, ctx.mode)}>
-                  <CsrfField token={ctx.csrfToken} />
-                  <button type="submit" class="danger" aria-label={`Revoke ${a.clientName} for ${a.companyName}`}>
-                    Revoke
-                  </button>
-                </form>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollTable>
+    <DataTable
+      label="Authorised apps"
+      rows={apps}
+      empty="You have not authorised any app."
+      columns={[
+        { label: 'App', cell: (a) => a.clientName },
+        { label: 'Company', cell: (a) => `${a.companyName} (${a.mode === 'live' ? 'live' : 'test'})` },
+        {
+          label: 'Permissions',
+          cell: (a) =>
+            a.scope.split(' ').map((s, i) => (
+              <>
+                {i > 0 && ' '}
+                <code>{s}</code>
+              </>
+            )),
+        },
+        { label: 'Authorised', cell: (a) => <TimeTag at={a.createdAt} /> },
+      ]}
+      actions={(a) => (
+        <PostButton
+          action={accountPath(`/authorized-apps/${a.grantId}/revoke`, ctx.mode)}
+          csrf={ctx.csrfToken}
+          kind="danger"
+          label="Revoke"
+          name={`Revoke ${a.clientName} for ${a.companyName}`}
+        />
+      )}
+    />
   );
 }
 
@@ -313,19 +278,19 @@ export function registerOAuthAppRoutes(app: FastifyInstance, services: Services)
       <>
         <h1>Delete the app “{client.name}”?</h1>
         <div class="panel">
-          <p>
-            Client id <code>{client.clientId}</code>. Every access and refresh token it holds is revoked at once, and
-            people will have to approve it again if it is registered anew. This cannot be undone.
-          </p>
-          <form method="post" action={accountPath(`/oauth-apps/${client.id}/delete`, ctx.mode)}>
-            <CsrfField token={ctx.csrfToken} />
-            <button type="submit" class="danger">
-              Delete app
-            </button>{' '}
-            <a class="button" href={accountPath('/oauth-apps', ctx.mode)}>
-              Cancel
-            </a>
-          </form>
+          <ConfirmForm
+            action={accountPath(`/oauth-apps/${client.id}/delete`, ctx.mode)}
+            csrf={ctx.csrfToken}
+            button="Delete app"
+            danger
+            back={accountPath('/oauth-apps', ctx.mode)}
+            what={
+              <>
+                Client id <code>{client.clientId}</code>. Every access and refresh token it holds is revoked at once,
+                and people will have to approve it again if it is registered anew. This cannot be undone.
+              </>
+            }
+          />
         </div>
       </>
     );

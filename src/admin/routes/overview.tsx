@@ -30,19 +30,9 @@ import {
 } from '../../schema/reports/index.js';
 import { listServicesByName } from '../../schema/services/index.js';
 import type { Services } from '../../services.js';
-import {
-  clockTime,
-  describedBy,
-  ErrorText,
-  fieldErrors,
-  HintText,
-  money,
-  pageParam,
-  ScrollTable,
-  sendAdmin,
-  staffPage,
-  StaffPages,
-} from '../http.js';
+import { DataTable } from '../components/data-table.js';
+import { clockTime, fieldErrors, money, pageParam, sendAdmin, staffPage, StaffPages } from '../http.js';
+import { describedBy, ErrorText, HintText } from '../components/fields.js';
 import { adminPage, companyPath, type RenderedBody } from '../layout.js';
 import { companyScope, queryOf, type CompanyScope } from '../scope.js';
 import { STATUS_LABELS } from '../words.js';
@@ -252,30 +242,17 @@ async function overviewBody(
           bars={next7.groups.map((g) => ({ label: dayName(g.key), value: g.utilisation ?? 0 }))}
           max={1}
         />
-        <ScrollTable label="The next 7 days">
-          <table class="stack">
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Booked</th>
-                <th scope="col">Booked hours</th>
-                <th scope="col">Utilisation</th>
-              </tr>
-            </thead>
-            <tbody>
-              {next7.groups.map((g) => (
-                <tr>
-                  <th scope="row" data-label="Day">
-                    {dayName(g.key)}
-                  </th>
-                  <td data-label="Booked">{held(g)}</td>
-                  <td data-label="Booked hours">{(g.bookedMinutes / 60).toFixed(1)}</td>
-                  <td data-label="Utilisation">{percent(g.utilisation)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
+        <DataTable
+          label="The next 7 days"
+          rows={next7.groups}
+          empty=""
+          columns={[
+            { label: 'Day', rowHeader: true, cell: (g) => dayName(g.key) },
+            { label: 'Booked', cell: held },
+            { label: 'Booked hours', cell: (g) => (g.bookedMinutes / 60).toFixed(1) },
+            { label: 'Utilisation', cell: (g) => percent(g.utilisation) },
+          ]}
+        />
       </div>
 
       <h2>{month.toFormat('LLLL')}, day by day</h2>
@@ -367,34 +344,18 @@ function MonthChart({ stats: st, currency }: { stats: BookingStats; currency: st
   return (
     <div class="chart-pair">
       <Bars title="Bookings per day this month, every state" bars={bars} />
-      <ScrollTable label="This month, day by day">
-        <table class="stack">
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Bookings</th>
-              <th scope="col">Cancelled</th>
-              <th scope="col">No-shows</th>
-              <th scope="col">Net revenue</th>
-            </tr>
-          </thead>
-          <tbody>
-            {st.groups
-              .filter((g) => g.counts.total > 0)
-              .map((g) => (
-                <tr>
-                  <th scope="row" data-label="Day">
-                    {dayName(g.key, true)}
-                  </th>
-                  <td data-label="Bookings">{g.counts.total}</td>
-                  <td data-label="Cancelled">{g.counts.cancelled}</td>
-                  <td data-label="No-shows">{g.counts.noShow}</td>
-                  <td data-label="Net revenue">{revenueText(g.revenue, currency)}</td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
-      </ScrollTable>
+      <DataTable
+        label="This month, day by day"
+        rows={st.groups.filter((g) => g.counts.total > 0)}
+        empty="No bookings this month."
+        columns={[
+          { label: 'Day', rowHeader: true, cell: (g) => dayName(g.key, true) },
+          { label: 'Bookings', cell: (g) => g.counts.total },
+          { label: 'Cancelled', cell: (g) => g.counts.cancelled },
+          { label: 'No-shows', cell: (g) => g.counts.noShow },
+          { label: 'Net revenue', cell: (g) => revenueText(g.revenue, currency) },
+        ]}
+      />
     </div>
   );
 }

@@ -12,22 +12,13 @@ import { isAppError } from '../../errors.js';
 import { listPayments, paymentDetails, PAYMENT_STATUSES, refundPayment } from '../../schema/payments/index.js';
 import { REFUNDABLE } from '../../schema/core/index.js';
 import type { Services } from '../../services.js';
-import {
-  describedBy,
-  DoneNotice,
-  ErrorText,
-  fieldErrors,
-  HintText,
-  money,
-  ScrollTable,
-  sendAdmin,
-  TimeTag,
-} from '../http.js';
+import { DataTable } from '../components/data-table.js';
+import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
+import { describedBy, DoneNotice, ErrorText, HintText } from '../components/fields.js';
 import { digitsOf, parseAmount } from '../forms.js';
 import { adminPage, companyPath, CsrfField, FieldRows, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import { KIND_LABELS, PAYMENT_STATUS_LABELS } from '../words.js';
-import { Head } from './booking-forms.js';
 export { PAYMENT_STATUS_LABELS };
 
 const PAGE_SIZE = 25;
@@ -40,6 +31,24 @@ export const PaymentBadge = ({ status }: { status: PaymentStatus }) => (
 
 const card = (p: Pick<Payment, 'brand' | 'last4'>) => (p.brand ? `${p.brand} ending ${p.last4}` : '—');
 const left = (p: Payment) => p.amount - p.amountRefunded;
+
+type ListedPayment = Awaited<ReturnType<typeof listPayments>>['data'][number];
+
+/** What a payment was for (a booking or a visit) and whose it is. */
+function PaidFor({ s, p }: { s: CompanyScope; p: ListedPayment }) {
+  const who = p.booking?.customer ?? p.visit?.customer;
+  return (
+    <>
+      {p.bookingId ? 'Booking' : 'Visit'}
+      {who && (
+        <>
+          {' · '}
+          <a href={companyPath(s.company, `/customers/${who.id}`)}>{who.name}</a>
+        </>
+      )}
+    </>
+  );
+}
 
 /** A YYYY-MM-DD day of the company's zone, or null when absent; `bad` when it is not a date. */
 function dayOf(value: string | undefined, zone: string): DateTime | null | 'bad' {
@@ -132,46 +141,29 @@ async function listPage(s: CompanyScope, req: FastifyRequest, reply: FastifyRepl
           {errors.before ?? 'Please correct the filters.'}
         </p>
       )}
-      {page &&
-        (page.data.length === 0 ? (
-          <p class="empty">{keep.size ? 'No payment matches these filters.' : 'No payments yet.'}</p>
-        ) : (
-          <ScrollTable label="Payments">
-            <table class="stack">
-              <Head cols={['Made', 'Amount', 'Refunded', 'Status', 'Kind', 'For', 'Card']} />
-              <tbody>
-                {page.data.map((p) => {
-                  const who = p.booking?.customer ?? p.visit?.customer;
-                  return (
-                    <tr>
-                      <td data-label="Made">
-                        <a href={`${base}/${p.id}`}>
-                          <TimeTag at={p.createdAt} zone={zone} />
-                        </a>
-                      </td>
-                      <td data-label="Amount">{money(p.amount, p.currency)}</td>
-                      <td data-label="Refunded">{p.amountRefunded ? money(p.amountRefunded, p.currency) : '—'}</td>
-                      <td data-label="Status">
-                        <PaymentBadge status={p.status} />
-                      </td>
-                      <td data-label="Kind">{KIND_LABELS[p.kind] ?? p.kind}</td>
-                      <td data-label="For">
-                        {p.bookingId ? 'Booking' : 'Visit'}
-                        {who && (
-                          <>
-                            {' · '}
-                            <a href={companyPath(s.company, `/customers/${who.id}`)}>{who.name}</a>
-                          </>
-                        )}
-                      </td>
-                      <td data-label="Card">{card(p)}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </ScrollTable>
-        ))}
+      {page && (
+        <DataTable
+          label="Payments"
+          rows={page.data}
+          empty={keep.size ? 'No payment matches these filters.' : 'No payments yet.'}
+          columns={[
+            {
+              label: 'Made',
+              cell: (p) => (
+                <a href={`${base}/${p.id}`}>
+                  <TimeTag at={p.createdAt} zone={zone} />
+                </a>
+              ),
+            },
+            { label: 'Amount', cell: (p) => money(p.amount, p.currency) },
+            { label: 'Refunded', cell: (p) => (p.amountRefunded ? money(p.amountRefunded, p.currency) : '—') },
+            { label: 'Status', cell: (p) => <PaymentBadge status={p.status} /> },
+            { label: 'Kind', cell: (p) => KIND_LABELS[p.kind] ?? p.kind },
+            { label: 'For', cell: (p) => <PaidFor s={s} p={p} /> },
+            { label: 'Card', cell: card },
+          ]}
+        />
+      )}
       <div class="inline">
         {q.before && (
           <a class="button" href={keep.size ? `${base}?${keep.toString()}` : base}>
@@ -278,34 +270,23 @@ async function paymentPage(s: CompanyScope, id: string, o: PaymentPageOptions = 
         </p>
       )}
       <h2>Events</h2>
-      {events.length === 0 ? (
-        <p class="empty">No events.</p>
-      ) : (
-        <ScrollTable label="Events">
-          <table>
-            <Head cols={['Time', 'Type', 'Event id', 'Refunded then']} />
-            <tbody>
-              {events.map((e) => {
-                const d = e.data as { amountRefunded?: number; currency?: string };
-                return (
-                  <tr>
-                    <td>
-                      <TimeTag at={e.createdAt} zone={zone} />
-                    </td>
-                    <td>
-                      <code>{e.type}</code>
-                    </td>
-                    <td>
-                      <code>{e.id}</code>
-                    </td>
-                    <td>{d.amountRefunded ? money(d.amountRefunded, d.currency ?? p.currency) : '—'}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </ScrollTable>
-      )}
+      <DataTable
+        label="Events"
+        rows={events}
+        empty="No events."
+        columns={[
+          { label: 'Time', cell: (e) => <TimeTag at={e.createdAt} zone={zone} /> },
+          { label: 'Type', cell: (e) => <code>{e.type}</code> },
+          { label: 'Event id', cell: (e) => <code>{e.id}</code> },
+          {
+            label: 'Refunded then',
+            cell: (e) => {
+              const d = e.data as { amountRefunded?: number; currency?: string };
+              return d.amountRefunded ? money(d.amountRefunded, d.currency ?? p.currency) : '—';
+            },
+          },
+        ]}
+      />
     </>
   );
   return adminPage(s.ctx, `Payment ${p.id}`, body, { crumbs });

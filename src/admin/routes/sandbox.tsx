@@ -11,7 +11,9 @@ import { isId } from '../../ids.js';
 import { restoreSampleCompanies, countCompanyContents, listAccountCompanies } from '../../schema/companies/index.js';
 import { SAMPLE_ORDER, wipeSandbox } from '../../schema/sandbox/index.js';
 import type { Services } from '../../services.js';
-import { DoneNotice, ScrollTable, sendAdmin } from '../http.js';
+import { DataTable } from '../components/data-table.js';
+import { sendAdmin } from '../http.js';
+import { DoneNotice } from '../components/fields.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { activeSession, formList, formOf, layoutFor, queryOf } from '../scope.js';
 import { CreateCompanyForm, TEMPLATE_LABELS } from './companies.js';
@@ -67,41 +69,30 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
           logged, not sent; payments are simulated.
         </p>
         <h2>Test companies</h2>
-        {ctx.companies.length ? (
-          <ScrollTable label="Test companies">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Template</th>
-                  <th scope="col">Time zone</th>
-                  <th scope="col">
-                    <span class="muted">Links</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {ctx.companies.map((c) => (
-                  <tr>
-                    <td>
-                      <a href={companyPath(c)}>{c.name}</a>
-                    </td>
-                    <td>
-                      {c.template ? (TEMPLATE_LABELS[c.template] ?? c.template) : <span class="muted">Blank</span>}
-                    </td>
-                    <td>{c.timezone}</td>
-                    <td class="actions">
-                      <a href={companyPath(c, '/api-keys')}>Test keys</a>{' '}
-                      <a href={companyPath(c, '/emails')}>E-mail log</a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </ScrollTable>
-        ) : (
-          <p class="empty">No test companies. Restore the samples or create one.</p>
-        )}
+        <DataTable
+          label="Test companies"
+          rows={ctx.companies}
+          empty="No test companies. Restore the samples or create one."
+          columns={[
+            { label: 'Name', cell: (c) => <a href={companyPath(c)}>{c.name}</a> },
+            {
+              label: 'Template',
+              cell: (c) =>
+                c.template ? (TEMPLATE_LABELS[c.template] ?? c.template) : <span class="muted">Blank</span>,
+            },
+            { label: 'Time zone', cell: (c) => c.timezone },
+            {
+              label: 'Links',
+              quiet: true,
+              class: 'actions',
+              cell: (c) => (
+                <>
+                  <a href={companyPath(c, '/api-keys')}>Test keys</a> <a href={companyPath(c, '/emails')}>E-mail log</a>
+                </>
+              ),
+            },
+          ]}
+        />
         <CreateCompanyForm ctx={ctx} />
         <form method="post" action="/admin/test/sandbox/restore" class="stack panel">
           <h2>Restore the samples</h2>

@@ -21,17 +21,19 @@ import {
 } from '../../schema/services/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
+import { PanelForm } from '../components/action-form.js';
+import { DataTable } from '../components/data-table.js';
+import { money, sendAdmin } from '../http.js';
 import {
   describedBy,
   DoneNotice,
   ErrorText,
   Field,
+  fieldsOf,
   FormError,
   HintText,
-  money,
-  ScrollTable,
-  sendAdmin,
-} from '../http.js';
+  TextArea,
+} from '../components/fields.js';
 import { amountValue, Check, detailErrors, parseAmount, parseWhole, Select } from '../forms.js';
 import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
@@ -54,6 +56,9 @@ const TYPE_LABELS: Record<string, string> = {
   phone: 'Phone number',
 };
 
+const ActiveBadge = ({ active }: { active: boolean }) =>
+  active ? <span class="badge enabled">Active</span> : <span class="badge disabled">Inactive</span>;
+
 type Service = Awaited<ReturnType<typeof findService>>;
 type Errors = Record<string, string> | null;
 
@@ -65,54 +70,34 @@ async function listPage(
   const list = await listServicesByName(s.db, s.company.id);
   const errors = create.errors ?? null;
   const v = create.values ?? { kind: 'appointment', durationMinutes: '60', price: '' };
+  const field = fieldsOf(v, errors);
   const body = (
     <>
       <h1>Services</h1>
       {top}
-      {list.length ? (
-        <ScrollTable label="Services">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Price</th>
-                <th scope="col">Staff</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((svc) => (
-                <tr>
-                  <td>
-                    <a href={companyPath(s.company, `/services/${svc.id}`)}>{svc.name}</a>
-                  </td>
-                  <td>{svc.kind === 'class' ? 'Class' : 'Appointment'}</td>
-                  <td>{svc.durationMinutes} min</td>
-                  <td>{money(svc.price, s.company.currency)}</td>
-                  <td>{svc.employees.length}</td>
-                  <td>
-                    {svc.active ? (
-                      <span class="badge enabled">Active</span>
-                    ) : (
-                      <span class="badge disabled">Inactive</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
-      ) : (
-        <p class="empty">No services yet.</p>
-      )}
+      <DataTable
+        label="Services"
+        rows={list}
+        empty="No services yet."
+        columns={[
+          { label: 'Name', cell: (svc) => <a href={companyPath(s.company, `/services/${svc.id}`)}>{svc.name}</a> },
+          { label: 'Kind', cell: (svc) => (svc.kind === 'class' ? 'Class' : 'Appointment') },
+          { label: 'Duration', cell: (svc) => `${svc.durationMinutes} min` },
+          { label: 'Price', cell: (svc) => money(svc.price, s.company.currency) },
+          { label: 'Staff', cell: (svc) => svc.employees.length },
+          { label: 'Status', cell: (svc) => <ActiveBadge active={svc.active} /> },
+        ]}
+      />
       {mayWrite(s.ctx) && (
-        <form method="post" action={companyPath(s.company, '/services')} class="stack panel">
-          <h2>Add a service</h2>
-          <FormError errors={errors} known={['name', 'kind', 'durationMinutes', 'price']} />
-          <CsrfField token={s.ctx.csrfToken} />
-          <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
+        <PanelForm
+          action={companyPath(s.company, '/services')}
+          csrf={s.ctx.csrfToken}
+          title="Add a service"
+          errors={errors}
+          known={['name', 'kind', 'durationMinutes', 'price']}
+          button="Add service"
+        >
+          {field('name', 'Name', { required: true, maxlength: 200 })}
           <Select
             id="f-kind"
             name="kind"
@@ -122,25 +107,9 @@ async function listPage(
             hint="Fixed once the service exists"
             error={errors?.kind}
           />
-          <Field
-            name="durationMinutes"
-            label="Duration (minutes)"
-            type="number"
-            value={v.durationMinutes}
-            required
-            error={errors?.durationMinutes}
-          />
-          <Field
-            name="price"
-            label={`Price (${s.company.currency})`}
-            value={v.price}
-            hint="e.g. 45.00; empty: free"
-            error={errors?.price}
-          />
-          <button type="submit" class="primary">
-            Add service
-          </button>
-        </form>
+          {field('durationMinutes', 'Duration (minutes)', { type: 'number', required: true })}
+          {field('price', `Price (${s.company.currency})`, { hint: 'e.g. 45.00; empty: free' })}
+        </PanelForm>
       )}
     </>
   );
@@ -244,6 +213,7 @@ async function servicePage(
   const employees = await listEmployeesByName(s.db, s.company.id);
   const v = extra.values ?? valuesOf(svc, s.company);
   const errors = extra.errors ?? null;
+  const field = fieldsOf(v, errors);
   const ticked = extra.employeeIds ?? svc.employees.map((e) => e.employeeId);
   const rows = rowCount(v);
   const write = mayWrite(s.ctx);
@@ -270,8 +240,7 @@ async function servicePage(
   const body = (
     <>
       <h1>
-        {svc.name}{' '}
-        {svc.active ? <span class="badge enabled">Active</span> : <span class="badge disabled">Inactive</span>}
+        {svc.name} <ActiveBadge active={svc.active} />
       </h1>
       <p>
         <a href={companyPath(s.company, '/services')}>← All services</a>
@@ -290,42 +259,24 @@ async function servicePage(
               <a href={companyPath(s.company, '/classes')}>Its sessions are on the timetable.</a>
             )}
           </p>
-          <Field name="name" label="Name" value={v.name} required maxlength={200} error={errors?.name} />
-          <label for="f-description">Description</label>
-          <HintText id="f-description" hint={descriptionHint} />
-          <textarea
-            id="f-description"
+          {field('name', 'Name', { required: true, maxlength: 200 })}
+          <TextArea
             name="description"
+            label="Description"
+            value={v.description}
+            hint={descriptionHint}
+            error={errors?.description}
             maxlength={5000}
-            {...describedBy('f-description', { hint: descriptionHint, error: errors?.description })}
-          >
-            {v.description ?? ''}
-          </textarea>
-          <ErrorText id="f-description" error={errors?.description} />
-          <Field
-            name="durationMinutes"
-            label="Duration (minutes)"
-            type="number"
-            value={v.durationMinutes}
-            required
-            error={errors?.durationMinutes}
           />
-          <Field
-            name="bufferBeforeMinutes"
-            label="Buffer before (minutes)"
-            type="number"
-            value={v.bufferBeforeMinutes}
-            hint="Time kept free before each booking"
-            error={errors?.bufferBeforeMinutes}
-          />
-          <Field
-            name="bufferAfterMinutes"
-            label="Buffer after (minutes)"
-            type="number"
-            value={v.bufferAfterMinutes}
-            hint="Time kept free after each booking"
-            error={errors?.bufferAfterMinutes}
-          />
+          {field('durationMinutes', 'Duration (minutes)', { type: 'number', required: true })}
+          {field('bufferBeforeMinutes', 'Buffer before (minutes)', {
+            type: 'number',
+            hint: 'Time kept free before each booking',
+          })}
+          {field('bufferAfterMinutes', 'Buffer after (minutes)', {
+            type: 'number',
+            hint: 'Time kept free after each booking',
+          })}
           <Check
             id="f-active"
             name="active"
@@ -335,13 +286,7 @@ async function servicePage(
           />
 
           <h2>Price and payment</h2>
-          <Field
-            name="price"
-            label={`Price (${cur})`}
-            value={v.price}
-            hint="e.g. 45.00; empty: free"
-            error={errors?.price}
-          />
+          {field('price', `Price (${cur})`, { hint: 'e.g. 45.00; empty: free' })}
           <Check
             id="f-requiresPayment"
             name="requiresPayment"
@@ -349,23 +294,15 @@ async function servicePage(
             checked={v.requiresPayment === 'on'}
             error={errors?.requiresPayment}
           />
-          <Field
-            name="depositAmount"
-            label={`Deposit (${cur})`}
-            value={v.depositAmount}
-            hint="Paid first instead of the whole price; at most the price; empty: none"
-            error={errors?.depositAmount}
-          />
+          {field('depositAmount', `Deposit (${cur})`, {
+            hint: 'Paid first instead of the whole price; at most the price; empty: none',
+          })}
 
           <h2>Cancellation policy</h2>
-          <Field
-            name="freeUntilMinutesBefore"
-            label="Free cancellation until (minutes before the start)"
-            type="number"
-            value={v.freeUntilMinutesBefore}
-            hint="Empty: no policy, cancelling is always free"
-            error={errors?.freeUntilMinutesBefore}
-          />
+          {field('freeUntilMinutesBefore', 'Free cancellation until (minutes before the start)', {
+            type: 'number',
+            hint: 'Empty: no policy, cancelling is always free',
+          })}
           <Select
             id="f-lateFeeKind"
             name="lateFeeKind"
@@ -376,13 +313,7 @@ async function servicePage(
               ['amount', `an amount (${cur})`],
             ]}
           />
-          <Field
-            name="lateFee"
-            label="Late fee"
-            value={v.lateFee}
-            hint="0 to 100 for a percentage; at most the price for an amount"
-            error={errors?.lateFee}
-          />
+          {field('lateFee', 'Late fee', { hint: '0 to 100 for a percentage; at most the price for an amount' })}
 
           <h2>Staff who perform it</h2>
           {employees.length ? (

@@ -25,7 +25,8 @@ import {
   WEEKDAYS,
 } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
-import { DoneNotice, fieldErrors, messagePage, sendAdmin } from '../http.js';
+import { fieldErrors, messagePage, sendAdmin } from '../http.js';
+import { DoneNotice } from '../components/fields.js';
 import { detailErrors, localInstant, parseIntervals } from '../forms.js';
 import { companyPath } from '../layout.js';
 import {

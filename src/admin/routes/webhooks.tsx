@@ -22,9 +22,10 @@ import {
   updateWebhookEndpoint,
 } from '../../schema/webhooks/index.js';
 import type { Services } from '../../services.js';
-import { PostButton } from '../components/action-form.js';
+import { PostButton, PanelForm } from '../components/action-form.js';
 import { Breakable, DataTable } from '../components/data-table.js';
-import { describedBy, DoneNotice, ErrorText, Field, fieldErrors, FormError, sendAdmin, TimeTag } from '../http.js';
+import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
+import { describedBy, DoneNotice, ErrorText, Field } from '../components/fields.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import { ShownOnceBox } from './api-keys.js';
@@ -58,10 +59,14 @@ function CreateForm({
   // An error about the events is the group's: the fieldset and each box point to it.
   const invalid = describedBy('f-events', { error: errors?.events });
   return (
-    <form method="post" action={companyPath(s.company, '/webhooks')} class="stack panel">
-      <h2>Add an endpoint</h2>
-      <FormError errors={errors} known={['url', 'events', 'description']} />
-      <CsrfField token={s.ctx.csrfToken} />
+    <PanelForm
+      action={companyPath(s.company, '/webhooks')}
+      csrf={s.ctx.csrfToken}
+      title="Add an endpoint"
+      errors={errors}
+      known={['url', 'events', 'description']}
+      button="Add endpoint"
+    >
       <Field
         name="url"
         label="Endpoint URL"
@@ -92,10 +97,7 @@ function CreateForm({
         ))}
         <ErrorText id="f-events" error={errors?.events} />
       </fieldset>
-      <button type="submit" class="primary">
-        Add endpoint
-      </button>
-    </form>
+    </PanelForm>
   );
 }
 

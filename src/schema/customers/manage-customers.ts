@@ -112,10 +112,21 @@ const CUSTOMER_COLUMNS: ReadonlyArray<ModelColumn & readonly [string, keyof Cust
 const CUSTOMER_RETURNING = Prisma.raw(selectAs(CUSTOMER_COLUMNS));
 
 export async function updateCustomer(db: Db, opts: { companyId: string; customerId: string; input: unknown }) {
+  return (await changeCustomer(db, opts)).after;
+}
+
+/**
+ * updateCustomer that also answers the row as it was before the change (the admin's audit entry
+ * shows both): the row it read to find the customer, so no second read is needed.
+ */
+export async function changeCustomer(
+  db: Db,
+  opts: { companyId: string; customerId: string; input: unknown },
+): Promise<{ before: Customer; after: Customer }> {
   const existing = await findCustomer(db, opts.companyId, opts.customerId);
   const { metadata, ...patch } = parseInput(updateInput, opts.input);
   try {
-    return await db.$transaction(async (tx) => {
+    const after = await db.$transaction(async (tx) => {
       // Under the row lock an erase also takes: an update never writes personal data back
       // onto an erased customer, whichever of the two comes first.
       await lockCustomer(tx, opts.companyId, existing.id, 'FOR NO KEY UPDATE');
@@ -125,6 +136,7 @@ export async function updateCustomer(db: Db, opts: { companyId: string; customer
       await recordEvent(tx, { companyId: opts.companyId, type: 'customer.updated', data: customerEventData(customer) });
       return customer;
     });
+    return { before: existing, after };
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken(patch.email ?? '');
     throw err;

@@ -43,6 +43,15 @@ export async function listMembers(dbs: Databases, teamAccountId: string): Promis
   return rows.map(({ member, ...membership }) => ({ membership, email: member.email }));
 }
 
+/** The e-mail of the team's owning account (the first row of the team page). */
+export async function teamOwnerEmail(dbs: Databases, teamAccountId: string): Promise<string> {
+  const owner = await dbs.live.prisma.account.findUniqueOrThrow({
+    where: { id: teamAccountId },
+    select: { email: true },
+  });
+  return owner.email;
+}
+
 /** Invitations neither accepted nor withdrawn, newest first (expired ones included, marked by expiresAt). */
 export async function listOpenInvitations(dbs: Databases, teamAccountId: string): Promise<Invitation[]> {
   return dbs.live.prisma.invitation.findMany({

@@ -6,6 +6,7 @@
 // refuse what they exist for: 100 × 100 × 100 nested, 11 levels deep, 16 aliases.
 import { readFileSync } from 'node:fs';
 import { ApolloClient, HttpLink, InMemoryCache, gql as apolloGql } from '@apollo/client';
+import { Defer20220824Handler } from '@apollo/client/incremental';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { Client, fetchExchange, gql as urqlGql } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
@@ -20,6 +21,9 @@ const limits = page.slice(page.indexOf('## Limits'), page.indexOf('## Errors'));
 const QUERIES = new Map(
   [...limits.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => [/query (\w+)/.exec(m[1]!)![1]!, m[1]!]),
 );
+// The deferred dashboard query of docs/graphql.md (Deferred parts), read from the page as well.
+const deferred = page.slice(page.indexOf('## Deferred parts'), page.indexOf('## Live events'));
+for (const m of deferred.matchAll(/```graphql\n([\s\S]*?)```/g)) QUERIES.set(/query (\w+)/.exec(m[1]!)![1]!, m[1]!);
 const query = (name: string) => {
   const q = QUERIES.get(name);
   if (!q) throw new Error(`docs/graphql.md (Limits) has no query ${name}`);
@@ -123,6 +127,8 @@ describe('Apollo Client 4 (relayStylePagination)', () => {
   const client = () =>
     new ApolloClient({
       link: new HttpLink({ uri: `${origin}/graphql`, headers: auth }),
+      // @defer's parts, as graphql-yoga sends them (docs/graphql.md, Deferred parts).
+      incrementalHandler: new Defer20220824Handler(),
       cache: new InMemoryCache({
         typePolicies: {
           Query: { fields: { bookings: relayStylePagination(['from', 'to', 'orderBy']) } },
@@ -158,7 +164,7 @@ describe('Apollo Client 4 (relayStylePagination)', () => {
       expect(more.error).toBeUndefined();
       pages++;
       expect(pages).toBeLessThanOrEqual(10);
-      const page = (more.data).bookings;
+      const page = more.data.bookings;
       // The watcher is sent the pages so far as one list, ending where the page fetched ends.
       await vi.waitFor(() => expect(rendered!.bookings.pageInfo.endCursor).toBe(page.pageInfo.endCursor));
       expect(rendered!.bookings.edges).toHaveLength(Math.min(pages * PAGE, bookingIds.length));
@@ -213,6 +219,36 @@ describe('Apollo Client 4 (relayStylePagination)', () => {
       restBooking.startTime,
       restBooking.status,
     ]);
+  });
+  it("renders the day's bookings before the week's stats arrive (@defer)", async () => {
+    const apollo = client();
+    type Rendered = { dataState: string; data: any };
+    const renders: Rendered[] = [];
+    const errors: unknown[] = [];
+    const watched = apollo.watchQuery({
+      query: apolloGql(query('DayThenWeek')),
+      variables: { from, to, weekTo },
+    });
+    const subscription = watched.subscribe((r) => {
+      if (r.error) errors.push(r.error);
+      else if (r.data) renders.push({ dataState: r.dataState, data: r.data });
+    });
+    await vi.waitFor(() => expect(renders.at(-1)?.dataState).toBe('complete'), { timeout: 10_000 });
+    subscription.unsubscribe();
+    expect(errors).toEqual([]);
+    // First the day's bookings alone (the first part), then the whole with the week's stats.
+    const [first, ...later] = renders;
+    expect(first!.dataState).toBe('streaming');
+    expect(first!.data.bookings.edges).toHaveLength(bookingIds.length);
+    expect(first!.data.bookingStats).toBeUndefined();
+    const done = later.at(-1)!.data;
+    expect(done.bookings).toEqual(first!.data.bookings);
+    const report = await rest(`/reports/bookings?from=${from}&to=${weekTo}&groupBy=employee`);
+    expect(done.bookingStats.groups.map((g: any) => [g.key, g.counts.total, g.bookedMinutes])).toEqual(
+      report.groups.map((g: any) => [g.key, g.counts.total, g.bookedMinutes]),
+    );
+    const listed = await restBookingsOfDay();
+    expect(done.bookings.edges.map((e: Edge) => e.node._id).sort()).toEqual(listed.map((b) => b._id).sort());
   });
 });
 

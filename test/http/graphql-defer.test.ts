@@ -126,7 +126,7 @@ describe('@defer', () => {
   it('the same document with @defer(if: false) is one JSON answer with everything', async () => {
     const res = await send(DAY_THEN_STATS.replace('@defer(label: "stats")', '@defer(if: false)'), 'application/json');
     expect(res.status).toBe(200);
-    const body = (await res.json());
+    const body = await res.json();
     expect(Object.keys(body.data).sort()).toEqual(['bookingStats', 'bookings']);
     expect(body.data.bookingStats.groups).toHaveLength(2);
   });
@@ -153,6 +153,21 @@ describe('@defer', () => {
     ]);
   });
 
+  it('is refused at the root of a mutation or a subscription, by validation, before anything runs', async () => {
+    for (const document of [
+      'mutation { ... @defer { acceptBookingOffer(id: "x") { _id } } }',
+      'subscription { ... @defer { events { _id } } }',
+    ]) {
+      // One JSON answer (200 under application/json, as any invalid document is), nothing run.
+      const res = await send(document, 'multipart/mixed, text/event-stream, application/json');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const body: any = await res.json();
+      expect(body.data).toBeUndefined();
+      expect(body.errors.map((e: any) => e.extensions.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      expect(body.errors[0].message).toMatch(/^Defer directive cannot be used on root (mutation|subscription) type/);
+    }
+  });
+
   it('a client that accepts no streamed answer is told at once what to send', async () => {
     const res = await send(DAY_THEN_STATS, 'application/json');
     expect(res.status).toBe(406);
@@ -170,9 +185,7 @@ describe('@defer', () => {
 
 describe('@stream on a connection’s edges', () => {
   it('sends the first edge at once and each other after it, at its index, as the whole list answers', async () => {
-    const whole = (await (
-      await send(STREAMED_DAY.replace('@stream(initialCount: 1)', ''), 'application/json')
-    ).json());
+    const whole = await (await send(STREAMED_DAY.replace('@stream(initialCount: 1)', ''), 'application/json')).json();
     const edges = whole.data.bookings.edges;
     expect(edges).toHaveLength(bookingIds.length);
 

@@ -4,7 +4,6 @@
 // with Prisma's query events on a client of the same database. So does the canonical day query
 // of docs/graphql.md (Limits), Relay-style `edges { cursor node { … payments(first: 5) } }`
 // (issue 43 §6; the bench's dashboard-day scenario runs it).
-import { readFileSync } from 'node:fs';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { graphql } from 'graphql';
 import pg from 'pg';
@@ -18,7 +17,7 @@ import { createEmployee } from '../../src/schema/staff/index.js';
 import { createService } from '../../src/schema/services/index.js';
 import type { TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { DASHBOARD } from '../helpers/dashboard.js';
+import { DASHBOARD, DAY_BOOKINGS } from '../helpers/dashboard.js';
 import { ALL_DAY, blankCompany, createDomainApp } from '../helpers/domain.js';
 
 const postgres = Boolean(process.env.DATABASE_URL);
@@ -29,9 +28,6 @@ let statements = 0;
 type Run = (first: number) => Promise<{ data?: Record<string, any> | null; errors?: readonly unknown[] }>;
 let run: Run;
 let runDay: Run;
-const docsPage = readFileSync(new URL('../../docs/graphql.md', import.meta.url), 'utf8');
-/** The canonical day query as docs/graphql.md (Limits) writes it. */
-const DAY_BOOKINGS = /```graphql\n(query DayBookings[\s\S]*?)```/.exec(docsPage)![1]!;
 const day = new Date(Date.now() + 3 * 86_400_000);
 day.setUTCHours(0, 0, 0, 0);
 

@@ -9,7 +9,7 @@
 // Targets are checked after the run and printed next to the figures.
 import type { Databases } from '../src/db/databases.js';
 import { newId } from '../src/ids.js';
-import { DASHBOARD } from '../test/helpers/dashboard.js';
+import { DASHBOARD, DAY_BOOKINGS } from '../test/helpers/dashboard.js';
 import type { createAccountWithKeys } from '../test/helpers/factories.js';
 
 export interface RequestSpec {
@@ -469,6 +469,47 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'dashboard-day',
+    title:
+      'POST /graphql, the canonical day query (docs/graphql.md, Limits) as Relay, Apollo and urql write it: 100 bookings of a day, edges { cursor node } with customer, service, employee and payments(first: 5) (1 SQL statement)',
+    connections: 8,
+    // Issue 43 §6: its p99 beside the REST fan-out for the same records, in the same run.
+    targets: { minShareOf: { scenario: 'dashboard-rest-day', share: 1 } },
+    async setup(ctx) {
+      const d = await dashboardDay(ctx);
+      return {
+        method: 'POST',
+        path: '/graphql',
+        headers: { authorization: `Bearer ${d.key}`, 'content-type': 'application/json' },
+        bodies: [JSON.stringify({ query: DAY_BOOKINGS, variables: { from: d.from, to: d.to, first: 100 } })],
+        expect: [200],
+      };
+    },
+  },
+  {
+    name: 'dashboard-rest-day',
+    title:
+      'the same records over /api/v1, one row = one day: GET /bookings?from&to (100), then each reference by id as a client follows it: 100 x GET /customers/:id, 100 x GET /payments?bookingId=, GET /services/:id, 5 x GET /employees/:id; 6 in flight, as a browser',
+    connections: 8,
+    async setup(ctx) {
+      const d = await dashboardDay(ctx);
+      const paths = [
+        `/api/v1/bookings?from=${encodeURIComponent(d.from)}&to=${encodeURIComponent(d.to)}&limit=100`,
+        ...d.customerIds.map((id) => `/api/v1/customers/${id}`),
+        ...d.bookingIds.map((id) => `/api/v1/payments?bookingId=${id}`),
+        `/api/v1/services/${d.serviceId}`,
+        ...d.employeeIds.map((id) => `/api/v1/employees/${id}`),
+      ];
+      return {
+        method: 'GET',
+        path: paths[0]!,
+        headers: { authorization: `Bearer ${d.key}` },
+        expect: [200],
+        fanOut: { paths, inFlight: 6 },
+      };
+    },
+  },
+  {
     name: 'calendar-feed',
     title: `GET /calendar/<token>.ics: one employee's feed of ${FEED_EVENTS} bookings (notes included): the database's digest of the feed's rows on every request, rendered again only when it changes`,
     // Issue 18: a feed of 5 000 events renders in under 200 ms. One connection: the time of one
@@ -480,9 +521,18 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 let dashboardSeed:
-  Promise<{ key: string; from: string; to: string; bookingIds: string[]; customerIds: string[] }> | undefined;
+  | Promise<{
+      key: string;
+      from: string;
+      to: string;
+      bookingIds: string[];
+      customerIds: string[];
+      serviceId: string;
+      employeeIds: string[];
+    }>
+  | undefined;
 
-/** One day of 100 bookings over 5 staff, a quarter of them paid: seeded once for both dashboard rows. */
+/** One day of 100 bookings over 5 staff, a quarter of them paid: seeded once for the dashboard rows. */
 function dashboardDay(ctx: BenchContext) {
   dashboardSeed ??= (async () => {
     const s = await salon(ctx, 5);
@@ -510,6 +560,8 @@ function dashboardDay(ctx: BenchContext) {
       to: new Date(day.getTime() + DAY).toISOString(),
       bookingIds,
       customerIds,
+      serviceId: s.service._id,
+      employeeIds: s.staff.map((e) => e._id),
     };
   })();
   return dashboardSeed;

@@ -98,25 +98,25 @@ function accepts(request: Request, type: string): boolean {
 }
 
 /**
- * A subscription whose request accepts no stream (only `application/json`, say) is answered at
- * once, 406 with a GraphQL error body saying what to send, rather than yoga's empty 406 (a
- * `null` body a client cannot explain). Its stream, already started, is ended.
+ * A streamed answer (a subscription, or a query with `@defer`/`@stream`) whose request accepts
+ * none of its media types (only `application/json`, say) is answered at once, 406 with a GraphQL
+ * error body saying what to send, rather than yoga's empty 406 (a `null` body a client cannot
+ * explain). Its stream, already started, is ended.
  */
 const notAcceptable =
-  (iterable: AsyncIterable<unknown>): ResultProcessor =>
+  (iterable: AsyncIterable<unknown>, message: string, accept: string): ResultProcessor =>
   async (_result, fetchAPI) => {
     await iterable[Symbol.asyncIterator]().return?.();
-    const message =
-      'A subscription is answered as a stream of Server-Sent Events: send the header Accept: text/event-stream';
     return new fetchAPI.Response(JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] }), {
       status: 406,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-        accept: 'text/event-stream',
-      },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', accept },
     });
   };
+
+const SUBSCRIPTION_NOT_ACCEPTED =
+  'A subscription is answered as a stream of Server-Sent Events: send the header Accept: text/event-stream';
+const INCREMENTAL_NOT_ACCEPTED =
+  'An operation with @defer or @stream is answered in parts: send the header Accept: multipart/mixed or Accept: text/event-stream (or leave out the directives)';
 
 /**
  * The SSE answer of a subscription, each event's position as its `id:`. `formatError` turns an
@@ -144,10 +144,25 @@ export const eventStreamWithIds = (formatError: (err: unknown) => GraphQLError):
     // no byte before the first event), and a clear refusal when it accepts none.
     onResultProcess(payload) {
       const { result, request } = payload;
-      if (!(Symbol.asyncIterator in Object(result)) || !subscriptions.has(request)) return;
+      if (!(Symbol.asyncIterator in Object(result))) return;
+      const iterable = result as AsyncIterable<unknown>;
+      // An incremental (@defer/@stream) answer keeps yoga's multipart/mixed or event stream; only
+      // a request that accepts neither is told what to send.
+      if (!subscriptions.has(request)) {
+        if (!payload.resultProcessor)
+          payload.setResultProcessor(
+            notAcceptable(iterable, INCREMENTAL_NOT_ACCEPTED, 'multipart/mixed, text/event-stream'),
+            'application/json',
+          );
+        return;
+      }
       if (accepts(request, 'text/event-stream'))
         payload.setResultProcessor(processEventStream(formatError), 'text/event-stream');
-      else payload.setResultProcessor(notAcceptable(result as AsyncIterable<unknown>), 'application/json');
+      else
+        payload.setResultProcessor(
+          notAcceptable(iterable, SUBSCRIPTION_NOT_ACCEPTED, 'text/event-stream'),
+          'application/json',
+        );
     },
   };
 };

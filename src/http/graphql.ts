@@ -2,9 +2,10 @@
 // as REST. Error masking stays on: every error reaches clients with the code of the one error
 // table. Depth, cost, alias and token limits refuse abusive documents before execution.
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, handleStreamOrSingleExecutionResult, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { refusedCredential } from '../auth/authenticate.js';
 import { AppError, isAppError, QUERY_LIMIT_CODES, toAppError } from '../errors.js';
 import { createContext, type Context } from '../schema/context.js';
@@ -153,6 +154,29 @@ const listCostLimit: Plugin<Record<string, unknown>, ServerContext> = {
   },
 };
 
+type IncrementalPart = { errors?: readonly unknown[] };
+
+/**
+ * The errors of a deferred or streamed part (`incremental[].errors`) masked as the errors of any
+ * answer are: yoga's masking sees only a payload's top-level `errors`, so without this a deferred
+ * field's error would reach the client without its code, or an internal error with its message.
+ */
+const maskIncrementalErrors = (mask: (error: unknown) => GraphQLError): Plugin<Record<string, unknown>> => ({
+  onExecute: () => ({
+    onExecuteDone: (payload) =>
+      handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
+        const incremental = (result as { incremental?: readonly IncrementalPart[] }).incremental;
+        if (!incremental?.some((part) => part.errors?.length)) return;
+        setResult({
+          ...result,
+          incremental: incremental.map((part) =>
+            part.errors?.length ? { ...part, errors: part.errors.map((e) => mask(e)) } : part,
+          ),
+        } as typeof result);
+      }),
+  }),
+});
+
 /** `renderGraphiQL`: GraphiQL's page (src/http/graphiql.ts); without it there is no GraphiQL. */
 export function createGraphQLServer(
   services: Services,
@@ -191,6 +215,10 @@ export function createGraphQLServer(
           ]
         : []),
       refuseInvalidCredential,
+      // `@defer` and `@stream` answered incrementally (multipart/mixed, or an event stream where
+      // accepted); the limits below validate and cost the whole document, deferred parts included.
+      useDeferStream(),
+      maskIncrementalErrors((error) => maskError(error, services.logger)),
       scalarCodesInValidation,
       eventStreamWithIds((error) => maskError(error, services.logger)),
       ...armor.protect().plugins,

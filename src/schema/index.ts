@@ -1,4 +1,6 @@
 // Imports every type file and builds the schema (Pothos app-layout).
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
+import { specifiedDirectives } from 'graphql';
 import { builder } from './builder.js';
 import './availability/availability.js';
 import './bookings/booking.js';
@@ -25,4 +27,10 @@ import './visits/visit.js';
 import './booking-series/booking-series.js';
 import './customer-exports/customer-export.js';
 
-export const schema = builder.toSchema({ sortSchema: true });
+// `@defer` and `@stream` (docs/graphql.md, Deferred parts) are declared in the schema itself, so
+// the published schema, introspection, trusted documents and /graphql all know them; graphql-yoga's
+// defer-stream plugin (src/http/graphql.ts) finds them declared and answers them incrementally.
+export const schema = builder.toSchema({
+  sortSchema: true,
+  directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+});

@@ -1,7 +1,9 @@
 // Bounded database work (docs/graphql-dashboards.md): the dashboard query — a day's bookings
 // with customer, service, employee and payments, plus the staff with their bookings of that
 // day — runs in the same number of SQL statements for a page of 10 bookings as for 100, counted
-// with Prisma's query events on a client of the same database.
+// with Prisma's query events on a client of the same database. So does the canonical day query
+// of docs/graphql.md (Limits), Relay-style `edges { cursor node { … payments(first: 5) } }`
+// (issue 43 §6; the bench's dashboard-day scenario runs it).
 import { PrismaPg } from '@prisma/adapter-pg';
 import { graphql } from 'graphql';
 import pg from 'pg';
@@ -15,7 +17,7 @@ import { createEmployee } from '../../src/schema/staff/index.js';
 import { createService } from '../../src/schema/services/index.js';
 import type { TestApp } from '../helpers/app.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
-import { DASHBOARD } from '../helpers/dashboard.js';
+import { DASHBOARD, DAY_BOOKINGS } from '../helpers/dashboard.js';
 import { ALL_DAY, blankCompany, createDomainApp } from '../helpers/domain.js';
 
 const postgres = Boolean(process.env.DATABASE_URL);
@@ -23,7 +25,9 @@ let t: TestApp & { db: { url?: string } };
 let counting: PrismaClient;
 let pool: pg.Pool;
 let statements = 0;
-let run: (first: number) => Promise<{ data?: Record<string, any> | null; errors?: readonly unknown[] }>;
+type Run = (first: number) => Promise<{ data?: Record<string, any> | null; errors?: readonly unknown[] }>;
+let run: Run;
+let runDay: Run;
 const day = new Date(Date.now() + 3 * 86_400_000);
 day.setUTCHours(0, 0, 0, 0);
 
@@ -68,17 +72,21 @@ beforeAll(async () => {
   });
   (counting as unknown as { $on(event: 'query', cb: () => void): void }).$on('query', () => statements++);
   const credential = await t.services.credentials.resolve(c.key);
-  run = async (first) => {
-    const ctx = { ...createContext({ credential, services: t.services, requestId: 'stmt' }), db: counting };
-    statements = 0;
-    const result = await graphql({
-      schema,
-      source: DASHBOARD,
-      contextValue: ctx,
-      variableValues: { from: day.toISOString(), to: new Date(day.getTime() + 86_400_000).toISOString(), first },
-    });
-    return result;
-  };
+  const runner =
+    (source: string): Run =>
+    async (first) => {
+      const ctx = { ...createContext({ credential, services: t.services, requestId: 'stmt' }), db: counting };
+      statements = 0;
+      const result = await graphql({
+        schema,
+        source,
+        contextValue: ctx,
+        variableValues: { from: day.toISOString(), to: new Date(day.getTime() + 86_400_000).toISOString(), first },
+      });
+      return result;
+    };
+  run = runner(DASHBOARD);
+  runDay = runner(DAY_BOOKINGS);
 }, 120_000);
 
 afterAll(async () => {
@@ -111,4 +119,27 @@ describe.runIf(postgres)('the dashboard query', () => {
   });
 });
 
+describe.runIf(postgres)('the canonical day query (edges, cursors, payments(first: 5))', () => {
+  it('runs in the same number of SQL statements for 10 bookings as for 100', async () => {
+    const ten = await runDay(10);
+    expect(ten.errors).toBeUndefined();
+    const forTen = statements;
+    const hundred = await runDay(100);
+    expect(hundred.errors).toBeUndefined();
+    const forHundred = statements;
+    expect(ten.data!.bookings.edges).toHaveLength(10);
+    const edges = hundred.data!.bookings.edges;
+    expect(edges).toHaveLength(100);
+    expect(hundred.data!.bookings.pageInfo.hasNextPage).toBe(false);
+    expect(edges.every((e: any) => e.cursor && e.node.customer && e.node.service && e.node.employee)).toBe(true);
+    const paid = edges.filter((e: any) => e.node.payments.edges.length === 1);
+    expect(paid).toHaveLength(25);
+    expect(forHundred).toBe(forTen);
+    // The figure docs/performance.md quotes (dashboard-day): the page of bookings with their
+    // customers, services, employees and payments in one statement.
+    expect(forTen).toBe(DAY_STATEMENTS);
+  });
+});
+
 const STATEMENTS = 3;
+const DAY_STATEMENTS = 1;

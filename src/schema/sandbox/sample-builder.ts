@@ -113,6 +113,32 @@ export interface SampleStep {
 }
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+/**
+ * Runs `fn` over groups that cannot touch each other (the days of the week: a room or an employee
+ * is never booked across two days), a few at a time, each group's items one after the other: the
+ * outcome is the same as one at a time, in a fraction of the time.
+ */
+async function byGroup<T>(groups: T[][], fn: (item: T) => Promise<void>, at = 3): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < groups.length) {
+      const group = groups[next++]!;
+      for (const item of group) await fn(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(at, groups.length) }, lane));
+}
+
+/** Items grouped by the company's local day of `at(item)`, in order. */
+function byDay<T>(items: T[], zone: string, at: (item: T) => Date): T[][] {
+  const days = new Map<string, T[]>();
+  for (const item of items) {
+    const key = DateTime.fromJSDate(at(item), { zone }).toISODate()!;
+    days.set(key, [...(days.get(key) ?? []), item]);
+  }
+  return [...days.values()];
+}
+
 /** A Fisher–Yates shuffle driven by the seeded PRNG. */
 function shuffled<T>(random: () => number, list: readonly T[]): T[] {
   const out = [...list];
@@ -309,26 +335,26 @@ const appointments: SampleStep = {
   name: 'appointments',
   async run(ctx) {
     const plan = planAppointments(ctx, await customersOf(ctx), await idsOf(ctx));
-    for (const p of plan) {
-      if (p.waiting) {
-        ctx.waiting.push(p);
-        continue;
-      }
-      const booking = await book(ctx, p);
-      if (!booking) continue;
-      ctx.made.push(booking);
-      // Paid up front when the service asks for it (a declined card leaves it to lapse).
-      if (p.requiresPayment) await payNow(ctx, booking.id, p.declined ? DECLINED : CARD).catch(ignoreRefusal);
-      if (p.cancelled) {
-        await cancelBooking(ctx.db, {
-          company: ctx.company,
-          mode: 'test',
-          config: ctx.deps.config,
-          bookingId: booking.id,
-          input: { cancelledBy: 'customer', reason: 'Cannot make it after all', waiveFee: true },
-        }).catch(ignoreRefusal);
-      }
-    }
+    ctx.waiting.push(...plan.filter((p) => p.waiting));
+    const now = plan.filter((p) => !p.waiting);
+    await byGroup(
+      byDay(now, ctx.company.timezone, (p) => p.start),
+      async (p) => {
+        const booking = await book(ctx, p);
+        if (!booking) return;
+        ctx.made.push(booking);
+        // Paid up front when the service asks for it (a declined card leaves it to lapse).
+        if (p.requiresPayment) await payNow(ctx, booking.id, p.declined ? DECLINED : CARD).catch(ignoreRefusal);
+        if (p.cancelled)
+          await cancelBooking(ctx.db, {
+            company: ctx.company,
+            mode: 'test',
+            config: ctx.deps.config,
+            bookingId: booking.id,
+            input: { cancelledBy: 'customer', reason: 'Cannot make it after all', waiveFee: true },
+          }).catch(ignoreRefusal);
+      },
+    );
   },
 };
 
@@ -350,32 +376,41 @@ const classPlaces: SampleStep = {
     });
     if (sessions.length === 0) return;
     const customers = await customersOf(ctx);
-    for (const [n, session] of sessions.entries()) {
-      // Places already taken (the starting full class) are left as they are.
-      const want = Math.min(session.capacity - session.bookedCount, 1 + Math.floor(ctx.random() * 3));
-      const order = shuffled(ctx.random, customers);
-      let last: Booking | null = null;
-      for (const customer of order.slice(0, Math.max(0, want))) {
-        try {
-          last = await createBooking(ctx.db, {
-            company: ctx.company,
-            input: { serviceId: session.serviceId, classId: session.id, customerId: customer.id },
-          });
-          ctx.made.push(last);
-        } catch (err) {
-          if (!refused(err)) throw err;
-        }
-      }
+    // The draws first, in order; then the bookings, a day's sessions one after the other.
+    const wanted = sessions.map((session, n) => ({
+      session,
+      people: shuffled(ctx.random, customers).slice(
+        0,
+        Math.max(0, Math.min(session.capacity - session.bookedCount, 1 + Math.floor(ctx.random() * 3))),
+      ),
       // Now and then someone gives their place back a few days ahead.
-      if (last && n % 5 === 2)
-        await cancelBooking(ctx.db, {
-          company: ctx.company,
-          mode: 'test',
-          config: ctx.deps.config,
-          bookingId: last.id,
-          input: { cancelledBy: 'customer', reason: 'Something came up', waiveFee: true },
-        });
-    }
+      giveBack: n % 5 === 2,
+    }));
+    await byGroup(
+      byDay(wanted, ctx.company.timezone, (w) => w.session.startTime),
+      async ({ session, people, giveBack }) => {
+        let last: Booking | null = null;
+        for (const customer of people) {
+          try {
+            last = await createBooking(ctx.db, {
+              company: ctx.company,
+              input: { serviceId: session.serviceId, classId: session.id, customerId: customer.id },
+            });
+            ctx.made.push(last);
+          } catch (err) {
+            if (!refused(err)) throw err;
+          }
+        }
+        if (last && giveBack)
+          await cancelBooking(ctx.db, {
+            company: ctx.company,
+            mode: 'test',
+            config: ctx.deps.config,
+            bookingId: last.id,
+            input: { cancelledBy: 'customer', reason: 'Something came up', waiveFee: true },
+          });
+      },
+    );
   },
 };
 
@@ -395,17 +430,22 @@ const attendance: SampleStep = {
       orderBy: [{ startTime: 'asc' }, { id: 'asc' }],
       include: { payments: { where: { status: 'succeeded' }, select: { id: true } } },
     });
-    let refunded = false;
-    for (const [i, booking] of ended.entries()) {
-      const marked = { companyId: ctx.company.id, bookingId: booking.id, now };
-      if (i % 7 === 3) {
-        await transitionBooking(ctx.db, { ...marked, action: 'no_show' });
-        continue;
-      }
-      const paid = booking.payments.length > 0;
-      if (!paid && booking.price > 0 && i % 4 !== 1) await payNow(ctx, booking.id, CARD, now);
-      await transitionBooking(ctx.db, { ...marked, action: 'complete' });
-      if (!refunded && i >= 2 && (paid || (booking.price > 0 && i % 4 !== 1))) {
+    const paidAtDesk = (i: number, price: number) => price > 0 && i % 4 !== 1;
+    const refund = ended.findIndex(
+      (b, i) => i >= 2 && i % 7 !== 3 && (b.payments.length > 0 || paidAtDesk(i, b.price)),
+    );
+    const marks = ended.map((booking, i) => ({ booking, i }));
+    await byGroup(
+      marks.map((m) => [m]),
+      async ({ booking, i }) => {
+        const marked = { companyId: ctx.company.id, bookingId: booking.id, now };
+        if (i % 7 === 3) {
+          await transitionBooking(ctx.db, { ...marked, action: 'no_show' });
+          return;
+        }
+        if (booking.payments.length === 0 && paidAtDesk(i, booking.price)) await payNow(ctx, booking.id, CARD, now);
+        await transitionBooking(ctx.db, { ...marked, action: 'complete' });
+        if (i !== refund) return;
         const payment = await ctx.db.payment.findFirstOrThrow({
           where: { bookingId: booking.id, status: 'succeeded' },
         });
@@ -415,9 +455,8 @@ const attendance: SampleStep = {
           config: ctx.deps.config,
           id: payment.id,
         });
-        refunded = true;
-      }
-    }
+      },
+    );
   },
 };
 

@@ -13,6 +13,7 @@ let t: TestApp;
 let w: Awaited<ReturnType<typeof createAccountWithKeys>>;
 let samples: Company[];
 let elapsed = 0;
+const now = new Date();
 let baseline = 0;
 
 beforeAll(async () => {
@@ -26,6 +27,7 @@ beforeAll(async () => {
   ({ testCompanies: samples } = await restoreSampleCompanies(t.dbs, t.services.credentials, {
     accountId: w.account.id,
     reset: true,
+    now,
     week: t.services,
   }));
   elapsed = performance.now() - started;
@@ -126,6 +128,30 @@ describe('the sample week', () => {
       expect(await db().email.count({ where: { companyId: company.id } }), company.name).toBeGreaterThan(0);
     }
   });
+
+  it('gives the same week for the same today: the same bookings at the same times in the same states', async () => {
+    const other = await createAccountWithKeys(t.dbs);
+    const { testCompanies } = await restoreSampleCompanies(t.dbs, t.services.credentials, {
+      accountId: other.account.id,
+      reset: true,
+      now,
+      week: t.services,
+    });
+    const shape = async (company: Company) =>
+      (
+        await db().booking.findMany({
+          where: { companyId: company.id },
+          include: { service: { select: { name: true } }, payments: { select: { status: true } } },
+        })
+      )
+        .map(
+          (b) =>
+            `${b.startTime.toISOString()} ${b.service.name} ${b.status} ${b.payments.map((p) => p.status).join('+')}`,
+        )
+        .sort();
+    for (const [i, company] of samples.entries())
+      expect(await shape(testCompanies[i]!), company.name).toEqual(await shape(company));
+  }, 120_000);
 
   it('draws the same sequence from the same seed', () => {
     const a = seededRandom('hair_salon:2026-12-02');

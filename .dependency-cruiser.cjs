@@ -27,7 +27,8 @@ const SUBJECT_LEVELS = [
   ['availability', 'services'],
   ['bookings'],
   ['booking-series', 'class-schedules', 'closures', 'payments', 'visits'],
-  ['classes', 'customer-exports', 'sandbox', 'test-clocks'],
+  ['classes', 'customer-exports', 'test-clocks'],
+  ['sandbox'],
   ['companies'],
   ['accounts'],
 ];

@@ -43,7 +43,7 @@ export async function ensureDemo(services: Services): Promise<DemoCredentials | 
   if ((await dbs.live.prisma.account.count()) > 0) return null;
   const email = 'demo@example.com';
   const password = randomBytes(12).toString('base64url');
-  const { account, testCompanies } = await createAccount(dbs, { email, password });
+  const { account, testCompanies } = await createAccount(dbs, { email, password }, { week: services });
   const live = await createCompany(dbs, {
     accountId: account.id,
     mode: 'live',

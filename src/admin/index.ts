@@ -163,10 +163,24 @@ export default async function adminArea(
   });
 
   // Home: the live company when there is exactly one, else the list of the mode that has any.
+  // A newcomer whose one live company has not begun (no service and no staff yet: the demo's
+  // first login) lands on their sample salon in test mode instead, a business at work; the live
+  // company, which says in words how to begin, is the mode switch away.
   app.get('/', { schema: { hide: true } }, async (req, reply) => {
     const { account } = req.adminSession!;
     const live = await companiesOf(services, account.id, 'live');
-    if (live.length === 1) return reply.redirect(`/admin/live/companies/${live[0]!.id}`, 303);
+    if (live.length === 1) {
+      const only = live[0]!;
+      const salon = (await hasBegun(services, only.id))
+        ? null
+        : (await companiesOf(services, account.id, 'test')).find(
+            (c) => c.accountId === account.id && c.template === 'hair_salon',
+          );
+      return reply.redirect(
+        salon ? `/admin/test/companies/${salon.id}/overview` : `/admin/live/companies/${only.id}`,
+        303,
+      );
+    }
     return reply.redirect(live.length ? '/admin/live' : '/admin/test', 303);
   });
 
@@ -197,4 +211,14 @@ function pageText(error: AppError): [string, string] {
     return ['Service unavailable', 'A service we depend on is unavailable; try again in a moment.'];
   if (error.status >= 500) return ['Something went wrong', 'Something went wrong on our side; try again later.'];
   return ['Invalid request', error.message];
+}
+
+/** Whether a live company has begun: it has a service or a staff member. */
+async function hasBegun(services: Services, companyId: string): Promise<boolean> {
+  const db = services.dbs.live.prisma;
+  const [service, employee] = await Promise.all([
+    db.service.findFirst({ where: { companyId }, select: { id: true } }),
+    db.employee.findFirst({ where: { companyId }, select: { id: true } }),
+  ]);
+  return service !== null || employee !== null;
 }

@@ -26,10 +26,11 @@ const IMPLEMENTATIONS: Record<string, Implementation> = {
   },
   'account create': {
     async run(services, v) {
-      const { account, testCompanies } = await createAccount(services.dbs, {
-        email: required(v, 'email'),
-        password: required(v, 'password'),
-      });
+      const { account, testCompanies } = await createAccount(
+        services.dbs,
+        { email: required(v, 'email'), password: required(v, 'password') },
+        { week: services },
+      );
       return { accountId: account.id, testCompanies: testCompanies.map((c) => ({ _id: c.id, name: c.name })) };
     },
   },
@@ -107,6 +108,7 @@ const IMPLEMENTATIONS: Record<string, Implementation> = {
       const { testCompanies } = await restoreSampleCompanies(services.dbs, services.credentials, {
         accountId: account.id,
         reset: v.reset === true,
+        week: services,
       });
       return { testCompanies: testCompanies.map((c) => ({ _id: c.id, name: c.name })) };
     },

@@ -264,7 +264,7 @@ export function registerCompanyRoutes(app: FastifyInstance, services: Services):
       ...(mode === 'test' && form.template ? { template: form.template as never } : {}),
     };
     try {
-      const company = await createCompany(services.dbs, input);
+      const company = await createCompany(services.dbs, input, { week: services });
       return reply.redirect(companyPath(company, '?done=created'), 303);
     } catch (err) {
       const errors = fieldErrors(err);

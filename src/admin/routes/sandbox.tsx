@@ -169,6 +169,7 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
           accountId,
           reset: true,
           companyIds: namedIds(req),
+          week: services,
         });
         req.log.info(
           { accountId, deletedCompanies: result.deleted, created: result.created },
@@ -177,7 +178,7 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
         return reply.redirect(`/admin/test/sandbox?done=reset&d=${result.deleted}&n=${result.created}`, 303);
       }
     }
-    const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId });
+    const result = await restoreSampleCompanies(services.dbs, services.credentials, { accountId, week: services });
     return reply.redirect(`/admin/test/sandbox?done=restored&n=${result.created}`, 303);
   });
 

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { email, parseInput } from '../validation.js';
 import { createSampleCompanies } from '../companies/index.js';
+import { SAMPLE_ORDER, type SampleBuildOptions } from '../sandbox/index.js';
 
 const createAccountInput = z
   .object({
@@ -14,10 +15,14 @@ const createAccountInput = z
   })
   .strict();
 
-/** A person's account (control plane, live database) with its sample test companies. */
+/**
+ * A person's account (control plane, live database) with its sample test companies; with
+ * `opts.week`, each with a week of bookings around today (src/schema/sandbox/sample-builder.ts).
+ */
 export async function createAccount(
   dbs: Databases,
   input: { email: string; password: string },
+  opts: Pick<SampleBuildOptions, 'week'> = {},
 ): Promise<{ account: Account; testCompanies: Company[] }> {
   const data = parseInput(createAccountInput, input);
   const passwordHash = await hashPassword(data.password);
@@ -29,6 +34,6 @@ export async function createAccount(
       throw new AppError('CONFLICT', 'An account with this e-mail already exists');
     throw err;
   }
-  const testCompanies = await createSampleCompanies(dbs, account.id);
+  const testCompanies = await createSampleCompanies(dbs, account.id, SAMPLE_ORDER, opts);
   return { account, testCompanies };
 }

@@ -90,23 +90,23 @@ export async function assessEmployees(
     margin: (s.bufferBeforeMinutes + s.bufferAfterMinutes) * 60_000,
     ignoreBookingId: opts.ignoreBookingId,
   };
-  const [schedules, resources] = await Promise.all([
-    loadSchedules(db, {
-      companyId: opts.company.id,
-      zone: opts.company.timezone,
-      employees,
-      ...window,
-      countServiceId: counting ? s.id : undefined,
-      locationId: opts.locationId,
-    }),
-    loadResourceSchedule(db, {
-      companyId: opts.company.id,
-      zone: opts.company.timezone,
-      needs: needsOf(s),
-      ...window,
-      locationId: opts.locationId,
-    }),
-  ]);
+  // One after the other: `db` may be a transaction's one connection (insertAppointment), where
+  // two queries at once are queued by pg with a DeprecationWarning on stderr (pg 9 refuses them).
+  const schedules = await loadSchedules(db, {
+    companyId: opts.company.id,
+    zone: opts.company.timezone,
+    employees,
+    ...window,
+    countServiceId: counting ? s.id : undefined,
+    locationId: opts.locationId,
+  });
+  const resources = await loadResourceSchedule(db, {
+    companyId: opts.company.id,
+    zone: opts.company.timezone,
+    needs: needsOf(s),
+    ...window,
+    locationId: opts.locationId,
+  });
   return assessStart(schedules, opts.start, s, opts.policy, resources);
 }
 

@@ -7,7 +7,8 @@ import {
   SAMPLE_TEMPLATES,
   type SampleTemplate,
   seedSampleCompany,
-  bookSampleCompany,
+  buildSampleCompany,
+  type SampleBuildOptions,
 } from '../sandbox/index.js';
 import { metadataInput } from '../metadata.js';
 import { LATEST_API_VERSION } from './api-versions.js';
@@ -78,13 +79,13 @@ export async function insertCompany(tx: Tx, data: ParsedCompanyInput, opts: { no
 export async function createCompany(
   dbs: Databases,
   input: CreateCompanyInput,
-  opts: { now?: Date } = {},
+  opts: SampleBuildOptions = {},
 ): Promise<Company> {
   const data = parseCompanyInput(input);
   const db = dbs.forMode(data.mode);
   if (!data.template) return db.company.create({ data: { id: newId(), apiVersion: LATEST_API_VERSION, ...data } });
   const company = await db.$transaction((tx) => insertCompany(tx, data, opts), SEED_TRANSACTION);
-  await bookSampleCompany(db, company, opts);
+  await buildSampleCompany(db, company, opts);
   return company;
 }
 
@@ -93,7 +94,7 @@ export async function createSampleCompanies(
   dbs: Databases,
   accountId: string,
   templates: SampleTemplate[] = SAMPLE_ORDER,
-  opts: { now?: Date } = {},
+  opts: SampleBuildOptions = {},
 ): Promise<Company[]> {
   const out: Company[] = [];
   for (const template of templates) {
@@ -103,6 +104,6 @@ export async function createSampleCompanies(
   // Their sample bookings side by side: each company's are independent of the others', and
   // account creation waits for the slowest, not for the sum (see docs/performance.md,
   // "Account creation and the sample bookings").
-  await Promise.all(out.map((company) => bookSampleCompany(dbs.test.prisma, company, opts)));
+  await Promise.all(out.map((company) => buildSampleCompany(dbs.test.prisma, company, opts)));
   return out;
 }

@@ -10,8 +10,8 @@
 //   exactly those go, so a sample made after the page was shown stays, as the wipe does.
 // Deleting and recreating are one transaction (the CLI and the admin area alike): a failure
 // half-way leaves the samples as they were, never deleted and not recreated. The recreated
-// companies' sample bookings are made once it has committed (sample-bookings.ts: the booking
-// use cases run transactions of their own), as when an account is created.
+// companies' sample bookings, and with `week` their week around today, are made once it has
+// committed (sample-builder.ts: the booking use cases run transactions of their own).
 // It answers the account's samples in template order (the oldest company of each template).
 import type { CredentialResolver } from '../../auth/credentials.js';
 import type { Databases } from '../../db/databases.js';
@@ -21,7 +21,8 @@ import { isId } from '../../ids.js';
 import {
   SAMPLE_ORDER,
   type SampleTemplate,
-  bookSampleCompany,
+  type SampleWeekDeps,
+  buildSampleCompany,
   deleteTestCompanies,
   forgetCompanies,
 } from '../sandbox/index.js';
@@ -36,7 +37,14 @@ export interface RestoreResult {
 export async function restoreSampleCompanies(
   dbs: Databases,
   credentials: Pick<CredentialResolver, 'invalidateCompany'>,
-  opts: { accountId: string; reset?: boolean; companyIds?: string[]; now?: Date },
+  opts: {
+    accountId: string;
+    reset?: boolean;
+    companyIds?: string[];
+    now?: Date;
+    /** The server's config and logger: the recreated samples get their week (sample-builder.ts). */
+    week?: SampleWeekDeps;
+  },
 ): Promise<RestoreResult> {
   // The account is control plane (live database): no samples for an account that is not there.
   const account = isId(opts.accountId)
@@ -74,6 +82,8 @@ export async function restoreSampleCompanies(
   }, SEED_TRANSACTION);
 
   await forgetCompanies(credentials, deletedIds);
-  await Promise.all(fresh.map((company) => bookSampleCompany(dbs.test.prisma, company, { now: opts.now })));
+  await Promise.all(
+    fresh.map((company) => buildSampleCompany(dbs.test.prisma, company, { now: opts.now, week: opts.week })),
+  );
   return { testCompanies, created, deleted: deletedIds.length };
 }

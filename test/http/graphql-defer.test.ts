@@ -200,6 +200,15 @@ describe('@stream on a connection’s edges', () => {
     expect(items.flatMap((i: any) => i.items)).toEqual(edges.slice(1));
     expect(rest.at(-1).hasNext).toBe(false);
   });
+
+  it('streams `nodes` the same way, past its initialCount', async () => {
+    const document = `query($from: DateTime!, $to: DateTime!) {
+      bookings(from: $from, to: $to, orderBy: START_TIME, first: 100) { nodes @stream(initialCount: 2) { _id } } }`;
+    const [initial, ...rest] = await multipartParts(await send(document, 'multipart/mixed'));
+    expect(initial.data.bookings.nodes).toHaveLength(2);
+    const streamed = rest.flatMap((p) => p.incremental ?? []).flatMap((i: any) => i.items);
+    expect([...initial.data.bookings.nodes, ...streamed].map((n: any) => n._id).sort()).toEqual([...bookingIds].sort());
+  });
 });
 
 describe('the limits weigh deferred and streamed parts as the rest', () => {

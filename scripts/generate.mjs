@@ -11,10 +11,17 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const schema = readFileSync('prisma/schema.prisma');
 const pkg = readFileSync('package-lock.json');
-const stamp = createHash('sha256').update(schema).update(pkg).digest('hex');
+const stamp = createHash('sha256')
+  .update(schema)
+  .update(pkg)
+  .update(readFileSync('scripts/rows-generator.mjs'))
+  .digest('hex');
 const stampFile = 'src/generated/.stamp';
 const fresh =
-  existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp && existsSync('src/generated/prisma/client.ts');
+  existsSync(stampFile) &&
+  readFileSync(stampFile, 'utf8') === stamp &&
+  existsSync('src/generated/prisma/client.ts') &&
+  existsSync('src/generated/rows.ts');
 if (!fresh) generate();
 const sdk = await import('./sdk.mjs');
 if (await sdk.generateTypes()) sdk.buildSdk();

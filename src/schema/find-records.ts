@@ -4,7 +4,8 @@ import type { Service } from '../generated/prisma/client.js';
 import { sqlOf, type Db, type Tx } from '../db/databases.js';
 import { AppError } from '../errors.js';
 import { isId } from '../ids.js';
-import { selectAs, type ModelColumn } from './model-columns.js';
+import { returningAll } from './model-columns.js';
+import { ServiceTable } from '../generated/rows.js';
 
 type Client = Db | Tx;
 
@@ -39,36 +40,13 @@ export type ServiceToBook = Service & {
   customerFound: boolean;
 };
 
-// Every column of a service under its Prisma field name.
-const SERVICE_COLUMNS: readonly ModelColumn[] = [
-  ['id', 'id'],
-  ['company_id', 'companyId'],
-  ['name', 'name'],
-  ['description', 'description'],
-  ['kind', 'kind', 'text'],
-  ['duration_minutes', 'durationMinutes'],
-  ['price', 'price'],
-  ['buffer_before_minutes', 'bufferBeforeMinutes'],
-  ['buffer_after_minutes', 'bufferAfterMinutes'],
-  ['requires_payment', 'requiresPayment'],
-  ['deposit_amount', 'depositAmount'],
-  ['cancellation_policy', 'cancellationPolicy'],
-  ['booking_rules', 'bookingRules'],
-  ['reminders', 'reminders'],
-  ['active', 'active'],
-  ['metadata', 'metadata'],
-  ['questions', 'questions'],
-  ['required_resource_ids', 'requiredResourceIds'],
-  ['required_resource_kinds', 'requiredResourceKinds', 'text[]'],
-  ['waitlist', 'waitlist'],
-  ['created_at', 'createdAt'],
-  ['updated_at', 'updatedAt'],
-];
+// Every column of a service under its Prisma field name (src/generated/rows.ts).
+const SERVICE_COLUMNS = returningAll(ServiceTable, 's');
 
 // The service, its staff's rows in id order and its company's reminders (findService's shape,
 // its `employees` derived from `staff`, plus `company`).
 const SERVICE_TO_BOOK = `
-  SELECT ${selectAs(SERVICE_COLUMNS, 's')},
+  SELECT ${SERVICE_COLUMNS.sql},
          jsonb_build_object('reminders', c.reminders) AS company,
          COALESCE((SELECT jsonb_agg(jsonb_build_object('id', e.id, 'active', e.active, 'workingHours', e.working_hours)
                                     ORDER BY e.id)

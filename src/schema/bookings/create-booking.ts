@@ -14,11 +14,10 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Db, Transaction } from '../../db/databases.js';
-import type { Booking, ClassSession, Company, Prisma } from '../../generated/prisma/client.js';
+import type { Booking, ClassSession, Company } from '../../generated/prisma/client.js';
 import { AppError, isAppError } from '../../errors.js';
-import { newId } from '../../ids.js';
 import { recordBookingEvent, findClosureOver } from '../core/index.js';
-import { insertBookingCreated } from './insert-booking.js';
+import { insertBooking, insertBookingCreated, newBookingRow, type BookingFields } from './insert-booking.js';
 import { planReminders } from '../notifications/index.js';
 import {
   domainSqlTransaction,
@@ -52,7 +51,7 @@ import { findClassSession, findEmployee, findServiceToBook } from '../find-recor
 import { createCustomerInput, findOrCreateCustomer, lockCustomer, lockedCustomer } from '../customers/index.js';
 import { domainNow } from '../domain-time.js';
 import { holdResources, type ResourceNeeds } from '../resources/index.js';
-import { HOLD_MINUTES, lockClassSession, spotsLeft, waitlistCutoff } from './waitlist.js';
+import { lockClassSession, spotsLeft, waitlistCutoff } from './waitlist.js';
 
 const input = z
   .object({
@@ -196,22 +195,13 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
   if (!service.active) throw AppError.validation([{ path: 'serviceId', message: 'is deactivated' }]);
   const answers = judgeAnswers(storedQuestions(service.questions), data.answers);
   if (data.customerId && !service.customerFound) throw AppError.notFound('customer');
-  const status = service.requiresPayment ? 'pending' : 'confirmed';
-  const holdExpiresAt = service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null;
-  const base = {
-    companyId,
-    serviceId: service.id,
-    status,
-    holdExpiresAt,
-    price: service.price,
-    // A deposit applies to services paid up front (docs/api.md, Payments); fixed like the price.
-    depositAmount: service.requiresPayment ? service.depositAmount : null,
-    currency: opts.company.currency,
+  // What the booker says, the same for a class place and an appointment (newBookingRow).
+  const fields: BookingFields = {
     notes: data.notes ?? null,
     customerTimeZone: data.customerTimeZone ?? null,
     metadata: data.metadata ?? {},
     answers,
-  } as const;
+  };
 
   if (service.kind === 'class') {
     if (!data.classId) throw AppError.validation([{ path: 'classId', message: 'is required to book a class service' }]);
@@ -254,31 +244,38 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
         if (!free && !data.waitlist) throw classFull(current, waitlist, now);
         if (!free && !waitlistJoinable(current, waitlist, now)) throw classFull(current, waitlist, now);
         const customerId = await customerFor(tx, companyId, data);
-        const place = {
-          id: newId(),
-          ...base,
-          customerId,
-          employeeId: session.employeeId,
-          classSessionId: session.id,
-          // Where the class takes place (docs/api.md, Locations).
-          locationId: session.locationId,
-          startTime: session.startTime,
-          endTime: session.endTime,
-          blockStart: session.startTime,
-          blockEnd: session.endTime,
-        };
+        const place = newBookingRow({
+          company: opts.company,
+          service,
+          now,
+          fields,
+          place: {
+            customerId,
+            employeeId: session.employeeId,
+            classSessionId: session.id,
+            // Where the class takes place (docs/api.md, Locations).
+            locationId: session.locationId,
+            startTime: session.startTime,
+            endTime: session.endTime,
+            blockStart: session.startTime,
+            blockEnd: session.endTime,
+          },
+        });
         if (!free) {
           // The class is full: the customer joins the end of its line, holding nothing.
           const position = current.waitlistCount + 1;
           await tx.classSession.update({ where: { id: session.id }, data: { waitlistCount: { increment: 1 } } });
-          const booking = await tx.booking.create({
-            data: { ...place, status: 'waitlisted', holdExpiresAt: null, waitlistPosition: position },
+          const booking = await insertBooking(tx, {
+            ...place,
+            status: 'waitlisted',
+            holdExpiresAt: null,
+            waitlistPosition: position,
           });
           await recordBookingEvent(tx, booking, 'booking.waitlisted', { waitlistPosition: position });
           return booking;
         }
         await tx.classSession.update({ where: { id: session.id }, data: { bookedCount: { increment: 1 } } });
-        const booking = await tx.booking.create({ data: place });
+        const booking = await insertBooking(tx, place);
         await recordBookingEvent(tx, booking, 'booking.created');
         await planReminders(tx, booking, { now, settings: service });
         return booking;
@@ -324,7 +321,7 @@ export async function createBooking(db: Db, opts: { company: Company; input: unk
           customerId,
           lockCustomer: !!data.customerId,
           now,
-          fields: { notes: base.notes, customerTimeZone: base.customerTimeZone, metadata: base.metadata, answers },
+          fields,
         });
       });
     } catch (err) {
@@ -349,18 +346,6 @@ export function refusalMessage(reasons: Reason[], named: boolean): string | unde
   if (reasons.length > 0 && reasons.every((r) => r.code === 'RESOURCE_BUSY'))
     return 'A room or piece of equipment the service requires is busy at that time';
   return named ? undefined : 'No qualified employee is free at that time';
-}
-
-/** What a caller of insertAppointment may give beyond the time, employee and customer. */
-export interface AppointmentFields {
-  notes?: string | null;
-  customerTimeZone?: string | null;
-  metadata?: Prisma.InputJsonValue;
-  answers?: Prisma.InputJsonValue;
-  /** The multi-service visit this booking is one item of (docs/api.md, Visits). */
-  visitId?: string | null;
-  /** The booking series this booking is one occurrence of (docs/api.md, Booking series). */
-  seriesId?: string | null;
 }
 
 /**
@@ -389,7 +374,7 @@ export async function insertAppointment(
     policy: Policy;
     customerId: string;
     now: Date;
-    fields?: AppointmentFields;
+    fields?: BookingFields;
     /** Book only inside the employee's working intervals at this location (docs/api.md, Booking series). */
     locationId?: string;
     /** Lock the customer (lockCustomer, FOR KEY SHARE) with the employee; else the caller has. */
@@ -407,35 +392,26 @@ export async function insertAppointment(
     ...(opts.lockCustomer ? { lockCustomerId: opts.customerId } : {}),
   });
   const end = start + service.durationMinutes * 60_000;
-  const f = opts.fields ?? {};
   // The row, its booking.created event and its reminders: one statement (insert-booking.ts).
   const settings = service.company && { reminders: service.reminders, company: service.company };
   const booking = await insertBookingCreated(
     tx,
-    {
-      id: newId(),
-      companyId: company.id,
-      serviceId: service.id,
-      status: service.requiresPayment ? 'pending' : 'confirmed',
-      holdExpiresAt: service.requiresPayment ? new Date(now.getTime() + HOLD_MINUTES * 60_000) : null,
-      price: service.price,
-      // A deposit applies to services paid up front (docs/api.md, Payments); fixed like the price.
-      depositAmount: service.requiresPayment ? service.depositAmount : null,
-      currency: company.currency,
-      notes: f.notes ?? null,
-      customerTimeZone: f.customerTimeZone ?? null,
-      metadata: f.metadata ?? {},
-      answers: f.answers ?? [],
-      visitId: f.visitId ?? null,
-      seriesId: f.seriesId ?? null,
-      locationId,
-      customerId: opts.customerId,
-      employeeId,
-      startTime: new Date(start),
-      endTime: new Date(end),
-      blockStart: new Date(start - service.bufferBeforeMinutes * 60_000),
-      blockEnd: new Date(end + service.bufferAfterMinutes * 60_000),
-    },
+    newBookingRow({
+      company,
+      service,
+      now,
+      fields: opts.fields ?? {},
+      place: {
+        locationId,
+        customerId: opts.customerId,
+        employeeId,
+        classSessionId: null,
+        startTime: new Date(start),
+        endTime: new Date(end),
+        blockStart: new Date(start - service.bufferBeforeMinutes * 60_000),
+        blockEnd: new Date(end + service.bufferAfterMinutes * 60_000),
+      },
+    }),
     { now, ...(settings ? { settings } : {}) },
   );
   // The rooms and equipment the service requires, held for the same block (src/schema/resources/).

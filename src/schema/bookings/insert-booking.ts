@@ -1,78 +1,92 @@
-// The write of a new appointment (create-booking.ts, insertAppointment): its row, its
-// booking.created event and its reminders in one statement, inside the caller's transaction.
-// Three statements through Prisma were three round trips and a model write's mapping on every
-// booking (docs/performance.md, "CPU per request, issue 22 §4"). One INSERT with two data-modifying
-// WITH clauses writes the same rows: the booking's AFTER triggers (its employee block, under the
-// exclusion constraint that refuses an overlap) run at the end of the statement, so a violation
-// is still this statement's error and the transaction's caller maps it as before; the events
-// trigger wakes the outbox as for any event.
+// The one write of a new booking's row, appointment or class place alike: newBookingRow works
+// out its columns once (the defaults of every booking, then what its kind sets), typed by the
+// model's insert (src/generated/rows.ts), so a column added to bookings without a default is a
+// compile error here and nowhere else; insertBooking writes it (a class place, a waitlisted
+// name), insertBookingCreated writes it with its booking.created event and its reminders in one
+// statement (create-booking.ts, insertAppointment). Three statements through Prisma were three
+// round trips and a model write's mapping on every booking (docs/performance.md, "CPU per
+// request, issue 22 §4"). One INSERT with two data-modifying WITH clauses writes the same rows:
+// the booking's AFTER triggers (its employee block, under the exclusion constraint that refuses
+// an overlap) run at the end of the statement, so a violation is still this statement's error
+// and the transaction's caller maps it as before; the events trigger wakes the outbox as for any
+// event.
 import { sqlRows, type Transaction } from '../../db/databases.js';
 import { Prisma, type Booking } from '../../generated/prisma/client.js';
+import { BookingTable, type BookingInsert } from '../../generated/rows.js';
+import { newId } from '../../ids.js';
 import { eventInsert } from '../events/index.js';
 import { reminderInsert, reminderSettings, type ReminderSettings } from '../notifications/index.js';
-import { selectAs, type ModelColumn } from '../model-columns.js';
+import { insertInto, returningAll } from '../model-columns.js';
 import { bookingEventData } from '../core/index.js';
+import { HOLD_MINUTES } from './waitlist.js';
 
-/** What a new appointment's row is given; the rest takes the column's default. */
-export type NewBooking = Pick<
-  Booking,
-  | 'id'
-  | 'companyId'
-  | 'serviceId'
-  | 'employeeId'
-  | 'customerId'
-  | 'locationId'
-  | 'startTime'
-  | 'endTime'
-  | 'blockStart'
-  | 'blockEnd'
-  | 'status'
-  | 'holdExpiresAt'
-  | 'price'
-  | 'depositAmount'
-  | 'currency'
-  | 'notes'
-  | 'customerTimeZone'
-  | 'visitId'
-  | 'seriesId'
-> & { metadata: Prisma.InputJsonValue; answers: Prisma.InputJsonValue };
+/** What the booker says of a new booking beside its service and time: its optional fields. */
+export interface BookingFields {
+  notes?: string | null;
+  customerTimeZone?: string | null;
+  metadata?: Prisma.InputJsonValue;
+  answers?: Prisma.InputJsonValue;
+  /** The multi-service visit this booking is one item of (docs/api.md, Visits). */
+  visitId?: string | null;
+  /** The booking series this booking is one occurrence of (docs/api.md, Booking series). */
+  seriesId?: string | null;
+}
 
-// Every column of a booking under its Prisma field name: the row comes back as the model's.
-const BOOKING_COLUMNS: ReadonlyArray<ModelColumn & readonly [string, keyof Booking, string?]> = [
-  ['id', 'id'],
-  ['company_id', 'companyId'],
-  ['service_id', 'serviceId'],
-  ['employee_id', 'employeeId'],
-  ['customer_id', 'customerId'],
-  ['class_session_id', 'classSessionId'],
-  ['location_id', 'locationId'],
-  ['start_time', 'startTime'],
-  ['end_time', 'endTime'],
-  ['block_start', 'blockStart'],
-  ['block_end', 'blockEnd'],
-  ['status', 'status', 'text'],
-  ['notes', 'notes'],
-  ['cancel_reason', 'cancelReason'],
-  ['cancelled_by', 'cancelledBy', 'text'],
-  ['cancellation_fee', 'cancellationFee'],
-  ['price', 'price'],
-  ['deposit_amount', 'depositAmount'],
-  ['currency', 'currency'],
-  ['customer_time_zone', 'customerTimeZone'],
-  ['visit_id', 'visitId'],
-  ['series_id', 'seriesId'],
-  ['hold_expires_at', 'holdExpiresAt'],
-  ['waitlist_position', 'waitlistPosition'],
-  ['offer_expires_at', 'offerExpiresAt'],
-  ['expired_reason', 'expiredReason', 'text'],
-  ['manage_link_version', 'manageLinkVersion'],
-  ['calendar_sequence', 'calendarSequence'],
-  ['metadata', 'metadata'],
-  ['answers', 'answers'],
-  ['created_at', 'createdAt'],
-  ['updated_at', 'updatedAt'],
-];
-const RETURNING = Prisma.raw(selectAs(BOOKING_COLUMNS));
+/** Where and when a new booking is: its employee, customer, place and times (a class place: its session's). */
+export type BookingPlace = Pick<
+  BookingInsert,
+  'employeeId' | 'customerId' | 'classSessionId' | 'locationId' | 'startTime' | 'endTime' | 'blockStart' | 'blockEnd'
+>;
+
+/**
+ * A new booking's row: pending with a payment hold when the service is paid up front, else
+ * confirmed; the service's price and deposit and the company's currency fixed at booking; the
+ * booker's fields; nothing cancelled, offered or waitlisted yet.
+ */
+export function newBookingRow(o: {
+  company: { id: string; currency: string };
+  service: { id: string; price: number; requiresPayment: boolean; depositAmount: number | null };
+  now: Date;
+  fields: BookingFields;
+  place: BookingPlace;
+}): BookingInsert {
+  const { service, fields: f } = o;
+  const written = new Date();
+  return {
+    id: newId(),
+    companyId: o.company.id,
+    serviceId: service.id,
+    ...o.place,
+    status: service.requiresPayment ? 'pending' : 'confirmed',
+    holdExpiresAt: service.requiresPayment ? new Date(o.now.getTime() + HOLD_MINUTES * 60_000) : null,
+    price: service.price,
+    // A deposit applies to services paid up front (docs/api.md, Payments); fixed like the price.
+    depositAmount: service.requiresPayment ? service.depositAmount : null,
+    currency: o.company.currency,
+    notes: f.notes ?? null,
+    customerTimeZone: f.customerTimeZone ?? null,
+    metadata: f.metadata ?? {},
+    answers: f.answers ?? [],
+    visitId: f.visitId ?? null,
+    seriesId: f.seriesId ?? null,
+    cancelReason: null,
+    cancelledBy: null,
+    cancellationFee: null,
+    waitlistPosition: null,
+    offerExpiresAt: null,
+    expiredReason: null,
+    createdAt: written,
+    updatedAt: written,
+  };
+}
+
+const RETURNING = returningAll(BookingTable);
+
+/** Inserts the booking's row and returns it as stored. */
+export async function insertBooking(tx: Transaction, b: BookingInsert): Promise<Booking> {
+  const [row] = await sqlRows<Booking>(tx, Prisma.sql`${insertInto(BookingTable, b)} RETURNING ${RETURNING}`);
+  return row!;
+}
 
 /**
  * Inserts the booking, records booking.created and plans its reminders (from `settings`, or
@@ -80,32 +94,21 @@ const RETURNING = Prisma.raw(selectAs(BOOKING_COLUMNS));
  */
 export async function insertBookingCreated(
   tx: Transaction,
-  b: NewBooking,
+  b: BookingInsert,
   opts: { now: Date; settings?: ReminderSettings },
 ): Promise<Booking> {
   const settings = opts.settings ?? (await reminderSettings(tx, b.serviceId));
-  const now = new Date();
   // The event carries the booking as written (bookingEventData); eventInsert stores its JSON.
   const event = eventInsert({
     companyId: b.companyId,
     type: 'booking.created',
-    data: bookingEventData({ ...b, classSessionId: null } as unknown as Booking),
+    data: bookingEventData(b as unknown as Booking),
   });
   const reminders = reminderInsert(b, settings, opts.now);
   const [row] = await sqlRows<Booking>(
     tx,
     Prisma.sql`
-      WITH b AS (
-        INSERT INTO bookings (id, company_id, service_id, employee_id, customer_id, location_id, start_time, end_time,
-                              block_start, block_end, status, hold_expires_at, price, deposit_amount, currency, notes,
-                              customer_time_zone, visit_id, series_id, metadata, answers, created_at, updated_at)
-        VALUES (${b.id}, ${b.companyId}, ${b.serviceId}, ${b.employeeId}, ${b.customerId}, ${b.locationId},
-                ${b.startTime}, ${b.endTime}, ${b.blockStart}, ${b.blockEnd}, ${b.status}::"BookingStatus",
-                ${b.holdExpiresAt}, ${b.price}, ${b.depositAmount}, ${b.currency}, ${b.notes}, ${b.customerTimeZone},
-                ${b.visitId}, ${b.seriesId}, ${JSON.stringify(b.metadata)}::jsonb, ${JSON.stringify(b.answers)}::jsonb,
-                ${now}, ${now})
-        RETURNING ${RETURNING}
-      ),
+      WITH b AS (${insertInto(BookingTable, b)} RETURNING ${RETURNING}),
       e AS (${event})
       ${reminders ? Prisma.sql`, n AS (${reminders})` : Prisma.empty}
       SELECT * FROM b`,

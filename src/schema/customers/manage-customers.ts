@@ -8,7 +8,8 @@ import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db-errors.js';
 import { eventInsert, recordEvent } from '../events/index.js';
-import { selectAs, type ModelColumn } from '../model-columns.js';
+import { returningAll } from '../model-columns.js';
+import { CustomerTable } from '../../generated/rows.js';
 import { mergeMetadata, metadataInput, metadataPatch } from '../metadata.js';
 import { email, parseInput, phone, requiredText, text } from '../validation.js';
 import { findCustomer } from '../find-records.js';
@@ -97,19 +98,7 @@ export async function findOrCreateCustomer(tx: Transaction, companyId: string, i
 }
 
 // Every column of a customer under its Prisma field name: a row read past Prisma is the model's.
-const CUSTOMER_COLUMNS: ReadonlyArray<ModelColumn & readonly [string, keyof Customer, string?]> = [
-  ['id', 'id'],
-  ['company_id', 'companyId'],
-  ['name', 'name'],
-  ['email', 'email'],
-  ['phone', 'phone'],
-  ['notes', 'notes'],
-  ['metadata', 'metadata'],
-  ['erased_at', 'erasedAt'],
-  ['created_at', 'createdAt'],
-  ['updated_at', 'updatedAt'],
-];
-const CUSTOMER_RETURNING = Prisma.raw(selectAs(CUSTOMER_COLUMNS));
+const CUSTOMER_RETURNING = returningAll(CustomerTable);
 
 export async function updateCustomer(db: Db, opts: { companyId: string; customerId: string; input: unknown }) {
   return (await changeCustomer(db, opts)).after;

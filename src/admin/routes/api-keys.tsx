@@ -15,6 +15,7 @@ import {
 } from '../../schema/credentials/index.js';
 import { findApiKey } from '../../schema/find-records.js';
 import type { Services } from '../../services.js';
+import { ConfirmForm } from '../components/action-form.js';
 import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
 import { DoneNotice, Field, FormError } from '../components/fields.js';
 import { DataTable } from '../components/data-table.js';
@@ -222,15 +223,14 @@ function confirmPage(s: CompanyScope, key: ApiKey, action: 'revoke' | 'delete'):
             'The key is removed from the list and requests with it are refused at once. This cannot be undone.'
           )}
         </p>
-        <form method="post" action={companyPath(s.company, `/api-keys/${key.id}/${action}`)}>
-          <CsrfField token={s.ctx.csrfToken} />
-          <button type="submit" class="danger">
-            {verb} key
-          </button>{' '}
-          <a class="button" href={companyPath(s.company, '/api-keys')}>
-            Cancel
-          </a>
-        </form>
+        <ConfirmForm
+          class=""
+          action={companyPath(s.company, `/api-keys/${key.id}/${action}`)}
+          csrf={s.ctx.csrfToken}
+          button={`${verb} key`}
+          danger
+          back={companyPath(s.company, '/api-keys')}
+        />
       </div>
     </>,
     { crumbs: 'Integrations › API Keys' },
@@ -328,8 +328,13 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
             </code>
             . Deploy the new key, then let the old one stop.
           </p>
-          <form method="post" action={companyPath(s.company, `/api-keys/${key.id}/roll`)}>
-            <CsrfField token={s.ctx.csrfToken} />
+          <ConfirmForm
+            class=""
+            action={companyPath(s.company, `/api-keys/${key.id}/roll`)}
+            csrf={s.ctx.csrfToken}
+            button="Roll key"
+            back={companyPath(s.company, '/api-keys')}
+          >
             <fieldset>
               <legend>The old key keeps working for</legend>
               {GRACE_CHOICES.map(([secs, label], i) => (
@@ -338,13 +343,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
                 </label>
               ))}
             </fieldset>
-            <button type="submit" class="primary">
-              Roll key
-            </button>{' '}
-            <a class="button" href={companyPath(s.company, '/api-keys')}>
-              Cancel
-            </a>
-          </form>
+          </ConfirmForm>
         </div>
       </>
     );

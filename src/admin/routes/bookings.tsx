@@ -11,7 +11,7 @@ import { listBookingNotifications } from '../../schema/notifications/index.js';
 import type { Services } from '../../services.js';
 import { formatTime, money, sendAdmin, TimeTag } from '../http.js';
 import { DoneNotice } from '../components/fields.js';
-import { DataTable } from '../components/data-table.js';
+import { DataTable, EventTable } from '../components/data-table.js';
 import { bookingStatus, paymentKind, paymentStatus, reminderReason, reminderStatus } from '../words.js';
 import { adminPage, companyPath, FieldRows, maySee, mayWrite, MetadataFields } from '../layout.js';
 import { companyScope, paramsOf, queryOf } from '../scope.js';
@@ -244,22 +244,16 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
           ]}
         />
         <h2>Events</h2>
-        <DataTable
-          label="Events"
-          rows={events}
-          empty="No events."
-          columns={[
-            { label: 'Time', cell: (e) => <TimeTag at={e.createdAt} zone={zone} /> },
-            { label: 'Type', cell: (e) => <code>{e.type}</code> },
-            { label: 'Event id', cell: (e) => <code>{e.id}</code> },
-            {
-              label: 'Status then',
-              cell: (e) => {
-                const status = (e.data as { status?: string }).status ?? '';
-                return e.type.startsWith('payment.') ? paymentStatus(status) : bookingStatus(status);
-              },
+        <EventTable
+          events={events}
+          zone={zone}
+          then={{
+            label: 'Status then',
+            cell: (e) => {
+              const status = (e.data as { status?: string }).status ?? '';
+              return e.type.startsWith('payment.') ? paymentStatus(status) : bookingStatus(status);
             },
-          ]}
+          }}
         />
       </>
     );

@@ -24,7 +24,7 @@ import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { PanelForm, PostButton } from '../components/action-form.js';
 import { AdminNotFound, sendAdmin, TimeTag } from '../http.js';
-import { DoneNotice, Field } from '../components/fields.js';
+import { DoneNotice, Field, fieldsOf } from '../components/fields.js';
 import { detailErrors, localInstant, parseWhole, Select } from '../forms.js';
 import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { DataTable } from '../components/data-table.js';
@@ -80,6 +80,7 @@ async function timetable(
   const weekLink = (d: DateTime) => `${base}?week=${d.toISODate()}`;
   const errors = extra.errors ?? null;
   const v = extra.values ?? {};
+  const field = fieldsOf(v, errors);
   const days = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }));
   const body = (
     <>
@@ -171,24 +172,9 @@ async function timetable(
             hint="They must perform the class's service"
             error={errors?.employeeId}
           />
-          <Field
-            name="startTime"
-            label="Starts"
-            type="datetime-local"
-            value={v.startTime}
-            required
-            hint={`Local time (${zone})`}
-            error={errors?.startTime}
-          />
-          <Field
-            name="endTime"
-            label="Ends"
-            type="datetime-local"
-            value={v.endTime}
-            hint="Empty: after the class's duration"
-            error={errors?.endTime}
-          />
-          <Field name="capacity" label="Places" type="number" value={v.capacity} required error={errors?.capacity} />
+          {field('startTime', 'Starts', { type: 'datetime-local', required: true, hint: `Local time (${zone})` })}
+          {field('endTime', 'Ends', { type: 'datetime-local', hint: "Empty: after the class's duration" })}
+          {field('capacity', 'Places', { type: 'number', required: true })}
         </PanelForm>
       ) : (
         <p class="empty">

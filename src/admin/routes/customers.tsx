@@ -18,10 +18,11 @@ import {
   type ErasurePreview,
 } from '../../schema/customers/index.js';
 import type { Services } from '../../services.js';
+import { ConfirmForm } from '../components/action-form.js';
 import { DataTable } from '../components/data-table.js';
 import { bookingStatus, paymentKind, paymentStatus } from '../words.js';
 import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
-import { DoneNotice, Field, FormError, TextArea } from '../components/fields.js';
+import { DoneNotice, fieldsOf, FormError, TextArea } from '../components/fields.js';
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
@@ -170,6 +171,7 @@ async function customerPage(
     phone: c.phone ?? '',
     notes: c.notes ?? '',
   };
+  const field = fieldsOf(values, errors);
   const none = <span class="muted">—</span>;
   const metadata = Object.entries((c.metadata ?? {}) as Record<string, unknown>);
   const notesHint = 'Your own notes about the customer; they are not shown to them.';
@@ -261,26 +263,13 @@ async function customerPage(
         <form method="post" action={base} class="stack panel">
           <FormError errors={errors} known={[...EDITABLE]} />
           <CsrfField token={s.ctx.csrfToken} />
-          <Field name="name" label="Name" value={values.name} required maxlength={200} error={errors?.name} />
-          <Field
-            name="email"
-            label="E-mail"
-            type="email"
-            value={values.email}
-            required
-            maxlength={254}
-            hint="Unique in the company"
-            error={errors?.email}
-          />
-          <Field
-            name="phone"
-            label="Phone"
-            type="tel"
-            value={values.phone}
-            maxlength={32}
-            hint="International format, e.g. +14155550123; leave empty for none"
-            error={errors?.phone}
-          />
+          {field('name', 'Name', { required: true, maxlength: 200 })}
+          {field('email', 'E-mail', { type: 'email', required: true, maxlength: 254, hint: 'Unique in the company' })}
+          {field('phone', 'Phone', {
+            type: 'tel',
+            maxlength: 32,
+            hint: 'International format, e.g. +14155550123; leave empty for none',
+          })}
           <TextArea
             name="notes"
             label="Notes"
@@ -438,15 +427,13 @@ export function registerCustomerRoutes(
           cannot be undone. Export first if you need a copy.
         </p>
         <ErasePanel p={p} />
-        <form method="post" action={`${page}/erase`} class="inline">
-          <CsrfField token={s.ctx.csrfToken} />
-          <button type="submit" class="danger">
-            Erase {c.name} permanently
-          </button>
-          <a class="button" href={page}>
-            Cancel
-          </a>
-        </form>
+        <ConfirmForm
+          action={`${page}/erase`}
+          csrf={s.ctx.csrfToken}
+          button={`Erase ${c.name} permanently`}
+          danger
+          back={page}
+        />
       </>
     );
     return sendAdmin(reply, 200, adminPage(s.ctx, `Erase ${c.name}`, body, { crumbs }));

@@ -17,11 +17,12 @@ import {
   refundPayment,
 } from '../../schema/payments/index.js';
 import type { Services } from '../../services.js';
-import { DataTable } from '../components/data-table.js';
+import { ConfirmForm } from '../components/action-form.js';
+import { DataTable, EventTable } from '../components/data-table.js';
 import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
 import { describedBy, DoneNotice, ErrorText, HintText } from '../components/fields.js';
 import { digitsOf, parseAmount } from '../forms.js';
-import { adminPage, companyPath, CsrfField, FieldRows, MetadataFields } from '../layout.js';
+import { adminPage, companyPath, FieldRows, MetadataFields } from '../layout.js';
 import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import { KIND_LABELS, PAYMENT_STATUS_LABELS } from '../words.js';
 export { PAYMENT_STATUS_LABELS };
@@ -275,22 +276,16 @@ async function paymentPage(s: CompanyScope, id: string, o: PaymentPageOptions = 
         </p>
       )}
       <h2>Events</h2>
-      <DataTable
-        label="Events"
-        rows={events}
-        empty="No events."
-        columns={[
-          { label: 'Time', cell: (e) => <TimeTag at={e.createdAt} zone={zone} /> },
-          { label: 'Type', cell: (e) => <code>{e.type}</code> },
-          { label: 'Event id', cell: (e) => <code>{e.id}</code> },
-          {
-            label: 'Refunded then',
-            cell: (e) => {
-              const d = e.data as { amountRefunded?: number; currency?: string };
-              return d.amountRefunded ? money(d.amountRefunded, d.currency ?? p.currency) : '—';
-            },
+      <EventTable
+        events={events}
+        zone={zone}
+        then={{
+          label: 'Refunded then',
+          cell: (e) => {
+            const d = e.data as { amountRefunded?: number; currency?: string };
+            return d.amountRefunded ? money(d.amountRefunded, d.currency ?? p.currency) : '—';
           },
-        ]}
+        }}
       />
     </>
   );
@@ -348,16 +343,15 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
             : `, leaving ${money(left(p) - minor, p.currency)} that could still be refunded.`}{' '}
           The customer is told by e-mail, <code>payment.refunded</code> is sent, and it cannot be undone.
         </p>
-        <form method="post" action={`${page}/refund`} class="inline">
-          <CsrfField token={s.ctx.csrfToken} />
+        <ConfirmForm
+          action={`${page}/refund`}
+          csrf={s.ctx.csrfToken}
+          button={`Refund ${money(minor, p.currency)}`}
+          danger
+          back={page}
+        >
           <input type="hidden" name="amount" value={amount.minor === undefined ? '' : typed} />
-          <button type="submit" class="danger">
-            Refund {money(minor, p.currency)}
-          </button>
-          <a class="button" href={page}>
-            Cancel
-          </a>
-        </form>
+        </ConfirmForm>
       </>
     );
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Refund a payment', body, { crumbs }));

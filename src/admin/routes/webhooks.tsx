@@ -25,7 +25,7 @@ import type { Services } from '../../services.js';
 import { PostButton, PanelForm } from '../components/action-form.js';
 import { Breakable, DataTable } from '../components/data-table.js';
 import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
-import { describedBy, DoneNotice, ErrorText, Field } from '../components/fields.js';
+import { describedBy, DoneNotice, ErrorText, fieldsOf } from '../components/fields.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
 import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
 import { ShownOnceBox } from './api-keys.js';
@@ -56,6 +56,7 @@ function CreateForm({
   errors: Record<string, string> | null;
 }) {
   const all = events.length === 0 || events.includes('*');
+  const field = fieldsOf(values, errors);
   // An error about the events is the group's: the fieldset and each box point to it.
   const invalid = describedBy('f-events', { error: errors?.events });
   return (
@@ -67,23 +68,13 @@ function CreateForm({
       known={['url', 'events', 'description']}
       button="Add endpoint"
     >
-      <Field
-        name="url"
-        label="Endpoint URL"
-        type="url"
-        value={values.url}
-        required
-        maxlength={2048}
-        hint={s.mode === 'live' ? 'https, public address' : 'https, or http for local testing'}
-        error={errors?.url}
-      />
-      <Field
-        name="description"
-        label="Description"
-        value={values.description}
-        maxlength={500}
-        error={errors?.description}
-      />
+      {field('url', 'Endpoint URL', {
+        type: 'url',
+        required: true,
+        maxlength: 2048,
+        hint: s.mode === 'live' ? 'https, public address' : 'https, or http for local testing',
+      })}
+      {field('description', 'Description', { maxlength: 500 })}
       <fieldset {...describedBy('f-events', { error: errors?.events }, { invalid: false })}>
         <legend>Events</legend>
         <label>

@@ -14,7 +14,7 @@ import { DoneNotice } from '../components/fields.js';
 import { DataTable, EventTable } from '../components/data-table.js';
 import { bookingStatus, paymentKind, paymentStatus, reminderReason, reminderStatus } from '../words.js';
 import { adminPage, companyPath, FieldRows, maySee, mayWrite, MetadataFields } from '../layout.js';
-import { companyScope, paramsOf, queryOf } from '../scope.js';
+import { paramsOf, queryOf, companyRoutes } from '../scope.js';
 import { allowedActions, BOOKING_DONE, bookingOf, refundable, registerBookingActionRoutes } from './booking-actions.js';
 import { STATUS_LABELS } from './booking-forms.js';
 import { registerNewBookingRoutes } from './booking-new.js';
@@ -62,12 +62,12 @@ function MetadataPanel({ metadata }: { metadata: unknown }) {
 }
 
 export function registerBookingRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'bookings');
   // Before /bookings/:bookingId is matched: the new-booking page and the actions' pages.
   registerNewBookingRoutes(app, services);
   registerBookingActionRoutes(app, services);
 
-  app.get('/:mode/companies/:companyId/bookings/:bookingId', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'bookings');
+  pages.get('/:mode/companies/:companyId/bookings/:bookingId', async (s, req, reply) => {
     const id = paramsOf(req).bookingId;
     const b = await bookingOf(s, id);
     const events = await listBookingEvents(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });

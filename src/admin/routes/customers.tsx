@@ -25,7 +25,7 @@ import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
 import { DoneNotice, fieldsOf, FormError, TextArea } from '../components/fields.js';
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
-import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 
 /** The API's export for a company's customer (src/rest/v1/customer-privacy.ts, via src/app.ts). */
 export type CustomerExportAnswer = (company: Company, customerId: string, requestId: string) => Promise<unknown>;
@@ -340,22 +340,20 @@ export function registerCustomerRoutes(
   services: Services,
   exportAnswer: CustomerExportAnswer | undefined,
 ): void {
+  const pages = companyRoutes(app, services, 'customers');
   const base = '/:mode/companies/:companyId/customers';
   const idOf = (req: FastifyRequest) => paramsOf(req).customerId ?? '';
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.get(base, async (s, req, reply) => {
     return listPage(s, req, reply);
   });
 
-  app.get(`${base}/:customerId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.get(`${base}/:customerId`, async (s, req, reply) => {
     const top = <DoneNotice done={queryOf(req).done} table={DONE} />;
     return sendAdmin(reply, 200, await customerPage(s, idOf(req), { top }));
   });
 
-  app.post(`${base}/:customerId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.post(`${base}/:customerId`, async (s, req, reply) => {
     const form = formOf(req);
     const values = Object.fromEntries(EDITABLE.map((k) => [k, form[k] ?? '']));
     // Empty optional fields are "none", as null is in the API.
@@ -386,8 +384,7 @@ export function registerCustomerRoutes(
     return reply.redirect(companyPath(s.company, `/customers/${idOf(req)}?done=updated`), 303);
   });
 
-  app.get(`${base}/:customerId/export`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.get(`${base}/:customerId/export`, async (s, req, reply) => {
     if (!exportAnswer) return reply.callNotFound();
     await staffGate(s, idOf(req));
     const body = await exportAnswer(s.company, idOf(req), String(req.id));
@@ -401,8 +398,7 @@ export function registerCustomerRoutes(
       .send(JSON.stringify(body, null, 2));
   });
 
-  app.get(`${base}/:customerId/erase`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.get(`${base}/:customerId/erase`, async (s, req, reply) => {
     await staffGate(s, idOf(req));
     const p = await erasurePreview(s.db, { companyId: s.company.id, customerId: idOf(req) });
     const c = p.customer;
@@ -439,8 +435,7 @@ export function registerCustomerRoutes(
     return sendAdmin(reply, 200, adminPage(s.ctx, `Erase ${c.name}`, body, { crumbs }));
   });
 
-  app.post(`${base}/:customerId/erase`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.post(`${base}/:customerId/erase`, async (s, req, reply) => {
     try {
       await staffGate(s, idOf(req));
       await eraseCustomer(s.db, { companyId: s.company.id, customerId: idOf(req) });

@@ -23,7 +23,7 @@ import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
 import { describedBy, DoneNotice, ErrorText, HintText } from '../components/fields.js';
 import { digitsOf, parseAmount } from '../forms.js';
 import { adminPage, companyPath, FieldRows, MetadataFields } from '../layout.js';
-import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { companyScope, formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 import { KIND_LABELS, PAYMENT_STATUS_LABELS } from '../words.js';
 export { PAYMENT_STATUS_LABELS };
 
@@ -310,6 +310,7 @@ function refundAmount(typed: string | undefined, p: Payment): { minor: number | 
 }
 
 export function registerPaymentRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'payments');
   const base = '/:mode/companies/:companyId/payments';
   const idOf = (req: FastifyRequest) => paramsOf(req).paymentId ?? '';
 
@@ -317,15 +318,13 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
     listPage(await companyScope(services, req, 'payments'), req, reply),
   );
 
-  app.get(`${base}/:paymentId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'payments');
+  pages.get(`${base}/:paymentId`, async (s, req, reply) => {
     const top = <DoneNotice done={queryOf(req).done} table={DONE} />;
     return sendAdmin(reply, 200, await paymentPage(s, idOf(req), { top }));
   });
 
   // The confirmation: what will go back, to which card, and what it leaves.
-  app.get(`${base}/:paymentId/refund`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'payments');
+  pages.get(`${base}/:paymentId/refund`, async (s, req, reply) => {
     const { payment: p } = await paymentDetails(s.db, { companyId: s.company.id, id: idOf(req), eventLimit: 0 });
     const typed = queryOf(req).amount ?? '';
     const amount = refundAmount(typed, p);
@@ -357,8 +356,7 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Refund a payment', body, { crumbs }));
   });
 
-  app.post(`${base}/:paymentId/refund`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'payments');
+  pages.post(`${base}/:paymentId/refund`, async (s, req, reply) => {
     const { payment: p } = await paymentDetails(s.db, { companyId: s.company.id, id: idOf(req), eventLimit: 0 });
     const typed = formOf(req).amount ?? '';
     const amount = refundAmount(typed, p);

@@ -3,7 +3,7 @@
 // the person's role there. Another team's id, a malformed id or a company of the other mode are
 // all the same 404 (docs/api.md: tenants and modes are isolated), so the admin area cannot be
 // used to probe which ids exist.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActiveSession } from '../auth/sessions.js';
 import { fieldsOf, stringFieldsOf } from '../auth/pages/request-fields.js';
 import type { Db } from '../db/databases.js';
@@ -110,6 +110,27 @@ export async function companyScope(services: Services, req: FastifyRequest, sect
     staffEmployeeId,
     ctx: await layoutFor(services, req, mode, section, company, access),
   };
+}
+
+/** A company page's handler: it gets the company of its URL, the mode and the person's role first. */
+export type CompanyHandler = (s: CompanyScope, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * The routes of one group of company pages (`/:mode/companies/:companyId/…`), hidden from the
+ * OpenAPI document: each handler is called with the request's companyScope for `section` (the
+ * nav entry it lights and the role it needs), so no handler loads the company its own way.
+ */
+export function companyRoutes(app: FastifyInstance, services: Services, section: string) {
+  const add =
+    (method: 'GET' | 'POST') =>
+    (url: string, handler: CompanyHandler, o: { section?: string } = {}) =>
+      app.route({
+        method,
+        url,
+        schema: { hide: true },
+        handler: async (req, reply) => handler(await companyScope(services, req, o.section ?? section), req, reply),
+      });
+  return { get: add('GET'), post: add('POST') };
 }
 
 /**

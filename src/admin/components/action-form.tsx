@@ -54,13 +54,14 @@ export function ConfirmForm(p: {
   /** Said before the button: what the action does. */
   what?: ComponentChildren;
   children?: ComponentChildren;
+  /** The form's class: `inline` by default, none for ''. */
   class?: string;
 }) {
   return (
     <>
       <Refusal message={p.refusal} />
       {p.what && <p>{p.what}</p>}
-      <form method="post" action={p.action} class={p.class ?? 'inline'}>
+      <form method="post" action={p.action} class={p.class === '' ? undefined : (p.class ?? 'inline')}>
         <CsrfField token={p.csrf} />
         {p.children}
         <button type="submit" class={p.danger ? 'danger' : 'primary'}>

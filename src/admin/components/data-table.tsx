@@ -3,6 +3,7 @@
 // each cell named by its column, so nothing scrolls sideways: the default) or, where columns
 // only make sense side by side, scrolls inside its own named, focusable region with a hint.
 import type { ComponentChildren } from 'preact';
+import { TimeTag } from '../http.js';
 
 export interface Column<T> {
   /** The heading, and each cell's name when the rows stack as cards on a phone. */
@@ -96,5 +97,26 @@ export function Breakable({ text }: { text: string }) {
         </>
       ))}
     </code>
+  );
+}
+
+/** A record's events (a booking's, a payment's): time, type and id, and what the record was then. */
+export function EventTable<E extends { id: string; type: string; createdAt: Date; data: unknown }>(p: {
+  events: readonly E[];
+  zone: string;
+  then: Column<E>;
+}) {
+  return (
+    <DataTable
+      label="Events"
+      rows={p.events}
+      empty="No events."
+      columns={[
+        { label: 'Time', cell: (e) => <TimeTag at={e.createdAt} zone={p.zone} /> },
+        { label: 'Type', cell: (e) => <code>{e.type}</code> },
+        { label: 'Event id', cell: (e) => <code>{e.id}</code> },
+        p.then,
+      ]}
+    />
   );
 }

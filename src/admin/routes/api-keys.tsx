@@ -15,11 +15,12 @@ import {
 } from '../../schema/credentials/index.js';
 import { findApiKey } from '../../schema/find-records.js';
 import type { Services } from '../../services.js';
+import { ConfirmForm } from '../components/action-form.js';
 import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
 import { DoneNotice, Field, FormError } from '../components/fields.js';
 import { DataTable } from '../components/data-table.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
-import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 
 const GRACE_CHOICES: Array<[number, string]> = [
   [0, 'Stop the old key now'],
@@ -222,15 +223,14 @@ function confirmPage(s: CompanyScope, key: ApiKey, action: 'revoke' | 'delete'):
             'The key is removed from the list and requests with it are refused at once. This cannot be undone.'
           )}
         </p>
-        <form method="post" action={companyPath(s.company, `/api-keys/${key.id}/${action}`)}>
-          <CsrfField token={s.ctx.csrfToken} />
-          <button type="submit" class="danger">
-            {verb} key
-          </button>{' '}
-          <a class="button" href={companyPath(s.company, '/api-keys')}>
-            Cancel
-          </a>
-        </form>
+        <ConfirmForm
+          class=""
+          action={companyPath(s.company, `/api-keys/${key.id}/${action}`)}
+          csrf={s.ctx.csrfToken}
+          button={`${verb} key`}
+          danger
+          back={companyPath(s.company, '/api-keys')}
+        />
       </div>
     </>,
     { crumbs: 'Integrations › API Keys' },
@@ -238,15 +238,14 @@ function confirmPage(s: CompanyScope, key: ApiKey, action: 'revoke' | 'delete'):
 }
 
 export function registerApiKeyRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'api-keys');
   const base = '/:mode/companies/:companyId/api-keys';
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'api-keys');
+  pages.get(base, async (s, req, reply) => {
     return listPage(services, reply, s, { top: <DoneNotice done={queryOf(req).done} table={DONE} /> });
   });
 
-  app.post(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'api-keys');
+  pages.post(base, async (s, req, reply) => {
     const form = formOf(req);
     try {
       const { key, apiKey } = await createApiKey(s.db, { companyId: s.company.id, name: (form.name ?? '').trim() });
@@ -275,12 +274,10 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
   });
 
   for (const action of ['revoke', 'delete'] as const) {
-    app.get(`${base}/:keyId/${action}`, { schema: { hide: true } }, async (req, reply) => {
-      const s = await companyScope(services, req, 'api-keys');
+    pages.get(`${base}/:keyId/${action}`, async (s, req, reply) => {
       return sendAdmin(reply, 200, confirmPage(s, await findKey(s, req), action));
     });
-    app.post(`${base}/:keyId/${action}`, { schema: { hide: true } }, async (req, reply) => {
-      const s = await companyScope(services, req, 'api-keys');
+    pages.post(`${base}/:keyId/${action}`, async (s, req, reply) => {
       const key = await findKey(s, req);
       const shown = { name: key.name, prefix: key.prefix, last4: key.last4, revokedAt: key.revokedAt };
       req.audit(action === 'revoke' ? { before: shown } : { before: shown, after: null });
@@ -313,8 +310,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
       ),
     );
 
-  app.get(`${base}/:keyId/roll`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'api-keys');
+  pages.get(`${base}/:keyId/roll`, async (s, req, reply) => {
     const key = await findKey(s, req);
     if (!rollable(key)) return notRollable(s, reply, key);
     const body = (
@@ -328,8 +324,13 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
             </code>
             . Deploy the new key, then let the old one stop.
           </p>
-          <form method="post" action={companyPath(s.company, `/api-keys/${key.id}/roll`)}>
-            <CsrfField token={s.ctx.csrfToken} />
+          <ConfirmForm
+            class=""
+            action={companyPath(s.company, `/api-keys/${key.id}/roll`)}
+            csrf={s.ctx.csrfToken}
+            button="Roll key"
+            back={companyPath(s.company, '/api-keys')}
+          >
             <fieldset>
               <legend>The old key keeps working for</legend>
               {GRACE_CHOICES.map(([secs, label], i) => (
@@ -338,21 +339,14 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
                 </label>
               ))}
             </fieldset>
-            <button type="submit" class="primary">
-              Roll key
-            </button>{' '}
-            <a class="button" href={companyPath(s.company, '/api-keys')}>
-              Cancel
-            </a>
-          </form>
+          </ConfirmForm>
         </div>
       </>
     );
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Roll key', body, { crumbs: 'Integrations › API Keys' }));
   });
 
-  app.post(`${base}/:keyId/roll`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'api-keys');
+  pages.post(`${base}/:keyId/roll`, async (s, req, reply) => {
     const key = await findKey(s, req);
     if (!rollable(key)) return notRollable(s, reply, key);
     const grace = Number(formOf(req).grace);

@@ -17,7 +17,7 @@ import { money, sendAdmin } from '../http.js';
 import { describedBy, ErrorText, Field, TextArea } from '../components/fields.js';
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
-import { companyScope, formOf, queryOf, type CompanyScope } from '../scope.js';
+import { companyScope, formOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 import {
   choicesOfDay,
   DayChooser,
@@ -219,13 +219,13 @@ function inputOf(form: Values) {
 }
 
 export function registerNewBookingRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'new-booking');
   const path = '/:mode/companies/:companyId/bookings/new';
   app.get(path, { schema: { hide: true } }, async (req: FastifyRequest, reply) => {
     const s = await companyScope(services, req, 'new-booking');
     return sendAdmin(reply, 200, await newBookingPage(s, queryOf(req)));
   });
-  app.post(path, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'new-booking');
+  pages.post(path, async (s, req, reply) => {
     const form = formOf(req);
     let id: string;
     try {

@@ -11,10 +11,10 @@ import { listBookingNotifications } from '../../schema/notifications/index.js';
 import type { Services } from '../../services.js';
 import { formatTime, money, sendAdmin, TimeTag } from '../http.js';
 import { DoneNotice } from '../components/fields.js';
-import { DataTable } from '../components/data-table.js';
+import { DataTable, EventTable } from '../components/data-table.js';
 import { bookingStatus, paymentKind, paymentStatus, reminderReason, reminderStatus } from '../words.js';
 import { adminPage, companyPath, FieldRows, maySee, mayWrite, MetadataFields } from '../layout.js';
-import { companyScope, paramsOf, queryOf } from '../scope.js';
+import { paramsOf, queryOf, companyRoutes } from '../scope.js';
 import { allowedActions, BOOKING_DONE, bookingOf, refundable, registerBookingActionRoutes } from './booking-actions.js';
 import { STATUS_LABELS } from './booking-forms.js';
 import { registerNewBookingRoutes } from './booking-new.js';
@@ -62,12 +62,12 @@ function MetadataPanel({ metadata }: { metadata: unknown }) {
 }
 
 export function registerBookingRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'bookings');
   // Before /bookings/:bookingId is matched: the new-booking page and the actions' pages.
   registerNewBookingRoutes(app, services);
   registerBookingActionRoutes(app, services);
 
-  app.get('/:mode/companies/:companyId/bookings/:bookingId', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'bookings');
+  pages.get('/:mode/companies/:companyId/bookings/:bookingId', async (s, req, reply) => {
     const id = paramsOf(req).bookingId;
     const b = await bookingOf(s, id);
     const events = await listBookingEvents(s.db, { companyId: s.company.id, bookingId: b.id, limit: 200 });
@@ -244,22 +244,16 @@ export function registerBookingRoutes(app: FastifyInstance, services: Services):
           ]}
         />
         <h2>Events</h2>
-        <DataTable
-          label="Events"
-          rows={events}
-          empty="No events."
-          columns={[
-            { label: 'Time', cell: (e) => <TimeTag at={e.createdAt} zone={zone} /> },
-            { label: 'Type', cell: (e) => <code>{e.type}</code> },
-            { label: 'Event id', cell: (e) => <code>{e.id}</code> },
-            {
-              label: 'Status then',
-              cell: (e) => {
-                const status = (e.data as { status?: string }).status ?? '';
-                return e.type.startsWith('payment.') ? paymentStatus(status) : bookingStatus(status);
-              },
+        <EventTable
+          events={events}
+          zone={zone}
+          then={{
+            label: 'Status then',
+            cell: (e) => {
+              const status = (e.data as { status?: string }).status ?? '';
+              return e.type.startsWith('payment.') ? paymentStatus(status) : bookingStatus(status);
             },
-          ]}
+          }}
         />
       </>
     );

@@ -7,7 +7,7 @@ import { findCalendarFeed, rotateCalendarFeed } from '../../schema/calendars/ind
 import type { Services } from '../../services.js';
 import { TimeTag } from '../http.js';
 import { companyPath, CsrfField, mayWrite } from '../layout.js';
-import { companyScope, formOf, paramsOf, type CompanyScope } from '../scope.js';
+import { formOf, paramsOf, type CompanyScope, companyRoutes } from '../scope.js';
 
 /** The feed's section of a staff page: its URL, or an offer to make one. */
 export async function feedPanel(s: CompanyScope, services: Services, employeeId: string | null) {
@@ -56,6 +56,7 @@ export async function feedPanel(s: CompanyScope, services: Services, employeeId:
 }
 
 export function registerCalendarFeedRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'staff');
   const base = '/:mode/companies/:companyId/staff';
   const rotate = async (s: CompanyScope, employeeId: string | undefined, includeNotes: boolean) =>
     rotateCalendarFeed(s.db, {
@@ -66,15 +67,13 @@ export function registerCalendarFeedRoutes(app: FastifyInstance, services: Servi
       input: { includeNotes },
     });
 
-  app.post(`${base}/calendar-feed`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/calendar-feed`, async (s, req, reply) => {
     await rotate(s, undefined, formOf(req).includeNotes === 'true');
     req.log.info({ companyId: s.company.id }, 'admin rotated the company calendar feed');
     return reply.redirect(companyPath(s.company, '/staff?done=feed'), 303);
   });
 
-  app.post(`${base}/:employeeId/calendar-feed`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId/calendar-feed`, async (s, req, reply) => {
     // The use case finds the employee within the company, or answers NOT_FOUND (a 404 page).
     const employeeId = paramsOf(req).employeeId ?? '';
     await rotate(s, employeeId, formOf(req).includeNotes === 'true');

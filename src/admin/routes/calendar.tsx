@@ -25,7 +25,7 @@ import { listEmployeeSummariesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { AdminNotFound, clockTime, pageParam, ScrollTable, sendAdmin, staffPage, StaffPages } from '../http.js';
 import { adminPage, companyPath, mayWrite, type RenderedBody } from '../layout.js';
-import { companyScope, queryOf, type CompanyScope } from '../scope.js';
+import { queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 import { deepFreeze } from '../../frozen.js';
 import { STATUS_LABELS } from '../words.js';
 
@@ -185,9 +185,9 @@ function at(day: DateTime, minutes: number): number | null {
 }
 
 export function registerCalendarRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'calendar');
   // The old week list's URL: its links (?week=…&employee=…) open the same week in the calendar.
-  app.get('/:mode/companies/:companyId/bookings', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'calendar');
+  pages.get('/:mode/companies/:companyId/bookings', async (s, req, reply) => {
     const q = queryOf(req);
     const params = new URLSearchParams();
     if (q.week) {
@@ -199,8 +199,7 @@ export function registerCalendarRoutes(app: FastifyInstance, services: Services)
     return reply.redirect(companyPath(s.company, `/calendar${query ? `?${query}` : ''}`), 301);
   });
 
-  app.get('/:mode/companies/:companyId/calendar', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'calendar');
+  pages.get('/:mode/companies/:companyId/calendar', async (s, req, reply) => {
     const q = queryOf(req);
     // Staff see their own employee's calendar only: another employee's is not theirs (404).
     if (s.role === 'staff' && q.employee && q.employee !== s.staffEmployeeId) throw new AdminNotFound('employee');

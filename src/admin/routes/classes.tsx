@@ -24,12 +24,12 @@ import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
 import { PanelForm, PostButton } from '../components/action-form.js';
 import { AdminNotFound, sendAdmin, TimeTag } from '../http.js';
-import { DoneNotice, Field } from '../components/fields.js';
+import { DoneNotice, Field, fieldsOf } from '../components/fields.js';
 import { detailErrors, localInstant, parseWhole, Select } from '../forms.js';
 import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
 import { DataTable } from '../components/data-table.js';
 import { recurrenceText } from '../words.js';
-import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 
 const DONE = {
   created: 'Session scheduled.',
@@ -80,6 +80,7 @@ async function timetable(
   const weekLink = (d: DateTime) => `${base}?week=${d.toISODate()}`;
   const errors = extra.errors ?? null;
   const v = extra.values ?? {};
+  const field = fieldsOf(v, errors);
   const days = Array.from({ length: 7 }, (_, i) => start.plus({ days: i }));
   const body = (
     <>
@@ -171,24 +172,9 @@ async function timetable(
             hint="They must perform the class's service"
             error={errors?.employeeId}
           />
-          <Field
-            name="startTime"
-            label="Starts"
-            type="datetime-local"
-            value={v.startTime}
-            required
-            hint={`Local time (${zone})`}
-            error={errors?.startTime}
-          />
-          <Field
-            name="endTime"
-            label="Ends"
-            type="datetime-local"
-            value={v.endTime}
-            hint="Empty: after the class's duration"
-            error={errors?.endTime}
-          />
-          <Field name="capacity" label="Places" type="number" value={v.capacity} required error={errors?.capacity} />
+          {field('startTime', 'Starts', { type: 'datetime-local', required: true, hint: `Local time (${zone})` })}
+          {field('endTime', 'Ends', { type: 'datetime-local', hint: "Empty: after the class's duration" })}
+          {field('capacity', 'Places', { type: 'number', required: true })}
         </PanelForm>
       ) : (
         <p class="empty">
@@ -338,19 +324,18 @@ const Refused = ({ message }: { message: string }) => (
 );
 
 export function registerClassRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'classes');
   const base = '/:mode/companies/:companyId/classes';
   const idOf = (req: FastifyRequest) => paramsOf(req).classId ?? '';
   const done = (s: CompanyScope, id: string, what: keyof typeof DONE, reply: FastifyReply) =>
     reply.redirect(companyPath(s.company, `/classes/${id}?done=${what}`), 303);
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'classes');
+  pages.get(base, async (s, req, reply) => {
     const top = <DoneNotice done={queryOf(req).done} table={DONE} />;
     return sendAdmin(reply, 200, await timetable(s, queryOf(req).week, { top }));
   });
 
-  app.post(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'classes');
+  pages.post(base, async (s, req, reply) => {
     const form = formOf(req);
     const values = {
       serviceId: form.serviceId ?? '',
@@ -400,8 +385,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
     return done(s, created.id, 'created', reply);
   });
 
-  app.get(`${base}/:classId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'classes');
+  pages.get(`${base}/:classId`, async (s, req, reply) => {
     const top = <DoneNotice done={queryOf(req).done} table={DONE} />;
     return sendAdmin(reply, 200, await sessionPage(s, idOf(req), top));
   });
@@ -411,8 +395,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
     ['complete', 'complete', 'completed'],
     ['no-show', 'no_show', 'no-show'],
   ] as const) {
-    app.post(`${base}/:classId/bookings/:bookingId/${path}`, { schema: { hide: true } }, async (req, reply) => {
-      const s = await companyScope(services, req, 'classes');
+    pages.post(`${base}/:classId/bookings/:bookingId/${path}`, async (s, req, reply) => {
       const r = await rosterOf(s, idOf(req));
       const booking = r.places.find((b) => b.id === paramsOf(req).bookingId);
       if (!booking) return reply.callNotFound();
@@ -428,8 +411,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
     });
   }
 
-  app.get(`${base}/:classId/cancel`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'classes');
+  pages.get(`${base}/:classId/cancel`, async (s, req, reply) => {
     const r = await rosterOf(s, idOf(req));
     const c = r.session;
     const zone = s.company.timezone;
@@ -475,8 +457,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
     return sendAdmin(reply, 200, adminPage(s.ctx, `Cancel ${c.service.name}`, body, { crumbs }));
   });
 
-  app.post(`${base}/:classId/cancel`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'classes');
+  pages.post(`${base}/:classId/cancel`, async (s, req, reply) => {
     const reason = (formOf(req).reason ?? '').trim();
     await rosterOf(s, idOf(req));
     try {

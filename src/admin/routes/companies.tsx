@@ -9,7 +9,7 @@ import { SAMPLE_ORDER, SAMPLE_TEMPLATES } from '../../schema/sandbox/index.js';
 import { API_VERSIONS, createCompany, LATEST_API_VERSION, updateCompany } from '../../schema/companies/index.js';
 import type { Services } from '../../services.js';
 import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
-import { DoneNotice, ErrorText, Field, FormError } from '../components/fields.js';
+import { DoneNotice, ErrorText, fieldsOf, FormError } from '../components/fields.js';
 import { adminPage, companyPath, CsrfField, type LayoutContext } from '../layout.js';
 import { activeSession, companiesOf, companyScope, formOf, layoutFor, paramsOf, parseMode, queryOf } from '../scope.js';
 
@@ -83,6 +83,7 @@ export function CreateCompanyForm({
   errors?: Record<string, string> | null;
 }) {
   const test = ctx.mode === 'test';
+  const field = fieldsOf(values, errors);
   return (
     <form method="post" action={`/admin/${ctx.mode}/companies`} class="stack panel" id="create">
       <h2>Create a {test ? 'test ' : ''}company</h2>
@@ -101,27 +102,16 @@ export function CreateCompanyForm({
           </select>
         </>
       )}
-      <Field
-        name="name"
-        label="Name"
-        value={values.name}
-        hint={test ? 'Optional with a template' : undefined}
-        maxlength={200}
-        error={errors?.name}
-      />
+      {field('name', 'Name', { hint: test ? 'Optional with a template' : undefined, maxlength: 200 })}
       <TimezoneSelect
         value={values.timezone ?? ''}
         error={errors?.timezone}
         defaultLabel={test ? 'The template’s, or UTC' : 'UTC (default)'}
       />
-      <Field
-        name="currency"
-        label="Currency"
-        value={values.currency}
-        hint={test ? 'ISO 4217 code; empty: the template’s, or USD' : 'ISO 4217 code; empty: USD'}
-        maxlength={3}
-        error={errors?.currency}
-      />
+      {field('currency', 'Currency', {
+        hint: test ? 'ISO 4217 code; empty: the template’s, or USD' : 'ISO 4217 code; empty: USD',
+        maxlength: 3,
+      })}
       <button type="submit" class="primary">
         Create company
       </button>
@@ -195,23 +185,17 @@ function EditForm({
   values: Record<string, string>;
   errors: Record<string, string> | null;
 }) {
+  const field = fieldsOf(values, errors);
   return (
     <form method="post" action={companyPath(c, '/edit')} class="stack panel">
       <FormError errors={errors} known={[...PROFILE_FIELDS]} />
       <CsrfField token={ctx.csrfToken} />
-      <Field name="name" label="Name" value={values.name} required maxlength={200} error={errors?.name} />
-      <Field name="email" label="E-mail" type="email" value={values.email} maxlength={254} error={errors?.email} />
-      <Field
-        name="phone"
-        label="Phone"
-        type="tel"
-        value={values.phone}
-        hint="International format, e.g. +4930123456"
-        error={errors?.phone}
-      />
-      <Field name="address" label="Address" value={values.address} maxlength={500} error={errors?.address} />
+      {field('name', 'Name', { required: true, maxlength: 200 })}
+      {field('email', 'E-mail', { type: 'email', maxlength: 254 })}
+      {field('phone', 'Phone', { type: 'tel', hint: 'International format, e.g. +4930123456' })}
+      {field('address', 'Address', { maxlength: 500 })}
       <TimezoneSelect value={values.timezone ?? 'UTC'} error={errors?.timezone} />
-      <Field name="currency" label="Currency" value={values.currency} maxlength={3} error={errors?.currency} />
+      {field('currency', 'Currency', { maxlength: 3 })}
       <ApiVersionSelect value={values.apiVersion ?? ''} error={errors?.apiVersion} />
       <button type="submit" class="primary">
         Save

@@ -18,13 +18,14 @@ import {
   type ErasurePreview,
 } from '../../schema/customers/index.js';
 import type { Services } from '../../services.js';
+import { ConfirmForm } from '../components/action-form.js';
 import { DataTable } from '../components/data-table.js';
 import { bookingStatus, paymentKind, paymentStatus } from '../words.js';
 import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
-import { DoneNotice, Field, FormError, TextArea } from '../components/fields.js';
+import { DoneNotice, fieldsOf, FormError, TextArea } from '../components/fields.js';
 import { CustomerSearch } from '../forms.js';
 import { adminPage, companyPath, CsrfField, MetadataFields } from '../layout.js';
-import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 
 /** The API's export for a company's customer (src/rest/v1/customer-privacy.ts, via src/app.ts). */
 export type CustomerExportAnswer = (company: Company, customerId: string, requestId: string) => Promise<unknown>;
@@ -170,6 +171,7 @@ async function customerPage(
     phone: c.phone ?? '',
     notes: c.notes ?? '',
   };
+  const field = fieldsOf(values, errors);
   const none = <span class="muted">—</span>;
   const metadata = Object.entries((c.metadata ?? {}) as Record<string, unknown>);
   const notesHint = 'Your own notes about the customer; they are not shown to them.';
@@ -261,26 +263,13 @@ async function customerPage(
         <form method="post" action={base} class="stack panel">
           <FormError errors={errors} known={[...EDITABLE]} />
           <CsrfField token={s.ctx.csrfToken} />
-          <Field name="name" label="Name" value={values.name} required maxlength={200} error={errors?.name} />
-          <Field
-            name="email"
-            label="E-mail"
-            type="email"
-            value={values.email}
-            required
-            maxlength={254}
-            hint="Unique in the company"
-            error={errors?.email}
-          />
-          <Field
-            name="phone"
-            label="Phone"
-            type="tel"
-            value={values.phone}
-            maxlength={32}
-            hint="International format, e.g. +14155550123; leave empty for none"
-            error={errors?.phone}
-          />
+          {field('name', 'Name', { required: true, maxlength: 200 })}
+          {field('email', 'E-mail', { type: 'email', required: true, maxlength: 254, hint: 'Unique in the company' })}
+          {field('phone', 'Phone', {
+            type: 'tel',
+            maxlength: 32,
+            hint: 'International format, e.g. +14155550123; leave empty for none',
+          })}
           <TextArea
             name="notes"
             label="Notes"
@@ -351,22 +340,20 @@ export function registerCustomerRoutes(
   services: Services,
   exportAnswer: CustomerExportAnswer | undefined,
 ): void {
+  const pages = companyRoutes(app, services, 'customers');
   const base = '/:mode/companies/:companyId/customers';
   const idOf = (req: FastifyRequest) => paramsOf(req).customerId ?? '';
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.get(base, async (s, req, reply) => {
     return listPage(s, req, reply);
   });
 
-  app.get(`${base}/:customerId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.get(`${base}/:customerId`, async (s, req, reply) => {
     const top = <DoneNotice done={queryOf(req).done} table={DONE} />;
     return sendAdmin(reply, 200, await customerPage(s, idOf(req), { top }));
   });
 
-  app.post(`${base}/:customerId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.post(`${base}/:customerId`, async (s, req, reply) => {
     const form = formOf(req);
     const values = Object.fromEntries(EDITABLE.map((k) => [k, form[k] ?? '']));
     // Empty optional fields are "none", as null is in the API.
@@ -397,8 +384,7 @@ export function registerCustomerRoutes(
     return reply.redirect(companyPath(s.company, `/customers/${idOf(req)}?done=updated`), 303);
   });
 
-  app.get(`${base}/:customerId/export`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.get(`${base}/:customerId/export`, async (s, req, reply) => {
     if (!exportAnswer) return reply.callNotFound();
     await staffGate(s, idOf(req));
     const body = await exportAnswer(s.company, idOf(req), String(req.id));
@@ -412,8 +398,7 @@ export function registerCustomerRoutes(
       .send(JSON.stringify(body, null, 2));
   });
 
-  app.get(`${base}/:customerId/erase`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.get(`${base}/:customerId/erase`, async (s, req, reply) => {
     await staffGate(s, idOf(req));
     const p = await erasurePreview(s.db, { companyId: s.company.id, customerId: idOf(req) });
     const c = p.customer;
@@ -438,22 +423,19 @@ export function registerCustomerRoutes(
           cannot be undone. Export first if you need a copy.
         </p>
         <ErasePanel p={p} />
-        <form method="post" action={`${page}/erase`} class="inline">
-          <CsrfField token={s.ctx.csrfToken} />
-          <button type="submit" class="danger">
-            Erase {c.name} permanently
-          </button>
-          <a class="button" href={page}>
-            Cancel
-          </a>
-        </form>
+        <ConfirmForm
+          action={`${page}/erase`}
+          csrf={s.ctx.csrfToken}
+          button={`Erase ${c.name} permanently`}
+          danger
+          back={page}
+        />
       </>
     );
     return sendAdmin(reply, 200, adminPage(s.ctx, `Erase ${c.name}`, body, { crumbs }));
   });
 
-  app.post(`${base}/:customerId/erase`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'customers');
+  pages.post(`${base}/:customerId/erase`, async (s, req, reply) => {
     try {
       await staffGate(s, idOf(req));
       await eraseCustomer(s.db, { companyId: s.company.id, customerId: idOf(req) });

@@ -10,7 +10,7 @@ import type { Services } from '../../services.js';
 import { DataTable } from '../components/data-table.js';
 import { ADMIN_CSP, AdminNotFound, ScrollTable, sendAdmin, TimeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
-import { companyScope, paramsOf, queryOf } from '../scope.js';
+import { companyScope, paramsOf, queryOf, companyRoutes } from '../scope.js';
 
 const PAGE_SIZE = 50;
 // The frame's document inherits this page's policy, so inline styles (e-mail HTML is styled
@@ -101,8 +101,8 @@ function AttachmentsSection({
 }
 
 export function registerEmailRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/:mode/companies/:companyId/emails', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'emails');
+  const pages = companyRoutes(app, services, 'emails');
+  pages.get('/:mode/companies/:companyId/emails', async (s, req, reply) => {
     const before = queryOf(req).before;
     const { emails: page, hasMore: more } = await listEmails(s.db, {
       companyId: s.company.id,
@@ -144,8 +144,7 @@ export function registerEmailRoutes(app: FastifyInstance, services: Services): v
     return sendAdmin(reply, 200, adminPage(s.ctx, title, body));
   });
 
-  app.get('/:mode/companies/:companyId/emails/:emailId', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'emails');
+  pages.get('/:mode/companies/:companyId/emails/:emailId', async (s, req, reply) => {
     const id = paramsOf(req).emailId;
     const email = await findEmail(s.db, s.company.id, id);
     // The one place a page carries HTML it did not build: the e-mail's own body, as the text of

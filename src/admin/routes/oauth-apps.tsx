@@ -21,7 +21,7 @@ import type { Services } from '../../services.js';
 import { ConfirmForm, PanelForm, PostButton } from '../components/action-form.js';
 import { DataTable } from '../components/data-table.js';
 import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
-import { describedBy, DoneNotice, ErrorText, Field, TextArea } from '../components/fields.js';
+import { describedBy, DoneNotice, ErrorText, fieldsOf, TextArea } from '../components/fields.js';
 import { accountPath, adminPage, type LayoutContext } from '../layout.js';
 import { activeSession, formList, formOf, layoutFor, modeOfRequest, paramsOf, queryOf } from '../scope.js';
 import { ShownOnceBox } from './api-keys.js';
@@ -36,6 +36,7 @@ const redirectHint = 'One per line; matched exactly. https, or http on a loopbac
 
 function RegisterForm({ ctx, state }: { ctx: LayoutContext; state: FormState }) {
   const { values, errors } = state;
+  const field = fieldsOf(values, errors);
   // Nothing is ticked on a new form: an app gets the scopes its developer chose, not all of them.
   const type = values.type === 'public' ? 'public' : 'confidential';
   return (
@@ -47,15 +48,7 @@ function RegisterForm({ ctx, state }: { ctx: LayoutContext; state: FormState }) 
       known={['name', 'redirectUris', 'scopes', 'type']}
       button="Register app"
     >
-      <Field
-        name="name"
-        label="App name"
-        value={values.name}
-        required
-        maxlength={100}
-        hint="Shown to people on the consent page"
-        error={errors?.name}
-      />
+      {field('name', 'App name', { required: true, maxlength: 100, hint: 'Shown to people on the consent page' })}
       <TextArea
         name="redirect_uris"
         id="f-redirect"

@@ -34,7 +34,7 @@ import { DataTable } from '../components/data-table.js';
 import { clockTime, fieldErrors, money, pageParam, sendAdmin, staffPage, StaffPages } from '../http.js';
 import { describedBy, ErrorText, HintText } from '../components/fields.js';
 import { adminPage, companyPath, type RenderedBody } from '../layout.js';
-import { companyScope, queryOf, type CompanyScope } from '../scope.js';
+import { companyScope, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 import { STATUS_LABELS } from '../words.js';
 
 const EXPORT_LABELS: Record<ExportKind, string> = {
@@ -444,10 +444,10 @@ function csvStream(s: CompanyScope, kind: ExportKind, w: ExportWindow): Readable
 }
 
 export function registerOverviewRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'overview');
   const base = '/:mode/companies/:companyId/overview';
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'overview');
+  pages.get(base, async (s, req, reply) => {
     return sendAdmin(reply, 200, await overviewPage(s, { page: pageParam(queryOf(req).page) }));
   });
 

@@ -12,12 +12,13 @@ import { isAppError } from '../../errors.js';
 import { listPayments, paymentDetails, PAYMENT_STATUSES, refundPayment } from '../../schema/payments/index.js';
 import { REFUNDABLE } from '../../schema/core/index.js';
 import type { Services } from '../../services.js';
-import { DataTable } from '../components/data-table.js';
+import { ConfirmForm } from '../components/action-form.js';
+import { DataTable, EventTable } from '../components/data-table.js';
 import { fieldErrors, money, sendAdmin, TimeTag } from '../http.js';
 import { describedBy, DoneNotice, ErrorText, HintText } from '../components/fields.js';
 import { digitsOf, parseAmount } from '../forms.js';
-import { adminPage, companyPath, CsrfField, FieldRows, MetadataFields } from '../layout.js';
-import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { adminPage, companyPath, FieldRows, MetadataFields } from '../layout.js';
+import { companyScope, formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 import { KIND_LABELS, PAYMENT_STATUS_LABELS } from '../words.js';
 export { PAYMENT_STATUS_LABELS };
 
@@ -270,22 +271,16 @@ async function paymentPage(s: CompanyScope, id: string, o: PaymentPageOptions = 
         </p>
       )}
       <h2>Events</h2>
-      <DataTable
-        label="Events"
-        rows={events}
-        empty="No events."
-        columns={[
-          { label: 'Time', cell: (e) => <TimeTag at={e.createdAt} zone={zone} /> },
-          { label: 'Type', cell: (e) => <code>{e.type}</code> },
-          { label: 'Event id', cell: (e) => <code>{e.id}</code> },
-          {
-            label: 'Refunded then',
-            cell: (e) => {
-              const d = e.data as { amountRefunded?: number; currency?: string };
-              return d.amountRefunded ? money(d.amountRefunded, d.currency ?? p.currency) : '—';
-            },
+      <EventTable
+        events={events}
+        zone={zone}
+        then={{
+          label: 'Refunded then',
+          cell: (e) => {
+            const d = e.data as { amountRefunded?: number; currency?: string };
+            return d.amountRefunded ? money(d.amountRefunded, d.currency ?? p.currency) : '—';
           },
-        ]}
+        }}
       />
     </>
   );
@@ -310,6 +305,7 @@ function refundAmount(typed: string | undefined, p: Payment): { minor: number | 
 }
 
 export function registerPaymentRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'payments');
   const base = '/:mode/companies/:companyId/payments';
   const idOf = (req: FastifyRequest) => paramsOf(req).paymentId ?? '';
 
@@ -317,15 +313,13 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
     listPage(await companyScope(services, req, 'payments'), req, reply),
   );
 
-  app.get(`${base}/:paymentId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'payments');
+  pages.get(`${base}/:paymentId`, async (s, req, reply) => {
     const top = <DoneNotice done={queryOf(req).done} table={DONE} />;
     return sendAdmin(reply, 200, await paymentPage(s, idOf(req), { top }));
   });
 
   // The confirmation: what will go back, to which card, and what it leaves.
-  app.get(`${base}/:paymentId/refund`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'payments');
+  pages.get(`${base}/:paymentId/refund`, async (s, req, reply) => {
     const { payment: p } = await paymentDetails(s.db, { companyId: s.company.id, id: idOf(req), eventLimit: 0 });
     const typed = queryOf(req).amount ?? '';
     const amount = refundAmount(typed, p);
@@ -343,23 +337,21 @@ export function registerPaymentRoutes(app: FastifyInstance, services: Services):
             : `, leaving ${money(left(p) - minor, p.currency)} that could still be refunded.`}{' '}
           The customer is told by e-mail, <code>payment.refunded</code> is sent, and it cannot be undone.
         </p>
-        <form method="post" action={`${page}/refund`} class="inline">
-          <CsrfField token={s.ctx.csrfToken} />
+        <ConfirmForm
+          action={`${page}/refund`}
+          csrf={s.ctx.csrfToken}
+          button={`Refund ${money(minor, p.currency)}`}
+          danger
+          back={page}
+        >
           <input type="hidden" name="amount" value={amount.minor === undefined ? '' : typed} />
-          <button type="submit" class="danger">
-            Refund {money(minor, p.currency)}
-          </button>
-          <a class="button" href={page}>
-            Cancel
-          </a>
-        </form>
+        </ConfirmForm>
       </>
     );
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Refund a payment', body, { crumbs }));
   });
 
-  app.post(`${base}/:paymentId/refund`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'payments');
+  pages.post(`${base}/:paymentId/refund`, async (s, req, reply) => {
     const { payment: p } = await paymentDetails(s.db, { companyId: s.company.id, id: idOf(req), eventLimit: 0 });
     const typed = formOf(req).amount ?? '';
     const amount = refundAmount(typed, p);

@@ -10,7 +10,7 @@ import type { Services } from '../../services.js';
 import { sendAdmin, TimeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
 import { Breakable, DataTable } from '../components/data-table.js';
-import { companyScope, paramsOf, queryOf } from '../scope.js';
+import { paramsOf, queryOf, companyRoutes } from '../scope.js';
 
 const PAGE_SIZE = 50;
 const FILTERS = ['status', 'path', 'credentialId', 'requestId'] as const;
@@ -41,8 +41,8 @@ function BodyBlock({ id, label, body }: { id: string; label: string; body: strin
 }
 
 export function registerRequestLogRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/:mode/companies/:companyId/request-logs', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'request-logs');
+  const pages = companyRoutes(app, services, 'request-logs');
+  pages.get('/:mode/companies/:companyId/request-logs', async (s, req, reply) => {
     const q = queryOf(req);
     // Empty fields of the form are no filter.
     const filter = Object.fromEntries(FILTERS.filter((k) => q[k]).map((k) => [k, q[k]]));
@@ -160,8 +160,7 @@ export function registerRequestLogRoutes(app: FastifyInstance, services: Service
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Request logs', body));
   });
 
-  app.get('/:mode/companies/:companyId/request-logs/:logId', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'request-logs');
+  pages.get('/:mode/companies/:companyId/request-logs/:logId', async (s, req, reply) => {
     const r = await findRequestLog(s.db, s.company.id, paramsOf(req).logId);
     const code = (v: string | null) => (v ? <code>{v}</code> : '—');
     const title = `${r.method} ${r.path}`;

@@ -11,6 +11,7 @@ import { isId } from '../../ids.js';
 import { restoreSampleCompanies, countCompanyContents, listAccountCompanies } from '../../schema/companies/index.js';
 import { SAMPLE_ORDER, wipeSandbox } from '../../schema/sandbox/index.js';
 import type { Services } from '../../services.js';
+import { ConfirmForm } from '../components/action-form.js';
 import { DataTable } from '../components/data-table.js';
 import { sendAdmin } from '../http.js';
 import { DoneNotice } from '../components/fields.js';
@@ -145,18 +146,18 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
                   and live data are not affected.
                 </p>
                 <ul id="reset-list">{await whatGoes(services, samples)}</ul>
-                <form method="post" action="/admin/test/sandbox/restore">
-                  <CsrfField token={ctx.csrfToken} />
+                <ConfirmForm
+                  class=""
+                  action="/admin/test/sandbox/restore"
+                  csrf={ctx.csrfToken}
+                  button="Reset the samples"
+                  danger
+                  back="/admin/test/sandbox"
+                >
                   <input type="hidden" name="reset" value="1" />
                   <input type="hidden" name="confirm" value="1" />
                   <NamedFields companies={samples} />
-                  <button type="submit" class="danger">
-                    Reset the samples
-                  </button>{' '}
-                  <a class="button" href="/admin/test/sandbox">
-                    Cancel
-                  </a>
-                </form>
+                </ConfirmForm>
               </div>
             </>
           );
@@ -205,16 +206,16 @@ export function registerSandboxRoutes(app: FastifyInstance, services: Services):
               affected.
             </p>
             <ul id="wipe-list">{await whatGoes(services, ctx.companies)}</ul>
-            <form method="post" action="/admin/test/sandbox/wipe">
-              <CsrfField token={ctx.csrfToken} />
+            <ConfirmForm
+              class=""
+              action="/admin/test/sandbox/wipe"
+              csrf={ctx.csrfToken}
+              button="Wipe all test data"
+              danger
+              back="/admin/test/sandbox"
+            >
               <NamedFields companies={ctx.companies} />
-              <button type="submit" class="danger">
-                Wipe all test data
-              </button>{' '}
-              <a class="button" href="/admin/test/sandbox">
-                Cancel
-              </a>
-            </form>
+            </ConfirmForm>
           </div>
         </>
       );

@@ -10,13 +10,13 @@ import { findAnyById } from '../../schema/find-records.js';
 import type { Services } from '../../services.js';
 import { money, sendAdmin, TimeTag } from '../http.js';
 import { adminPage, companyPath } from '../layout.js';
-import { companyScope, queryOf } from '../scope.js';
+import { queryOf, companyRoutes } from '../scope.js';
 
 const LIMIT = 20;
 
 export function registerSearchRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/:mode/companies/:companyId/search', { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'search');
+  const pages = companyRoutes(app, services, 'search');
+  pages.get('/:mode/companies/:companyId/search', async (s, req, reply) => {
     const q = (queryOf(req).q ?? '').trim();
     const path = (rest: string) => companyPath(s.company, rest);
     const zone = s.company.timezone;

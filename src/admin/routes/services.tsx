@@ -36,7 +36,7 @@ import {
 } from '../components/fields.js';
 import { amountValue, Check, detailErrors, parseAmount, parseWhole, Select } from '../forms.js';
 import { adminPage, companyPath, CsrfField, mayWrite } from '../layout.js';
-import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { formList, formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 
 const DONE = {
   created: 'Service added. Set its staff, policy and questions below.',
@@ -435,19 +435,18 @@ function formField(path: string, rowOf: number[]): string {
 }
 
 export function registerServiceRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'services');
   const base = '/:mode/companies/:companyId/services';
   const serviceOf = (s: CompanyScope, req: FastifyRequest) =>
     findService(s.db, s.company.id, paramsOf(req).serviceId ?? '');
   const done = (s: CompanyScope, id: string, what: keyof typeof DONE, reply: FastifyReply) =>
     reply.redirect(companyPath(s.company, `/services/${id}?done=${what}`), 303);
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'services');
+  pages.get(base, async (s, req, reply) => {
     return sendAdmin(reply, 200, await listPage(s, <DoneNotice done={queryOf(req).done} table={DONE} />));
   });
 
-  app.post(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'services');
+  pages.post(base, async (s, req, reply) => {
     const form = formOf(req);
     const values = {
       name: form.name ?? '',
@@ -477,8 +476,7 @@ export function registerServiceRoutes(app: FastifyInstance, services: Services):
     return done(s, created.id, 'created', reply);
   });
 
-  app.get(`${base}/:serviceId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'services');
+  pages.get(`${base}/:serviceId`, async (s, req, reply) => {
     const svc = await serviceOf(s, req);
     return sendAdmin(
       reply,
@@ -487,8 +485,7 @@ export function registerServiceRoutes(app: FastifyInstance, services: Services):
     );
   });
 
-  app.post(`${base}/:serviceId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'services');
+  pages.post(`${base}/:serviceId`, async (s, req, reply) => {
     const svc = await serviceOf(s, req);
     const { csrf_token: _, ...values } = formOf(req);
     const employeeIds = formList(req, 'employeeIds');

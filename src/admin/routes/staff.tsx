@@ -38,9 +38,10 @@ import {
   type PageExtra,
 } from '../views/staff.js';
 import { feedPanel, registerCalendarFeedRoutes } from './calendar-feeds.js';
-import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 
 export function registerStaffRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'staff');
   registerCalendarFeedRoutes(app, services);
   const base = '/:mode/companies/:companyId/staff';
   const employeeOf = (s: CompanyScope, req: FastifyRequest) =>
@@ -92,14 +93,12 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
       messagePage(s.ctx, 403, 'Not allowed', 'Your role in this team (staff) does not allow this page or action.'),
     );
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.get(base, async (s, req, reply) => {
     const feed = await feedPanel(s, services, null);
     return sendAdmin(reply, 200, await listPage(s, <DoneNotice done={queryOf(req).done} table={DONE} />, feed));
   });
 
-  app.post(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(base, async (s, req, reply) => {
     const form = formOf(req);
     const values = { name: form.name ?? '', email: form.email ?? '' };
     const input = { name: values.name.trim(), ...(values.email.trim() ? { email: values.email.trim() } : {}) };
@@ -116,8 +115,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
     return done(s, created, 'created', reply);
   });
 
-  app.get(`${base}/:employeeId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.get(`${base}/:employeeId`, async (s, req, reply) => {
     const e = await employeeOf(s, req);
     const feed = await feedPanel(s, services, e.id);
     return sendAdmin(
@@ -128,8 +126,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
   });
 
   // Details: PATCH /api/v1/employees/:id with name, email, phone and active (empty: none).
-  app.post(`${base}/:employeeId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId`, async (s, req, reply) => {
     if (s.role === 'staff') return managersOnly(s, reply);
     const e = await employeeOf(s, req);
     const form = formOf(req);
@@ -155,8 +152,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
   });
 
   // The services performed: the update's serviceIds, replacing the set.
-  app.post(`${base}/:employeeId/services`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId/services`, async (s, req, reply) => {
     if (s.role === 'staff') return managersOnly(s, reply);
     const e = await employeeOf(s, req);
     const serviceIds = formList(req, 'serviceIds');
@@ -181,8 +177,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
   });
 
   // The weekly hours: one text field a weekday, parsed here and judged by the update's rules.
-  app.post(`${base}/:employeeId/hours`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId/hours`, async (s, req, reply) => {
     const e = await employeeOf(s, req);
     const form = formOf(req);
     const values = Object.fromEntries(WEEKDAYS.map((d) => [d, form[d] ?? '']));
@@ -219,8 +214,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
   });
 
   // Time off: POST /api/v1/employees/:id/time-off, its times typed in the company's zone.
-  app.post(`${base}/:employeeId/time-off`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId/time-off`, async (s, req, reply) => {
     const e = await employeeOf(s, req);
     const form = formOf(req);
     const values = { startTime: form.startTime ?? '', endTime: form.endTime ?? '', reason: form.reason ?? '' };
@@ -249,8 +243,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
     return done(s, e, 'time-off-added', reply);
   });
 
-  app.post(`${base}/:employeeId/time-off/:timeOffId/remove`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId/time-off/:timeOffId/remove`, async (s, req, reply) => {
     const e = await employeeOf(s, req);
     await deleteTimeOff(s.db, { companyId: s.company.id, employeeId: e.id, timeOffId: paramsOf(req).timeOffId ?? '' });
     req.log.info({ companyId: s.company.id, employeeId: e.id }, 'admin removed time off');
@@ -258,8 +251,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
   });
 
   // A date override: PUT /api/v1/employees/:id/date-overrides/:date { intervals }.
-  app.post(`${base}/:employeeId/date-overrides`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId/date-overrides`, async (s, req, reply) => {
     const e = await employeeOf(s, req);
     const form = formOf(req);
     const values = { date: form.date ?? '', intervals: form.intervals ?? '' };
@@ -284,8 +276,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
     return done(s, e, 'override-set', reply);
   });
 
-  app.post(`${base}/:employeeId/date-overrides/:date/remove`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId/date-overrides/:date/remove`, async (s, req, reply) => {
     const e = await employeeOf(s, req);
     try {
       await deleteDateOverride(s.db, { companyId: s.company.id, employeeId: e.id, date: paramsOf(req).date ?? '' });
@@ -298,8 +289,7 @@ export function registerStaffRoutes(app: FastifyInstance, services: Services): v
     return done(s, e, 'override-removed', reply);
   });
 
-  app.post(`${base}/:employeeId/external-calendars`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'staff');
+  pages.post(`${base}/:employeeId/external-calendars`, async (s, req, reply) => {
     const e = await employeeOf(s, req);
     const form = formOf(req);
     try {

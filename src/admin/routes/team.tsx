@@ -24,7 +24,7 @@ import {
 import type { Services } from '../../services.js';
 import { fieldErrors, sendAdmin } from '../http.js';
 import { companyPath } from '../layout.js';
-import { companyScope, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { companyScope, formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 import {
   auditView,
   gonePage,
@@ -78,14 +78,12 @@ function formErrors(err: unknown): Record<string, string> | null {
 const AUDIT_PAGE = 50;
 
 export function registerTeamRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'team');
   const base = '/:mode/companies/:companyId/team';
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) =>
-    teamPage(services, req, reply, await companyScope(services, req, 'team')),
-  );
+  pages.get(base, async (s, req, reply) => teamPage(services, req, reply, s));
 
-  app.post(`${base}/invitations`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'team');
+  pages.post(`${base}/invitations`, async (s, req, reply) => {
     const form = formOf(req);
     const at = now(services);
     try {
@@ -122,8 +120,7 @@ export function registerTeamRoutes(app: FastifyInstance, services: Services): vo
     }
   });
 
-  app.post(`${base}/invitations/:invitationId/withdraw`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'team');
+  pages.post(`${base}/invitations/:invitationId/withdraw`, async (s, req, reply) => {
     const i = await withdrawInvitation(services.dbs, {
       teamAccountId: s.company.accountId,
       invitationId: paramsOf(req).invitationId ?? '',
@@ -133,8 +130,7 @@ export function registerTeamRoutes(app: FastifyInstance, services: Services): vo
     return reply.redirect(companyPath(s.company, '/team?done=withdrawn'), 303);
   });
 
-  app.post(`${base}/members/:membershipId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'team');
+  pages.post(`${base}/members/:membershipId`, async (s, req, reply) => {
     const form = formOf(req);
     try {
       const { before, after } = await changeMemberRole(services.dbs, services.credentials, {
@@ -159,8 +155,7 @@ export function registerTeamRoutes(app: FastifyInstance, services: Services): vo
     }
   });
 
-  app.post(`${base}/members/:membershipId/remove`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'team');
+  pages.post(`${base}/members/:membershipId/remove`, async (s, req, reply) => {
     const removed = await removeMember(services.dbs, services.credentials, {
       teamAccountId: s.company.accountId,
       membershipId: paramsOf(req).membershipId ?? '',

@@ -25,9 +25,9 @@ import type { Services } from '../../services.js';
 import { PostButton, PanelForm } from '../components/action-form.js';
 import { Breakable, DataTable } from '../components/data-table.js';
 import { fieldErrors, sendAdmin, TimeTag } from '../http.js';
-import { describedBy, DoneNotice, ErrorText, Field } from '../components/fields.js';
+import { describedBy, DoneNotice, ErrorText, fieldsOf } from '../components/fields.js';
 import { adminPage, companyPath, CsrfField } from '../layout.js';
-import { companyScope, formList, formOf, paramsOf, queryOf, type CompanyScope } from '../scope.js';
+import { formList, formOf, paramsOf, queryOf, type CompanyScope, companyRoutes } from '../scope.js';
 import { ShownOnceBox } from './api-keys.js';
 
 const SUBSCRIBABLE = EVENT_TYPES.filter((t) => t !== 'ping');
@@ -56,6 +56,7 @@ function CreateForm({
   errors: Record<string, string> | null;
 }) {
   const all = events.length === 0 || events.includes('*');
+  const field = fieldsOf(values, errors);
   // An error about the events is the group's: the fieldset and each box point to it.
   const invalid = describedBy('f-events', { error: errors?.events });
   return (
@@ -67,23 +68,13 @@ function CreateForm({
       known={['url', 'events', 'description']}
       button="Add endpoint"
     >
-      <Field
-        name="url"
-        label="Endpoint URL"
-        type="url"
-        value={values.url}
-        required
-        maxlength={2048}
-        hint={s.mode === 'live' ? 'https, public address' : 'https, or http for local testing'}
-        error={errors?.url}
-      />
-      <Field
-        name="description"
-        label="Description"
-        value={values.description}
-        maxlength={500}
-        error={errors?.description}
-      />
+      {field('url', 'Endpoint URL', {
+        type: 'url',
+        required: true,
+        maxlength: 2048,
+        hint: s.mode === 'live' ? 'https, public address' : 'https, or http for local testing',
+      })}
+      {field('description', 'Description', { maxlength: 500 })}
       <fieldset {...describedBy('f-events', { error: errors?.events }, { invalid: false })}>
         <legend>Events</legend>
         <label>
@@ -325,16 +316,15 @@ async function endpointOf(s: CompanyScope, req: FastifyRequest): Promise<Webhook
 }
 
 export function registerWebhookRoutes(app: FastifyInstance, services: Services): void {
+  const pages = companyRoutes(app, services, 'webhooks');
   const base = '/:mode/companies/:companyId/webhooks';
   const done = (req: FastifyRequest) => <DoneNotice done={queryOf(req).done} table={DONE} />;
 
-  app.get(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.get(base, async (s, req, reply) => {
     return sendAdmin(reply, 200, await listPage(s, { top: done(req) }));
   });
 
-  app.post(base, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.post(base, async (s, req, reply) => {
     const form = formOf(req);
     const events = formList(req, 'events');
     try {
@@ -356,13 +346,11 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     }
   });
 
-  app.get(`${base}/:endpointId`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.get(`${base}/:endpointId`, async (s, req, reply) => {
     return sendAdmin(reply, 200, await endpointPage(s, await endpointOf(s, req), done(req)));
   });
 
-  app.post(`${base}/:endpointId/reveal`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.post(`${base}/:endpointId/reveal`, async (s, req, reply) => {
     const e = await endpointOf(s, req);
     const box = sealedSecrets(services.config);
     req.log.info({ companyId: s.company.id, endpointId: e.id }, 'admin revealed a webhook secret');
@@ -373,8 +361,7 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     );
   });
 
-  app.post(`${base}/:endpointId/rotate`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.post(`${base}/:endpointId/rotate`, async (s, req, reply) => {
     const e = await endpointOf(s, req);
     const { endpoint, secret, token } = await rotateWebhookSecret(s.db, {
       companyId: s.company.id,
@@ -392,16 +379,14 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     );
   });
 
-  app.post(`${base}/:endpointId/test`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.post(`${base}/:endpointId/test`, async (s, req, reply) => {
     const e = await endpointOf(s, req);
     await sendTestWebhook(s.db, { companyId: s.company.id, id: e.id });
     return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=test-sent`), 303);
   });
 
   for (const action of ['enable', 'disable'] as const) {
-    app.post(`${base}/:endpointId/${action}`, { schema: { hide: true } }, async (req, reply) => {
-      const s = await companyScope(services, req, 'webhooks');
+    pages.post(`${base}/:endpointId/${action}`, async (s, req, reply) => {
       const e = await endpointOf(s, req);
       await updateWebhookEndpoint(s.db, {
         companyId: s.company.id,
@@ -414,8 +399,7 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     });
   }
 
-  app.post(`${base}/:endpointId/deliveries/:deliveryId/retry`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.post(`${base}/:endpointId/deliveries/:deliveryId/retry`, async (s, req, reply) => {
     const e = await endpointOf(s, req);
     const deliveryId = paramsOf(req).deliveryId ?? '';
     try {
@@ -430,8 +414,7 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     return reply.redirect(companyPath(s.company, `/webhooks/${e.id}?done=retried`), 303);
   });
 
-  app.get(`${base}/:endpointId/delete`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.get(`${base}/:endpointId/delete`, async (s, req, reply) => {
     const e = await endpointOf(s, req);
     const body = (
       <>
@@ -456,8 +439,7 @@ export function registerWebhookRoutes(app: FastifyInstance, services: Services):
     return sendAdmin(reply, 200, adminPage(s.ctx, 'Delete endpoint', body, { crumbs }));
   });
 
-  app.post(`${base}/:endpointId/delete`, { schema: { hide: true } }, async (req, reply) => {
-    const s = await companyScope(services, req, 'webhooks');
+  pages.post(`${base}/:endpointId/delete`, async (s, req, reply) => {
     const e = await endpointOf(s, req);
     await deleteWebhookEndpoint(s.db, { companyId: s.company.id, id: e.id });
     return reply.redirect(companyPath(s.company, '/webhooks?done=deleted'), 303);

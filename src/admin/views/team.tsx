@@ -14,7 +14,7 @@ import {
 } from '../../schema/team/index.js';
 import { PanelForm, PostButton } from '../components/action-form.js';
 import { DataTable } from '../components/data-table.js';
-import { DoneNotice, Field, Select } from '../components/fields.js';
+import { DoneNotice, fieldsOf, Select } from '../components/fields.js';
 import { TimeTag } from '../http.js';
 import { adminPage, barePage, CsrfField } from '../layout.js';
 import type { CompanyScope } from '../scope.js';
@@ -53,6 +53,7 @@ export function teamView(
   const employeeName = (id: string | null) => employees.find((e) => e.id === id)?.name;
   const rows: TeamRow[] = [{ owner: d.ownerEmail }, ...d.members];
   const member = (r: TeamRow) => ('owner' in r ? null : r);
+  const field = fieldsOf(values, errors);
   const body = (
     <>
       <h1>Team</h1>
@@ -125,15 +126,7 @@ export function teamView(
         known={['email', 'role', 'employeeId']}
         button="Send invitation"
       >
-        <Field
-          name="email"
-          label="E-mail"
-          type="email"
-          value={values.email}
-          required
-          maxlength={254}
-          error={errors?.email}
-        />
+        {field('email', 'E-mail', { type: 'email', required: true, maxlength: 254 })}
         <Select
           id="f-role"
           name="role"

@@ -6,11 +6,16 @@ import swaggerUi from '@fastify/swagger-ui';
 import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import { deepFreeze } from '../frozen.js';
 import { packageFile } from '../package-files.js';
 import { API_VERSIONS } from '../schema/companies/index.js';
 import {
+  documentForTag,
   finishDocument,
   securitySchemes,
+  tagSlug,
+  TAGS,
   withOrigins,
   type Doc,
   type Examples,
@@ -60,6 +65,24 @@ function readExamples(): Examples {
 const SWAGGER_UI_INLINE_STYLE = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=';
 const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
+/** The part of the reference /docs opens with: the one most people come for. */
+export const FIRST_PART = 'Bookings';
+/** The picker's entry for the whole document. */
+export const ALL_OPERATIONS = 'All operations (large)';
+
+/**
+ * The picker at the top of /docs (Swagger UI's `urls`): one small document per tag, the part
+ * most people come for first, and the whole document last. A phone or a slow machine renders
+ * one part at once instead of the 1.5 MB whole (issue 41).
+ */
+export const DOCS_PARTS = deepFreeze([
+  ...[FIRST_PART, ...TAGS.map((t) => t.name).filter((n) => n !== FIRST_PART)].map((name) => ({
+    name,
+    url: `/docs/openapi/${tagSlug(name)}.json`,
+  })),
+  { name: ALL_OPERATIONS, url: '/openapi.json' },
+]);
+
 export async function registerDocs(
   app: FastifyInstance,
   config: Pick<Config, 'BASE_URL' | 'AUTH_URL' | 'PORT'>,
@@ -105,9 +128,16 @@ export async function registerDocs(
     const origin = `${req.protocol}://${req.host}`;
     return { api: origin, auth: config.AUTH_URL ?? origin };
   };
+  // Each tag's part of the document, built once when the app is ready from its own copy of the
+  // whole, and frozen: every request reads the same parts, none can change them.
+  let parts: ReadonlyMap<string, Doc> | null = null;
+  app.addHook('onReady', async () => {
+    const whole = structuredClone(app.swagger()) as unknown as Doc;
+    parts = deepFreeze(new Map(TAGS.map((t) => [tagSlug(t.name), documentForTag(whole, t.name)])));
+  });
   // An answer built from the Host header must not be kept by a shared cache (metadata.ts).
-  const documentFor = (req: FastifyRequest, reply: FastifyReply): Doc => {
-    const doc = app.swagger() as unknown as Doc;
+  const documentFor = (req: FastifyRequest, reply: FastifyReply, part?: Doc): Doc => {
+    const doc = part ?? (app.swagger() as unknown as Doc);
     if (fixed) return doc;
     reply.header('cache-control', 'no-store').header('vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
     return withOrigins(doc, originsOf(req));
@@ -130,7 +160,14 @@ export async function registerDocs(
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
       // Plain code blocks: the highlighter's colours fail contrast on its dark background.
-      uiConfig: { docExpansion: 'list', deepLinking: false, validatorUrl: null, syntaxHighlight: false },
+      uiConfig: {
+        docExpansion: 'list',
+        deepLinking: false,
+        validatorUrl: null,
+        syntaxHighlight: false,
+        // The first entry is what the page opens with.
+        urls: DOCS_PARTS.map((p) => ({ ...p })),
+      },
       theme: {
         title: 'Booking API reference',
         css: [{ filename: 'docs-theme.css', content: asset('docs-theme.css') }],
@@ -149,4 +186,10 @@ export async function registerDocs(
     });
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (req, reply) => documentFor(req, reply));
+  app.get<{ Params: { file: string } }>('/docs/openapi/:file', { schema: { hide: true } }, async (req, reply) => {
+    const part = /^([a-z0-9-]+)\.json$/.exec(req.params.file)?.[1];
+    const doc = part ? parts?.get(part) : undefined;
+    if (!doc) throw AppError.notFound('part of the API reference');
+    return documentFor(req, reply, doc);
+  });
 }

@@ -235,3 +235,63 @@ export function withOrigins(doc: Doc, origins: Origins): Doc {
     components: { ...doc.components, securitySchemes: securitySchemes(origins.auth) },
   };
 }
+
+/** A tag's name in a URL: "Booking series" → "booking-series". */
+export const tagSlug = (tag: string) =>
+  tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/** The schemas a part of the document refers to, and those they refer to in turn. */
+function referencedSchemas(part: unknown, schemas: Record<string, unknown>): Set<string> {
+  const found = new Set<string>();
+  const visit = (value: unknown) => {
+    for (const m of JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      const name = decodeURIComponent(m[1]!.replace(/~1/g, '/').replace(/~0/g, '~'));
+      if (found.has(name) || !(name in schemas)) continue;
+      found.add(name);
+      visit(schemas[name]);
+    }
+  };
+  visit(part);
+  return found;
+}
+
+/**
+ * One tag's part of the finished document (/docs/openapi/<slug>.json): its operations (or, for
+ * the webhook events, its webhooks), the schemas they refer to, and the rest of the document's
+ * frame (info, servers, security, headers). A small document a phone renders at once.
+ */
+export function documentForTag(doc: Doc, tag: string): Doc {
+  const tagged = (op: unknown) =>
+    typeof op === 'object' && op !== null && ((op as { tags?: string[] }).tags ?? []).includes(tag);
+  const paths: NonNullable<Doc['paths']> = {};
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const kept = Object.entries(item ?? {}).filter(
+      ([key, op]) => !['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'].includes(key) || tagged(op),
+    );
+    if (kept.some(([, op]) => tagged(op))) paths[path] = Object.fromEntries(kept);
+  }
+  const webhooks = Object.fromEntries(
+    Object.entries(doc.webhooks ?? {}).filter(([, item]) => Object.values(item ?? {}).some(tagged)),
+  ) as Doc['webhooks'];
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
+  const used = referencedSchemas({ paths, webhooks }, schemas);
+  return {
+    ...doc,
+    info: {
+      ...doc.info,
+      description: `${doc.info.description ?? ''}\n\nThis page shows one part of the reference: ${tag}. Pick another part at the top, or "All operations" for the whole document (also at /openapi.json).`,
+    },
+    tags: (doc.tags ?? []).filter((t) => t.name === tag),
+    paths,
+    webhooks,
+    components: {
+      ...doc.components,
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) as NonNullable<
+        Doc['components']
+      >['schemas'],
+    },
+  };
+}

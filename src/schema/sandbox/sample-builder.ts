@@ -510,7 +510,8 @@ export async function buildSampleCompany(db: Db, company: Company, opts: SampleB
     now,
     weekStart: weekStart.toJSDate(),
     weekEnd: today.plus({ days: SAMPLE_WEEK_DAYS_AFTER + 1 }).toJSDate(),
-    deps: opts.week,
+    // The sample's own declined card is no news for the server's log (a start prints one banner).
+    deps: { config: opts.week.config, logger: opts.week.logger.child({}, { level: 'warn' }) },
     random: seededRandom(`${template}:${today.toISODate()}`),
     made: [],
     waiting: [],

@@ -107,7 +107,7 @@ describe('GET /docs/<page>.md', () => {
       '/docs/..%2f..%2fetc%2fpasswd',
       '/docs/quickstart',
       '/docs/api.md%00',
-      '/docs/API.md',
+      '/docs/Cli.md',
       '/docs/api.md/',
       '/docs//api.md',
       '/docs/%2E%2E%2Fsrc%2Fconfig.ts',

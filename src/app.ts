@@ -13,6 +13,7 @@ import { GRAPHIQL_PAGE_HEADERS, registerGraphiQL } from './http/graphiql.js';
 import { createGraphQLServer } from './http/graphql.js';
 import { registerHealth } from './http/health.js';
 import { registerHome } from './http/home.js';
+import { registerLlms } from './http/llms.js';
 import managePages from './http/manage/index.js';
 import calendarFeeds from './http/calendar-feeds.js';
 import { registerMetrics } from './http/metrics.js';
@@ -132,6 +133,8 @@ export async function buildApp(services: Services): Promise<FastifyInstance> {
   // After the rate limiter: its routes get RateLimit-* like every other (docs/api.md).
   registerMetrics(app);
   await registerDocs(app, config);
+  // llms.txt, llms-full.txt and docs/<page>.md for agents (docs/api.md, Docs for agents).
+  registerLlms(app, config);
   registerHealth(app, services);
 
   await app.register(apiV1, { prefix: '/api/v1', services, schema });

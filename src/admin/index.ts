@@ -19,6 +19,7 @@ import {
   registerPageSupport,
 } from '../auth/sessions.js';
 import { AppError, toAppError } from '../errors.js';
+import { companyHasBegun } from '../schema/companies/index.js';
 import { fieldsOf } from '../auth/pages/request-fields.js';
 import type { Services } from '../services.js';
 import { registerAssets } from './assets.js';
@@ -171,7 +172,7 @@ export default async function adminArea(
     const live = await companiesOf(services, account.id, 'live');
     if (live.length === 1) {
       const only = live[0]!;
-      const salon = (await hasBegun(services, only.id))
+      const salon = (await companyHasBegun(services.dbs, only.id))
         ? null
         : (await companiesOf(services, account.id, 'test')).find(
             (c) => c.accountId === account.id && c.template === 'hair_salon',
@@ -211,14 +212,4 @@ function pageText(error: AppError): [string, string] {
     return ['Service unavailable', 'A service we depend on is unavailable; try again in a moment.'];
   if (error.status >= 500) return ['Something went wrong', 'Something went wrong on our side; try again later.'];
   return ['Invalid request', error.message];
-}
-
-/** Whether a live company has begun: it has a service or a staff member. */
-async function hasBegun(services: Services, companyId: string): Promise<boolean> {
-  const db = services.dbs.live.prisma;
-  const [service, employee] = await Promise.all([
-    db.service.findFirst({ where: { companyId }, select: { id: true } }),
-    db.employee.findFirst({ where: { companyId }, select: { id: true } }),
-  ]);
-  return service !== null || employee !== null;
 }

@@ -84,3 +84,16 @@ export async function countCompanyContents(
     ]),
   );
 }
+
+/**
+ * Whether a live company has begun: it has a service or a staff member. The admin's home sends a
+ * newcomer whose one live company has not begun (the demo's first login) to their sample salon.
+ */
+export async function companyHasBegun(dbs: Databases, companyId: string): Promise<boolean> {
+  const db = dbs.live.prisma;
+  const [service, employee] = await Promise.all([
+    db.service.findFirst({ where: { companyId }, select: { id: true } }),
+    db.employee.findFirst({ where: { companyId }, select: { id: true } }),
+  ]);
+  return service !== null || employee !== null;
+}

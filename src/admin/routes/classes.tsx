@@ -22,6 +22,7 @@ import { domainNow } from '../../schema/domain-time.js';
 import { listServicesByName } from '../../schema/services/index.js';
 import { listEmployeesByName } from '../../schema/staff/index.js';
 import type { Services } from '../../services.js';
+import { Refused } from './booking-forms.js';
 import { PanelForm, PostButton } from '../components/action-form.js';
 import { AdminNotFound, sendAdmin, TimeTag } from '../http.js';
 import { DoneNotice, Field, fieldsOf } from '../components/fields.js';
@@ -316,13 +317,6 @@ async function sessionPage(s: CompanyScope, classId: string, top?: ComponentChil
   return adminPage(s.ctx, c.service.name, body, { crumbs });
 }
 
-/** A use case's refusal of the whole action, in its own words. */
-const Refused = ({ message }: { message: string }) => (
-  <p class="notice error" role="alert">
-    {message}.
-  </p>
-);
-
 export function registerClassRoutes(app: FastifyInstance, services: Services): void {
   const pages = companyRoutes(app, services, 'classes');
   const base = '/:mode/companies/:companyId/classes';
@@ -377,7 +371,11 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
       // The instructor busy or off, the business closed; or a service or instructor not the company's.
       if (isAppError(err) && (err.code === 'SLOT_UNAVAILABLE' || err.code === 'NOT_FOUND')) {
         const status = err.code === 'SLOT_UNAVAILABLE' ? 409 : 400;
-        return sendAdmin(reply, status, await timetable(s, week, { values, top: <Refused message={err.message} /> }));
+        return sendAdmin(
+          reply,
+          status,
+          await timetable(s, week, { values, top: <Refused message={`${err.message}.`} /> }),
+        );
       }
       throw err;
     }
@@ -404,7 +402,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
       } catch (err) {
         if (!isAppError(err) || err.code !== 'INVALID_STATE_TRANSITION') throw err;
         // Before the start, or already marked: the page again, saying why.
-        return sendAdmin(reply, 409, await sessionPage(s, r.session.id, <Refused message={err.message} />));
+        return sendAdmin(reply, 409, await sessionPage(s, r.session.id, <Refused message={`${err.message}.`} />));
       }
       req.log.info({ companyId: s.company.id, bookingId: booking.id, action }, 'admin marked a class booking');
       return done(s, r.session.id, what, reply);
@@ -468,7 +466,7 @@ export function registerClassRoutes(app: FastifyInstance, services: Services): v
       });
     } catch (err) {
       if (!isAppError(err) || (err.code !== 'INVALID_STATE_TRANSITION' && err.code !== 'VALIDATION_ERROR')) throw err;
-      return sendAdmin(reply, err.status, await sessionPage(s, idOf(req), <Refused message={err.message} />));
+      return sendAdmin(reply, err.status, await sessionPage(s, idOf(req), <Refused message={`${err.message}.`} />));
     }
     req.log.info({ companyId: s.company.id, classId: idOf(req) }, 'admin cancelled a class session');
     return done(s, idOf(req), 'cancelled', reply);

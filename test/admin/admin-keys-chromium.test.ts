@@ -47,7 +47,7 @@ const meWith = (key: string) =>
   }, key);
 
 describe('the admin area in Chromium', () => {
-  it('signs in with the OAuth login form and lands on the only live company', async () => {
+  it('signs in with the OAuth login form; a newcomer lands on the sample salon, the live company a click away', async () => {
     await page.goto(`${origin}/admin/test/sandbox`);
     await shot(page, '01-login');
     await expectLabelled(page);
@@ -59,8 +59,12 @@ describe('the admin area in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     // `next` brings the person back to the page they asked for.
     await page.waitForURL(`${origin}/admin/test/sandbox`);
+    // A newcomer whose one live company has not begun (no service, no staff) lands on the sample
+    // salon in test mode; the live company is the switch away.
     await page.goto(`${origin}/admin`);
-    await page.waitForURL(`${origin}/admin/live/companies/${w.live.id}`);
+    await page.waitForURL(`${origin}/admin/test/companies/*/overview`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Overview');
+    await page.goto(`${origin}/admin/live/companies/${w.live.id}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(w.live.name);
     const session = (await context.cookies()).find((c) => c.name === 'svc_session')!;
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });

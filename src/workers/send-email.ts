@@ -121,13 +121,18 @@ export async function sendEmail(ctx: JobContext, p: { mode: 'live' | 'test'; ema
 /**
  * Says once, at start-up, that live companies' e-mails will fail: without SMTP_URL each one is
  * marked failed with that reason (the admin area shows it), which nobody sees until a customer
- * asks where their confirmation went. The log names no company and no address.
+ * asks where their confirmation went. Only while a live company takes bookings (it has a service
+ * or a staff member, what its customers' e-mails come from): the demo's live company, which has
+ * not begun, leaves a fresh `npm start` quiet. The log names no company and no address.
  */
 export async function warnIfLiveEmailCannotBeSent(
   services: Pick<Services, 'config' | 'dbs' | 'logger'>,
 ): Promise<void> {
   if (services.config.SMTP_URL) return;
-  const live = await services.dbs.live.prisma.company.findFirst({ where: { mode: 'live' }, select: { id: true } });
+  const live = await services.dbs.live.prisma.company.findFirst({
+    where: { mode: 'live', OR: [{ services: { some: {} } }, { employees: { some: {} } }] },
+    select: { id: true },
+  });
   if (live)
     services.logger.warn(
       'SMTP_URL is not set: e-mails of live companies are not sent but marked failed; set SMTP_URL to an SMTP relay',

@@ -277,6 +277,42 @@ async function bookingsSetup(ctx: BenchContext, rooms: number): Promise<RequestS
   };
 }
 
+/** The dashboard day's GraphQL scenario: one query over the day's 100 bookings. */
+async function dashboardGraphql(ctx: BenchContext, query: string): Promise<RequestSpec> {
+  const d = await dashboardDay(ctx);
+  return {
+    method: 'POST',
+    path: '/graphql',
+    headers: { authorization: `Bearer ${d.key}`, 'content-type': 'application/json' },
+    bodies: [JSON.stringify({ query, variables: { from: d.from, to: d.to, first: 100 } })],
+    expect: [200],
+  };
+}
+
+/**
+ * The same day over /api/v1, one row = one view: the day's bookings, each customer and each
+ * booking's payments, then the service and staff paths `rest` names; 6 in flight, as a browser.
+ */
+async function dashboardRest(
+  ctx: BenchContext,
+  rest: (d: Awaited<ReturnType<typeof dashboardDay>>) => string[],
+): Promise<RequestSpec> {
+  const d = await dashboardDay(ctx);
+  const paths = [
+    `/api/v1/bookings?from=${encodeURIComponent(d.from)}&to=${encodeURIComponent(d.to)}&limit=100`,
+    ...d.customerIds.map((id) => `/api/v1/customers/${id}`),
+    ...d.bookingIds.map((id) => `/api/v1/payments?bookingId=${id}`),
+    ...rest(d),
+  ];
+  return {
+    method: 'GET',
+    path: paths[0]!,
+    headers: { authorization: `Bearer ${d.key}` },
+    expect: [200],
+    fanOut: { paths, inFlight: 6 },
+  };
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'bare',
@@ -434,39 +470,14 @@ export const SCENARIOS: Scenario[] = [
     connections: 8,
     // Issue 16: one query must beat the REST calls a client needs for the same data.
     targets: { minShareOf: { scenario: 'dashboard-rest', share: 1 } },
-    async setup(ctx) {
-      const d = await dashboardDay(ctx);
-      return {
-        method: 'POST',
-        path: '/graphql',
-        headers: { authorization: `Bearer ${d.key}`, 'content-type': 'application/json' },
-        bodies: [JSON.stringify({ query: DASHBOARD, variables: { from: d.from, to: d.to, first: 100 } })],
-        expect: [200],
-      };
-    },
+    setup: (ctx) => dashboardGraphql(ctx, DASHBOARD),
   },
   {
     name: 'dashboard-rest',
     title:
       'the same data over /api/v1, per dashboard view: GET /bookings?from&to (100), 100 x GET /customers/:id, 100 x GET /payments?bookingId=, GET /services, GET /employees; 6 in flight, as a browser',
     connections: 8,
-    async setup(ctx) {
-      const d = await dashboardDay(ctx);
-      const paths = [
-        `/api/v1/bookings?from=${encodeURIComponent(d.from)}&to=${encodeURIComponent(d.to)}&limit=100`,
-        ...d.customerIds.map((id) => `/api/v1/customers/${id}`),
-        ...d.bookingIds.map((id) => `/api/v1/payments?bookingId=${id}`),
-        '/api/v1/services?limit=100',
-        '/api/v1/employees?limit=100',
-      ];
-      return {
-        method: 'GET',
-        path: paths[0]!,
-        headers: { authorization: `Bearer ${d.key}` },
-        expect: [200],
-        fanOut: { paths, inFlight: 6 },
-      };
-    },
+    setup: (ctx) => dashboardRest(ctx, () => ['/api/v1/services?limit=100', '/api/v1/employees?limit=100']),
   },
   {
     name: 'dashboard-day',
@@ -475,39 +486,18 @@ export const SCENARIOS: Scenario[] = [
     connections: 8,
     // Issue 43 §6: its p99 beside the REST fan-out for the same records, in the same run.
     targets: { minShareOf: { scenario: 'dashboard-rest-day', share: 1 } },
-    async setup(ctx) {
-      const d = await dashboardDay(ctx);
-      return {
-        method: 'POST',
-        path: '/graphql',
-        headers: { authorization: `Bearer ${d.key}`, 'content-type': 'application/json' },
-        bodies: [JSON.stringify({ query: DAY_BOOKINGS, variables: { from: d.from, to: d.to, first: 100 } })],
-        expect: [200],
-      };
-    },
+    setup: (ctx) => dashboardGraphql(ctx, DAY_BOOKINGS),
   },
   {
     name: 'dashboard-rest-day',
     title:
       'the same records over /api/v1, one row = one day: GET /bookings?from&to (100), then each reference by id as a client follows it: 100 x GET /customers/:id, 100 x GET /payments?bookingId=, GET /services/:id, 5 x GET /employees/:id; 6 in flight, as a browser',
     connections: 8,
-    async setup(ctx) {
-      const d = await dashboardDay(ctx);
-      const paths = [
-        `/api/v1/bookings?from=${encodeURIComponent(d.from)}&to=${encodeURIComponent(d.to)}&limit=100`,
-        ...d.customerIds.map((id) => `/api/v1/customers/${id}`),
-        ...d.bookingIds.map((id) => `/api/v1/payments?bookingId=${id}`),
+    setup: (ctx) =>
+      dashboardRest(ctx, (d) => [
         `/api/v1/services/${d.serviceId}`,
         ...d.employeeIds.map((id) => `/api/v1/employees/${id}`),
-      ];
-      return {
-        method: 'GET',
-        path: paths[0]!,
-        headers: { authorization: `Bearer ${d.key}` },
-        expect: [200],
-        fanOut: { paths, inFlight: 6 },
-      };
-    },
+      ]),
   },
   {
     name: 'calendar-feed',

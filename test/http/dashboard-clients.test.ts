@@ -14,6 +14,7 @@ import { relayPagination } from '@urql/exchange-graphcache/extras';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { blankCompany, createDomainApp, ok, post, salon } from '../helpers/domain.js';
+import { bookDay } from '../helpers/dashboard.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 
 const page = readFileSync(new URL('../../docs/graphql.md', import.meta.url), 'utf8');
@@ -53,18 +54,9 @@ beforeAll(async () => {
   const c = await blankCompany(t.dbs, await createAccountWithKeys(t.dbs), { timezone: 'UTC' });
   auth = c.auth;
   const { service, staff } = await salon(t.app, auth, {}, 3);
-  bookingIds = [];
-  for (let hour = 8; hour < 18; hour++)
-    for (const [i, employee] of staff.entries()) {
-      const b = await post(t.app, '/api/v1/bookings', auth, {
-        serviceId: service._id,
-        employeeId: employee._id,
-        startTime: new Date(day.getTime() + hour * 3_600_000).toISOString(),
-        customer: { name: `Customer ${i}`, email: `customer${i}@example.com` },
-      });
-      bookingIds.push(b._id);
-      if (i === 0) customerId = b.customerId;
-    }
+  const made = await bookDay(t.app, auth, { serviceId: service._id, staff, day, fromHour: 8, toHour: 18 });
+  bookingIds = made.map((b) => b._id);
+  customerId = made.findLast((b) => b.employeeIndex === 0)!.customerId;
   for (const bookingId of bookingIds.slice(0, 4)) await post(t.app, '/api/v1/payments', auth, { bookingId, card });
 });
 afterAll(async () => t?.close());

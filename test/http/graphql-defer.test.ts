@@ -4,8 +4,9 @@
 // the rest; a deferred field keeps its scope; a client that accepts neither is told what to send.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
-import { blankCompany, createDomainApp, post, salon, tokenWithScopes } from '../helpers/domain.js';
+import { blankCompany, createDomainApp, salon, tokenWithScopes } from '../helpers/domain.js';
 import { openEventStream } from '../helpers/event-stream.js';
+import { bookDay } from '../helpers/dashboard.js';
 import { createAccountWithKeys } from '../helpers/factories.js';
 
 let t: TestApp;
@@ -29,16 +30,8 @@ beforeAll(async () => {
   auth = c.auth;
   const { service, staff } = await salon(t.app, auth, {}, 2);
   staffIds = staff.map((e: { _id: string }) => e._id).sort();
-  for (let hour = 8; hour < 11; hour++)
-    for (const [i, employee] of staff.entries()) {
-      const b = await post(t.app, '/api/v1/bookings', auth, {
-        serviceId: service._id,
-        employeeId: employee._id,
-        startTime: new Date(day.getTime() + hour * 3_600_000).toISOString(),
-        customer: { name: `Customer ${i}`, email: `customer${i}@example.com` },
-      });
-      bookingIds.push(b._id);
-    }
+  const made = await bookDay(t.app, auth, { serviceId: service._id, staff, day, fromHour: 8, toHour: 11 });
+  bookingIds.push(...made.map((b) => b._id));
 });
 afterAll(async () => t?.close());
 

@@ -8,6 +8,7 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
+import { anyLiveCompanyHasBegun } from '../schema/companies/index.js';
 import { reminderWithdrawnReason } from '../schema/notifications/index.js';
 import type { JobContext } from './job-types.js';
 
@@ -129,11 +130,7 @@ export async function warnIfLiveEmailCannotBeSent(
   services: Pick<Services, 'config' | 'dbs' | 'logger'>,
 ): Promise<void> {
   if (services.config.SMTP_URL) return;
-  const live = await services.dbs.live.prisma.company.findFirst({
-    where: { mode: 'live', OR: [{ services: { some: {} } }, { employees: { some: {} } }] },
-    select: { id: true },
-  });
-  if (live)
+  if (await anyLiveCompanyHasBegun(services.dbs))
     services.logger.warn(
       'SMTP_URL is not set: e-mails of live companies are not sent but marked failed; set SMTP_URL to an SMTP relay',
     );

@@ -3,7 +3,7 @@
 // account's company, or one of the other mode, is simply not found (docs/api.md, Authentication).
 import type { Databases } from '../../db/databases.js';
 import { AppError } from '../../errors.js';
-import type { Company } from '../../generated/prisma/client.js';
+import type { Company, Prisma } from '../../generated/prisma/client.js';
 import type { Mode } from '../../generated/prisma/enums.js';
 import { isId } from '../../ids.js';
 
@@ -85,15 +85,22 @@ export async function countCompanyContents(
   );
 }
 
+/** A company that has begun takes bookings: it has a service or a staff member. */
+const BEGUN = { OR: [{ services: { some: {} } }, { employees: { some: {} } }] } satisfies Prisma.CompanyWhereInput;
+
 /**
- * Whether a live company has begun: it has a service or a staff member. The admin's home sends a
- * newcomer whose one live company has not begun (the demo's first login) to their sample salon.
+ * Whether a live company has begun (BEGUN). The admin's home sends a newcomer whose one live
+ * company has not begun (the demo's first login) to their sample salon.
  */
 export async function companyHasBegun(dbs: Databases, companyId: string): Promise<boolean> {
-  const db = dbs.live.prisma;
-  const [service, employee] = await Promise.all([
-    db.service.findFirst({ where: { companyId }, select: { id: true } }),
-    db.employee.findFirst({ where: { companyId }, select: { id: true } }),
-  ]);
-  return service !== null || employee !== null;
+  return (
+    (await dbs.live.prisma.company.findFirst({ where: { id: companyId, ...BEGUN }, select: { id: true } })) !== null
+  );
+}
+
+/** Whether any live company has begun (BEGUN), so its customers' e-mails go out over SMTP. */
+export async function anyLiveCompanyHasBegun(dbs: Databases): Promise<boolean> {
+  return (
+    (await dbs.live.prisma.company.findFirst({ where: { mode: 'live', ...BEGUN }, select: { id: true } })) !== null
+  );
 }
